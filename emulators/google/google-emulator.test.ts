@@ -1,0 +1,195 @@
+// Drives the real googleapis clients against emulators/google, one test per Sheets call we use.
+import { generateKeyPairSync } from "node:crypto";
+import { sheets, type sheets_v4 } from "@googleapis/sheets";
+import { drive } from "@googleapis/drive";
+import { JWT } from "google-auth-library";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startGoogleEmulator, type GoogleEmulator } from "./server";
+import { DEMO_SPREADSHEET_ID, EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, NO_ACCESS_SPREADSHEET_ID } from "./seed";
+
+let emulator: GoogleEmulator;
+let client: sheets_v4.Sheets;
+let anonymous: sheets_v4.Sheets;
+
+function serviceAccountAuth(email = EMULATOR_SERVICE_ACCOUNT) {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const auth = new JWT({ email, key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), scopes: ["https://www.googleapis.com/auth/spreadsheets"] });
+  auth.useJWTAccessWithScope = true;
+  return auth;
+}
+
+async function googleError(promise: Promise<unknown>): Promise<{ status: number; body: { error: { code: number; status: string; message: string } } }> {
+  try {
+    await promise;
+  } catch (err) {
+    const e = err as { status: number; response: { data: { error: { code: number; status: string; message: string } } } };
+    return { status: e.status, body: e.response.data };
+  }
+  throw new Error("expected the call to fail");
+}
+
+beforeAll(async () => {
+  emulator = await startGoogleEmulator();
+  client = sheets({ version: "v4", auth: serviceAccountAuth(), rootUrl: `${emulator.url}/`, retry: false });
+  anonymous = sheets({ version: "v4", auth: EMULATOR_API_KEY, rootUrl: `${emulator.url}/` });
+});
+afterAll(() => emulator.stop());
+beforeEach(() => {
+  emulator.store.reset();
+  emulator.faults.clear();
+});
+
+const id = DEMO_SPREADSHEET_ID;
+
+describe("spreadsheets.get", () => {
+  it("returns properties and tabs", async () => {
+    const { data } = await client.spreadsheets.get({ spreadsheetId: id });
+    expect(data.properties?.title).toBe("Acme Store");
+    expect(data.sheets?.map((s) => s.properties?.title)).toEqual(["Products", "Team Members", "Orders"]);
+    expect(data.sheets?.[0]?.properties?.gridProperties?.rowCount).toBe(1000);
+    expect(data.sheets?.[0]?.data).toBeUndefined();
+  });
+
+  it("returns grid data with effective values and number formats for the requested ranges", async () => {
+    const { data } = await client.spreadsheets.get({ spreadsheetId: id, includeGridData: true, ranges: ["'Products'!A1:G3"] });
+    expect(data.sheets).toHaveLength(1);
+    const rows = data.sheets![0]!.data![0]!.rowData!;
+    expect(rows).toHaveLength(3);
+    const price = rows[1]!.values![2]!;
+    expect(price.effectiveValue).toEqual({ numberValue: 24.5 });
+    expect(price.formattedValue).toBe("$24.50");
+    expect(price.effectiveFormat?.numberFormat?.type).toBe("CURRENCY");
+    expect(rows[1]!.values![3]!.effectiveValue).toEqual({ boolValue: true });
+    expect(rows[1]!.values![4]!.formattedValue).toBe("2024-01-01");
+    expect(rows[1]!.values![4]!.effectiveFormat?.numberFormat?.type).toBe("DATE");
+    expect(rows[2]!.values![6]).toBeUndefined(); // trailing empty cell is left out
+  });
+});
+
+describe("values.get", () => {
+  it("reads a tab with a quoted, spaced name as formatted strings, trimming empty cells", async () => {
+    const { data } = await client.spreadsheets.values.get({ spreadsheetId: id, range: "'Team Members'" });
+    expect(data.range).toBe("'Team Members'!A1:Z1000");
+    expect(data.values?.[0]).toEqual(["name", "email", "role", "start_date", "active"]);
+    expect(data.values?.[1]).toEqual(["Ada Lovelace", "ada@example.com", "Engineering", "2023-01-01", "TRUE"]);
+    expect(data.values?.[3]).toEqual([]); // the blank row
+    expect(data.values?.[5]).toEqual(["Alan Turing", "", "Research", "", "TRUE"]);
+  });
+
+  it("reads unformatted values and bounded ranges", async () => {
+    const { data } = await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!A2:C3", valueRenderOption: "UNFORMATTED_VALUE" });
+    expect(data.values).toEqual([[1, "Desk lamp", 24.5], [2, "Standing desk", 399]]);
+  });
+
+  it("is readable with an API key when the sheet is public", async () => {
+    const { data } = await anonymous.spreadsheets.values.get({ spreadsheetId: id, range: "Products!A1:B1" });
+    expect(data.values).toEqual([["id", "name"]]);
+  });
+
+  it("answers Google's errors: unknown tab, unknown spreadsheet, no permission", async () => {
+    const badRange = await googleError(client.spreadsheets.values.get({ spreadsheetId: id, range: "Nope!A1" }));
+    expect(badRange.status).toBe(400);
+    expect(badRange.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: "Unable to parse range: Nope!A1" });
+    const missing = await googleError(client.spreadsheets.values.get({ spreadsheetId: "1nope", range: "A1" }));
+    expect(missing.body.error).toMatchObject({ code: 404, status: "NOT_FOUND" });
+    const denied = await googleError(client.spreadsheets.values.get({ spreadsheetId: NO_ACCESS_SPREADSHEET_ID, range: "A1" }));
+    expect(denied.body.error).toMatchObject({ code: 403, status: "PERMISSION_DENIED" });
+  });
+
+  it("refuses writes made with an API key", async () => {
+    const res = await googleError(anonymous.spreadsheets.values.update({ spreadsheetId: id, range: "Products!A9", valueInputOption: "RAW", requestBody: { values: [["x"]] } }));
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("values.batchGet", () => {
+  it("reads several tabs in one call", async () => {
+    const { data } = await client.spreadsheets.values.batchGet({ spreadsheetId: id, ranges: ["Products!A1:A2", "'Team Members'!A1:A2"] });
+    expect(data.valueRanges?.map((r) => r.values)).toEqual([[["id"], ["1"]], [["name"], ["Ada Lovelace"]]]);
+  });
+});
+
+describe("values.append", () => {
+  it("appends after the table with INSERT_ROWS and RAW values, never evaluating formulas", async () => {
+    const { data } = await client.spreadsheets.values.append({
+      spreadsheetId: id,
+      range: "Products",
+      valueInputOption: "RAW",
+      insertDataOption: "INSERT_ROWS",
+      requestBody: { values: [[7, "Shelf", 10, true, "", null, "=IMPORTXML(\"http://x\")"]] },
+    });
+    expect(data.tableRange).toBe("Products!A1:G7");
+    expect(data.updates?.updatedRange).toBe("Products!A8:G8");
+    expect(data.updates?.updatedRows).toBe(1);
+    const raw = await client.spreadsheets.get({ spreadsheetId: id, includeGridData: true, ranges: ["Products!G8"] });
+    expect(raw.data.sheets![0]!.data![0]!.rowData![0]!.values![0]!.userEnteredValue).toEqual({ stringValue: '=IMPORTXML("http://x")' });
+  });
+
+  it("requires valueInputOption", async () => {
+    const res = await googleError(client.spreadsheets.values.append({ spreadsheetId: id, range: "Products", requestBody: { values: [["x"]] } }));
+    expect(res.body.error.message).toContain("valueInputOption");
+  });
+});
+
+describe("values.update and values.batchUpdate", () => {
+  it("writes one block and refuses to write outside the range", async () => {
+    const { data } = await client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!B2", valueInputOption: "RAW", requestBody: { values: [["Desk lamp XL"]] } });
+    expect(data).toMatchObject({ updatedRange: "Products!B2", updatedCells: 1 });
+    const outside = await googleError(client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!B2:B2", valueInputOption: "RAW", requestBody: { values: [["a", "b"]] } }));
+    expect(outside.status).toBe(400);
+  });
+
+  it("writes several ranges at once, atomically", async () => {
+    const { data } = await client.spreadsheets.values.batchUpdate({
+      spreadsheetId: id,
+      requestBody: { valueInputOption: "RAW", data: [{ range: "Products!B3", values: [["Desk"]] }, { range: "Products!F3", values: [[5]] }] },
+    });
+    expect(data.totalUpdatedCells).toBe(2);
+    const bad = await googleError(client.spreadsheets.values.batchUpdate({
+      spreadsheetId: id,
+      requestBody: { valueInputOption: "RAW", data: [{ range: "Products!B3", values: [["Changed"]] }, { range: "Missing!A1", values: [[1]] }] },
+    }));
+    expect(bad.status).toBe(400);
+    const after = await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!B3" });
+    expect(after.data.values).toEqual([["Desk"]]);
+  });
+});
+
+describe("spreadsheets.batchUpdate", () => {
+  it("deletes and inserts rows", async () => {
+    await client.spreadsheets.batchUpdate({
+      spreadsheetId: id,
+      requestBody: { requests: [{ deleteDimension: { range: { sheetId: 0, dimension: "ROWS", startIndex: 1, endIndex: 2 } } }] },
+    });
+    let rows = await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!A1:A3" });
+    expect(rows.data.values).toEqual([["id"], ["2"], ["3"]]);
+    await client.spreadsheets.batchUpdate({
+      spreadsheetId: id,
+      requestBody: { requests: [{ insertDimension: { range: { sheetId: 0, dimension: "ROWS", startIndex: 1, endIndex: 2 } } }] },
+    });
+    rows = await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!A1:A3" });
+    expect(rows.data.values).toEqual([["id"], [], ["2"]]);
+  });
+});
+
+describe("faults and Drive", () => {
+  it("injects 429 RESOURCE_EXHAUSTED, 503 and delays per route", async () => {
+    emulator.faults.add({ route: "values.get", status: 429 });
+    const limited = await googleError(client.spreadsheets.values.get({ spreadsheetId: id, range: "Products" }));
+    expect(limited.body.error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" });
+    emulator.faults.add({ route: "values.get", status: 503 });
+    expect((await googleError(client.spreadsheets.values.get({ spreadsheetId: id, range: "Products" }))).status).toBe(503);
+    emulator.faults.add({ route: "values.get", delayMs: 300 });
+    const started = Date.now();
+    await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it("reports modifiedTime that moves on every change", async () => {
+    const files = drive({ version: "v3", auth: serviceAccountAuth(), rootUrl: `${emulator.url}/` });
+    const before = (await files.files.get({ fileId: id, fields: "modifiedTime" })).data.modifiedTime!;
+    await client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!B2", valueInputOption: "RAW", requestBody: { values: [["x"]] } });
+    const after = (await files.files.get({ fileId: id, fields: "modifiedTime" })).data.modifiedTime!;
+    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+  });
+});

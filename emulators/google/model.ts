@@ -1,0 +1,135 @@
+// The emulator's spreadsheets: tabs of cells, sharing settings and a modification clock.
+import type { Cell, NumberFormat, Scalar } from "./cells";
+import { rawCell } from "./cells";
+
+export type Role = "reader" | "writer" | "owner";
+
+export interface Tab {
+  sheetId: number;
+  title: string;
+  rowCount: number;
+  columnCount: number;
+  /** Sparse grid: rows[r][c]; a missing entry is an empty cell. */
+  rows: (Cell | null)[][];
+  /** Formats applied to data cells (row 2 down) that carry none of their own. */
+  columnFormats?: Record<number, NumberFormat>;
+}
+
+export interface Spreadsheet {
+  spreadsheetId: string;
+  title: string;
+  locale: string;
+  timeZone: string;
+  tabs: Tab[];
+  /** "anyone with the link" access, then named accounts (users and service accounts). */
+  linkAccess: Role | "none";
+  members: Record<string, Role>;
+  modifiedTime: string;
+  /** Bumped on every change, like Drive's file version. */
+  version: number;
+  nextSheetId: number;
+}
+
+export interface TabSeed {
+  title: string;
+  rows: (Scalar | null)[][];
+  columnFormats?: Record<string, NumberFormat>;
+  rowCount?: number;
+  columnCount?: number;
+}
+
+export interface SpreadsheetSeed {
+  spreadsheetId?: string;
+  title: string;
+  tabs: TabSeed[];
+  linkAccess?: Role | "none";
+  members?: Record<string, Role>;
+}
+
+const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+export function newSpreadsheetId(): string {
+  let id = "1";
+  for (let i = 0; i < 43; i++) id += ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)];
+  return id;
+}
+
+function buildTab(seed: TabSeed, sheetId: number): Tab {
+  const width = Math.max(0, ...seed.rows.map((r) => r.length));
+  const columnFormats: Record<number, NumberFormat> = {};
+  const header = seed.rows[0] ?? [];
+  for (const [name, fmt] of Object.entries(seed.columnFormats ?? {})) {
+    const index = header.indexOf(name);
+    if (index >= 0) columnFormats[index] = fmt;
+  }
+  return {
+    sheetId,
+    title: seed.title,
+    rowCount: Math.max(seed.rowCount ?? 1000, seed.rows.length),
+    columnCount: Math.max(seed.columnCount ?? 26, width),
+    rows: seed.rows.map((r) => r.map((v) => (v === null || v === "" ? null : rawCell(v)))),
+    columnFormats,
+  };
+}
+
+export function buildSpreadsheet(seed: SpreadsheetSeed): Spreadsheet {
+  const tabs = seed.tabs.map((t, i) => buildTab(t, i === 0 ? 0 : 1_000_000 + i * 7919));
+  return {
+    spreadsheetId: seed.spreadsheetId ?? newSpreadsheetId(),
+    title: seed.title,
+    locale: "en_US",
+    timeZone: "Etc/UTC",
+    tabs,
+    linkAccess: seed.linkAccess ?? "none",
+    members: seed.members ?? {},
+    modifiedTime: new Date().toISOString(),
+    version: 1,
+    nextSheetId: 2_000_000,
+  };
+}
+
+export function touch(sheet: Spreadsheet): void {
+  const now = Date.now();
+  // modifiedTime must strictly increase even for two changes within one millisecond.
+  const last = Date.parse(sheet.modifiedTime);
+  sheet.modifiedTime = new Date(Math.max(now, last + 1)).toISOString();
+  sheet.version += 1;
+}
+
+export function cellAt(tab: Tab, row: number, col: number): Cell | undefined {
+  return tab.rows[row]?.[col] ?? undefined;
+}
+
+export function setCell(tab: Tab, row: number, col: number, cell: Cell | null): void {
+  while (tab.rows.length <= row) tab.rows.push([]);
+  const r = tab.rows[row]!;
+  while (r.length <= col) r.push(null);
+  r[col] = cell;
+  tab.rowCount = Math.max(tab.rowCount, row + 1);
+  tab.columnCount = Math.max(tab.columnCount, col + 1);
+}
+
+export function columnFormatFor(tab: Tab, row: number, col: number): NumberFormat | undefined {
+  return row === 0 ? undefined : tab.columnFormats?.[col];
+}
+
+/** Index one past the last row holding any value (0 for an empty tab). */
+export function usedRowCount(tab: Tab): number {
+  for (let r = tab.rows.length - 1; r >= 0; r--) {
+    if (tab.rows[r]?.some((c) => c !== null && c !== undefined)) return r + 1;
+  }
+  return 0;
+}
+
+export function usedColumnCount(tab: Tab): number {
+  let width = 0;
+  for (const row of tab.rows) {
+    for (let c = row.length - 1; c >= width; c--) {
+      if (row[c]) {
+        width = c + 1;
+        break;
+      }
+    }
+  }
+  return width;
+}

@@ -1,0 +1,93 @@
+// The spreadsheets every fresh emulator starts with. Ids are stable so docs, tests and the demo
+// account can name them.
+import type { SpreadsheetSeed } from "./model";
+
+export const EMULATOR_SERVICE_ACCOUNT = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
+export const EMULATOR_API_KEY = "emulator-api-key";
+export const EMULATOR_USER = "owner@example.com";
+
+/** "Acme Store": writable by the service account, readable by anyone with the link. */
+export const DEMO_SPREADSHEET_ID = "1AcmeStoreDemoSpreadsheet0000000000000000001";
+/** Readable by anyone with the link, shared with nobody: public and read-only. */
+export const PUBLIC_READONLY_SPREADSHEET_ID = "1PublicReadOnlySpreadsheet000000000000000002";
+/** Private to the emulator's user: reachable only through the owner's own OAuth grant. */
+export const PRIVATE_SPREADSHEET_ID = "1PrivateOwnerSpreadsheet00000000000000000003";
+/** Shared with no one at all. */
+export const NO_ACCESS_SPREADSHEET_ID = "1NoAccessSpreadsheet000000000000000000000004";
+
+const date = { type: "DATE", pattern: "yyyy-mm-dd" } as const;
+
+// Dates are Sheets serial numbers (days since 1899-12-30): 45292 is 2024-01-01.
+export function seedSpreadsheets(serviceAccount = EMULATOR_SERVICE_ACCOUNT): SpreadsheetSeed[] {
+  return [
+    {
+      spreadsheetId: DEMO_SPREADSHEET_ID,
+      title: "Acme Store",
+      linkAccess: "reader",
+      members: { [serviceAccount]: "writer", [EMULATOR_USER]: "owner" },
+      tabs: [
+        {
+          title: "Products",
+          rows: [
+            ["id", "name", "price", "in_stock", "released", "rating", "notes"],
+            [1, "Desk lamp", 24.5, true, 45292, 4.6, "Warm white"],
+            [2, "Standing desk", 399, true, 45335, 4.8, null],
+            [3, "Monitor arm", 89.99, false, 45400, 4.1, "Back in March"],
+            [4, "Ergonomic chair", 249, true, 45123, 4.4, null],
+            [5, "Cable tray", 19, true, 45500, null, "Fits most desks"],
+            [6, "Footrest", 35, false, 45550, 3.9, null],
+          ],
+          columnFormats: {
+            price: { type: "CURRENCY", pattern: '"$"#,##0.00' },
+            released: date,
+            rating: { type: "NUMBER", pattern: "0.0" },
+          },
+        },
+        {
+          title: "Team Members",
+          rows: [
+            ["name", "email", "role", "start_date", "active"],
+            ["Ada Lovelace", "ada@example.com", "Engineering", 44927, true],
+            ["Grace Hopper", "grace@example.com", "Engineering", 45017, true],
+            [],
+            ["Katherine Johnson", "katherine@example.com", "Research", 45200, false],
+            ["Alan Turing", "", "Research", null, true],
+          ],
+          columnFormats: { start_date: date },
+        },
+        {
+          title: "Orders",
+          rows: [
+            ["order_ref", "product_id", "quantity", "discount", "placed_at"],
+            ["A-1001", 1, 2, 0, 45301.40625],
+            ["A-1002", 3, 1, 0.1, 45320.75],
+            ["A-1003", 2, 1, 0.15, 45390.5],
+          ],
+          columnFormats: {
+            discount: { type: "PERCENT", pattern: "0%" },
+            placed_at: { type: "DATE_TIME", pattern: "yyyy-mm-dd hh:mm:ss" },
+          },
+        },
+      ],
+    },
+    {
+      spreadsheetId: PUBLIC_READONLY_SPREADSHEET_ID,
+      title: "Public Price List",
+      linkAccess: "reader",
+      members: { [EMULATOR_USER]: "owner" },
+      tabs: [{ title: "Prices", rows: [["sku", "price"], ["A1", 10], ["B2", 12.5]] }],
+    },
+    {
+      spreadsheetId: PRIVATE_SPREADSHEET_ID,
+      title: "Private Budget",
+      members: { [EMULATOR_USER]: "owner" },
+      tabs: [{ title: "Budget", rows: [["id", "item", "amount"], [1, "Rent", 1200], [2, "Food", 400]] }],
+    },
+    {
+      spreadsheetId: NO_ACCESS_SPREADSHEET_ID,
+      title: "Nobody's Sheet",
+      members: { "someone-else@example.com": "owner" },
+      tabs: [{ title: "Secrets", rows: [["a", "b"], [1, 2]] }],
+    },
+  ];
+}

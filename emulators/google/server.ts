@@ -1,0 +1,234 @@
+// emulators/google: the Sheets v4 and Drive v3 calls the service makes, Google-like OAuth/OpenID
+// Connect (oauth2-mock-server), fault injection and an admin API for tests, on one loopback port.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
+import { badRequest, GoogleError, notFound } from "./errors";
+import { Faults, type FaultSpec } from "./faults";
+import { authorize, identify } from "./identity";
+import type { Role, SpreadsheetSeed } from "./model";
+import { EMULATOR_API_KEY, EMULATOR_USER, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
+import { appendValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
+import { SpreadsheetStore } from "./store";
+
+export interface GoogleEmulatorOptions {
+  port?: number;
+  host?: string;
+  /** JSON file that keeps the spreadsheets across restarts; in memory only when absent. */
+  dataFile?: string;
+  serviceAccountEmail?: string;
+  apiKeys?: string[];
+  log?: (line: string) => void;
+}
+
+export interface GoogleEmulator {
+  url: string;
+  port: number;
+  store: SpreadsheetStore;
+  faults: Faults;
+  calls: Map<string, number>;
+  stop(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+interface Call {
+  req: IncomingMessage;
+  url: URL;
+  body: Json;
+}
+
+const OAUTH_PATHS = {
+  wellKnownDocument: "/.well-known/openid-configuration",
+  authorize: "/o/oauth2/v2/auth",
+  token: "/token",
+  userinfo: "/v1/userinfo",
+  jwks: "/oauth2/v3/certs",
+  revoke: "/revoke",
+  endSession: "/logout",
+  introspect: "/introspect",
+};
+
+async function readBody(req: IncomingMessage): Promise<{ raw: string; json: Json }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString("utf8");
+  if (!raw || !(req.headers["content-type"] ?? "").includes("json")) return { raw, json: {} };
+  try {
+    return { raw, json: JSON.parse(raw) as Json };
+  } catch {
+    throw badRequest(`Invalid JSON payload received. Unexpected token.\n${raw.slice(0, 40)}`);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=UTF-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): Promise<GoogleEmulator> {
+  const serviceAccount = options.serviceAccountEmail ?? EMULATOR_SERVICE_ACCOUNT;
+  const apiKeys = new Set(options.apiKeys ?? [EMULATOR_API_KEY]);
+  const store = new SpreadsheetStore(() => seedSpreadsheets(serviceAccount), options.dataFile);
+  const faults = new Faults();
+  const calls = new Map<string, number>();
+  const revoked = new Set<string>();
+  const log = options.log ?? (() => {});
+
+  const issuer = new OAuth2Issuer();
+  await issuer.keys.generate("RS256");
+  const oauth = new OAuth2Service(issuer, OAUTH_PATHS);
+  oauth.on("beforeTokenSigning", (token: { payload: Json }) => {
+    token.payload.email ??= EMULATOR_USER;
+    token.payload.email_verified = true;
+    token.payload.name ??= "Emulator Owner";
+    token.payload.sub = String(token.payload.email);
+  });
+  oauth.on("beforeUserinfo", (res: { body: Json }) => {
+    res.body = { sub: EMULATOR_USER, email: EMULATOR_USER, email_verified: true, name: "Emulator Owner" };
+  });
+
+  function spreadsheetFor(call: Call, id: string, need: "read" | "write") {
+    const caller = identify(call.req, call.url, apiKeys, revoked);
+    const sheet = store.get(id);
+    if (!sheet) throw notFound();
+    authorize(sheet, caller, need);
+    return sheet;
+  }
+
+  /** Sheets and Drive routes: [method, pattern, route name, access, handler]. */
+  type Handler = (call: Call, id: string, range: string) => Json;
+  const api: [string, RegExp, string, "read" | "write", Handler][] = [
+    ["GET", /^\/v4\/spreadsheets\/([^/:]+)$/, "spreadsheets.get", "read", (c, id) =>
+      getSpreadsheet(spreadsheetFor(c, id, "read"), c.url.searchParams, `http://${c.req.headers.host}`)],
+    ["POST", /^\/v4\/spreadsheets\/([^/:]+):batchUpdate$/, "spreadsheets.batchUpdate", "write", (c, id) =>
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdate(s, c.body))],
+    ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchGet$/, "values.batchGet", "read", (c, id) => {
+      const sheet = spreadsheetFor(c, id, "read");
+      const render = c.url.searchParams.get("valueRenderOption") ?? undefined;
+      const valueRanges = c.url.searchParams.getAll("ranges").map((r) => readValues(sheet, r, render));
+      return { spreadsheetId: id, valueRanges };
+    }],
+    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchUpdate$/, "values.batchUpdate", "write", (c, id) =>
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdateValues(s, c.body))],
+    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):append$/, "values.append", "write", (c, id, range) =>
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams))],
+    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):clear$/, "values.clear", "write", (c, id, range) =>
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => clearValues(s, range))],
+    ["PUT", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.update", "write", (c, id, range) =>
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => updateValues(s, range, c.body, c.url.searchParams))],
+    ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.get", "read", (c, id, range) =>
+      readValues(spreadsheetFor(c, id, "read"), range, c.url.searchParams.get("valueRenderOption") ?? undefined, c.url.searchParams.get("majorDimension") ?? undefined)],
+    ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
+      const sheet = spreadsheetFor(c, id, "read");
+      return { kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet", modifiedTime: sheet.modifiedTime, version: String(sheet.version) };
+    }],
+  ];
+
+  async function handleApi(call: Call, res: ServerResponse): Promise<boolean> {
+    const path = call.url.pathname;
+    for (const [method, pattern, route, , handler] of api) {
+      const m = pattern.exec(path);
+      if (!m || call.req.method !== method) continue;
+      const id = decodeURIComponent(m[1]!);
+      calls.set(route, (calls.get(route) ?? 0) + 1);
+      const fault = faults.take(route, id);
+      if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault?.error) throw fault.error;
+      send(res, 200, handler(call, id, m[2] ? decodeURIComponent(m[2]) : ""));
+      return true;
+    }
+    return false;
+  }
+
+  async function handleAdmin(call: Call, res: ServerResponse): Promise<void> {
+    const { req, url, body } = call;
+    const path = url.pathname.replace(/^\/__admin/, "");
+    const sheetPath = /^\/spreadsheets\/([^/]+)(\/values|\/access)?$/.exec(path);
+    if (path === "/health") return send(res, 200, { ok: true });
+    if (path === "/reset" && req.method === "POST") {
+      store.reset();
+      faults.clear();
+      calls.clear();
+      revoked.clear();
+      return send(res, 200, { ok: true });
+    }
+    if (path === "/faults") {
+      if (req.method === "POST") faults.add(body as unknown as FaultSpec);
+      if (req.method === "DELETE") faults.clear();
+      return send(res, 200, { faults: faults.list() });
+    }
+    if (path === "/calls") {
+      if (req.method === "DELETE") calls.clear();
+      return send(res, 200, Object.fromEntries(calls));
+    }
+    if (path === "/revoke" && req.method === "POST") {
+      revoked.add(String(body.email));
+      return send(res, 200, { ok: true });
+    }
+    if (path === "/spreadsheets" && req.method === "POST") {
+      const sheet = store.add(body as unknown as SpreadsheetSeed);
+      return send(res, 201, { spreadsheetId: sheet.spreadsheetId });
+    }
+    if (sheetPath) {
+      const id = decodeURIComponent(sheetPath[1]!);
+      if (!store.get(id)) throw notFound();
+      if (!sheetPath[2] && req.method === "GET") return send(res, 200, store.get(id));
+      // An edit made "in the Sheets UI": typed values, parsed like USER_ENTERED.
+      if (sheetPath[2] === "/values" && req.method === "POST") {
+        const params = new URLSearchParams({ valueInputOption: "USER_ENTERED" });
+        return send(res, 200, store.mutate(id, (s) => updateValues(s, String(body.range), body, params)));
+      }
+      if (sheetPath[2] === "/access" && req.method === "PATCH") {
+        return send(res, 200, store.mutate(id, (s) => {
+          if (body.linkAccess) s.linkAccess = body.linkAccess as Role | "none";
+          if (body.members) s.members = { ...s.members, ...(body.members as Record<string, Role>) };
+          return { linkAccess: s.linkAccess, members: s.members };
+        }));
+      }
+    }
+    send(res, 404, { error: { code: 404, message: `No admin route ${req.method} ${path}`, status: "NOT_FOUND" } });
+  }
+
+  const oauthPaths = new Set(Object.values(OAUTH_PATHS));
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
+    try {
+      if (oauthPaths.has(url.pathname)) return oauth.requestHandler(req, res);
+      const { json } = await readBody(req);
+      const call = { req, url, body: json };
+      log(`${req.method} ${url.pathname}`);
+      if (url.pathname.startsWith("/__admin")) return await handleAdmin(call, res);
+      if (url.pathname === "/$discovery/rest") {
+        return send(res, 200, { kind: "discovery#restDescription", name: "sheets", version: "v4", rootUrl: `http://${req.headers.host}/` });
+      }
+      if (await handleApi(call, res)) return;
+      throw new GoogleError(404, "NOT_FOUND", `Method not found: ${req.method} ${url.pathname}`);
+    } catch (err) {
+      if (err instanceof GoogleError) return send(res, err.code, err.body());
+      log(`emulator error: ${(err as Error).stack}`);
+      send(res, 500, new GoogleError(500, "INTERNAL", "Internal error encountered.").body());
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+  issuer.url = url;
+
+  return {
+    url,
+    port,
+    store,
+    faults,
+    calls,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,2 @@
+// Stands in for the `server-only` guard when Vitest imports server modules.
+export {};
