@@ -1,10 +1,11 @@
 // The spreadsheets every fresh emulator starts with. Ids are stable so docs, tests and the demo
 // account can name them.
+import { EMULATOR_DEFAULTS } from "../../lib/google/emulator-defaults";
 import type { SpreadsheetSeed } from "./model";
 
-export const EMULATOR_SERVICE_ACCOUNT = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
-export const EMULATOR_API_KEY = "emulator-api-key";
-export const EMULATOR_USER = "owner@example.com";
+export const EMULATOR_SERVICE_ACCOUNT = EMULATOR_DEFAULTS.serviceAccountEmail;
+export const EMULATOR_API_KEY = EMULATOR_DEFAULTS.apiKey;
+export const EMULATOR_USER = EMULATOR_DEFAULTS.userEmail;
 
 /** "Acme Store": writable by the service account, readable by anyone with the link. */
 export const DEMO_SPREADSHEET_ID = "1AcmeStoreDemoSpreadsheet0000000000000000001";
@@ -18,7 +19,7 @@ export const NO_ACCESS_SPREADSHEET_ID = "1NoAccessSpreadsheet0000000000000000000
 const date = { type: "DATE", pattern: "yyyy-mm-dd" } as const;
 
 // Dates are Sheets serial numbers (days since 1899-12-30): 45292 is 2024-01-01.
-export function seedSpreadsheets(serviceAccount = EMULATOR_SERVICE_ACCOUNT): SpreadsheetSeed[] {
+export function seedSpreadsheets(serviceAccount: string = EMULATOR_SERVICE_ACCOUNT): SpreadsheetSeed[] {
   return [
     {
       spreadsheetId: DEMO_SPREADSHEET_ID,

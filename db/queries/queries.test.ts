@@ -1,0 +1,72 @@
+// The same migrations and queries, run against PGlite and against the real Postgres.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useDatabase, type DatabaseHandle } from "@/db/client";
+import { freshPglite, freshPostgres } from "@/lib/testing/databases";
+import { testPostgresUrl } from "@/lib/testing/services";
+import { findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from "./api-keys";
+import { getSheetForUser, insertSheet, listSheets, saveSheetSchema } from "./sheets";
+import { addUsage, usageByDay } from "./usage";
+import { createUser, getUserByEmail, setUserPlan } from "./users";
+
+const postgresUrl = await testPostgresUrl();
+const drivers: [string, (() => Promise<DatabaseHandle>) | undefined][] = [
+  ["PGlite", freshPglite],
+  ["Postgres", postgresUrl ? () => freshPostgres(postgresUrl) : undefined],
+];
+
+describe.each(drivers)("queries on %s", (_name, open) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    if (!open) return;
+    handle = await open();
+    useDatabase(handle);
+  });
+  afterAll(async () => handle?.close());
+
+  it.skipIf(!open)("creates accounts on the Free Trial plan with a billing anchor", async () => {
+    const user = await createUser({ email: "a@example.com", name: "A" });
+    expect(user.plan).toBe("free_trial");
+    expect(user.billingAnchor).toBeInstanceOf(Date);
+    await setUserPlan({ id: user.id, plan: "business" });
+    expect((await getUserByEmail({ email: "a@example.com" }))?.plan).toBe("business");
+    await expect(createUser({ email: "a@example.com" })).rejects.toThrow();
+  });
+
+  it.skipIf(!open)("keeps sheets per account and their schema as JSON", async () => {
+    const owner = await createUser({ email: "owner@example.com" });
+    const other = await createUser({ email: "other@example.com" });
+    await insertSheet({ id: "1abc", userId: owner.id, name: "Budget", access: "service_account", writable: true });
+    await expect(insertSheet({ id: "1abc", userId: other.id, name: "x", access: "public" })).rejects.toThrow();
+    await saveSheetSchema({ id: "1abc", schema: { tabs: [{ name: "Tab 1", columns: [] }] }, at: new Date(1700000000000) });
+    const sheet = await getSheetForUser({ id: "1abc", userId: owner.id });
+    expect(sheet?.schema).toEqual({ tabs: [{ name: "Tab 1", columns: [] }] });
+    expect(sheet?.schemaUpdatedAt?.getTime()).toBe(1700000000000);
+    expect(await getSheetForUser({ id: "1abc", userId: other.id })).toBeUndefined();
+    expect((await listSheets({ userId: owner.id })).map((s) => s.id)).toEqual(["1abc"]);
+  });
+
+  it.skipIf(!open)("stores key hashes with permission arrays and revokes only the owner's keys", async () => {
+    const owner = await createUser({ email: "keys@example.com" });
+    const stranger = await createUser({ email: "stranger@example.com" });
+    await insertSheet({ id: "1keys", userId: owner.id, name: "Keys", access: "public" });
+    await insertApiKey({ id: "key_1", sheetId: "1keys", userId: owner.id, name: "prod", hash: "h1", displayPrefix: "shk_ab", permissions: ["read", "schema"] });
+    expect((await findApiKeyByHash({ hash: "h1" }))?.permissions).toEqual(["read", "schema"]);
+    expect(await revokeApiKey({ userId: stranger.id, id: "key_1" })).toBe(false);
+    expect(await revokeApiKey({ userId: owner.id, id: "key_1" })).toBe(true);
+    expect(await revokeApiKey({ userId: owner.id, id: "key_1" })).toBe(false);
+    const [key] = await listApiKeys({ userId: owner.id, sheetId: "1keys" });
+    expect(key?.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it.skipIf(!open)("sums usage batches per day and status class", async () => {
+    const user = await createUser({ email: "usage@example.com" });
+    const row = { userId: user.id, sheetId: "1s", keyId: "key_1", day: "2026-11-01", statusClass: "2xx", count: 3 };
+    await addUsage([row, { ...row, statusClass: "4xx", count: 1 }]);
+    await addUsage([{ ...row, count: 2 }, { ...row, day: "2026-11-02", count: 5 }]);
+    expect(await usageByDay({ userId: user.id, from: "2026-11-01", to: "2026-11-03" })).toEqual([
+      { day: "2026-11-01", statusClass: "2xx", count: 5 },
+      { day: "2026-11-01", statusClass: "4xx", count: 1 },
+      { day: "2026-11-02", statusClass: "2xx", count: 5 },
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+// The service's tables. SQL names are snake_case; TypeScript names are camelCase, except the
+// next-auth columns, whose property names @auth/drizzle-adapter requires as they are.
+import { sql } from "drizzle-orm";
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+// --- Accounts (next-auth) -------------------------------------------------------------------
+
+/** A signed-in sheet owner is an account: plan and billing period live here. */
+export const users = pgTable("users", {
+  id: text("id").primaryKey().$defaultFn(() => crypto.randomUUID()),
+  name: text("name"),
+  email: text("email").unique(),
+  emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),
+  image: text("image"),
+  plan: text("plan").notNull().default("free_trial"),
+  /** Start of the first billing period; each period repeats monthly from here (DECISIONS 14). */
+  billingAnchor: timestamp("billing_anchor", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  createdAt: createdAt(),
+});
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] }), index("accounts_user_idx").on(t.userId)],
+);
+
+export const sessions = pgTable("sessions", {
+  sessionToken: text("session_token").primaryKey(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+export const verificationTokens = pgTable(
+  "verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+// --- Sheets and keys ---------------------------------------------------------------------------
+
+/** How the service reaches a sheet with Google: its API key, its service account, or the owner's grant. */
+export type SheetAccess = "public" | "service_account" | "oauth";
+
+export const sheets = pgTable(
+  "sheets",
+  {
+    /** The Google spreadsheet id: the `sheetId` of every API path. One account per spreadsheet. */
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    access: text("access").$type<SheetAccess>().notNull(),
+    writable: boolean("writable").notNull().default(false),
+    /** The owner's Google refresh token for private sheets, AES-256-GCM under ENCRYPTION_KEY. */
+    refreshTokenCiphertext: text("refresh_token_ciphertext"),
+    grantEmail: text("grant_email"),
+    needsReauth: boolean("needs_reauth").notNull().default(false),
+    cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(10),
+    /** The durable copy of the tab model (tabs, columns, types). */
+    schema: jsonb("schema"),
+    schemaUpdatedAt: timestamp("schema_updated_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sheets_user_idx").on(t.userId)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 of the key, hex. The key itself is never stored. */
+    hash: text("hash").notNull().unique(),
+    /** The first characters, to tell keys apart in the dashboard. */
+    displayPrefix: text("display_prefix").notNull(),
+    permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("api_keys_sheet_idx").on(t.sheetId)],
+);
+
+// --- Usage ---------------------------------------------------------------------------------------
+
+/** Requests per account, sheet, key, UTC day and status class; written in batches. */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    sheetId: text("sheet_id").notNull(),
+    keyId: text("key_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    statusClass: text("status_class").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.sheetId, t.keyId, t.day, t.statusClass] }),
+    index("usage_daily_user_day_idx").on(t.userId, t.day),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Sheet = typeof sheets.$inferSelect;
+export type NewSheet = typeof sheets.$inferInsert;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type NewApiKey = typeof apiKeys.$inferInsert;
+export type UsageRow = typeof usageDaily.$inferInsert;

@@ -1,0 +1,206 @@
+// The one place that reads process.env. Every variable is documented in README.md and
+// .env.example. With none set the service runs on embedded defaults: PGlite under DATA_DIR, an
+// in-process limit store, emulators/google on loopback and secrets generated into DATA_DIR.
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdirSync, openSync, readFileSync, writeSync, closeSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { EMULATOR_DEFAULTS } from "./google/emulator-defaults";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+const optionalUrl = optional.pipe(z.url().optional());
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: optionalUrl,
+  DATA_DIR: z.string().default(".data"),
+  ALLOW_EMBEDDED: flag,
+  DATABASE_URL: optional.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+  ),
+  UPSTASH_REDIS_REST_URL: optionalUrl,
+  UPSTASH_REDIS_REST_TOKEN: optional,
+  LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
+  GOOGLE_API_ROOT_URL: optionalUrl,
+  GOOGLE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
+  GOOGLE_API_KEY: optional,
+  GOOGLE_SERVICE_ACCOUNT_JSON: optional,
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  GOOGLE_OAUTH_ISSUER: optionalUrl,
+  GOOGLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  AUTH_SECRET: optional,
+  ENCRYPTION_KEY: optional,
+  DEMO_MODE: flag,
+  DEMO_API_KEY: optional,
+});
+
+export type Env = z.infer<typeof schema>;
+
+/** What production must set, unless ALLOW_EMBEDDED=true says otherwise. */
+export const PRODUCTION_REQUIRED = [
+  "APP_URL",
+  "DATABASE_URL",
+  "UPSTASH_REDIS_REST_URL",
+  "UPSTASH_REDIS_REST_TOKEN",
+  "AUTH_SECRET",
+  "ENCRYPTION_KEY",
+  "GOOGLE_API_KEY",
+  "GOOGLE_SERVICE_ACCOUNT_JSON",
+  "GOOGLE_CLIENT_ID",
+  "GOOGLE_CLIENT_SECRET",
+] as const;
+
+export class ConfigError extends Error {}
+
+export interface ServiceAccount {
+  email: string;
+  privateKey: string;
+}
+
+export interface AppConfig {
+  env: Env;
+  production: boolean;
+  appUrl: string;
+  dataDir: string;
+  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+  limitStore: { kind: "memory" } | { kind: "upstash"; url: string; token: string; timeoutMs: number };
+  google: {
+    /** True when Google is emulators/google (embedded default or GOOGLE_API_ROOT_URL). */
+    emulated: boolean;
+    /** Base for the Sheets and Drive clients; undefined means Google's own endpoints. */
+    rootUrl?: string;
+    apiKey: string;
+    serviceAccount: ServiceAccount;
+    oauth: { clientId: string; clientSecret: string; issuer: string };
+    requestTimeoutMs: number;
+  };
+  secrets: { authSecret: string; encryptionKey: Buffer };
+  demo: { enabled: boolean; apiKey?: string };
+}
+
+interface GeneratedSecrets {
+  authSecret: string;
+  encryptionKey: string;
+  serviceAccountKey: string;
+  demoApiKey?: string;
+}
+
+/** Secrets for embedded mode, generated once and kept in DATA_DIR/secrets.json (mode 0600). */
+export function generatedSecrets(dataDir: string): GeneratedSecrets {
+  const file = join(dataDir, "secrets.json");
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as GeneratedSecrets;
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const fresh: GeneratedSecrets = {
+      authSecret: randomBytes(32).toString("base64url"),
+      encryptionKey: randomBytes(32).toString("base64"),
+      serviceAccountKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    };
+    try {
+      // "wx": when two processes start at once, the first writer wins and the other reads it.
+      const fd = openSync(file, "wx", 0o600);
+      writeSync(fd, JSON.stringify(fresh, null, 2));
+      closeSync(fd);
+      return fresh;
+    } catch {
+      return JSON.parse(readFileSync(file, "utf8")) as GeneratedSecrets;
+    }
+  }
+}
+
+function parseServiceAccount(json: string): ServiceAccount {
+  const text = json.startsWith("{") ? json : Buffer.from(json, "base64").toString("utf8");
+  const parsed = z
+    .object({ client_email: z.string().email(), private_key: z.string().min(1) })
+    .safeParse(JSON.parse(text));
+  if (!parsed.success) throw new ConfigError("GOOGLE_SERVICE_ACCOUNT_JSON: needs client_email and private_key");
+  return { email: parsed.data.client_email, privateKey: parsed.data.private_key };
+}
+
+function parseKey(value: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  if (key.length !== 32) throw new ConfigError("ENCRYPTION_KEY: must be 32 bytes, as 64 hex digits or base64");
+  return key;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const production = env.NODE_ENV === "production";
+  if (production && !env.ALLOW_EMBEDDED) {
+    const missing = PRODUCTION_REQUIRED.filter((name) => !env[name]);
+    if (missing.length) {
+      throw new ConfigError(
+        `Production needs these settings: ${missing.join(", ")}. ` +
+          "Set them (see README.md, Configuration), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
+      );
+    }
+  }
+  if (env.UPSTASH_REDIS_REST_URL && !env.UPSTASH_REDIS_REST_TOKEN) {
+    throw new ConfigError("UPSTASH_REDIS_REST_TOKEN: required when UPSTASH_REDIS_REST_URL is set");
+  }
+  const dataDir = resolve(env.DATA_DIR);
+  const needsGenerated = !env.AUTH_SECRET || !env.ENCRYPTION_KEY || !env.GOOGLE_SERVICE_ACCOUNT_JSON;
+  const generated = needsGenerated ? generatedSecrets(dataDir) : undefined;
+  const realGoogle = Boolean(env.GOOGLE_SERVICE_ACCOUNT_JSON && env.GOOGLE_CLIENT_ID) && !env.GOOGLE_API_ROOT_URL;
+  const emulatorUrl = env.GOOGLE_API_ROOT_URL ?? `http://127.0.0.1:${env.GOOGLE_EMULATOR_PORT}`;
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+
+  return {
+    env,
+    production,
+    appUrl,
+    dataDir,
+    database: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dir: join(dataDir, "pglite") },
+    limitStore:
+      env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
+        ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.LIMIT_STORE_TIMEOUT_MS }
+        : { kind: "memory" },
+    google: {
+      emulated: !realGoogle,
+      rootUrl: realGoogle ? undefined : emulatorUrl.replace(/\/$/, ""),
+      apiKey: env.GOOGLE_API_KEY ?? EMULATOR_DEFAULTS.apiKey,
+      serviceAccount: env.GOOGLE_SERVICE_ACCOUNT_JSON
+        ? parseServiceAccount(env.GOOGLE_SERVICE_ACCOUNT_JSON)
+        : { email: EMULATOR_DEFAULTS.serviceAccountEmail, privateKey: generated!.serviceAccountKey },
+      oauth: {
+        clientId: env.GOOGLE_CLIENT_ID ?? EMULATOR_DEFAULTS.clientId,
+        clientSecret: env.GOOGLE_CLIENT_SECRET ?? EMULATOR_DEFAULTS.clientSecret,
+        issuer: env.GOOGLE_OAUTH_ISSUER ?? (realGoogle ? "https://accounts.google.com" : emulatorUrl.replace(/\/$/, "")),
+      },
+      requestTimeoutMs: env.GOOGLE_REQUEST_TIMEOUT_MS,
+    },
+    secrets: {
+      authSecret: env.AUTH_SECRET ?? generated!.authSecret,
+      encryptionKey: parseKey(env.ENCRYPTION_KEY ?? generated!.encryptionKey),
+    },
+    demo: {
+      // Demo data only on the embedded database, or when asked for by name.
+      enabled: env.DEMO_MODE || (!env.DATABASE_URL && !production),
+      apiKey: env.DEMO_API_KEY,
+    },
+  };
+}
+
+let cached: AppConfig | undefined;
+
+/** The process's configuration, parsed once. */
+export function config(): AppConfig {
+  cached ??= loadConfig();
+  return cached;
+}

@@ -1,0 +1,9 @@
+// Credentials the service and emulators/google agree on when Google is emulated.
+export const EMULATOR_DEFAULTS = {
+  serviceAccountEmail: "sheetapi-local@sheetapi-local.iam.gserviceaccount.com",
+  apiKey: "emulator-api-key",
+  clientId: "sheetapi-local",
+  clientSecret: "sheetapi-local-secret",
+  /** The account the emulator's OAuth consent signs in by default. */
+  userEmail: "owner@example.com",
+} as const;
