@@ -6,6 +6,7 @@ import { mkdirSync, openSync, readFileSync, writeSync, closeSync } from "node:fs
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { EMULATOR_DEFAULTS } from "./google/emulator-defaults";
+import { KEY_FORMAT } from "./keys/api-key";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -20,6 +21,7 @@ const optionalUrl = optional.pipe(z.url().optional());
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: optional,
   APP_URL: optionalUrl,
   DATA_DIR: z.string().default(".data"),
   ALLOW_EMBEDDED: flag,
@@ -40,7 +42,7 @@ const schema = z.object({
   AUTH_SECRET: optional,
   ENCRYPTION_KEY: optional,
   DEMO_MODE: flag,
-  DEMO_API_KEY: optional,
+  DEMO_API_KEY: optional.pipe(z.string().regex(KEY_FORMAT, "must look like shk_ followed by 20 to 64 letters and digits").optional()),
 });
 
 export type Env = z.infer<typeof schema>;

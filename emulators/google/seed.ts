@@ -8,7 +8,7 @@ export const EMULATOR_API_KEY = EMULATOR_DEFAULTS.apiKey;
 export const EMULATOR_USER = EMULATOR_DEFAULTS.userEmail;
 
 /** "Acme Store": writable by the service account, readable by anyone with the link. */
-export const DEMO_SPREADSHEET_ID = "1AcmeStoreDemoSpreadsheet0000000000000000001";
+export const DEMO_SPREADSHEET_ID = EMULATOR_DEFAULTS.demoSpreadsheetId;
 /** Readable by anyone with the link, shared with nobody: public and read-only. */
 export const PUBLIC_READONLY_SPREADSHEET_ID = "1PublicReadOnlySpreadsheet000000000000000002";
 /** Private to the emulator's user: reachable only through the owner's own OAuth grant. */

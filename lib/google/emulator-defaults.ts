@@ -6,4 +6,6 @@ export const EMULATOR_DEFAULTS = {
   clientSecret: "sheetapi-local-secret",
   /** The account the emulator's OAuth consent signs in by default. */
   userEmail: "owner@example.com",
+  /** The seeded "Acme Store" spreadsheet that demo mode registers. */
+  demoSpreadsheetId: "1AcmeStoreDemoSpreadsheet0000000000000000001",
 } as const;

@@ -1,0 +1,20 @@
+import { ok, json } from "@/lib/http/envelope";
+import { route } from "@/lib/http/route";
+import { checkHealth } from "@/lib/health/checks";
+import { config } from "@/lib/env";
+
+export const dynamic = "force-dynamic";
+
+// (any) /health - the state of the database, the limit store and the sheets backend
+const health = route(async () => {
+  const { healthy, checks } = await checkHealth();
+  const mode = config().google.emulated ? "embedded" : "production";
+  if (healthy) return ok({ status: "ok", mode, checks });
+  const down = Object.entries(checks).filter(([, c]) => c.status === "down").map(([name]) => name);
+  return json(
+    { success: false, error: "service_unavailable", message: `Unavailable: ${down.join(", ")} down.`, status: "down", mode, checks },
+    { status: 503, headers: { "Retry-After": "5" } },
+  );
+});
+
+export { health as GET, health as HEAD, health as POST, health as PUT, health as PATCH, health as DELETE, health as OPTIONS };

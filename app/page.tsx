@@ -1,0 +1,46 @@
+import Link from "next/link";
+
+const FEATURES = [
+  { title: "Every tab is a collection", body: "List, filter, sort, page, create, update and delete rows as JSON, with stable row ids." },
+  { title: "Keys with permissions", body: "Read, Write, Schema and Analytics per key. Shown once, stored hashed, revoked instantly everywhere." },
+  { title: "Safe with your data", body: "Values are written as text, never as formulas; a bad request writes nothing; a row is never overwritten by its neighbour." },
+  { title: "Limits you can see", body: "Plan limits per hour, day and month with exact headers, and usage charts for every key." },
+  { title: "Docs that write themselves", body: "Each sheet gets a docs page and an OpenAPI 3.1 document from its live columns." },
+  { title: "Fast", body: "Tabs are cached with single-flight reads, and every write invalidates the cache on every server." },
+];
+
+export default function Home() {
+  return (
+    <main className="mx-auto max-w-5xl px-6 py-16">
+      <header className="flex items-center justify-between">
+        <span className="text-lg font-semibold tracking-tight">SheetAPI</span>
+        <nav className="flex gap-4 text-sm">
+          <a href="/api" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">API</a>
+          <Link href="/dashboard" className="rounded-md bg-emerald-600 px-3 py-1.5 font-medium text-white hover:bg-emerald-700" data-testid="sign-in">
+            Sign in
+          </Link>
+        </nav>
+      </header>
+
+      <section className="mt-20 max-w-3xl">
+        <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">Your Google Sheet, as a real REST API.</h1>
+        <p className="mt-6 text-lg text-slate-600 dark:text-slate-300">
+          Register a spreadsheet, create an API key, and every tab becomes a JSON collection your apps, scripts and
+          static sites can read and write, with rate limits, usage charts and generated docs.
+        </p>
+        <pre className="mt-8 overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm text-emerald-300">
+          {`curl -H "X-API-Key: $KEY" https://your-host/api/v1/{sheetId}/Products?filter=in_stock=TRUE&sort=price`}
+        </pre>
+      </section>
+
+      <section className="mt-16 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {FEATURES.map((f) => (
+          <div key={f.title} className="rounded-lg border border-slate-200 p-5 dark:border-slate-800">
+            <h2 className="font-semibold">{f.title}</h2>
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{f.body}</p>
+          </div>
+        ))}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,51 @@
+// GET /health: the database, the limit store and the sheets backend, each with a bounded check.
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { config } from "@/lib/env";
+import { getLimitStore } from "@/lib/limits/store";
+
+export interface CheckResult {
+  status: "ok" | "down";
+  latency_ms: number;
+  detail: string;
+}
+
+export interface HealthReport {
+  healthy: boolean;
+  checks: { database: CheckResult; limit_store: CheckResult; sheets_backend: CheckResult };
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+async function timed(detail: string, probe: () => Promise<unknown>): Promise<CheckResult> {
+  const started = performance.now();
+  try {
+    await Promise.race([
+      probe(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS).unref()),
+    ]);
+    return { status: "ok", latency_ms: Math.round(performance.now() - started), detail };
+  } catch (err) {
+    return { status: "down", latency_ms: Math.round(performance.now() - started), detail: `${detail}: ${(err as Error).message}` };
+  }
+}
+
+/** Google's discovery document needs no credentials and costs no Sheets quota. */
+async function probeSheetsBackend(rootUrl: string): Promise<void> {
+  const res = await fetch(`${rootUrl}/$discovery/rest?version=v4`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  await res.body?.cancel();
+}
+
+export async function checkHealth(): Promise<HealthReport> {
+  const cfg = config();
+  const store = getLimitStore();
+  const sheetsRoot = cfg.google.rootUrl ?? "https://sheets.googleapis.com";
+  const [database, limit_store, sheets_backend] = await Promise.all([
+    timed(cfg.database.kind, () => getDb().execute(sql`select 1`)),
+    timed(store.kind === "memory" ? "in-process memory" : "upstash", () => store.ping()),
+    timed(cfg.google.emulated ? `emulators/google at ${sheetsRoot}` : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
+  ]);
+  const checks = { database, limit_store, sheets_backend };
+  return { healthy: Object.values(checks).every((c) => c.status === "ok"), checks };
+}

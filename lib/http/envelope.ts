@@ -1,0 +1,37 @@
+// The spec's envelope: `{ success: true, ... }` or `{ success: false, error, message }`.
+import { randomUUID } from "node:crypto";
+import { ApiError } from "./errors";
+
+export const REQUEST_ID_HEADER = "X-Request-Id";
+
+export function newRequestId(): string {
+  return `req_${randomUUID().replace(/-/g, "")}`;
+}
+
+export function json(body: Record<string, unknown>, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", headers.get("Cache-Control") ?? "no-store");
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+export function ok(body: Record<string, unknown>, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  return json({ success: true, ...body }, init);
+}
+
+export function errorResponse(err: ApiError): Response {
+  return json(
+    { success: false, error: err.code, message: err.message, ...err.extra },
+    { status: err.status, headers: err.headers },
+  );
+}
+
+/**
+ * Turns anything thrown into the envelope. Unknown errors are logged with the request id and
+ * answered with a generic 500: their details are not for the caller.
+ */
+export function handleApiError(err: unknown, requestId: string): Response {
+  if (err instanceof ApiError) return errorResponse(err);
+  console.error(`[${requestId}] unhandled error`, err);
+  return errorResponse(new ApiError("server_error", `Something went wrong on our side. Quote ${requestId} if you contact support.`));
+}
