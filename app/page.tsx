@@ -14,8 +14,10 @@ export default function Home() {
     <main className="mx-auto max-w-5xl px-6 py-16">
       <header className="flex items-center justify-between">
         <span className="text-lg font-semibold tracking-tight">SheetAPI</span>
-        <nav className="flex gap-4 text-sm">
-          <a href="/api" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">API</a>
+        <nav className="flex items-center gap-4 text-sm">
+          <Link href="/api" prefetch={false} className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">
+            API
+          </Link>
           <Link href="/dashboard" className="rounded-md bg-emerald-600 px-3 py-1.5 font-medium text-white hover:bg-emerald-700" data-testid="sign-in">
             Sign in
           </Link>

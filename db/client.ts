@@ -40,6 +40,6 @@ export function getDb(): Database {
 }
 
 /** Makes `handle` the process's database (tests, the start command's seeding). */
-export function useDatabase(handle: DatabaseHandle): void {
+export function setDatabase(handle: DatabaseHandle): void {
   globalRef.__sheetapiDb = handle;
 }

@@ -1,6 +1,6 @@
 // The same migrations and queries, run against PGlite and against the real Postgres.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useDatabase, type DatabaseHandle } from "@/db/client";
+import { setDatabase, type DatabaseHandle } from "@/db/client";
 import { freshPglite, freshPostgres } from "@/lib/testing/databases";
 import { testPostgresUrl } from "@/lib/testing/services";
 import { findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from "./api-keys";
@@ -19,7 +19,7 @@ describe.each(drivers)("queries on %s", (_name, open) => {
   beforeAll(async () => {
     if (!open) return;
     handle = await open();
-    useDatabase(handle);
+    setDatabase(handle);
   });
   afterAll(async () => handle?.close());
 

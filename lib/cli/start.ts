@@ -3,7 +3,7 @@
 // `next start`. `--dev` runs `next dev` instead of a production build.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { openDatabase, useDatabase } from "@/db/client";
+import { openDatabase, setDatabase } from "@/db/client";
 import { describeDatabaseError, migrateDatabase } from "@/db/migrate";
 import { seedDemo, type DemoAccount } from "@/lib/accounts/demo";
 import { ConfigError, loadConfig, type AppConfig } from "@/lib/env";
@@ -27,7 +27,7 @@ async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined>
     await migrateDatabase(handle);
     step(`Database ready (${handle.kind}, migrations applied in ${Date.now() - started} ms)`);
     if (!cfg.demo.enabled) return undefined;
-    useDatabase(handle);
+    setDatabase(handle);
     return await seedDemo(cfg);
   } catch (err) {
     fail(describeDatabaseError(err, target));

@@ -1,0 +1,65 @@
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, PRODUCTION_REQUIRED } from "./env";
+
+const dataDir = () => mkdtempSync(join(tmpdir(), "sheetapi-env-"));
+
+describe("loadConfig", () => {
+  it("runs on embedded defaults with nothing set, generating secrets once", () => {
+    const dir = dataDir();
+    const cfg = loadConfig({ DATA_DIR: dir });
+    expect(cfg.database).toEqual({ kind: "pglite", dir: join(dir, "pglite") });
+    expect(cfg.limitStore).toEqual({ kind: "memory" });
+    expect(cfg.google).toMatchObject({ emulated: true, rootUrl: "http://127.0.0.1:4010" });
+    expect(cfg.secrets.encryptionKey).toHaveLength(32);
+    expect(cfg.demo.enabled).toBe(true);
+    expect(statSync(join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
+    const again = loadConfig({ DATA_DIR: dir });
+    expect(again.secrets.authSecret).toBe(cfg.secrets.authSecret);
+    expect(again.google.serviceAccount.privateKey).toBe(cfg.google.serviceAccount.privateKey);
+  });
+
+  it("refuses production without its settings and names each missing one", () => {
+    let message = "";
+    try {
+      loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir(), DATABASE_URL: "postgres://db/x" });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    for (const name of PRODUCTION_REQUIRED.filter((n) => n !== "DATABASE_URL")) expect(message).toContain(name);
+    expect(message).not.toContain("DATABASE_URL,");
+    expect(message).toContain("ALLOW_EMBEDDED=true");
+  });
+
+  it("runs production on embedded defaults only when told to, without demo data unless asked", () => {
+    const cfg = loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "true", DATA_DIR: dataDir() });
+    expect(cfg.database.kind).toBe("pglite");
+    expect(cfg.demo.enabled).toBe(false);
+    expect(loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "1", DEMO_MODE: "1", DATA_DIR: dataDir() }).demo.enabled).toBe(true);
+  });
+
+  it("uses Postgres, Upstash and an explicit Google root when configured", () => {
+    const cfg = loadConfig({
+      DATA_DIR: dataDir(),
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
+      UPSTASH_REDIS_REST_URL: "http://127.0.0.1:8079",
+      UPSTASH_REDIS_REST_TOKEN: "t",
+      GOOGLE_API_ROOT_URL: "http://127.0.0.1:4999/",
+    });
+    expect(cfg.database).toEqual({ kind: "postgres", url: "postgres://postgres@127.0.0.1:5432/test" });
+    expect(cfg.limitStore).toMatchObject({ kind: "upstash", url: "http://127.0.0.1:8079", timeoutMs: 1000 });
+    expect(cfg.google.rootUrl).toBe("http://127.0.0.1:4999");
+    expect(cfg.demo.enabled).toBe(false);
+  });
+
+  it("explains malformed values", () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgres/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: "http" })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), UPSTASH_REDIS_REST_URL: "http://x" })).toThrow(/UPSTASH_REDIS_REST_TOKEN/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ENCRYPTION_KEY: "c2hvcnQ=" })).toThrow(/32 bytes/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DEMO_API_KEY: "demo" })).toThrow(/DEMO_API_KEY/);
+  });
+});

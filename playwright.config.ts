@@ -1,0 +1,43 @@
+// Playwright against `npm start` (a real `next start`), in Debian's chromium. The server runs on
+// embedded defaults unless DATABASE_URL / UPSTASH_* are set, as on CI, where it uses the real ones.
+import { defineConfig } from "@playwright/test";
+import { E2E } from "./e2e/support/env";
+
+export default defineConfig({
+  testDir: "./e2e",
+  timeout: 30_000,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL: E2E.baseUrl,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [
+    { name: "api", testDir: "./e2e/api" },
+    { name: "pages", testDir: "./e2e/pages" },
+  ],
+  webServer: {
+    command: `rm -rf ${E2E.dataDir} && npm start`,
+    url: `${E2E.baseUrl}/health`,
+    // A stale server from an earlier run must never answer for this one.
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    env: {
+      PORT: String(E2E.port),
+      DATA_DIR: E2E.dataDir,
+      GOOGLE_EMULATOR_PORT: String(E2E.googlePort),
+      APP_URL: E2E.baseUrl,
+      DEMO_MODE: "1",
+      DEMO_API_KEY: E2E.demoKey,
+    },
+  },
+});
