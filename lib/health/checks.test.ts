@@ -1,0 +1,45 @@
+// /health with each dependency down: 503, naming what is down, in the envelope.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startGoogleEmulator, type GoogleEmulator } from "@/emulators/google/server";
+
+let google: GoogleEmulator;
+
+beforeAll(async () => {
+  google = await startGoogleEmulator();
+  vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-health-")));
+  vi.stubEnv("GOOGLE_API_ROOT_URL", google.url);
+  // Nothing listens on port 1: the limit store is down.
+  vi.stubEnv("UPSTASH_REDIS_REST_URL", "http://127.0.0.1:1");
+  vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "t");
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await google?.stop();
+});
+
+describe("GET /health", () => {
+  it("answers 503 naming the limit store, then the sheets backend too once Google stops", async () => {
+    const { GET } = await import("@/app/health/route");
+    const { setDatabase } = await import("@/db/client");
+    const { freshPglite } = await import("@/lib/testing/databases");
+    const db = await freshPglite();
+    setDatabase(db);
+
+    let res = await GET(new Request("http://x/health"));
+    let body = await res.json();
+    expect(res.status).toBe(503);
+    expect(body).toMatchObject({ success: false, error: "service_unavailable", message: "Unavailable: limit_store down." });
+    expect(body.checks.database.status).toBe("ok");
+    expect(body.checks.sheets_backend.status).toBe("ok");
+
+    await google.stop();
+    res = await GET(new Request("http://x/health"));
+    body = await res.json();
+    expect(body.message).toBe("Unavailable: limit_store, sheets_backend down.");
+    expect(res.headers.get("retry-after")).toBe("5");
+    await db.close();
+  });
+});
