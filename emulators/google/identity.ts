@@ -27,6 +27,10 @@ export function identify(req: IncomingMessage, url: URL, apiKeys: ReadonlySet<st
     const exp = typeof claims?.exp === "number" ? claims.exp : 0;
     const email = typeof claims?.email === "string" ? claims.email : typeof claims?.iss === "string" && claims.iss.endsWith(".gserviceaccount.com") ? claims.iss : undefined;
     if (!claims || !email || exp * 1000 < Date.now() || revoked.has(email)) throw unauthenticated();
+    const scope = typeof claims.scope === "string" ? claims.scope : "";
+    if (!/\/auth\/(spreadsheets|drive)/.test(scope)) {
+      throw new GoogleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", "insufficientPermissions");
+    }
     return { kind: "account", email };
   }
   const key = url.searchParams.get("key") ?? (req.headers["x-goog-api-key"] as string | undefined);

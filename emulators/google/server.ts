@@ -2,12 +2,12 @@
 // Connect (oauth2-mock-server), fault injection and an admin API for tests, on one loopback port.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 import { badRequest, GoogleError, notFound } from "./errors";
 import { Faults, type FaultSpec } from "./faults";
-import { authorize, identify } from "./identity";
+import { authorize, identify, roleOf } from "./identity";
 import type { Role, SpreadsheetSeed } from "./model";
-import { EMULATOR_API_KEY, EMULATOR_USER, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
+import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
+import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { appendValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
 import { SpreadsheetStore } from "./store";
 
@@ -37,17 +37,6 @@ interface Call {
   body: Json;
 }
 
-const OAUTH_PATHS = {
-  wellKnownDocument: "/.well-known/openid-configuration",
-  authorize: "/o/oauth2/v2/auth",
-  token: "/token",
-  userinfo: "/v1/userinfo",
-  jwks: "/oauth2/v3/certs",
-  revoke: "/revoke",
-  endSession: "/logout",
-  introspect: "/introspect",
-};
-
 async function readBody(req: IncomingMessage): Promise<{ raw: string; json: Json }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -72,24 +61,11 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const store = new SpreadsheetStore(() => seedSpreadsheets(serviceAccount), options.dataFile);
   const faults = new Faults();
   const calls = new Map<string, number>();
-  const revoked = new Set<string>();
   const log = options.log ?? (() => {});
-
-  const issuer = new OAuth2Issuer();
-  await issuer.keys.generate("RS256");
-  const oauth = new OAuth2Service(issuer, OAUTH_PATHS);
-  oauth.on("beforeTokenSigning", (token: { payload: Json }) => {
-    token.payload.email ??= EMULATOR_USER;
-    token.payload.email_verified = true;
-    token.payload.name ??= "Emulator Owner";
-    token.payload.sub = String(token.payload.email);
-  });
-  oauth.on("beforeUserinfo", (res: { body: Json }) => {
-    res.body = { sub: EMULATOR_USER, email: EMULATOR_USER, email_verified: true, name: "Emulator Owner" };
-  });
+  const oauth = await createEmulatorOAuth();
 
   function spreadsheetFor(call: Call, id: string, need: "read" | "write") {
-    const caller = identify(call.req, call.url, apiKeys, revoked);
+    const caller = identify(call.req, call.url, apiKeys, oauth.revoked);
     const sheet = store.get(id);
     if (!sheet) throw notFound();
     authorize(sheet, caller, need);
@@ -121,7 +97,12 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       readValues(spreadsheetFor(c, id, "read"), range, c.url.searchParams.get("valueRenderOption") ?? undefined, c.url.searchParams.get("majorDimension") ?? undefined)],
     ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
       const sheet = spreadsheetFor(c, id, "read");
-      return { kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet", modifiedTime: sheet.modifiedTime, version: String(sheet.version) };
+      const canEdit = roleOf(sheet, identify(c.req, c.url, apiKeys, oauth.revoked));
+      return {
+        kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
+        modifiedTime: sheet.modifiedTime, version: String(sheet.version),
+        capabilities: { canEdit: canEdit === "writer" || canEdit === "owner" },
+      };
     }],
   ];
 
@@ -150,7 +131,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       store.reset();
       faults.clear();
       calls.clear();
-      revoked.clear();
+      oauth.reset();
       return send(res, 200, { ok: true });
     }
     if (path === "/faults") {
@@ -163,7 +144,11 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       return send(res, 200, Object.fromEntries(calls));
     }
     if (path === "/revoke" && req.method === "POST") {
-      revoked.add(String(body.email));
+      oauth.revoke(String(body.email));
+      return send(res, 200, { ok: true });
+    }
+    if (path === "/token-ttl" && req.method === "POST") {
+      oauth.setAccessTokenTtl(Number(body.seconds));
       return send(res, 200, { ok: true });
     }
     if (path === "/spreadsheets" && req.method === "POST") {
@@ -194,7 +179,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
     try {
-      if (oauthPaths.has(url.pathname)) return oauth.requestHandler(req, res);
+      if (oauthPaths.has(url.pathname)) return oauth.handle(req, res, url);
       const { json } = await readBody(req);
       const call = { req, url, body: json };
       log(`${req.method} ${url.pathname}`);
@@ -217,7 +202,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
-  issuer.url = url;
+  oauth.issuer.url = url;
 
   return {
     url,
