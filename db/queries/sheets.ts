@@ -20,6 +20,18 @@ export async function listSheets({ userId }: { userId: string }): Promise<Sheet[
   return getDb().select().from(sheets).where(eq(sheets.userId, userId)).orderBy(asc(sheets.createdAt));
 }
 
-export async function saveSheetSchema({ id, schema, at }: { id: string; schema: unknown; at: Date }): Promise<void> {
-  await getDb().update(sheets).set({ schema, schemaUpdatedAt: at }).where(eq(sheets.id, id));
+export async function saveSheetSchema({ id, schema, at, name }: { id: string; schema: unknown; at: Date; name?: string }): Promise<void> {
+  await getDb().update(sheets).set({ schema, schemaUpdatedAt: at, ...(name ? { name } : {}) }).where(eq(sheets.id, id));
+}
+
+export async function setSheetNeedsReauth({ id, needsReauth }: { id: string; needsReauth: boolean }): Promise<void> {
+  await getDb().update(sheets).set({ needsReauth }).where(eq(sheets.id, id));
+}
+
+/** A new owner grant for a private sheet: the encrypted refresh token replaces the old one. */
+export async function saveSheetGrant(input: { id: string; userId: string; refreshTokenCiphertext: string; grantEmail: string; writable: boolean }): Promise<void> {
+  await getDb()
+    .update(sheets)
+    .set({ access: "oauth", refreshTokenCiphertext: input.refreshTokenCiphertext, grantEmail: input.grantEmail, writable: input.writable, needsReauth: false })
+    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)));
 }

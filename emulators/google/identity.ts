@@ -50,8 +50,10 @@ export function identify(req: IncomingMessage, url: URL, apiKeys: ReadonlySet<st
 
 export function roleOf(sheet: Spreadsheet, caller: Caller): Role | "none" {
   if (caller.kind === "apiKey") return sheet.linkAccess;
-  const member = sheet.members[caller.email] ?? "none";
-  return RANK[member] >= RANK[sheet.linkAccess] ? member : sheet.linkAccess;
+  const member = sheet.members[caller.email];
+  // An explicit "none" shuts an account out even of link access (tests of fallbacks use it).
+  if (member === "none") return "none";
+  return member && RANK[member] >= RANK[sheet.linkAccess] ? member : sheet.linkAccess;
 }
 
 /** Throws Google's answer when the caller may not read (or write) the spreadsheet. */

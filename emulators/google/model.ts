@@ -23,7 +23,7 @@ export interface Spreadsheet {
   tabs: Tab[];
   /** "anyone with the link" access, then named accounts (users and service accounts). */
   linkAccess: Role | "none";
-  members: Record<string, Role>;
+  members: Record<string, Role | "none">;
   modifiedTime: string;
   /** Bumped on every change, like Drive's file version. */
   version: number;
@@ -43,7 +43,7 @@ export interface SpreadsheetSeed {
   title: string;
   tabs: TabSeed[];
   linkAccess?: Role | "none";
-  members?: Record<string, Role>;
+  members?: Record<string, Role | "none">;
 }
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

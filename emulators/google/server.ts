@@ -167,7 +167,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       if (sheetPath[2] === "/access" && req.method === "PATCH") {
         return send(res, 200, store.mutate(id, (s) => {
           if (body.linkAccess) s.linkAccess = body.linkAccess as Role | "none";
-          if (body.members) s.members = { ...s.members, ...(body.members as Record<string, Role>) };
+          if (body.members) s.members = { ...s.members, ...(body.members as Record<string, Role | "none">) };
           return { linkAccess: s.linkAccess, members: s.members };
         }));
       }

@@ -1,0 +1,20 @@
+// Issues a key: the value is returned once, only its hash and display prefix are stored.
+import { insertApiKey } from "@/db/queries/api-keys";
+import type { ApiKey } from "@/db/schema";
+import { displayPrefix, generateApiKey, hashApiKey } from "./api-key";
+import { newId } from "./ids";
+import type { Permission } from "./permissions";
+
+export async function createApiKey(input: { userId: string; sheetId: string; name: string; permissions: Permission[] }): Promise<{ key: ApiKey; value: string }> {
+  const value = generateApiKey();
+  const key = await insertApiKey({
+    id: newId("key"),
+    userId: input.userId,
+    sheetId: input.sheetId,
+    name: input.name,
+    hash: hashApiKey(value),
+    displayPrefix: displayPrefix(value),
+    permissions: input.permissions,
+  });
+  return { key, value };
+}

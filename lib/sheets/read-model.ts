@@ -1,0 +1,42 @@
+// Reads a spreadsheet's structure from Google: its title, its tabs, each tab's header row and a
+// sample of rows for type inference, in two calls whatever the number of tabs.
+import type { sheets_v4 } from "@googleapis/sheets";
+import { buildTabModel, type SampleCell, type SheetModel } from "./tab-model";
+
+/** Rows below the header sampled for column types. */
+export const TYPE_SAMPLE_ROWS = 100;
+
+/** A1 tab reference; quoting is always valid and keeps spaces, quotes and unicode safe. */
+export function quoteTab(name: string): string {
+  return `'${name.replace(/'/g, "''")}'`;
+}
+
+export async function readSheetModel(sheets: sheets_v4.Sheets, sheetId: string): Promise<SheetModel> {
+  const { data: meta } = await sheets.spreadsheets.get({
+    spreadsheetId: sheetId,
+    fields: "properties.title,sheets.properties(sheetId,title,index,sheetType)",
+  });
+  const tabNames = (meta.sheets ?? [])
+    .filter((s) => (s.properties?.sheetType ?? "GRID") === "GRID")
+    .map((s) => s.properties?.title ?? "")
+    .filter(Boolean);
+  const grids = new Map<string, SampleCell[][]>();
+  if (tabNames.length) {
+    const { data } = await sheets.spreadsheets.get({
+      spreadsheetId: sheetId,
+      includeGridData: true,
+      ranges: tabNames.map((t) => `${quoteTab(t)}!1:${TYPE_SAMPLE_ROWS + 1}`),
+      fields: "sheets(properties.title,data(rowData(values(formattedValue,effectiveValue,effectiveFormat.numberFormat))))",
+    });
+    for (const s of data.sheets ?? []) {
+      const rows = s.data?.[0]?.rowData ?? [];
+      grids.set(s.properties?.title ?? "", rows.map((r) => (r.values ?? []) as SampleCell[]));
+    }
+  }
+  return {
+    sheetId,
+    title: meta.properties?.title ?? sheetId,
+    tabs: tabNames.map((name) => buildTabModel(name, grids.get(name) ?? [])),
+    updatedAt: Date.now(),
+  };
+}

@@ -1,0 +1,108 @@
+// The tab model, derived once from a tab's header row and a sample of its cells: column names
+// (DECISIONS 1), column types (DECISIONS 11) and whether rows carry their own `id`. Validation,
+// /schema, the docs page and OpenAPI all read it.
+
+export const COLUMN_TYPES = ["string", "number", "boolean", "date", "datetime", "currency", "percent"] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+export interface ColumnModel {
+  name: string;
+  /** 0-based column index in the sheet. */
+  index: number;
+  type: ColumnType;
+}
+
+export interface TabModel {
+  name: string;
+  columns: ColumnModel[];
+  /** True when a column is named exactly `id`: its values are the row ids (DECISIONS 2). */
+  hasIdColumn: boolean;
+}
+
+export interface SheetModel {
+  sheetId: string;
+  title: string;
+  tabs: TabModel[];
+  /** When the model was read from Google, Unix ms. */
+  updatedAt: number;
+}
+
+/** The subset of the Sheets API's CellData the model reads. */
+export interface SampleCell {
+  formattedValue?: string | null;
+  effectiveValue?: { numberValue?: number | null; stringValue?: string | null; boolValue?: boolean | null; errorValue?: unknown } | null;
+  effectiveFormat?: { numberFormat?: { type?: string | null } | null } | null;
+}
+
+/** Blank headers are not columns; a repeated name gets a suffix: `email`, `email_2`. */
+export function columnNames(header: string[]): { name: string; index: number }[] {
+  const used = new Set<string>();
+  const out: { name: string; index: number }[] = [];
+  header.forEach((raw, index) => {
+    const base = String(raw ?? "").trim();
+    if (!base) return;
+    let name = base;
+    for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
+    used.add(name);
+    out.push({ name, index });
+  });
+  return out;
+}
+
+function cellType(cell: SampleCell | undefined): ColumnType | undefined {
+  const value = cell?.effectiveValue;
+  if (!value || value.errorValue) return undefined;
+  if (typeof value.boolValue === "boolean") return "boolean";
+  if (typeof value.numberValue === "number") {
+    switch (cell?.effectiveFormat?.numberFormat?.type) {
+      case "DATE":
+        return "date";
+      case "DATE_TIME":
+        return "datetime";
+      case "CURRENCY":
+        return "currency";
+      case "PERCENT":
+        return "percent";
+      case "TIME":
+      case "TEXT":
+        return "string";
+      default:
+        return "number";
+    }
+  }
+  if (typeof value.stringValue === "string") return value.stringValue === "" ? undefined : "string";
+  return undefined;
+}
+
+const NUMERIC: ReadonlySet<ColumnType> = new Set(["number", "currency", "percent"]);
+
+/** One type for a column: what every non-empty sampled cell agrees on, else the closest common one. */
+export function columnType(cells: (SampleCell | undefined)[]): ColumnType {
+  const seen = new Set(cells.map(cellType).filter((t): t is ColumnType => t !== undefined));
+  if (seen.size === 0) return "string";
+  if (seen.size === 1) return [...seen][0]!;
+  if ([...seen].every((t) => NUMERIC.has(t))) return "number";
+  if ([...seen].every((t) => t === "date" || t === "datetime")) return "datetime";
+  return "string";
+}
+
+/** Builds a tab's model from its grid: row 0 is the header, the rest a sample of data rows. */
+export function buildTabModel(name: string, grid: SampleCell[][]): TabModel {
+  const header = (grid[0] ?? []).map((c) => c?.formattedValue ?? "");
+  const rows = grid.slice(1);
+  const columns = columnNames(header).map(({ name: column, index }) => ({
+    name: column,
+    index,
+    type: columnType(rows.map((r) => r[index])),
+  }));
+  return { name, columns, hasIdColumn: columns.some((c) => c.name === "id") };
+}
+
+/** The schema operation's `data`. */
+export function schemaDocument(model: SheetModel) {
+  return {
+    sheet_id: model.sheetId,
+    sheet_name: model.title,
+    tabs: model.tabs.map((t) => ({ name: t.name, columns: t.columns.map(({ name, type }) => ({ name, type })) })),
+  };
+}

@@ -1,0 +1,47 @@
+// The service's own modules wired to test doubles and real stores: emulators/google on a free
+// port, a fresh migrated database (PGlite, or the real Postgres with `on: "postgres"`) and a
+// throwaway DATA_DIR. Call before importing modules that read the configuration.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { vi } from "vitest";
+import { setDatabase, type DatabaseHandle } from "@/db/client";
+import { startGoogleEmulator, type GoogleEmulator } from "@/emulators/google/server";
+import { freshPglite, freshPostgres } from "./databases";
+
+export interface TestService {
+  google: GoogleEmulator;
+  db: DatabaseHandle;
+  /** Calls the emulator's admin API. */
+  admin(path: string, body?: unknown, method?: string): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(options: { postgresUrl?: string; env?: Record<string, string> } = {}): Promise<TestService> {
+  const google = await startGoogleEmulator();
+  vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-test-")));
+  vi.stubEnv("GOOGLE_API_ROOT_URL", google.url);
+  vi.stubEnv("DATABASE_URL", "");
+  vi.stubEnv("UPSTASH_REDIS_REST_URL", "");
+  vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "");
+  for (const [k, v] of Object.entries(options.env ?? {})) vi.stubEnv(k, v);
+  const db = options.postgresUrl ? await freshPostgres(options.postgresUrl) : await freshPglite();
+  setDatabase(db);
+  return {
+    google,
+    db,
+    async admin(path, body, method = body === undefined ? "GET" : "POST") {
+      const res = await fetch(`${google.url}/__admin${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    },
+    async stop() {
+      await db.close();
+      await google.stop();
+      vi.unstubAllEnvs();
+    },
+  };
+}
