@@ -26,7 +26,7 @@ export default defineConfig({
   ],
   webServer: {
     command: `rm -rf ${E2E.dataDir} && npm start`,
-    url: `${E2E.baseUrl}/health`,
+    url: `http://127.0.0.1:${E2E.port}/health`,
     // A stale server from an earlier run must never answer for this one.
     reuseExistingServer: false,
     timeout: 180_000,
@@ -36,8 +36,8 @@ export default defineConfig({
       DATA_DIR: E2E.dataDir,
       GOOGLE_EMULATOR_PORT: String(E2E.googlePort),
       APP_URL: E2E.baseUrl,
-      DEMO_MODE: "1",
-      DEMO_API_KEY: E2E.demoKey,
+      // Tests register the emulator's sheets themselves, the demo sheet included.
+      DEMO_MODE: "0",
     },
   },
 });

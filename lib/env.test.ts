@@ -39,6 +39,7 @@ describe("loadConfig", () => {
     expect(cfg.database.kind).toBe("pglite");
     expect(cfg.demo.enabled).toBe(false);
     expect(loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "1", DEMO_MODE: "1", DATA_DIR: dataDir() }).demo.enabled).toBe(true);
+    expect(loadConfig({ DEMO_MODE: "false", DATA_DIR: dataDir() }).demo.enabled).toBe(false);
   });
 
   it("uses Postgres, Upstash and an explicit Google root when configured", () => {
@@ -53,6 +54,11 @@ describe("loadConfig", () => {
     expect(cfg.limitStore).toMatchObject({ kind: "upstash", url: "http://127.0.0.1:8079", timeoutMs: 1000 });
     expect(cfg.google.rootUrl).toBe("http://127.0.0.1:4999");
     expect(cfg.demo.enabled).toBe(false);
+  });
+
+  it("names loopback hosts localhost in the base URL, as Next.js does", () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), APP_URL: "http://127.0.0.1:3210/" }).appUrl).toBe("http://localhost:3210");
+    expect(loadConfig({ DATA_DIR: dataDir(), APP_URL: "https://api.example.com" }).appUrl).toBe("https://api.example.com");
   });
 
   it("explains malformed values", () => {

@@ -41,7 +41,10 @@ const schema = z.object({
   GOOGLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   AUTH_SECRET: optional,
   ENCRYPTION_KEY: optional,
-  DEMO_MODE: flag,
+  DEMO_MODE: z
+    .enum(["1", "0", "true", "false", "yes", "no", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes")),
   DEMO_API_KEY: optional.pipe(z.string().regex(KEY_FORMAT, "must look like shk_ followed by 20 to 64 letters and digits").optional()),
 });
 
@@ -161,7 +164,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const generated = needsGenerated ? generatedSecrets(dataDir) : undefined;
   const realGoogle = Boolean(env.GOOGLE_SERVICE_ACCOUNT_JSON && env.GOOGLE_CLIENT_ID) && !env.GOOGLE_API_ROOT_URL;
   const emulatorUrl = env.GOOGLE_API_ROOT_URL ?? `http://127.0.0.1:${env.GOOGLE_EMULATOR_PORT}`;
-  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+  // Next.js reports every loopback host as "localhost" (NextURL), so a 127.0.0.1 base URL would
+  // send sign-in redirects to another origin than the one holding the cookies.
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "").replace(/^(https?:\/\/)(127(?:\.\d+){3}|\[::1\])(?=[:/]|$)/, "$1localhost");
 
   return {
     env,
@@ -193,7 +198,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     demo: {
       // Demo data only on the embedded database, or when asked for by name.
-      enabled: env.DEMO_MODE || (!env.DATABASE_URL && !production),
+      enabled: env.DEMO_MODE ?? (!env.DATABASE_URL && !production),
       apiKey: env.DEMO_API_KEY,
     },
   };

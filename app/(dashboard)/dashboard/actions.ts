@@ -1,0 +1,30 @@
+"use server";
+
+import { cookies } from "next/headers";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getSheetForUser } from "@/db/queries/sheets";
+import { sessionAction } from "@/lib/auth/actions";
+import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
+import { ApiError } from "@/lib/http/errors";
+import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
+import { refreshSheetModel } from "@/lib/sheets/schema";
+
+export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string() }), async ({ sheetUrl }, user) => {
+  const reg = await registerSheet({ userId: user.id, sheetUrl });
+  revalidatePath("/dashboard");
+  return { created: reg.created, ...registrationDocument(reg) };
+});
+
+export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() }), async ({ sheetId }, user) => {
+  const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
+  if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
+  const model = await refreshSheetModel(sheet);
+  revalidatePath(`/dashboard/sheets/${sheetId}`);
+  return { tabs: model.tabs.length, updatedAt: model.updatedAt };
+});
+
+/** The new key has been shown: it must not be shown again. */
+export async function dismissNewKeyAction(): Promise<void> {
+  (await cookies()).delete({ name: NEW_KEY_COOKIE, path: "/dashboard" });
+}

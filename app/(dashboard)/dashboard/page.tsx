@@ -1,0 +1,45 @@
+import Link from "next/link";
+import { listSheets } from "@/db/queries/sheets";
+import { requireUser } from "@/lib/auth/session";
+import { config } from "@/lib/env";
+import { RegisterForm } from "./register-form";
+
+export const dynamic = "force-dynamic";
+
+const ACCESS_LABEL = { public: "public link", service_account: "shared with the service", oauth: "owner's Google grant" } as const;
+
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+  const user = await requireUser("/dashboard");
+  const [{ error }, sheets] = await Promise.all([searchParams, listSheets({ userId: user.id })]);
+
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-bold">Your sheets</h1>
+      {error && (
+        <p role="alert" data-testid="dashboard-error" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {error}
+        </p>
+      )}
+      {sheets.length === 0 ? (
+        <p className="text-slate-600 dark:text-slate-400">No sheets yet. Register one below.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="sheet-list">
+          {sheets.map((s) => (
+            <li key={s.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between">
+              <div>
+                <Link href={`/dashboard/sheets/${s.id}`} className="font-medium hover:underline">{s.name}</Link>
+                <p className="font-mono text-xs text-slate-500">{s.id}</p>
+              </div>
+              <div className="flex gap-2 text-xs">
+                {s.needsReauth && <span className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">needs re-authorization</span>}
+                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{ACCESS_LABEL[s.access]}</span>
+                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{s.writable ? "read and write" : "read-only"}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <RegisterForm serviceAccountEmail={config().google.serviceAccount.email} />
+    </div>
+  );
+}

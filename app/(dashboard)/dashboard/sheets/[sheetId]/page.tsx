@@ -1,0 +1,90 @@
+import Link from "next/link";
+import { cookies } from "next/headers";
+import { notFound } from "next/navigation";
+import { getSheetForUser } from "@/db/queries/sheets";
+import { NEW_KEY_COOKIE, readNewKey } from "@/lib/auth/new-key-flash";
+import { requireUser } from "@/lib/auth/session";
+import { ApiError } from "@/lib/http/errors";
+import { getSheetModel } from "@/lib/sheets/schema";
+import type { SheetModel } from "@/lib/sheets/tab-model";
+import { dismissNewKeyAction } from "../../actions";
+import { NewKeyNotice } from "../../new-key-notice";
+import { RefreshSchemaButton } from "./refresh-button";
+
+export const dynamic = "force-dynamic";
+
+export default async function SheetPage({ params }: { params: Promise<{ sheetId: string }> }) {
+  const { sheetId } = await params;
+  const user = await requireUser(`/dashboard/sheets/${sheetId}`);
+  const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
+  if (!sheet) notFound();
+
+  let model: SheetModel | undefined;
+  let problem: string | undefined;
+  try {
+    model = await getSheetModel(sheet);
+  } catch (err) {
+    problem = err instanceof ApiError ? err.message : "The sheet's structure could not be read from Google.";
+  }
+  const newKey = readNewKey((await cookies()).get(NEW_KEY_COOKIE)?.value, sheet.id);
+
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div>
+          <Link href="/dashboard" className="text-sm text-slate-500 hover:underline">← Your sheets</Link>
+          <h1 className="mt-2 text-2xl font-bold" data-testid="sheet-name">{sheet.name}</h1>
+          <p className="font-mono text-xs text-slate-500">{sheet.id}</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {sheet.writable ? "Read and write" : "Read-only"} ·{" "}
+            {sheet.access === "oauth" ? `through ${sheet.grantEmail ?? "the owner"}'s Google grant` : sheet.access === "public" ? "public link" : "shared with the service"}
+          </p>
+        </div>
+        <RefreshSchemaButton sheetId={sheet.id} />
+      </div>
+
+      {newKey && <NewKeyNotice value={newKey} onShown={dismissNewKeyAction} />}
+
+      {sheet.needsReauth && (
+        <p role="alert" data-testid="needs-reauth" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          Google no longer accepts this sheet&apos;s authorization, so API calls are refused.{" "}
+          <a className="font-medium underline" href={`/auth/google?sheet_url=${sheet.id}`}>Re-authorize with Google</a>.
+        </p>
+      )}
+      {problem && <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{problem}</p>}
+
+      {model && (
+        <section className="space-y-6" data-testid="tabs">
+          <p className="text-sm text-slate-500">
+            Schema read {new Date(model.updatedAt).toISOString().replace("T", " ").slice(0, 19)} UTC · {model.tabs.length} tabs
+          </p>
+          {model.tabs.map((tab) => (
+            <div key={tab.name} className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="tab">
+              <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+                <h2 className="font-semibold" data-testid="tab-name">{tab.name}</h2>
+                <span className="text-xs text-slate-500">{tab.hasIdColumn ? "ids from the id column" : "ids are row numbers"}</span>
+              </div>
+              {tab.columns.length === 0 ? (
+                <p className="px-4 py-3 text-sm text-slate-500">No header row: add column names in row 1.</p>
+              ) : (
+                <table className="w-full text-left text-sm">
+                  <thead className="text-xs uppercase text-slate-500">
+                    <tr><th className="px-4 py-2">Column</th><th className="px-4 py-2">Type</th></tr>
+                  </thead>
+                  <tbody>
+                    {tab.columns.map((c) => (
+                      <tr key={c.name} className="border-t border-slate-100 dark:border-slate-900" data-testid="column">
+                        <td className="px-4 py-2 font-mono">{c.name}</td>
+                        <td className="px-4 py-2 text-slate-600 dark:text-slate-400">{c.type}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </div>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { Brand } from "@/app/components/brand";
+import { signOut } from "@/lib/auth/auth";
+import { requireUser } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireUser("/dashboard");
+
+  async function signOutAction() {
+    "use server";
+    await signOut({ redirectTo: "/" });
+  }
+
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 dark:border-slate-800">
+        <div className="mx-auto flex max-w-5xl items-center justify-between px-6 py-4">
+          <Brand />
+          <div className="flex items-center gap-4 text-sm">
+            <span data-testid="account-email" className="text-slate-600 dark:text-slate-400">{user.email}</span>
+            <form action={signOutAction}>
+              <button type="submit" data-testid="sign-out" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-5xl px-6 py-10">{children}</main>
+    </div>
+  );
+}

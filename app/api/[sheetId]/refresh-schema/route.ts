@@ -1,0 +1,16 @@
+import { ok } from "@/lib/http/envelope";
+import { otherMethods } from "@/lib/http/route";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { refreshSheetModel } from "@/lib/sheets/schema";
+
+export const dynamic = "force-dynamic";
+
+// POST /api/{sheetId}/refresh-schema - read the structure from Google again
+export const POST = withApiKey(
+  async ({ sheet }) => {
+    const model = await refreshSheetModel(sheet);
+    return ok({ message: "Schema refreshed.", data: { tabs_count: model.tabs.length, updated_at: model.updatedAt } });
+  },
+  { permission: "schema" },
+);
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

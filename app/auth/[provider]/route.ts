@@ -1,0 +1,25 @@
+import { GRANT_CALLBACK_PATH, GRANT_COOKIE, startSheetGrant } from "@/lib/auth/sheet-grant";
+import { currentUser } from "@/lib/auth/session";
+import { ApiError } from "@/lib/http/errors";
+import { otherMethods, route } from "@/lib/http/route";
+import { parseSheetReference } from "@/lib/sheets/sheet-url";
+
+export const dynamic = "force-dynamic";
+
+// GET /auth/{provider}?sheet_url=... - register a private sheet through its owner's Google grant
+export const GET = route<{ provider: string }>(async ({ req, params }) => {
+  if (params.provider !== "google") {
+    throw new ApiError("not_found", `Unknown identity provider "${params.provider}": private sheets are registered through /auth/google.`);
+  }
+  const url = new URL(req.url);
+  const sheetId = parseSheetReference(url.searchParams.get("sheet_url"));
+  const user = await currentUser();
+  if (!user) {
+    const back = `${url.pathname}${url.search}`;
+    return new Response(null, { status: 302, headers: { Location: `/signin?callbackUrl=${encodeURIComponent(back)}` } });
+  }
+  const { authorizeUrl, cookie } = startSheetGrant(user, sheetId);
+  const setCookie = `${GRANT_COOKIE}=${encodeURIComponent(cookie)}; Path=${GRANT_CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=600`;
+  return new Response(null, { status: 302, headers: { Location: authorizeUrl, "Set-Cookie": setCookie } });
+});
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

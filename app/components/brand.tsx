@@ -1,0 +1,9 @@
+import Link from "next/link";
+
+export function Brand() {
+  return (
+    <Link href="/" className="text-lg font-semibold tracking-tight">
+      SheetAPI
+    </Link>
+  );
+}

@@ -1,0 +1,42 @@
+import { redirect } from "next/navigation";
+import { Brand } from "@/app/components/brand";
+import { signIn } from "@/lib/auth/auth";
+import { currentUser } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+/** Only same-site paths: a sign-in link must not bounce the user to another host. */
+function safeReturn(path: string | undefined): string {
+  return path && path.startsWith("/") && !path.startsWith("//") ? path : "/dashboard";
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
+  const { callbackUrl, error } = await searchParams;
+  const returnTo = safeReturn(callbackUrl);
+  if (await currentUser()) redirect(returnTo);
+
+  async function signInWithGoogle() {
+    "use server";
+    await signIn("google", { redirectTo: returnTo });
+  }
+
+  return (
+    <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-6">
+      <Brand />
+      <h1 className="mt-8 text-2xl font-bold">Sign in</h1>
+      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+        Sign in with the Google account that owns your spreadsheets. New accounts start on the Free Trial plan.
+      </p>
+      {error && (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          Sign-in did not complete ({error}). Try again.
+        </p>
+      )}
+      <form action={signInWithGoogle} className="mt-6">
+        <button type="submit" data-testid="sign-in-google" className="w-full rounded-md bg-emerald-600 px-4 py-2.5 font-medium text-white hover:bg-emerald-700">
+          Continue with Google
+        </button>
+      </form>
+    </main>
+  );
+}

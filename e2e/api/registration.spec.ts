@@ -1,0 +1,35 @@
+// Registration and the authorization flow, as API clients see them without a session.
+import { expect, test } from "@playwright/test";
+
+test("POST /register needs a dashboard session", async ({ request }) => {
+  const res = await request.post("/register", { data: { sheet_url: "1AcmeStoreDemoSpreadsheet0000000000000000001" } });
+  expect(res.status()).toBe(401);
+  expect(await res.json()).toMatchObject({ success: false, error: "unauthorized" });
+});
+
+test("/auth/{provider}: other providers are 404, a missing or bad sheet_url is 400", async ({ request }) => {
+  const other = await request.get("/auth/github?sheet_url=1AcmeStoreDemoSpreadsheet0000000000000000001", { maxRedirects: 0 });
+  expect(other.status()).toBe(404);
+  expect(await other.json()).toMatchObject({ success: false, error: "not_found" });
+  for (const query of ["", "?sheet_url=", "?sheet_url=http%3A%2F%2F127.0.0.1%2Fx"]) {
+    const res = await request.get(`/auth/google${query}`, { maxRedirects: 0 });
+    expect(res.status()).toBe(400);
+    expect(await res.json()).toMatchObject({ success: false, error: "validation_error" });
+  }
+});
+
+test("/auth/google sends a visitor without a session to sign in first, then back", async ({ request }) => {
+  const res = await request.get("/auth/google?sheet_url=1PrivateOwnerSpreadsheet00000000000000000003", { maxRedirects: 0 });
+  expect(res.status()).toBe(302);
+  expect(res.headers().location).toBe(`/signin?callbackUrl=${encodeURIComponent("/auth/google?sheet_url=1PrivateOwnerSpreadsheet00000000000000000003")}`);
+});
+
+test("the schema routes refuse missing and garbage keys in the envelope", async ({ request }) => {
+  for (const [method, path] of [["GET", "schema"], ["POST", "refresh-schema"]] as const) {
+    const none = await request.fetch(`/api/1AcmeStoreDemoSpreadsheet0000000000000000001/${path}`, { method });
+    expect(none.status()).toBe(401);
+    const garbage = await request.fetch(`/api/1AcmeStoreDemoSpreadsheet0000000000000000001/${path}`, { method, headers: { "X-API-Key": "shk_nope" } });
+    expect(garbage.status()).toBe(401);
+    expect(await garbage.json()).toMatchObject({ success: false, error: "unauthorized" });
+  }
+});
