@@ -179,7 +179,11 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
     try {
-      if (oauthPaths.has(url.pathname)) return oauth.handle(req, res, url);
+      if (oauthPaths.has(url.pathname)) {
+        const name = `oauth.${Object.entries(OAUTH_PATHS).find(([, p]) => p === url.pathname)![0]}`;
+        calls.set(name, (calls.get(name) ?? 0) + 1);
+        return oauth.handle(req, res, url);
+      }
       const { json } = await readBody(req);
       const call = { req, url, body: json };
       log(`${req.method} ${url.pathname}`);

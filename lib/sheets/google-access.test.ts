@@ -1,0 +1,49 @@
+// An owner's grant over time: access tokens are refreshed when they expire, and a revoked grant
+// flags the sheet for re-authorization and answers with a clear error.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSheet } from "@/db/queries/sheets";
+import { createUser } from "@/db/queries/users";
+import { PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
+import { ApiError } from "@/lib/http/errors";
+import { consentCode } from "@/lib/testing/google";
+import { startTestService, type TestService } from "@/lib/testing/service";
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const { oauthClient, SHEETS_SCOPE } = await import("@/lib/google/clients");
+  const { config } = await import("@/lib/env");
+  const { registerPrivateSheet } = await import("./registration");
+  const user = await createUser({ email: "owner@example.com" });
+  const client = oauthClient(config().google, "http://127.0.0.1:9/cb");
+  const { code } = await consentCode(client.generateAuthUrl({ access_type: "offline", scope: [SHEETS_SCOPE] }), "owner@example.com");
+  const { tokens } = await client.getToken(code);
+  await registerPrivateSheet({ userId: user.id, sheetId: PRIVATE_SPREADSHEET_ID, refreshToken: tokens.refresh_token!, grantEmail: "owner@example.com" });
+});
+afterAll(() => svc.stop());
+
+describe("an owner's grant", () => {
+  it("refreshes the access token when it expires", async () => {
+    const { refreshSheetModel } = await import("./schema");
+    await svc.admin("/token-ttl", { seconds: 1 });
+    svc.google.calls.clear();
+    const sheet = (await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!;
+    await refreshSheetModel(sheet);
+    await new Promise((r) => setTimeout(r, 1100));
+    await refreshSheetModel(sheet);
+    expect(svc.google.calls.get("oauth.token")).toBeGreaterThanOrEqual(2);
+    expect(svc.google.calls.get("spreadsheets.get")).toBe(4);
+  });
+
+  it("flags the sheet and answers forbidden once the grant is revoked", async () => {
+    const { refreshSheetModel } = await import("./schema");
+    await svc.admin("/revoke", { email: "owner@example.com" });
+    const sheet = (await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!;
+    const err = await refreshSheetModel(sheet).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe("forbidden");
+    expect((err as ApiError).message).toMatch(/re-authorize/);
+    expect((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!.needsReauth).toBe(true);
+  });
+});
