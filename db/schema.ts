@@ -73,6 +73,8 @@ export const sheets = pgTable(
     grantEmail: text("grant_email"),
     needsReauth: boolean("needs_reauth").notNull().default(false),
     cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(10),
+    /** Bumped on every change, so caches never let an older copy replace a newer one. */
+    version: integer("version").notNull().default(1),
     /** The durable copy of the tab model (tabs, columns, types). */
     schema: jsonb("schema"),
     schemaUpdatedAt: timestamp("schema_updated_at", { withTimezone: true, mode: "date" }),
@@ -96,6 +98,8 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /** Bumped on every change, so caches never let an older copy replace a newer one. */
+    version: integer("version").notNull().default(1),
   },
   (t) => [index("api_keys_sheet_idx").on(t.sheetId)],
 );

@@ -1,6 +1,8 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb } from "../client";
 import { apiKeys, type ApiKey, type NewApiKey } from "../schema";
+
+const bump = { version: sql`${apiKeys.version} + 1` };
 
 export async function insertApiKey(input: NewApiKey): Promise<ApiKey> {
   const [key] = await getDb().insert(apiKeys).values(input).returning();
@@ -11,6 +13,11 @@ export async function findApiKeyByHash({ hash }: { hash: string }): Promise<ApiK
   return getDb().query.apiKeys.findFirst({ where: eq(apiKeys.hash, hash) });
 }
 
+/** One of the user's keys; another account's key id is simply not found. */
+export async function getApiKeyForUser({ userId, id }: { userId: string; id: string }): Promise<ApiKey | undefined> {
+  return getDb().query.apiKeys.findFirst({ where: and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)) });
+}
+
 export async function listApiKeys({ userId, sheetId }: { userId: string; sheetId: string }): Promise<ApiKey[]> {
   return getDb()
     .select()
@@ -19,12 +26,28 @@ export async function listApiKeys({ userId, sheetId }: { userId: string; sheetId
     .orderBy(asc(apiKeys.createdAt));
 }
 
-/** Revokes a key of the user's; false when the user has no such live key. */
-export async function revokeApiKey({ userId, id, at = new Date() }: { userId: string; id: string; at?: Date }): Promise<boolean> {
-  const rows = await getDb()
+/** New permissions for a live key of the user's; undefined when there is no such key. */
+export async function setApiKeyPermissions({ userId, id, permissions }: { userId: string; id: string; permissions: string[] }): Promise<ApiKey | undefined> {
+  const [row] = await getDb()
     .update(apiKeys)
-    .set({ revokedAt: at })
+    .set({ permissions, ...bump })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  return rows.length === 1;
+    .returning();
+  return row;
+}
+
+/** Revokes a live key of the user's; undefined when the user has no such live key. */
+export async function revokeApiKey({ userId, id, at = new Date() }: { userId: string; id: string; at?: Date }): Promise<ApiKey | undefined> {
+  const [row] = await getDb()
+    .update(apiKeys)
+    .set({ revokedAt: at, ...bump })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row;
+}
+
+/** Last-used stamps, written in batches off the request path (no version bump: not cached). */
+export async function stampApiKeysUsed({ ids, at }: { ids: string[]; at: Date }): Promise<void> {
+  if (!ids.length) return;
+  await getDb().update(apiKeys).set({ lastUsedAt: at }).where(inArray(apiKeys.id, ids));
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase, type DatabaseHandle } from "@/db/client";
 import { freshPglite, freshPostgres } from "@/lib/testing/databases";
 import { testPostgresUrl } from "@/lib/testing/services";
-import { findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from "./api-keys";
+import { findApiKeyByHash, getApiKeyForUser, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPermissions, stampApiKeysUsed } from "./api-keys";
 import { getSheetForUser, insertSheet, listSheets, saveSheetSchema } from "./sheets";
 import { addUsage, usageByDay } from "./usage";
 import { createUser, getUserByEmail, setUserPlan } from "./users";
@@ -51,11 +51,18 @@ describe.each(drivers)("queries on %s", (_name, open) => {
     await insertSheet({ id: "1keys", userId: owner.id, name: "Keys", access: "public" });
     await insertApiKey({ id: "key_1", sheetId: "1keys", userId: owner.id, name: "prod", hash: "h1", displayPrefix: "shk_ab", permissions: ["read", "schema"] });
     expect((await findApiKeyByHash({ hash: "h1" }))?.permissions).toEqual(["read", "schema"]);
-    expect(await revokeApiKey({ userId: stranger.id, id: "key_1" })).toBe(false);
-    expect(await revokeApiKey({ userId: owner.id, id: "key_1" })).toBe(true);
-    expect(await revokeApiKey({ userId: owner.id, id: "key_1" })).toBe(false);
+    expect(await setApiKeyPermissions({ userId: stranger.id, id: "key_1", permissions: ["write"] })).toBeUndefined();
+    expect((await setApiKeyPermissions({ userId: owner.id, id: "key_1", permissions: ["read", "write"] }))?.version).toBe(2);
+    expect(await revokeApiKey({ userId: stranger.id, id: "key_1" })).toBeUndefined();
+    const revoked = await revokeApiKey({ userId: owner.id, id: "key_1" });
+    expect(revoked).toMatchObject({ version: 3, permissions: ["read", "write"] });
+    expect(revoked?.revokedAt).toBeInstanceOf(Date);
+    expect(await revokeApiKey({ userId: owner.id, id: "key_1" })).toBeUndefined();
+    expect(await setApiKeyPermissions({ userId: owner.id, id: "key_1", permissions: ["read"] })).toBeUndefined();
+    await stampApiKeysUsed({ ids: ["key_1"], at: new Date(1_800_000_000_000) });
     const [key] = await listApiKeys({ userId: owner.id, sheetId: "1keys" });
-    expect(key?.revokedAt).toBeInstanceOf(Date);
+    expect(key?.lastUsedAt?.getTime()).toBe(1_800_000_000_000);
+    expect(await getApiKeyForUser({ userId: stranger.id, id: "key_1" })).toBeUndefined();
   });
 
   it.skipIf(!open)("sums usage batches per day and status class", async () => {

@@ -1,20 +1,24 @@
 // The one wrapper for key-authenticated routes: X-API-Key is checked against the sheet in the
 // path and the permission the route needs (401 unauthorized / 403 forbidden in the envelope).
-import { findApiKeyByHash } from "@/db/queries/api-keys";
-import { getSheet } from "@/db/queries/sheets";
-import type { ApiKey, Sheet } from "@/db/schema";
+import { timingSafeEqual } from "node:crypto";
 import { hashApiKey, KEY_FORMAT } from "@/lib/keys/api-key";
+import type { KeyRecord } from "@/lib/keys/key-record";
+import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
+import { resolveKeyAndSheet } from "@/lib/keys/resolve";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
+import { afterResponse } from "./after-response";
 import { ApiError } from "./errors";
 import { route, type RouteContext } from "./route";
 
 export const API_KEY_HEADER = "X-API-Key";
 
 export interface KeyContext<P> extends RouteContext<P> {
-  key: ApiKey;
-  sheet: Sheet;
+  key: KeyRecord;
+  sheet: SheetRecord;
 }
 
+// One message for unknown keys and keys of other sheets: no hint about which it was.
 const invalid = () => new ApiError("unauthorized", "Invalid API key for this sheet.");
 
 export function withApiKey<P extends { sheetId: string }>(
@@ -25,15 +29,17 @@ export function withApiKey<P extends { sheetId: string }>(
     const value = ctx.req.headers.get(API_KEY_HEADER)?.trim();
     if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
     if (!KEY_FORMAT.test(value)) throw invalid();
-    // Looked up by its SHA-256: the comparison never touches the key itself.
-    const key = await findApiKeyByHash({ hash: hashApiKey(value) });
-    if (!key || key.sheetId !== ctx.params.sheetId) throw invalid();
-    if (key.revokedAt) throw new ApiError("unauthorized", "This API key has been revoked.");
+    const hash = hashApiKey(value);
+    // Records are found by the key's SHA-256, never by the key itself; the final comparison is
+    // constant-time all the same.
+    const { key, sheet } = await resolveKeyAndSheet(hash, ctx.params.sheetId);
+    if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash)) || key.sheetId !== ctx.params.sheetId) throw invalid();
+    if (key.revoked) throw new ApiError("unauthorized", "This API key has been revoked.");
     if (!key.permissions.includes(permission)) {
       throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
     }
-    const sheet = await getSheet({ id: key.sheetId });
     if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
+    afterResponse(() => noteKeyUsed(key.id));
     return handler({ ...ctx, key, sheet });
   });
 }

@@ -1,8 +1,9 @@
-// Issues a key: the value is returned once, only its hash and display prefix are stored.
+// Issues a key: the value is returned once; only its hash and display prefix are stored.
 import { insertApiKey } from "@/db/queries/api-keys";
 import type { ApiKey } from "@/db/schema";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api-key";
 import { newId } from "./ids";
+import { publishKey } from "./key-record";
 import type { Permission } from "./permissions";
 
 export async function createApiKey(input: { userId: string; sheetId: string; name: string; permissions: Permission[] }): Promise<{ key: ApiKey; value: string }> {
@@ -16,5 +17,7 @@ export async function createApiKey(input: { userId: string; sheetId: string; nam
     displayPrefix: displayPrefix(value),
     permissions: input.permissions,
   });
+  // Not required (a miss reads Postgres), but it saves the first request a query.
+  await publishKey(key).catch(() => undefined);
   return { key, value };
 }

@@ -2,6 +2,7 @@
 // flags the sheet for re-authorization and answers with a clear error.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSheet } from "@/db/queries/sheets";
+import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ApiError } from "@/lib/http/errors";
@@ -28,7 +29,7 @@ describe("an owner's grant", () => {
     const { refreshSheetModel } = await import("./schema");
     await svc.admin("/token-ttl", { seconds: 1 });
     svc.google.calls.clear();
-    const sheet = (await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!;
+    const sheet = toSheetRecord((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!);
     await refreshSheetModel(sheet);
     await new Promise((r) => setTimeout(r, 1100));
     await refreshSheetModel(sheet);
@@ -39,7 +40,7 @@ describe("an owner's grant", () => {
   it("flags the sheet and answers forbidden once the grant is revoked", async () => {
     const { refreshSheetModel } = await import("./schema");
     await svc.admin("/revoke", { email: "owner@example.com" });
-    const sheet = (await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!;
+    const sheet = toSheetRecord((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!);
     const err = await refreshSheetModel(sheet).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("forbidden");

@@ -1,14 +1,14 @@
 // How the service reaches one registered sheet with Google, and what Google's failures mean for
 // the API: the one place where Google errors become the service's errors.
-import { setSheetNeedsReauth } from "@/db/queries/sheets";
-import type { Sheet } from "@/db/schema";
+import { flagSheetNeedsReauth } from "@/db/queries/sheets";
 import { decryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
 import { createGoogleClients, type GoogleClients, type GoogleCredential } from "@/lib/google/clients";
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
+import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
 
-type SheetAccessRecord = Pick<Sheet, "id" | "access" | "refreshTokenCiphertext">;
+type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
 
 export function credentialFor(sheet: SheetAccessRecord): GoogleCredential {
   if (sheet.access === "public") return { kind: "apiKey" };
@@ -62,7 +62,9 @@ export async function withGoogle<T>(sheet: SheetAccessRecord, call: (clients: Go
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const translated = translateGoogleError(err);
-    if (readGoogleError(err).invalidGrant) await setSheetNeedsReauth({ id: sheet.id, needsReauth: true });
+    if (readGoogleError(err).invalidGrant) {
+      await publishSheetQuietly(await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }));
+    }
     throw translated;
   }
 }

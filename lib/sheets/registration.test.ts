@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SPREADSHEET_ID, NO_ACCESS_SPREADSHEET_ID, PRIVATE_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { getSheet } from "@/db/queries/sheets";
+import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { ApiError } from "@/lib/http/errors";
 import { consentCode } from "@/lib/testing/google";
@@ -115,7 +116,7 @@ describe("the schema", () => {
 
   it("shows a column added in the sheet after a refresh", async () => {
     await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/values`, { range: "Products!H1", values: [["supplier"]] });
-    const sheet = (await getSheet({ id: DEMO_SPREADSHEET_ID }))!;
+    const sheet = toSheetRecord((await getSheet({ id: DEMO_SPREADSHEET_ID }))!);
     expect((await schema.getSheetModel(sheet)).tabs[0]!.columns.map((c) => c.name)).not.toContain("supplier");
     const model = await schema.refreshSheetModel(sheet);
     expect(model.tabs[0]!.columns.at(-1)).toEqual({ name: "supplier", index: 7, type: "string" });

@@ -12,6 +12,7 @@ import { PERMISSIONS } from "@/lib/keys/permissions";
 import { translateGoogleError } from "./google-access";
 import { readSheetModel } from "./read-model";
 import { getSheetModel } from "./schema";
+import { publishSheet, toSheetRecord } from "./sheet-record";
 import { parseSheetReference } from "./sheet-url";
 import { schemaDocument, type SheetModel } from "./tab-model";
 
@@ -62,7 +63,7 @@ async function existingRegistration(id: string, userId: string): Promise<Registr
   const sheet = await getSheet({ id });
   if (!sheet) return undefined;
   if (sheet.userId !== userId) throw new ApiError("conflict", "This spreadsheet is already registered by another account.");
-  return { created: false, sheet, model: await getSheetModel(sheet), apiKey: null };
+  return { created: false, sheet, model: await getSheetModel(toSheetRecord(sheet)), apiKey: null };
 }
 
 async function create(userId: string, id: string, access: { access: SheetAccess; writable: boolean; refreshTokenCiphertext?: string; grantEmail?: string }, credential: GoogleCredential): Promise<Registration> {
@@ -110,8 +111,10 @@ export async function registerPrivateSheet(input: { userId: string; sheetId: str
   const refreshTokenCiphertext = encryptSecret(input.refreshToken, config().secrets.encryptionKey);
   const existing = await existingRegistration(input.sheetId, input.userId);
   if (existing) {
-    await saveSheetGrant({ id: input.sheetId, userId: input.userId, refreshTokenCiphertext, grantEmail: input.grantEmail, writable });
-    return { ...existing, sheet: { ...existing.sheet, access: "oauth", writable, refreshTokenCiphertext, needsReauth: false } };
+    const row = await saveSheetGrant({ id: input.sheetId, userId: input.userId, refreshTokenCiphertext, grantEmail: input.grantEmail, writable });
+    // The new grant must reach every instance: one still holding the old token would fail.
+    await publishSheet(row);
+    return { ...existing, sheet: row ?? existing.sheet };
   }
   return create(input.userId, input.sheetId, { access: "oauth", writable, refreshTokenCiphertext, grantEmail: input.grantEmail }, credential);
 }

@@ -1,37 +1,34 @@
 // The sheet schema: read from Google on registration and on refresh, kept durably in Postgres
-// (sheets.schema) and in process memory for the hot path.
-import { saveSheetSchema } from "@/db/queries/sheets";
-import type { Sheet } from "@/db/schema";
+// (sheets.schema) and in process memory for the hot path. The sheet record's schemaUpdatedAt
+// tells every instance when its memory copy is out of date.
+import { getSheet, saveSheetSchema } from "@/db/queries/sheets";
 import { withGoogle } from "./google-access";
 import { readSheetModel } from "./read-model";
+import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
 import type { SheetModel } from "./tab-model";
 
-const MEMORY_TTL_MS = 30_000;
-const memory = new Map<string, { model: SheetModel; cachedAt: number }>();
+type SchemaSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "schemaUpdatedAt">;
 
-type SchemaSheet = Pick<Sheet, "id" | "access" | "refreshTokenCiphertext" | "schema">;
+const memory = new Map<string, SheetModel>();
 
 /** Reads the structure from Google and stores it everywhere. */
 export async function refreshSheetModel(sheet: SchemaSheet): Promise<SheetModel> {
   const model = await withGoogle(sheet, (clients) => readSheetModel(clients.sheets, sheet.id));
-  await saveSheetSchema({ id: sheet.id, schema: model, at: new Date(model.updatedAt), name: model.title });
-  memory.set(sheet.id, { model, cachedAt: Date.now() });
+  const row = await saveSheetSchema({ id: sheet.id, schema: model, at: new Date(model.updatedAt), name: model.title });
+  memory.set(sheet.id, model);
+  await publishSheetQuietly(row);
   return model;
 }
 
-/** The schema from memory, else the durable copy, else Google. */
+/** The schema from memory if current, else the durable copy, else Google. */
 export async function getSheetModel(sheet: SchemaSheet): Promise<SheetModel> {
+  const current = sheet.schemaUpdatedAt ?? 0;
   const hit = memory.get(sheet.id);
-  const stored = sheet.schema as SheetModel | null;
-  // A newer durable copy (another instance refreshed) wins over what this process remembers.
-  if (hit && Date.now() - hit.cachedAt < MEMORY_TTL_MS && (!stored || stored.updatedAt <= hit.model.updatedAt)) return hit.model;
-  if (stored?.tabs) {
-    memory.set(sheet.id, { model: stored, cachedAt: Date.now() });
+  if (hit && hit.updatedAt >= current) return hit;
+  const stored = (await getSheet({ id: sheet.id }))?.schema as SheetModel | null | undefined;
+  if (stored?.tabs && stored.updatedAt >= current) {
+    memory.set(sheet.id, stored);
     return stored;
   }
   return refreshSheetModel(sheet);
-}
-
-export function forgetSheetModel(sheetId: string): void {
-  memory.delete(sheetId);
 }

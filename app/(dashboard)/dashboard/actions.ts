@@ -9,6 +9,7 @@ import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
 import { refreshSheetModel } from "@/lib/sheets/schema";
+import { toSheetRecord } from "@/lib/sheets/sheet-record";
 
 export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string() }), async ({ sheetUrl }, user) => {
   const reg = await registerSheet({ userId: user.id, sheetUrl });
@@ -19,7 +20,7 @@ export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string()
 export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() }), async ({ sheetId }, user) => {
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
   if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
-  const model = await refreshSheetModel(sheet);
+  const model = await refreshSheetModel(toSheetRecord(sheet));
   revalidatePath(`/dashboard/sheets/${sheetId}`);
   return { tabs: model.tabs.length, updatedAt: model.updatedAt };
 });

@@ -4,11 +4,14 @@ import { notFound } from "next/navigation";
 import { getSheetForUser } from "@/db/queries/sheets";
 import { NEW_KEY_COOKIE, readNewKey } from "@/lib/auth/new-key-flash";
 import { requireUser } from "@/lib/auth/session";
+import { listKeysForSheet } from "@/lib/keys/manage";
 import { ApiError } from "@/lib/http/errors";
 import { getSheetModel } from "@/lib/sheets/schema";
+import { toSheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetModel } from "@/lib/sheets/tab-model";
 import { dismissNewKeyAction } from "../../actions";
 import { NewKeyNotice } from "../../new-key-notice";
+import { KeysPanel } from "../../keys/keys-panel";
 import { RefreshSchemaButton } from "./refresh-button";
 
 export const dynamic = "force-dynamic";
@@ -22,11 +25,12 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
   let model: SheetModel | undefined;
   let problem: string | undefined;
   try {
-    model = await getSheetModel(sheet);
+    model = await getSheetModel(toSheetRecord(sheet));
   } catch (err) {
     problem = err instanceof ApiError ? err.message : "The sheet's structure could not be read from Google.";
   }
   const newKey = readNewKey((await cookies()).get(NEW_KEY_COOKIE)?.value, sheet.id);
+  const keys = await listKeysForSheet({ userId: user.id, sheetId: sheet.id });
 
   return (
     <div className="space-y-8">
@@ -52,6 +56,8 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
         </p>
       )}
       {problem && <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{problem}</p>}
+
+      <KeysPanel sheetId={sheet.id} keys={keys} />
 
       {model && (
         <section className="space-y-6" data-testid="tabs">

@@ -1,0 +1,28 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { sessionAction } from "@/lib/auth/actions";
+import { createKeyForSheet, revokeKey, updateKeyPermissions } from "@/lib/keys/manage";
+import { PERMISSIONS } from "@/lib/keys/permissions";
+
+const permissions = z.array(z.enum(PERMISSIONS)).min(1, "Pick at least one permission.");
+const name = z.string().trim().min(1, "Give the key a name.").max(60, "Key names are at most 60 characters.");
+
+export const createKeyAction = sessionAction(z.object({ sheetId: z.string(), name, permissions }), async (input, user) => {
+  const created = await createKeyForSheet({ userId: user.id, ...input });
+  revalidatePath(`/dashboard/sheets/${input.sheetId}`);
+  return created;
+});
+
+export const updateKeyPermissionsAction = sessionAction(z.object({ keyId: z.string(), permissions }), async (input, user) => {
+  const key = await updateKeyPermissions({ userId: user.id, ...input });
+  revalidatePath("/dashboard", "layout");
+  return key;
+});
+
+export const revokeKeyAction = sessionAction(z.object({ keyId: z.string() }), async ({ keyId }, user) => {
+  const key = await revokeKey({ userId: user.id, keyId });
+  revalidatePath("/dashboard", "layout");
+  return key;
+});

@@ -1,0 +1,156 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { KeySummary } from "@/lib/keys/manage";
+import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "@/lib/keys/permissions";
+import { NewKeyNotice } from "../new-key-notice";
+import { createKeyAction, revokeKeyAction, updateKeyPermissionsAction } from "./actions";
+
+const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "never");
+
+function PermissionBoxes({ value, onChange, disabled, idPrefix }: { value: Permission[]; onChange: (p: Permission[]) => void; disabled?: boolean; idPrefix: string }) {
+  return (
+    <div className="flex flex-wrap gap-3">
+      {PERMISSIONS.map((p) => (
+        <label key={p} className="flex items-center gap-1.5 text-sm">
+          <input
+            type="checkbox"
+            id={`${idPrefix}-${p}`}
+            data-testid={`${idPrefix}-${p}`}
+            checked={value.includes(p)}
+            disabled={disabled}
+            onChange={(e) => onChange(e.target.checked ? PERMISSIONS.filter((x) => x === p || value.includes(x)) : value.filter((x) => x !== p))}
+          />
+          {PERMISSION_LABELS[p]}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function KeyRow({ apiKey }: { apiKey: KeySummary }) {
+  const router = useRouter();
+  const [permissions, setPermissions] = useState(apiKey.permissions);
+  const [confirming, setConfirming] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const revoked = apiKey.revokedAt !== null;
+  const dirty = permissions.join() !== apiKey.permissions.join();
+
+  const run = (action: () => Promise<{ ok: boolean; error?: string }>, done: string) =>
+    startTransition(async () => {
+      const result = await action();
+      setMessage(result.ok ? done : (result.error ?? "Failed."));
+      setConfirming(false);
+      router.refresh();
+    });
+
+  return (
+    <li className="space-y-3 p-4" data-testid="key-row" data-key-name={apiKey.name}>
+      <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <span className="font-medium">{apiKey.name}</span>{" "}
+          <code className="font-mono text-xs text-slate-500">{apiKey.displayPrefix}…</code>
+          {revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="key-revoked">revoked</span>}
+        </div>
+        <div className="text-xs text-slate-500">
+          created {when(apiKey.createdAt)} · last used <span data-testid="key-last-used">{when(apiKey.lastUsedAt)}</span>
+        </div>
+      </div>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <PermissionBoxes value={permissions} onChange={setPermissions} disabled={revoked || pending} idPrefix={`perm-${apiKey.id}`} />
+        {!revoked && (
+          <div className="flex gap-2">
+            {dirty && (
+              <button type="button" data-testid="save-permissions" disabled={pending || permissions.length === 0}
+                onClick={() => run(() => updateKeyPermissionsAction({ keyId: apiKey.id, permissions }), "Permissions saved.")}
+                className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+                Save
+              </button>
+            )}
+            {confirming ? (
+              <button type="button" data-testid="confirm-revoke" disabled={pending}
+                onClick={() => run(() => revokeKeyAction({ keyId: apiKey.id }), "Key revoked.")}
+                className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700">
+                Revoke permanently
+              </button>
+            ) : (
+              <button type="button" data-testid="revoke" onClick={() => setConfirming(true)}
+                className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950">
+                Revoke
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+      {message && <p role="status" className="text-sm text-slate-600 dark:text-slate-400">{message}</p>}
+    </li>
+  );
+}
+
+function CreateKeyForm({ sheetId }: { sheetId: string }) {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [permissions, setPermissions] = useState<Permission[]>(["read"]);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function submit() {
+    setError(null);
+    startTransition(async () => {
+      const result = await createKeyAction({ sheetId, name, permissions });
+      if (!result.ok) return setError(result.error);
+      setCreated(result.data.value);
+      setName("");
+      router.refresh();
+    });
+  }
+
+  return (
+    <div className="space-y-3 border-t border-slate-200 p-4 dark:border-slate-800">
+      <h3 className="font-medium">New key</h3>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Name, e.g. Production website" data-testid="key-name"
+          className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
+        <PermissionBoxes value={permissions} onChange={setPermissions} idPrefix="new-key" />
+        <button type="button" onClick={submit} disabled={pending} data-testid="create-key"
+          className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+          {pending ? "Creating…" : "Create key"}
+        </button>
+      </div>
+      {error && <p role="alert" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
+      {created && (
+        <div role="dialog" aria-modal="true" aria-label="Your new API key" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-4">
+          <div className="w-full max-w-lg space-y-4 rounded-lg bg-white p-6 shadow-xl dark:bg-slate-900">
+            <NewKeyNotice value={created} />
+            <button type="button" data-testid="close-key-dialog" onClick={() => setCreated(null)}
+              className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-700">
+              I have copied it
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function KeysPanel({ sheetId, keys }: { sheetId: string; keys: KeySummary[] }) {
+  return (
+    <section className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="keys">
+      <div className="border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+        <h2 className="font-semibold">API keys</h2>
+        <p className="text-xs text-slate-500">Send a key in the X-API-Key header. Values are shown once, at creation.</p>
+      </div>
+      {keys.length === 0 ? (
+        <p className="p-4 text-sm text-slate-500">No keys yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+          {keys.map((k) => <KeyRow key={`${k.id}:${k.permissions.join()}:${k.revokedAt}`} apiKey={k} />)}
+        </ul>
+      )}
+      <CreateKeyForm sheetId={sheetId} />
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+// What the hot path needs to know about an API key, cached in the limit store and rewritten on
+// every change (create, permissions, revoke), so a revocation reaches every instance at once.
+import type { ApiKey } from "@/db/schema";
+import { getLimitStore, type Versioned } from "@/lib/limits/store";
+import { isPermission, type Permission } from "./permissions";
+
+export interface KeyRecord extends Versioned {
+  id: string;
+  sheetId: string;
+  userId: string;
+  hash: string;
+  permissions: Permission[];
+  revoked: boolean;
+}
+
+/** Remembered for hashes no key has, so guessing keys costs no database queries. */
+export interface MissingKey extends Versioned {
+  missing: true;
+}
+
+export const KEY_RECORD_TTL_SECONDS = 600;
+export const MISSING_KEY_TTL_SECONDS = 60;
+export const keyRecordKey = (hash: string) => `sheetapi:key:${hash}`;
+
+export function toKeyRecord(row: ApiKey): KeyRecord {
+  return {
+    v: row.version,
+    id: row.id,
+    sheetId: row.sheetId,
+    userId: row.userId,
+    hash: row.hash,
+    permissions: row.permissions.filter(isPermission),
+    revoked: row.revokedAt !== null,
+  };
+}
+
+/**
+ * Writes a changed key to the store. Throws when the store cannot be written: a revocation
+ * that did not reach the store must not be reported as done.
+ */
+export async function publishKey(row: ApiKey): Promise<void> {
+  await getLimitStore().setIfNewer(keyRecordKey(row.hash), toKeyRecord(row), KEY_RECORD_TTL_SECONDS);
+}

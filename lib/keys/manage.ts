@@ -1,0 +1,81 @@
+// Key management from the dashboard: create, change permissions, revoke. Every function is
+// scoped to the signed-in account: another account's sheet or key is simply not found.
+import { getApiKeyForUser, listApiKeys, revokeApiKey, setApiKeyPermissions } from "@/db/queries/api-keys";
+import { getSheetForUser } from "@/db/queries/sheets";
+import type { ApiKey } from "@/db/schema";
+import { ApiError } from "@/lib/http/errors";
+import { createApiKey } from "./create";
+import { publishKey } from "./key-record";
+import { PERMISSIONS, type Permission } from "./permissions";
+
+/** What the dashboard may see of a key: never its hash. */
+export interface KeySummary {
+  id: string;
+  name: string;
+  displayPrefix: string;
+  permissions: Permission[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export function summarizeKey(key: ApiKey): KeySummary {
+  return {
+    id: key.id,
+    name: key.name,
+    displayPrefix: key.displayPrefix,
+    permissions: PERMISSIONS.filter((p) => key.permissions.includes(p)),
+    createdAt: key.createdAt.toISOString(),
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+const noSuchKey = () => new ApiError("not_found", "No such API key in your account.");
+
+async function ownedSheet(userId: string, sheetId: string) {
+  const sheet = await getSheetForUser({ id: sheetId, userId });
+  if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
+  return sheet;
+}
+
+export async function listKeysForSheet({ userId, sheetId }: { userId: string; sheetId: string }): Promise<KeySummary[]> {
+  await ownedSheet(userId, sheetId);
+  return (await listApiKeys({ userId, sheetId })).map(summarizeKey);
+}
+
+export async function createKeyForSheet(input: { userId: string; sheetId: string; name: string; permissions: Permission[] }) {
+  await ownedSheet(input.userId, input.sheetId);
+  const { key, value } = await createApiKey(input);
+  return { key: summarizeKey(key), value };
+}
+
+async function propagate(row: ApiKey, what: string): Promise<void> {
+  try {
+    await publishKey(row);
+  } catch (err) {
+    console.error(`[keys] ${what} of ${row.id} saved but not propagated: ${(err as Error).message}`);
+    throw new ApiError(
+      "service_unavailable",
+      `The ${what} is saved, but not every server could be told yet. Try again in a moment to make it take effect everywhere at once.`,
+    );
+  }
+}
+
+export async function updateKeyPermissions({ userId, keyId, permissions }: { userId: string; keyId: string; permissions: Permission[] }): Promise<KeySummary> {
+  const existing = await getApiKeyForUser({ userId, id: keyId });
+  if (!existing) throw noSuchKey();
+  if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its permissions can no longer change.");
+  const row = await setApiKeyPermissions({ userId, id: keyId, permissions });
+  if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
+  await propagate(row, "permission change");
+  return summarizeKey(row);
+}
+
+export async function revokeKey({ userId, keyId }: { userId: string; keyId: string }): Promise<KeySummary> {
+  const row = (await revokeApiKey({ userId, id: keyId })) ?? (await getApiKeyForUser({ userId, id: keyId }));
+  if (!row) throw noSuchKey();
+  // Published again when already revoked too: a retry after a failed propagation repairs it.
+  await propagate(row, "revocation");
+  return summarizeKey(row);
+}

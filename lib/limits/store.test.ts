@@ -1,0 +1,52 @@
+// The memory store and the Upstash store (through emulators/upstash to the real Redis) give the
+// same answers.
+import { Redis } from "@upstash/redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
+import { testRedisUrl } from "@/lib/testing/services";
+import { memoryStore, upstashStore, type LimitStore } from "./store";
+
+const redisUrl = await testRedisUrl();
+let emulator: UpstashEmulator | undefined;
+const stores: [string, () => LimitStore][] = [["memory", () => memoryStore()]];
+if (redisUrl) stores.push(["upstash", () => upstashStore(new Redis({ url: emulator!.url, token: "t", retry: false }))]);
+
+beforeAll(async () => {
+  if (redisUrl) emulator = await startUpstashEmulator({ redisUrl, token: "t" });
+});
+afterAll(() => emulator?.stop());
+
+describe.each(stores)("%s store", (_name, make) => {
+  const prefix = `test:store:${process.pid}:${Date.now()}:${_name}`;
+
+  it("reads several JSON values at once", async () => {
+    const store = make();
+    await store.setIfNewer(`${prefix}:a`, { v: 1, name: "a" } as never, 60);
+    expect(await store.mget([`${prefix}:a`, `${prefix}:missing`])).toEqual([{ v: 1, name: "a" }, null]);
+  });
+
+  it("never lets an older version replace a newer one", async () => {
+    const store = make();
+    const key = `${prefix}:versioned`;
+    await store.setIfNewer(key, { v: 2, revoked: true } as never, 60);
+    await store.setIfNewer(key, { v: 1, revoked: false } as never, 60);
+    await store.setIfNewer(key, { v: 2, revoked: false } as never, 60);
+    expect(await store.mget([key])).toEqual([{ v: 2, revoked: true }]);
+    await store.setIfNewer(key, { v: 3, revoked: true, name: "x" } as never, 60);
+    expect(await store.mget([key])).toEqual([{ v: 3, revoked: true, name: "x" }]);
+    await store.del(key);
+    expect(await store.mget([key])).toEqual([null]);
+  });
+});
+
+describe("memory store", () => {
+  it("expires entries after their TTL", async () => {
+    let now = 1_000_000;
+    const store = memoryStore(() => now);
+    await store.setIfNewer("k", { v: 1 }, 10);
+    now += 9_999;
+    expect(await store.mget(["k"])).toEqual([{ v: 1 }]);
+    now += 1;
+    expect(await store.mget(["k"])).toEqual([null]);
+  });
+});

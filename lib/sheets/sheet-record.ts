@@ -1,0 +1,47 @@
+// What the hot path needs to know about a sheet, cached in the limit store so a request touches
+// neither Postgres nor Google when its data is cached. Written through on every change.
+import type { Sheet, SheetAccess } from "@/db/schema";
+import { getLimitStore, type Versioned } from "@/lib/limits/store";
+
+export interface SheetRecord extends Versioned {
+  id: string;
+  userId: string;
+  name: string;
+  access: SheetAccess;
+  writable: boolean;
+  needsReauth: boolean;
+  /** Already encrypted (AES-256-GCM); the store never sees a usable token. */
+  refreshTokenCiphertext: string | null;
+  cacheTtlSeconds: number;
+  /** When the durable schema copy was written, Unix ms. */
+  schemaUpdatedAt: number | null;
+}
+
+export const SHEET_RECORD_TTL_SECONDS = 600;
+export const sheetRecordKey = (id: string) => `sheetapi:sheet:${id}`;
+
+export function toSheetRecord(row: Sheet): SheetRecord {
+  return {
+    v: row.version,
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    access: row.access,
+    writable: row.writable,
+    needsReauth: row.needsReauth,
+    refreshTokenCiphertext: row.refreshTokenCiphertext,
+    cacheTtlSeconds: row.cacheTtlSeconds,
+    schemaUpdatedAt: row.schemaUpdatedAt?.getTime() ?? null,
+  };
+}
+
+/** Writes a changed row to the store, so every instance sees the change on its next request. */
+export async function publishSheet(row: Sheet | undefined): Promise<void> {
+  if (!row) return;
+  await getLimitStore().setIfNewer(sheetRecordKey(row.id), toSheetRecord(row), SHEET_RECORD_TTL_SECONDS);
+}
+
+/** For changes whose propagation is not safety-critical: a failure leaves the cached copy to expire. */
+export async function publishSheetQuietly(row: Sheet | undefined): Promise<void> {
+  await publishSheet(row).catch((err: unknown) => console.warn(`[sheets] could not publish sheet ${row?.id}: ${(err as Error).message}`));
+}
