@@ -24,7 +24,7 @@ export default defineConfig({
     { name: "api", testDir: "./e2e/api" },
     { name: "pages", testDir: "./e2e/pages" },
   ],
-  webServer: {
+  webServer: [{
     command: `rm -rf ${E2E.dataDir} && npm start`,
     url: `http://127.0.0.1:${E2E.port}/health`,
     // A stale server from an earlier run must never answer for this one.
@@ -39,5 +39,13 @@ export default defineConfig({
       // Tests register the emulator's sheets themselves, the demo sheet included.
       DEMO_MODE: "0",
     },
-  },
+  }, ...(E2E.secondUrl ? [{
+    // Started once the first is up: it reuses the build, the migrations and the emulator.
+    command: `until curl -fs http://127.0.0.1:${E2E.port}/health >/dev/null; do sleep 1; done; npm start`,
+    url: "http://127.0.0.1:3211/health",
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: "pipe" as const,
+    env: { PORT: "3211", DATA_DIR: `${E2E.dataDir}-2`, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: "http://localhost:3211", DEMO_MODE: "0" },
+  }] : [])],
 });

@@ -2,12 +2,9 @@
 
 import { useEffect, useState } from "react";
 
-/** Shows a key value once, with a copy button; `onShown` lets the server forget it. */
-export function NewKeyNotice({ value, onShown }: { value: string; onShown?: () => Promise<void> }) {
+/** Shows a key value once, with a copy button. */
+export function NewKeyNotice({ value }: { value: string }) {
   const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    void onShown?.();
-  }, [onShown]);
 
   return (
     <div role="status" data-testid="new-key" className="rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
@@ -27,4 +24,16 @@ export function NewKeyNotice({ value, onShown }: { value: string; onShown?: () =
       </div>
     </div>
   );
+}
+
+/**
+ * A key handed over by a redirecting flow, in a cookie the server forgets as soon as the key is
+ * shown. Always rendered, so the value survives the refresh that forgetting it causes.
+ */
+export function FlashKeyNotice({ value, forget }: { value?: string; forget: () => Promise<void> }) {
+  const [kept] = useState(value);
+  useEffect(() => {
+    if (kept) void forget();
+  }, [kept, forget]);
+  return kept ? <NewKeyNotice value={kept} /> : null;
 }

@@ -10,7 +10,7 @@ import { getSheetModel } from "@/lib/sheets/schema";
 import { toSheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetModel } from "@/lib/sheets/tab-model";
 import { dismissNewKeyAction } from "../../actions";
-import { NewKeyNotice } from "../../new-key-notice";
+import { FlashKeyNotice } from "../../new-key-notice";
 import { KeysPanel } from "../../keys/keys-panel";
 import { RefreshSchemaButton } from "./refresh-button";
 
@@ -47,7 +47,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
         <RefreshSchemaButton sheetId={sheet.id} />
       </div>
 
-      {newKey && <NewKeyNotice value={newKey} onShown={dismissNewKeyAction} />}
+      <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} />
 
       {sheet.needsReauth && (
         <p role="alert" data-testid="needs-reauth" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
