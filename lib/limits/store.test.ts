@@ -39,6 +39,36 @@ describe.each(stores)("%s store", (_name, make) => {
   });
 });
 
+describe.each(stores)("%s store: counters and locks", (_name, make) => {
+  const prefix = `test:store2:${process.pid}:${Date.now()}:${_name}`;
+
+  it("counts", async () => {
+    const store = make();
+    expect(await store.incr(`${prefix}:c`, 60)).toBe(1);
+    expect(await store.incr(`${prefix}:c`, 60)).toBe(2);
+  });
+
+  it("allocates distinct ranges above a floor, even concurrently", async () => {
+    const store = make();
+    expect(await store.allocate(`${prefix}:ids`, 41, 1, 60)).toBe(42);
+    expect(await store.allocate(`${prefix}:ids`, 10, 3, 60)).toBe(45);
+    expect(await store.allocate(`${prefix}:ids`, 100, 1, 60)).toBe(101);
+    const got = await Promise.all(Array.from({ length: 50 }, () => store.allocate(`${prefix}:ids`, 0, 1, 60)));
+    expect(new Set(got).size).toBe(50);
+    expect(Math.max(...got)).toBe(151);
+  });
+
+  it("locks for one holder at a time and lets only the holder unlock", async () => {
+    const store = make();
+    expect(await store.tryLock(`${prefix}:lock`, "a", 5000)).toBe(true);
+    expect(await store.tryLock(`${prefix}:lock`, "b", 5000)).toBe(false);
+    await store.unlock(`${prefix}:lock`, "b");
+    expect(await store.tryLock(`${prefix}:lock`, "b", 5000)).toBe(false);
+    await store.unlock(`${prefix}:lock`, "a");
+    expect(await store.tryLock(`${prefix}:lock`, "b", 5000)).toBe(true);
+  });
+});
+
 describe("memory store", () => {
   it("expires entries after their TTL", async () => {
     let now = 1_000_000;

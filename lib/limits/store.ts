@@ -17,6 +17,17 @@ export interface LimitStore {
   /** Stores `value` unless the stored copy has a version at least as high. */
   setIfNewer(key: string, value: Versioned, ttlSeconds: number): Promise<void>;
   del(key: string): Promise<void>;
+  /** Adds 1 and returns the new value (a missing key counts from 0). */
+  incr(key: string, ttlSeconds: number): Promise<number>;
+  /**
+   * Hands out `count` consecutive integers above max(stored, floor), atomically: returns the
+   * last one. Concurrent callers on any instance never get the same number.
+   */
+  allocate(key: string, floor: number, count: number, ttlSeconds: number): Promise<number>;
+  /** Takes a lock if it is free: true when `token` now holds it for `ttlMs`. */
+  tryLock(key: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Releases a lock only if `token` still holds it. */
+  unlock(key: string, token: string): Promise<void>;
 }
 
 // KEYS[1] = key; ARGV = json, version, ttl. Compares versions inside Redis, atomically.
@@ -31,6 +42,23 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[3]))
 return 1`;
 
+const ALLOCATE = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local floor = tonumber(ARGV[1])
+if current < floor then current = floor end
+local last = current + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], last, 'EX', tonumber(ARGV[3]))
+return last`;
+
+const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+const INCR = `
+local value = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+return value`;
+
 export function upstashStore(redis: Redis): LimitStore {
   return {
     kind: "upstash",
@@ -43,6 +71,13 @@ export function upstashStore(redis: Redis): LimitStore {
     },
     del: async (key) => {
       await redis.del(key);
+    },
+    incr: async (key, ttlSeconds) => Number(await redis.eval(INCR, [key], [String(ttlSeconds)])),
+    allocate: async (key, floor, count, ttlSeconds) =>
+      Number(await redis.eval(ALLOCATE, [key], [String(floor), String(count), String(ttlSeconds)])),
+    tryLock: async (key, token, ttlMs) => (await redis.set(key, token, { nx: true, px: ttlMs })) === "OK",
+    unlock: async (key, token) => {
+      await redis.eval(UNLOCK, [key], [token]);
     },
   };
 }
@@ -70,6 +105,24 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     },
     del: async (key) => {
       entries.delete(key);
+    },
+    incr: async (key, ttlSeconds) => {
+      const value = Number(read(key) ?? 0) + 1;
+      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+      return value;
+    },
+    allocate: async (key, floor, count, ttlSeconds) => {
+      const last = Math.max(Number(read(key) ?? 0), floor) + count;
+      entries.set(key, { json: JSON.stringify(last), expiresAt: now() + ttlSeconds * 1000 });
+      return last;
+    },
+    tryLock: async (key, token, ttlMs) => {
+      if (read(key) !== null) return false;
+      entries.set(key, { json: JSON.stringify(token), expiresAt: now() + ttlMs });
+      return true;
+    },
+    unlock: async (key, token) => {
+      if (read(key) === token) entries.delete(key);
     },
   };
 }

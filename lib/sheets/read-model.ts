@@ -16,10 +16,10 @@ export async function readSheetModel(sheets: sheets_v4.Sheets, sheetId: string):
     spreadsheetId: sheetId,
     fields: "properties.title,sheets.properties(sheetId,title,index,sheetType)",
   });
-  const tabNames = (meta.sheets ?? [])
-    .filter((s) => (s.properties?.sheetType ?? "GRID") === "GRID")
-    .map((s) => s.properties?.title ?? "")
-    .filter(Boolean);
+  const tabs = (meta.sheets ?? [])
+    .filter((s) => (s.properties?.sheetType ?? "GRID") === "GRID" && s.properties?.title)
+    .map((s) => ({ name: s.properties!.title!, gid: s.properties!.sheetId ?? 0 }));
+  const tabNames = tabs.map((t) => t.name);
   const grids = new Map<string, SampleCell[][]>();
   if (tabNames.length) {
     const { data } = await sheets.spreadsheets.get({
@@ -36,7 +36,7 @@ export async function readSheetModel(sheets: sheets_v4.Sheets, sheetId: string):
   return {
     sheetId,
     title: meta.properties?.title ?? sheetId,
-    tabs: tabNames.map((name) => buildTabModel(name, grids.get(name) ?? [])),
+    tabs: tabs.map(({ name, gid }) => buildTabModel(name, grids.get(name) ?? [], gid)),
     updatedAt: Date.now(),
   };
 }

@@ -47,6 +47,7 @@ describe("buildTabModel", () => {
     ]);
     expect(model).toEqual({
       name: "Tab",
+      gid: 0,
       hasIdColumn: true,
       columns: [
         { name: "id", index: 0, type: "number" },

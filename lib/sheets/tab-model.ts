@@ -14,6 +14,8 @@ export interface ColumnModel {
 
 export interface TabModel {
   name: string;
+  /** The tab's numeric id in the spreadsheet (`gid`), for row deletes. */
+  gid: number;
   columns: ColumnModel[];
   /** True when a column is named exactly `id`: its values are the row ids (DECISIONS 2). */
   hasIdColumn: boolean;
@@ -87,7 +89,7 @@ export function columnType(cells: (SampleCell | undefined)[]): ColumnType {
 }
 
 /** Builds a tab's model from its grid: row 0 is the header, the rest a sample of data rows. */
-export function buildTabModel(name: string, grid: SampleCell[][]): TabModel {
+export function buildTabModel(name: string, grid: SampleCell[][], gid = 0): TabModel {
   const header = (grid[0] ?? []).map((c) => c?.formattedValue ?? "");
   const rows = grid.slice(1);
   const columns = columnNames(header).map(({ name: column, index }) => ({
@@ -95,7 +97,7 @@ export function buildTabModel(name: string, grid: SampleCell[][]): TabModel {
     index,
     type: columnType(rows.map((r) => r[index])),
   }));
-  return { name, columns, hasIdColumn: columns.some((c) => c.name === "id") };
+  return { name, gid, columns, hasIdColumn: columns.some((c) => c.name === "id") };
 }
 
 /** The schema operation's `data`. */

@@ -1,0 +1,166 @@
+// List queries (DECISIONS 8-10): limit/offset, stable sort (numeric when a column holds only
+// numbers, empty values last), filters with = != > >= < <= ~ and `a|b` alternatives, select.
+import { ApiError } from "@/lib/http/errors";
+import { displayedNumber, type TabData, type TabRow } from "./rows";
+
+export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~";
+
+export interface Condition {
+  column: string;
+  op: Operator;
+  /** One value, or several for `=` with `|`. */
+  values: string[];
+}
+
+export interface ListQuery {
+  limit: number;
+  offset: number;
+  sort?: string;
+  order: "asc" | "desc";
+  filters: Condition[];
+  select?: string[];
+  typed: boolean;
+}
+
+export const MAX_LIMIT = 1000;
+const KNOWN_PARAMS = ["limit", "offset", "sort", "order", "filter", "select", "typed"];
+const bad = (message: string) => new ApiError("validation_error", message);
+
+function integer(name: string, raw: string | null, fallback: number, min: number, max: number): number {
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw bad(`${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? "any size" : max}; got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+export function parseBoolean(name: string, raw: string | null): boolean {
+  if (raw === null || raw === "false" || raw === "0") return false;
+  if (raw === "true" || raw === "1" || raw === "") return true;
+  throw bad(`${name} must be true or false; got "${raw}".`);
+}
+
+/** Splits on an unescaped separator, resolving `\,` `\|` `\\` escapes in the pieces. */
+export function splitEscaped(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "\\") {
+      const next = text[i + 1];
+      if (next === undefined) throw bad(`The filter ends with a lone "\\": escape a backslash as "\\\\".`);
+      if (next === "," || next === "|" || next === "\\") {
+        // Keep the escape for the inner split; it is resolved once at the end.
+        current += separator === "," ? `\\${next}` : next;
+        i++;
+        continue;
+      }
+      current += ch;
+      continue;
+    }
+    if (ch === separator) {
+      parts.push(current);
+      current = "";
+      continue;
+    }
+    current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
+
+const OPERATORS: Operator[] = ["!=", ">=", "<=", "=", ">", "<", "~"];
+
+function parseCondition(text: string, columns: string[]): Condition {
+  if (text === "") throw bad("The filter has an empty condition: write conditions as column=value, joined by commas.");
+  const at = text.search(/[!=<>~]/);
+  if (at <= 0) throw bad(`Cannot read the filter condition "${text}": write column=value (operators = != > >= < <= ~).`);
+  const column = text.slice(0, at);
+  const op = OPERATORS.find((o) => text.startsWith(o, at));
+  if (!op) throw bad(`Cannot read the operator in "${text}": use = != > >= < <= or ~.`);
+  if (!columns.includes(column)) throw bad(`Unknown filter column "${column}". Columns: ${columns.join(", ")}.`);
+  const rest = text.slice(at + op.length);
+  const values = op === "=" ? splitEscaped(rest, "|") : [splitEscaped(rest, "|").join("|")];
+  return { column, op, values };
+}
+
+export function parseListQuery(params: URLSearchParams, columns: string[]): ListQuery {
+  for (const key of params.keys()) {
+    if (!KNOWN_PARAMS.includes(key)) throw bad(`Unknown query parameter "${key}". Use ${KNOWN_PARAMS.join(", ")}.`);
+  }
+  const limit = integer("limit", params.get("limit"), 100, 1, MAX_LIMIT);
+  const offset = integer("offset", params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
+  const order = (params.get("order") ?? "asc").toLowerCase();
+  if (order !== "asc" && order !== "desc") throw bad(`order must be asc or desc; got "${params.get("order")}".`);
+  const sort = params.get("sort") ?? undefined;
+  if (sort !== undefined && !columns.includes(sort)) throw bad(`Unknown sort column "${sort}". Columns: ${columns.join(", ")}.`);
+  const filterText = params.get("filter");
+  const filters = filterText === null || filterText === "" ? [] : splitEscaped(filterText, ",").map((c) => parseCondition(c, columns));
+  const selectText = params.get("select");
+  let select: string[] | undefined;
+  if (selectText !== null) {
+    select = selectText.split(",").filter(Boolean);
+    const unknown = select.filter((c) => !columns.includes(c));
+    if (unknown.length || !select.length) throw bad(`Unknown select column "${unknown[0] ?? ""}". Columns: ${columns.join(", ")}.`);
+  }
+  return { limit, offset, sort, order, filters, select, typed: parseBoolean("typed", params.get("typed")) };
+}
+
+/** Numeric when both sides are numbers, else by text. */
+function compare(a: string, b: string): number {
+  const x = displayedNumber(a);
+  const y = displayedNumber(b);
+  if (x !== undefined && y !== undefined) return x - y;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function matches(value: string, c: Condition): boolean {
+  // An empty cell has no order: it never satisfies > >= < <=.
+  if (value === "" && c.op !== "=" && c.op !== "!=" && c.op !== "~") return false;
+  switch (c.op) {
+    case "=":
+      return c.values.includes(value);
+    case "!=":
+      return value !== c.values[0];
+    case "~":
+      return value.toLowerCase().includes(c.values[0]!.toLowerCase());
+    case ">":
+      return compare(value, c.values[0]!) > 0;
+    case ">=":
+      return compare(value, c.values[0]!) >= 0;
+    case "<":
+      return compare(value, c.values[0]!) < 0;
+    case "<=":
+      return compare(value, c.values[0]!) <= 0;
+  }
+}
+
+/** The value of a named column in a row; `id` is always available. */
+export function cellOf(data: TabData, row: TabRow, column: string): string {
+  const index = data.columns.findIndex((c) => c.name === column);
+  return index >= 0 ? row.cells[index]! : row.id;
+}
+
+export function queryColumns(data: TabData): string[] {
+  const names = data.columns.map((c) => c.name);
+  return data.hasIdColumn ? names : ["id", ...names];
+}
+
+export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total: number } {
+  let rows = data.rows.filter((row) => q.filters.every((c) => matches(cellOf(data, row, c.column), c)));
+  if (q.sort) {
+    const sort = q.sort;
+    const values = data.rows.map((r) => cellOf(data, r, sort)).filter((v) => v !== "");
+    const numeric = values.every((v) => displayedNumber(v) !== undefined);
+    const dir = q.order === "desc" ? -1 : 1;
+    // Array.prototype.sort is stable; empty values go last whatever the direction.
+    rows = [...rows].sort((a, b) => {
+      const x = cellOf(data, a, sort);
+      const y = cellOf(data, b, sort);
+      if (x === "" || y === "") return x === y ? 0 : x === "" ? 1 : -1;
+      const diff = numeric ? displayedNumber(x)! - displayedNumber(y)! : x < y ? -1 : x > y ? 1 : 0;
+      return diff * dir;
+    });
+  }
+  return { rows: rows.slice(q.offset, q.offset + q.limit), total: rows.length };
+}
