@@ -38,7 +38,8 @@ const schema = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_OAUTH_ISSUER: optionalUrl,
-  GOOGLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  GOOGLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  GOOGLE_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(120_000).default(8_000),
   AUTH_SECRET: optional,
   ENCRYPTION_KEY: optional,
   DEMO_MODE: z
@@ -87,6 +88,8 @@ export interface AppConfig {
     serviceAccount: ServiceAccount;
     oauth: { clientId: string; clientSecret: string; issuer: string };
     requestTimeoutMs: number;
+    /** No retry starts later than this after the first attempt. */
+    retryBudgetMs: number;
   };
   secrets: { authSecret: string; encryptionKey: Buffer };
   demo: { enabled: boolean; apiKey?: string };
@@ -191,6 +194,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         issuer: env.GOOGLE_OAUTH_ISSUER ?? (realGoogle ? "https://accounts.google.com" : emulatorUrl.replace(/\/$/, "")),
       },
       requestTimeoutMs: env.GOOGLE_REQUEST_TIMEOUT_MS,
+      retryBudgetMs: env.GOOGLE_RETRY_BUDGET_MS,
     },
     secrets: {
       authSecret: env.AUTH_SECRET ?? generated!.authSecret,

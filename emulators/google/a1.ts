@@ -1,5 +1,6 @@
 // A1 notation as the Sheets API reads it: `Tab!A1:C9`, `'My tab'!A:C`, `Tab!2:5`, `A1` (first tab).
 // Rows and columns here are 0-based; `end*` bounds are exclusive; undefined means "to the grid's edge".
+import { columnToIndex, indexToColumn } from "../../lib/sheets/a1";
 
 export interface GridRange {
   startRow?: number;
@@ -16,22 +17,7 @@ export interface ParsedRange {
 
 export class RangeParseError extends Error {}
 
-export function columnToIndex(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
-}
-
-export function indexToColumn(index: number): string {
-  let n = index + 1;
-  let out = "";
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    out = String.fromCharCode(65 + rem) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
-}
+export { columnToIndex, indexToColumn };
 
 const CELL = /^([A-Za-z]{1,3})?(\d+)?$/;
 

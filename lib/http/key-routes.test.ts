@@ -34,6 +34,7 @@ describe.each(stores)("key-authenticated routes, %s", (storeName, makeStore) => 
 
   beforeAll(async () => {
     setLimitStore(makeStore());
+    await svc.admin("/reset", {});
     await svc.db.db.execute((await import("drizzle-orm")).sql`truncate users cascade`);
     const { registerSheet } = await import("@/lib/sheets/registration");
     const { createKeyForSheet, revokeKey } = await import("@/lib/keys/manage");
@@ -53,7 +54,13 @@ describe.each(stores)("key-authenticated routes, %s", (storeName, makeStore) => 
   describe.each(KEY_ROUTES)("$name", (r) => {
     const call = async (key?: string) => {
       const mod = await r.load();
-      return callRoute(mod[r.method], { method: r.method, path: r.path(DEMO_SPREADSHEET_ID), params: { sheetId: DEMO_SPREADSHEET_ID }, headers: key === undefined ? {} : { "X-API-Key": key } });
+      return callRoute(mod[r.method], {
+        method: r.method,
+        path: r.path(DEMO_SPREADSHEET_ID),
+        params: { sheetId: DEMO_SPREADSHEET_ID, ...r.params },
+        headers: key === undefined ? {} : { "X-API-Key": key },
+        body: r.body,
+      });
     };
 
     it.each([
@@ -75,7 +82,7 @@ describe.each(stores)("key-authenticated routes, %s", (storeName, makeStore) => 
 
     it("serves a key that has the permission", async () => {
       const res = await call(keys.full);
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(r.okStatus ?? 200);
       expect(res.body.success).toBe(true);
     });
   });

@@ -8,6 +8,7 @@ import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { resolveKeyAndSheet } from "@/lib/keys/resolve";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { afterResponse } from "./after-response";
+import { applyCors } from "./cors";
 import { ApiError } from "./errors";
 import { route, type RouteContext } from "./route";
 
@@ -16,6 +17,8 @@ export const API_KEY_HEADER = "X-API-Key";
 export interface KeyContext<P> extends RouteContext<P> {
   key: KeyRecord;
   sheet: SheetRecord;
+  /** The sheet's data version for the tab cache (undefined when the store is unreachable). */
+  dataVersion: number | undefined;
 }
 
 // One message for unknown keys and keys of other sheets: no hint about which it was.
@@ -25,14 +28,14 @@ export function withApiKey<P extends { sheetId: string }>(
   handler: (ctx: KeyContext<P>) => Promise<Response>,
   { permission }: { permission: Permission },
 ) {
-  return route<P>(async (ctx) => {
+  const inner = route<P>(async (ctx) => {
     const value = ctx.req.headers.get(API_KEY_HEADER)?.trim();
     if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
     if (!KEY_FORMAT.test(value)) throw invalid();
     const hash = hashApiKey(value);
     // Records are found by the key's SHA-256, never by the key itself; the final comparison is
     // constant-time all the same.
-    const { key, sheet } = await resolveKeyAndSheet(hash, ctx.params.sheetId);
+    const { key, sheet, dataVersion } = await resolveKeyAndSheet(hash, ctx.params.sheetId);
     if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash)) || key.sheetId !== ctx.params.sheetId) throw invalid();
     if (key.revoked) throw new ApiError("unauthorized", "This API key has been revoked.");
     if (!key.permissions.includes(permission)) {
@@ -40,6 +43,11 @@ export function withApiKey<P extends { sheetId: string }>(
     }
     if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
     afterResponse(() => noteKeyUsed(key.id));
-    return handler({ ...ctx, key, sheet });
+    return handler({ ...ctx, key, sheet, dataVersion });
   });
+  return async (req: Request, context?: { params: Promise<P> }): Promise<Response> => {
+    const res = await inner(req, context);
+    applyCors(res.headers);
+    return res;
+  };
 }

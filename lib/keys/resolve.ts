@@ -3,6 +3,7 @@
 import { findApiKeyByHash } from "@/db/queries/api-keys";
 import { getSheet } from "@/db/queries/sheets";
 import { getLimitStore } from "@/lib/limits/store";
+import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { SHEET_RECORD_TTL_SECONDS, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { KEY_RECORD_TTL_SECONDS, keyRecordKey, MISSING_KEY_TTL_SECONDS, toKeyRecord, type KeyRecord, type MissingKey } from "./key-record";
 
@@ -10,18 +11,21 @@ export interface Resolved {
   key: KeyRecord | null;
   /** The sheet of the path, loaded only when the key belongs to it. */
   sheet: SheetRecord | null;
+  /** The sheet's data version for the tab cache; undefined when the store is unreachable. */
+  dataVersion: number | undefined;
 }
 
 export async function resolveKeyAndSheet(hash: string, sheetId: string): Promise<Resolved> {
   const store = getLimitStore();
   let cachedKey: KeyRecord | MissingKey | null = null;
   let cachedSheet: SheetRecord | null = null;
+  let dataVersion: number | undefined;
   let storeUp = true;
   try {
-    [cachedKey, cachedSheet] = (await store.mget<KeyRecord | MissingKey | SheetRecord>([keyRecordKey(hash), sheetRecordKey(sheetId)])) as [
-      KeyRecord | MissingKey | null,
-      SheetRecord | null,
-    ];
+    const [k, s, v] = await store.mget<unknown>([keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)]);
+    cachedKey = k as KeyRecord | MissingKey | null;
+    cachedSheet = s as SheetRecord | null;
+    dataVersion = Number(v ?? 0);
   } catch (err) {
     // Postgres holds the truth: without the store every request reads it, slower but correct.
     storeUp = false;
@@ -36,8 +40,8 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string): Promise
     key = row ? toKeyRecord(row) : { v: 0, missing: true };
     await fill(keyRecordKey(hash), key, row ? KEY_RECORD_TTL_SECONDS : MISSING_KEY_TTL_SECONDS);
   }
-  if ("missing" in key) return { key: null, sheet: null };
-  if (key.sheetId !== sheetId) return { key, sheet: null };
+  if ("missing" in key) return { key: null, sheet: null, dataVersion };
+  if (key.sheetId !== sheetId) return { key, sheet: null, dataVersion };
 
   let sheet = cachedSheet;
   if (!sheet) {
@@ -45,5 +49,5 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string): Promise
     sheet = row ? toSheetRecord(row) : null;
     if (sheet) await fill(sheetRecordKey(sheetId), sheet, SHEET_RECORD_TTL_SECONDS);
   }
-  return { key, sheet };
+  return { key, sheet, dataVersion };
 }

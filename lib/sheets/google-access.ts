@@ -6,6 +6,7 @@ import { config } from "@/lib/env";
 import { createGoogleClients, type GoogleClients, type GoogleCredential } from "@/lib/google/clients";
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
+import { TRANSIENT, withRetries, type RetryPolicy } from "./google-retry";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
 
 type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
@@ -51,14 +52,25 @@ export function translateGoogleError(err: unknown): ApiError {
   if (failure.status === 429) {
     return new ApiError("service_unavailable", "Google Sheets is rate limiting requests for this sheet; retry shortly.", {}, { "Retry-After": "5" });
   }
+  if (failure.status === 503) {
+    return new ApiError("service_unavailable", "Google Sheets is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" });
+  }
   if (failure.status === 0) return new ApiError("gateway_timeout", "Google Sheets did not answer in time; retry shortly.");
   return new ApiError("bad_gateway", `Google Sheets failed (HTTP ${failure.status}); retry shortly.`);
 }
 
-/** Runs a Google call for a sheet; a revoked grant also flags the sheet for the owner. */
-export async function withGoogle<T>(sheet: SheetAccessRecord, call: (clients: GoogleClients) => Promise<T>): Promise<T> {
+/**
+ * Runs a Google call for a sheet, retrying transient failures (reads by default; writes pass
+ * their own rule or none). A revoked grant also flags the sheet for the owner.
+ */
+export async function withGoogle<T>(
+  sheet: SheetAccessRecord,
+  call: (clients: GoogleClients) => Promise<T>,
+  retry: RetryPolicy["retryable"] | false = TRANSIENT,
+): Promise<T> {
   try {
-    return await call(clientsFor(sheet));
+    const clients = clientsFor(sheet);
+    return retry ? await withRetries(() => call(clients), { retryable: retry, budgetMs: config().google.retryBudgetMs }) : await call(clients);
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const translated = translateGoogleError(err);

@@ -5,6 +5,7 @@ import { getSheet, saveSheetSchema } from "@/db/queries/sheets";
 import { withGoogle } from "./google-access";
 import { readSheetModel } from "./read-model";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
+import { invalidateSheetData } from "./tab-cache";
 import type { SheetModel } from "./tab-model";
 
 type SchemaSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "schemaUpdatedAt">;
@@ -17,6 +18,8 @@ export async function refreshSheetModel(sheet: SchemaSheet): Promise<SheetModel>
   const row = await saveSheetSchema({ id: sheet.id, schema: model, at: new Date(model.updatedAt), name: model.title });
   memory.set(sheet.id, model);
   await publishSheetQuietly(row);
+  // A refresh drops both caches: the tab rows are read again too, on every instance.
+  await invalidateSheetData(sheet.id).catch(() => undefined);
   return model;
 }
 

@@ -15,6 +15,7 @@ export function googleSettingsFor(url: string): GoogleSettings {
     serviceAccount: { email: EMULATOR_DEFAULTS.serviceAccountEmail, privateKey },
     oauth: { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: EMULATOR_DEFAULTS.clientSecret, issuer: url },
     requestTimeoutMs: 5000,
+    retryBudgetMs: 2000,
   };
 }
 

@@ -7,10 +7,22 @@ export interface KeyRoute {
   permission: Permission;
   load: () => Promise<Record<string, unknown>>;
   path: (sheetId: string) => string;
+  params?: Record<string, string>;
+  /** A body that succeeds, and the status it succeeds with. */
+  body?: unknown;
+  okStatus?: number;
 }
 
-/** Every key-authenticated route. The rows and usage routes join as they are built. */
+const rows = () => import("@/app/api/v1/[sheetId]/[tabName]/route");
+const row = () => import("@/app/api/v1/[sheetId]/[tabName]/[rowId]/route");
+
+/** Every key-authenticated route (the usage route joins when it is built), run on the demo sheet. */
 export const KEY_ROUTES: KeyRoute[] = [
+  { name: "GET /api/v1/{sheetId}/{tabName}", method: "GET", permission: "read", load: rows, path: (id) => `/api/v1/${id}/Products`, params: { tabName: "Products" } },
+  { name: "POST /api/v1/{sheetId}/{tabName}", method: "POST", permission: "write", load: rows, path: (id) => `/api/v1/${id}/Products`, params: { tabName: "Products" }, body: { name: "Shelf" }, okStatus: 201 },
+  { name: "GET /api/v1/{sheetId}/{tabName}/{rowId}", method: "GET", permission: "read", load: row, path: (id) => `/api/v1/${id}/Products/1`, params: { tabName: "Products", rowId: "1" } },
+  { name: "PUT /api/v1/{sheetId}/{tabName}/{rowId}", method: "PUT", permission: "write", load: row, path: (id) => `/api/v1/${id}/Products/2`, params: { tabName: "Products", rowId: "2" }, body: { notes: "checked" } },
+  { name: "DELETE /api/v1/{sheetId}/{tabName}/{rowId}", method: "DELETE", permission: "write", load: row, path: (id) => `/api/v1/${id}/Products/6`, params: { tabName: "Products", rowId: "6" } },
   { name: "GET /api/{sheetId}/schema", method: "GET", permission: "schema", load: () => import("@/app/api/[sheetId]/schema/route"), path: (id) => `/api/${id}/schema` },
   { name: "POST /api/{sheetId}/refresh-schema", method: "POST", permission: "schema", load: () => import("@/app/api/[sheetId]/refresh-schema/route"), path: (id) => `/api/${id}/refresh-schema` },
 ];

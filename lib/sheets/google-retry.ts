@@ -1,0 +1,34 @@
+// Retries for Google calls: 429 and 5xx (and no answer at all) are retried with exponential
+// backoff and full jitter, within a time budget; whatever still fails is the caller's to report.
+import { readGoogleError, type GoogleFailure } from "@/lib/google/errors";
+
+export interface RetryPolicy {
+  /** Which failures may be retried; writes pass a narrower rule than reads. */
+  retryable: (failure: GoogleFailure) => boolean;
+  budgetMs: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export const TRANSIENT = (f: GoogleFailure) => f.status === 0 || f.status === 429 || f.status >= 500;
+/** Failures after which Google certainly did not apply a write. */
+export const NOT_APPLIED = (f: GoogleFailure) => f.status === 429 || f.status === 503;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function withRetries<T>(op: () => Promise<T>, policy: RetryPolicy): Promise<T> {
+  const started = Date.now();
+  const base = policy.baseDelayMs ?? 150;
+  const cap = policy.maxDelayMs ?? 2000;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      const failure = readGoogleError(err);
+      if (failure.invalidGrant || !policy.retryable(failure)) throw err;
+      const delay = Math.random() * Math.min(cap, base * 2 ** attempt);
+      if (Date.now() - started + delay >= policy.budgetMs) throw err;
+      await sleep(delay);
+    }
+  }
+}

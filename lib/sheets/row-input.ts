@@ -1,0 +1,63 @@
+// Validation of row bodies (DECISIONS 4-6), all of it before anything is written: values are
+// strings, numbers, booleans or null; keys are columns of the tab; a row is never empty.
+import { ApiError } from "@/lib/http/errors";
+import type { TabData } from "./rows";
+
+export type CellInput = string | number | boolean | null;
+export type RowInput = Record<string, CellInput>;
+
+export const MAX_ROWS_PER_CREATE = 1000;
+const bad = (message: string) => new ApiError("validation_error", message);
+
+function where(index: number | undefined): string {
+  return index === undefined ? "The body" : `Row ${index + 1} of the body`;
+}
+
+/** Shape checks that need no sheet: an object of scalar values, not empty. */
+export function checkRowShape(value: unknown, index?: number): RowInput {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw bad(`${where(index)} must be a JSON object of column names to values.`);
+  }
+  const entries = Object.entries(value);
+  if (!entries.length) throw bad(`${where(index)} is an empty object: name at least one column.`);
+  for (const [field, v] of entries) {
+    const ok = v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+    if (!ok) throw bad(`Field "${field}" ${index === undefined ? "" : `of row ${index + 1} `}must be a string, number, boolean or null.`);
+  }
+  return value as RowInput;
+}
+
+export function rowsOfCreateBody(body: unknown): RowInput[] {
+  const rows = Array.isArray(body) ? body : [body];
+  if (Array.isArray(body) && body.length === 0) throw bad("The body is an empty array: send at least one row.");
+  if (rows.length > MAX_ROWS_PER_CREATE) throw bad(`At most ${MAX_ROWS_PER_CREATE} rows can be created in one request; got ${rows.length}.`);
+  return rows.map((r, i) => checkRowShape(r, Array.isArray(body) ? i : undefined));
+}
+
+/** Checks every field names a column of the live tab. */
+export function checkColumns(rows: RowInput[], data: TabData, { update }: { update: boolean }): void {
+  const names = data.columns.map((c) => c.name);
+  rows.forEach((row, i) => {
+    for (const field of Object.keys(row)) {
+      if (field === "id" && update) throw bad("id cannot be changed: it identifies the row.");
+      if (field === "id" && !data.hasIdColumn) {
+        throw bad(`The tab "${data.tab}" has no id column: its rows are identified by row number, which the sheet assigns.`);
+      }
+      if (!names.includes(field)) {
+        throw bad(`${rows.length > 1 ? `Row ${i + 1}: ` : ""}"${field}" is not a column of "${data.tab}". Columns: ${names.join(", ")}.`);
+      }
+    }
+  });
+}
+
+/** What the sheet will display for a value written RAW. */
+export function displayed(value: CellInput): string {
+  if (value === null) return "";
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  return String(value);
+}
+
+/** The value sent to Google: RAW keeps strings as text (no formulas), null clears the cell. */
+export function cellValue(value: CellInput): string | number | boolean {
+  return value === null ? "" : value;
+}
