@@ -1,0 +1,119 @@
+// Google failing: 429 and 5xx are retried within the budget, what still fails answers in the
+// envelope within the bound, and a write is never lost silently nor made twice.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createUser } from "@/db/queries/users";
+import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
+import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { rowsClient } from "@/lib/testing/rows-client";
+import { startTestService, type TestService } from "@/lib/testing/service";
+
+const TIMEOUT_MS = 1000;
+const BUDGET_MS = 1500;
+let svc: TestService;
+let api: ReturnType<typeof rowsClient>;
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: String(BUDGET_MS) } });
+  setLimitStore(memoryStore());
+  const { registerSheet } = await import("./registration");
+  const user = await createUser({ email: "faults@example.com" });
+  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+});
+afterAll(async () => {
+  setLimitStore(undefined);
+  await svc.stop();
+});
+beforeEach(async () => {
+  svc.google.faults.clear();
+  // Each test starts from a cold cache.
+  const { invalidateSheetData } = await import("./tab-cache");
+  await invalidateSheetData(DEMO_SPREADSHEET_ID);
+  svc.google.calls.clear();
+});
+
+const productRows = () => (svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.rows.filter((r) => r.some(Boolean)).length);
+const timed = async <T>(work: Promise<T>) => {
+  const started = Date.now();
+  const result = await work;
+  return { result, ms: Date.now() - started };
+};
+
+describe("reads", () => {
+  it("retry a 429 and a 500 and then answer", async () => {
+    svc.google.faults.add({ route: "values.get", status: 429 });
+    svc.google.faults.add({ route: "values.get", status: 500 });
+    const res = await api.list("Products");
+    expect(res.status).toBe(200);
+    expect(svc.google.calls.get("values.get")).toBe(3);
+  });
+
+  it.each([
+    [500, 502, "bad_gateway"],
+    [503, 503, "service_unavailable"],
+    [429, 503, "service_unavailable"],
+  ])("answer a lasting Google %i with %i in the envelope within the bound", async (google, status, code) => {
+    svc.google.faults.add({ route: "values.get", status: google as 429 | 500 | 503, count: -1 });
+    const { result, ms } = await timed(api.list("Products"));
+    expect(result.status).toBe(status);
+    expect(result.body).toMatchObject({ success: false, error: code });
+    expect(ms).toBeLessThan(BUDGET_MS + TIMEOUT_MS);
+    expect(svc.google.calls.get("values.get")).toBeGreaterThan(1);
+  });
+
+  it("answer 504 when Google does not answer in time", async () => {
+    svc.google.faults.add({ route: "values.get", delayMs: TIMEOUT_MS + 500, count: -1 });
+    const { result, ms } = await timed(api.list("Products"));
+    expect(result.status).toBe(504);
+    expect(result.body).toMatchObject({ success: false, error: "gateway_timeout" });
+    expect(ms).toBeLessThan(BUDGET_MS + 2 * TIMEOUT_MS);
+  });
+});
+
+describe("creates", () => {
+  it("retry a 429 and write exactly once", async () => {
+    const before = productRows();
+    svc.google.faults.add({ route: "values.append", status: 429 });
+    const res = await api.create("Products", { name: "After 429" });
+    expect(res.status).toBe(201);
+    expect(productRows()).toBe(before + 1);
+  });
+
+  it("check the sheet after a 500 and write exactly once", async () => {
+    const before = productRows();
+    svc.google.faults.add({ route: "values.append", status: 500 });
+    const res = await api.create("Products", [{ name: "After 500 a" }, { name: "After 500 b" }]);
+    expect(res.status).toBe(201);
+    expect(productRows()).toBe(before + 2);
+    expect(svc.google.calls.get("values.append")).toBe(2);
+  });
+
+  it("find a write that landed after Google stopped answering, and never write it twice", async () => {
+    const before = productRows();
+    svc.google.faults.add({ route: "values.append", delayMs: TIMEOUT_MS + 300 });
+    const res = await api.create("Products", { name: "Slow write" });
+    expect(res.status).toBe(201);
+    expect(productRows()).toBe(before + 1);
+    expect(svc.google.calls.get("values.append")).toBe(1);
+  });
+
+  it("leave the sheet unchanged when a bulk create keeps failing, and say so", async () => {
+    const before = JSON.stringify(svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]);
+    svc.google.faults.add({ route: "values.append", status: 500, count: -1 });
+    const res = await api.create("Products", Array.from({ length: 20 }, (_, i) => ({ name: `Bulk ${i}` })));
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ success: false, error: "bad_gateway" });
+    expect(JSON.stringify(svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0])).toBe(before);
+  });
+});
+
+describe("deletes", () => {
+  it("check the sheet after a 500 and delete exactly the row", async () => {
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500 });
+    const res = await api.remove("Products", "3");
+    expect(res.status).toBe(200);
+    const ids = ((await api.list("Products")).body.data as { id: string }[]).map((r) => r.id);
+    expect(ids).not.toContain("3");
+    expect(ids).toContain("2");
+    expect(ids).toContain("4");
+  });
+});
