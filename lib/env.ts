@@ -46,6 +46,7 @@ const schema = z.object({
     .enum(["1", "0", "true", "false", "yes", "no", ""])
     .optional()
     .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes")),
+  BENCH_BARE_JSON_FILE: optional,
   DEMO_API_KEY: optional.pipe(z.string().regex(KEY_FORMAT, "must look like shk_ followed by 20 to 64 letters and digits").optional()),
 });
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { badRequest, GoogleError, notFound } from "./errors";
 import { Faults, type FaultSpec } from "./faults";
 import { authorize, identify, roleOf } from "./identity";
-import type { Role, SpreadsheetSeed } from "./model";
+import { buildSpreadsheet, touch, type Role, type SpreadsheetSeed, type TabSeed } from "./model";
 import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { appendValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
@@ -125,7 +125,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   async function handleAdmin(call: Call, res: ServerResponse): Promise<void> {
     const { req, url, body } = call;
     const path = url.pathname.replace(/^\/__admin/, "");
-    const sheetPath = /^\/spreadsheets\/([^/]+)(\/values|\/access)?$/.exec(path);
+    const sheetPath = /^\/spreadsheets\/([^/]+)(\/values|\/access|\/tabs)?$/.exec(path);
     if (path === "/health") return send(res, 200, { ok: true });
     if (path === "/reset" && req.method === "POST") {
       store.reset();
@@ -163,6 +163,17 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       if (sheetPath[2] === "/values" && req.method === "POST") {
         const params = new URLSearchParams({ valueInputOption: "USER_ENTERED" });
         return send(res, 200, store.mutate(id, (s) => updateValues(s, String(body.range), body, params)));
+      }
+      if (sheetPath[2] === "/tabs" && req.method === "POST") {
+        // A tab added in the UI, with its rows (values stored as given, like RAW).
+        const seed = body as unknown as TabSeed;
+        return send(res, 201, store.mutate(id, (s) => {
+          const tab = buildSpreadsheet({ title: "", tabs: [seed] }).tabs[0]!;
+          tab.sheetId = s.nextSheetId++;
+          s.tabs.push(tab);
+          touch(s);
+          return { sheetId: tab.sheetId, title: tab.title };
+        }));
       }
       if (sheetPath[2] === "/access" && req.method === "PATCH") {
         return send(res, 200, store.mutate(id, (s) => {

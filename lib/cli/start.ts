@@ -85,6 +85,8 @@ async function main() {
     ...(cfg.production ? {} : { ALLOW_EMBEDDED: "1" }),
     ...(google ? { GOOGLE_API_ROOT_URL: google.url } : {}),
   };
+  // Next sets NODE_ENV itself; an inherited "development" breaks `next build` prerendering.
+  Reflect.deleteProperty(env, "NODE_ENV");
 
   if (!dev && buildIsStale(root)) {
     step("Building the app (first start or sources changed)…");

@@ -106,35 +106,6 @@ export function parseListQuery(params: URLSearchParams, columns: string[]): List
   return { limit, offset, sort, order, filters, select, typed: parseBoolean("typed", params.get("typed")) };
 }
 
-/** Numeric when both sides are numbers, else by text. */
-function compare(a: string, b: string): number {
-  const x = displayedNumber(a);
-  const y = displayedNumber(b);
-  if (x !== undefined && y !== undefined) return x - y;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function matches(value: string, c: Condition): boolean {
-  // An empty cell has no order: it never satisfies > >= < <=.
-  if (value === "" && c.op !== "=" && c.op !== "!=" && c.op !== "~") return false;
-  switch (c.op) {
-    case "=":
-      return c.values.includes(value);
-    case "!=":
-      return value !== c.values[0];
-    case "~":
-      return value.toLowerCase().includes(c.values[0]!.toLowerCase());
-    case ">":
-      return compare(value, c.values[0]!) > 0;
-    case ">=":
-      return compare(value, c.values[0]!) >= 0;
-    case "<":
-      return compare(value, c.values[0]!) < 0;
-    case "<=":
-      return compare(value, c.values[0]!) <= 0;
-  }
-}
-
 /** The value of a named column in a row; `id` is always available. */
 export function cellOf(data: TabData, row: TabRow, column: string): string {
   const index = data.columns.findIndex((c) => c.name === column);
@@ -146,21 +117,98 @@ export function queryColumns(data: TabData): string[] {
   return data.hasIdColumn ? names : ["id", ...names];
 }
 
-export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total: number } {
-  let rows = data.rows.filter((row) => q.filters.every((c) => matches(cellOf(data, row, c.column), c)));
-  if (q.sort) {
-    const sort = q.sort;
-    const values = data.rows.map((r) => cellOf(data, r, sort)).filter((v) => v !== "");
-    const numeric = values.every((v) => displayedNumber(v) !== undefined);
-    const dir = q.order === "desc" ? -1 : 1;
-    // Array.prototype.sort is stable; empty values go last whatever the direction.
-    rows = [...rows].sort((a, b) => {
-      const x = cellOf(data, a, sort);
-      const y = cellOf(data, b, sort);
+// Per-tab indexes, built on first use and kept as long as the cached tab: each column's values
+// and their numeric readings, and each sort order. Queries then cost one pass over the rows.
+interface ColumnIndex {
+  values: string[];
+  numbers: (number | undefined)[];
+  /** True when every non-empty value is a number: the column sorts numerically. */
+  numeric: boolean;
+}
+
+const columnIndexes = new WeakMap<TabData, Map<string, ColumnIndex>>();
+const sortOrders = new WeakMap<TabData, Map<string, number[]>>();
+
+function columnIndex(data: TabData, column: string): ColumnIndex {
+  let byColumn = columnIndexes.get(data);
+  if (!byColumn) columnIndexes.set(data, (byColumn = new Map()));
+  let index = byColumn.get(column);
+  if (!index) {
+    const values = data.rows.map((r) => cellOf(data, r, column));
+    const numbers = values.map(displayedNumber);
+    index = { values, numbers, numeric: values.every((v, i) => v === "" || numbers[i] !== undefined) };
+    byColumn.set(column, index);
+  }
+  return index;
+}
+
+/** Row positions in sort order: stable, numeric for number columns, empty values last. */
+function sortOrder(data: TabData, column: string, order: "asc" | "desc"): number[] {
+  let byKey = sortOrders.get(data);
+  if (!byKey) sortOrders.set(data, (byKey = new Map()));
+  const key = `${order}\u0000${column}`;
+  let positions = byKey.get(key);
+  if (!positions) {
+    const { values, numbers, numeric } = columnIndex(data, column);
+    const dir = order === "desc" ? -1 : 1;
+    positions = values.map((_, i) => i);
+    positions.sort((a, b) => {
+      const x = values[a]!;
+      const y = values[b]!;
       if (x === "" || y === "") return x === y ? 0 : x === "" ? 1 : -1;
-      const diff = numeric ? displayedNumber(x)! - displayedNumber(y)! : x < y ? -1 : x > y ? 1 : 0;
+      const diff = numeric ? numbers[a]! - numbers[b]! : x < y ? -1 : x > y ? 1 : 0;
       return diff * dir;
     });
+    byKey.set(key, positions);
   }
-  return { rows: rows.slice(q.offset, q.offset + q.limit), total: rows.length };
+  return positions;
+}
+
+type Test = (i: number) => boolean;
+
+function compileCondition(data: TabData, c: Condition): Test {
+  const { values, numbers } = columnIndex(data, c.column);
+  const target = c.values[0]!;
+  const targetNumber = displayedNumber(target);
+  // Numeric when both sides are numbers, else by text; an empty cell has no order.
+  const compare = (i: number) => {
+    const n = numbers[i];
+    if (n !== undefined && targetNumber !== undefined) return n - targetNumber;
+    const v = values[i]!;
+    return v < target ? -1 : v > target ? 1 : 0;
+  };
+  switch (c.op) {
+    case "=": {
+      const wanted = new Set(c.values);
+      return (i) => wanted.has(values[i]!);
+    }
+    case "!=":
+      return (i) => values[i] !== target;
+    case "~": {
+      const needle = target.toLowerCase();
+      return (i) => values[i]!.toLowerCase().includes(needle);
+    }
+    case ">":
+      return (i) => values[i] !== "" && compare(i) > 0;
+    case ">=":
+      return (i) => values[i] !== "" && compare(i) >= 0;
+    case "<":
+      return (i) => values[i] !== "" && compare(i) < 0;
+    case "<=":
+      return (i) => values[i] !== "" && compare(i) <= 0;
+  }
+}
+
+export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total: number } {
+  const tests = q.filters.map((c) => compileCondition(data, c));
+  const order = q.sort ? sortOrder(data, q.sort, q.order) : undefined;
+  const page: TabRow[] = [];
+  let total = 0;
+  for (let k = 0; k < data.rows.length; k++) {
+    const i = order ? order[k]! : k;
+    if (!tests.every((t) => t(i))) continue;
+    if (total >= q.offset && page.length < q.limit) page.push(data.rows[i]!);
+    total++;
+  }
+  return { rows: page, total };
 }

@@ -1,0 +1,166 @@
+// Load benchmark of the rows API against `npm start` (a real `next start`) with emulators/google.
+// Prints, from one run: cached list and single-row throughput and latency as ratios to a bare
+// route handler returning the same JSON in the same build; Google calls per 1,000 reads; how
+// many Google calls 1,000 concurrent reads of a cold tab make; and warm filter+sort+page latency
+// and server memory on a 100,000-row by 10-column tab.
+//   npx tsx bench/rows-load.ts [--duration 10] [--connections 50]
+import { spawn, execSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+
+const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" } } });
+const PORT = 3600;
+const GOOGLE = "http://127.0.0.1:4600";
+const BASE = `http://127.0.0.1:${PORT}`;
+const KEY = "shk_benchKey000000000000000000000000000000";
+const SHEET = "1AcmeStoreDemoSpreadsheet0000000000000000001";
+const dir = mkdtempSync(join(tmpdir(), "sheetapi-bench-"));
+const bareFile = join(dir, "bare.json");
+const log = (line: string) => console.log(`▸ ${line}`);
+const headers = { "X-API-Key": KEY };
+
+async function waitFor(url: string, ms: number) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+const admin = async (path: string, body?: unknown) =>
+  (await fetch(`${GOOGLE}/__admin${path}`, { method: body ? "POST" : "GET", headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<Record<string, number>>;
+
+function rows(n: number, width: number) {
+  const header = ["id", ...Array.from({ length: width - 1 }, (_, i) => `c${i + 1}`)];
+  const data = Array.from({ length: n }, (_, r) => [r + 1, ...Array.from({ length: width - 1 }, (_, c) => (c % 3 === 0 ? `text ${(r * 7 + c) % 997}` : (r * 31 + c * 17) % 1000))]);
+  return [header, ...data];
+}
+
+async function load(title: string, url: string, extra: Partial<autocannon.Options> = {}) {
+  const result = await autocannon({ url, connections: Number(args.connections), duration: Number(args.duration), headers, ...extra });
+  const summary = {
+    title,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    total: result.requests.total,
+  };
+  log(`${title}: ${summary.rps} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ${summary.errors} errors of ${summary.total}`);
+  return summary;
+}
+
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = execSync(`pgrep -P ${pid}`).toString().trim().split("\n").map(Number);
+  } catch {
+    // no children
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+/** Memory of the Next.js server processes (the launcher's descendants; the emulator lives in the launcher). */
+function serverRss(launcherPid: number): string {
+  return descendants(launcherPid)
+    .map((pid) => {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const name = /Name:\s+(\S+)/.exec(status)?.[1] ?? "?";
+      return `${name} ${Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)} MB`;
+    })
+    .join(", ");
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main() {
+  log(`starting the service (DATA_DIR ${dir})`);
+  const server = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
+    env: { ...process.env, PORT: String(PORT), GOOGLE_EMULATOR_PORT: "4600", DATA_DIR: dir, DEMO_MODE: "1", DEMO_API_KEY: KEY, BENCH_BARE_JSON_FILE: bareFile, NODE_ENV: "development", DATABASE_URL: "", UPSTASH_REDIS_REST_URL: "" },
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
+  try {
+    await waitFor(`${BASE}/health`, 240_000);
+
+    log("adding a 100-row tab and a 100,000-row by 10-column tab to the demo spreadsheet");
+    await admin(`/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
+    await admin(`/spreadsheets/${SHEET}/tabs`, { title: "Big", rows: rows(100_000, 10) });
+    await fetch(`${BASE}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
+
+    const listUrl = `${BASE}/api/v1/${SHEET}/Hundred?limit=100`;
+    const listBody = await (await fetch(listUrl, { headers })).text();
+    writeFileSync(bareFile, listBody);
+    log(`list answer: ${listBody.length} bytes`);
+
+    // Warm up every path once.
+    await load("warm-up", `${BASE}/api/bench/bare`, { duration: 2 });
+    await load("warm-up", listUrl, { duration: 2 });
+
+    const bare = await load("bare route handler, same JSON", `${BASE}/api/bench/bare`);
+    const before = await admin("/calls");
+    const list = await load("cached GET list of 100 rows", listUrl);
+    const one = await load("cached GET one row", `${BASE}/api/v1/${SHEET}/Hundred/42`);
+    const after = await admin("/calls");
+    const googleReads = (after["values.get"] ?? 0) - (before["values.get"] ?? 0);
+    const perThousand = (googleReads / (list.total + one.total)) * 1000;
+
+    log("1,000 concurrent reads of a cold tab");
+    await fetch(`${BASE}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
+    const coldBefore = (await admin("/calls"))["values.get"] ?? 0;
+    const cold = await Promise.all(Array.from({ length: 1000 }, () => fetch(listUrl, { headers }).then((r) => r.status)));
+    const coldCalls = ((await admin("/calls"))["values.get"] ?? 0) - coldBefore;
+    const coldOk = cold.filter((s) => s === 200).length;
+
+    log("100,000-row tab: first read, then warm filter+sort+page");
+    const bigUrl = `${BASE}/api/v1/${SHEET}/Big?filter=c2%3E500,c1~text&sort=c4&order=desc&limit=50&offset=10`;
+    let started = Date.now();
+    const first = await fetch(bigUrl, { headers });
+    const coldMs = Date.now() - started;
+    const firstBody = (await first.json()) as { meta: { total: number } };
+    const samples: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      started = performance.now();
+      const r = await fetch(bigUrl, { headers });
+      await r.text();
+      if (i >= 10) samples.push(performance.now() - started);
+    }
+    samples.sort((a, b) => a - b);
+    const rss = serverRss(server.pid!);
+
+    const ratio = (x: number) => (x / bare.rps).toFixed(2);
+    const lines = [
+      `| measure | result | target |`,
+      `|---|---|---|`,
+      `| bare route handler (same JSON, same build) | ${bare.rps} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms | baseline |`,
+      `| cached GET list, 100 rows | ${list.rps} req/s (**${ratio(list.rps)}** of bare), p50 ${list.p50} ms, p99 ${list.p99} ms, ${list.errors} errors | >= 0.6 of bare |`,
+      `| cached GET one row | ${one.rps} req/s (**${ratio(one.rps)}** of bare), p50 ${one.p50} ms, p99 ${one.p99} ms, ${one.errors} errors | |`,
+      `| Google calls per 1,000 cached reads | ${perThousand.toFixed(3)} (${googleReads} calls for ${list.total + one.total} reads) | |`,
+      `| 1,000 concurrent reads of a cold tab | ${coldCalls} Google call(s), ${coldOk}/1000 answered 200 | 1 call |`,
+      `| 100,000 x 10 tab: first (cold) filtered read | ${coldMs} ms, ${firstBody.meta.total} matches | |`,
+      `| 100,000 x 10 tab: warm filter+sort+page | p50 **${percentile(samples, 50).toFixed(1)} ms**, p99 ${percentile(samples, 99).toFixed(1)} ms (50 sequential requests) | p50 < 50 ms |`,
+      `| server memory (RSS per process) with the 100,000-row tab cached | ${rss} | |`,
+    ];
+    console.log(`\n${lines.join("\n")}\n`);
+  } finally {
+    process.kill(-server.pid!, "SIGTERM");
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
