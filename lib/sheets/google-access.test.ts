@@ -6,21 +6,17 @@ import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ApiError } from "@/lib/http/errors";
-import { consentCode } from "@/lib/testing/google";
+import { ownerRefreshToken } from "@/lib/testing/google";
 import { startTestService, type TestService } from "@/lib/testing/service";
 
 let svc: TestService;
 
 beforeAll(async () => {
   svc = await startTestService();
-  const { oauthClient, SHEETS_SCOPE } = await import("@/lib/google/clients");
-  const { config } = await import("@/lib/env");
   const { registerPrivateSheet } = await import("./registration");
   const user = await createUser({ email: "owner@example.com" });
-  const client = oauthClient(config().google, "http://127.0.0.1:9/cb");
-  const { code } = await consentCode(client.generateAuthUrl({ access_type: "offline", scope: [SHEETS_SCOPE] }), "owner@example.com");
-  const { tokens } = await client.getToken(code);
-  await registerPrivateSheet({ userId: user.id, sheetId: PRIVATE_SPREADSHEET_ID, refreshToken: tokens.refresh_token!, grantEmail: "owner@example.com" });
+  const refreshToken = await ownerRefreshToken("owner@example.com");
+  await registerPrivateSheet({ userId: user.id, sheetId: PRIVATE_SPREADSHEET_ID, refreshToken, grantEmail: "owner@example.com" });
 });
 afterAll(() => svc.stop());
 

@@ -96,14 +96,16 @@ export function parseListQuery(params: URLSearchParams, columns: string[]): List
   if (sort !== undefined && !columns.includes(sort)) throw bad(`Unknown sort column "${sort}". Columns: ${columns.join(", ")}.`);
   const filterText = params.get("filter");
   const filters = filterText === null || filterText === "" ? [] : splitEscaped(filterText, ",").map((c) => parseCondition(c, columns));
-  const selectText = params.get("select");
-  let select: string[] | undefined;
-  if (selectText !== null) {
-    select = selectText.split(",").filter(Boolean);
-    const unknown = select.filter((c) => !columns.includes(c));
-    if (unknown.length || !select.length) throw bad(`Unknown select column "${unknown[0] ?? ""}". Columns: ${columns.join(", ")}.`);
-  }
-  return { limit, offset, sort, order, filters, select, typed: parseBoolean("typed", params.get("typed")) };
+  return { limit, offset, sort, order, filters, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
+}
+
+/** `select=colA,colB`: the columns to return (the id always comes too). */
+export function parseSelect(raw: string | null, columns: string[]): string[] | undefined {
+  if (raw === null) return undefined;
+  const select = raw.split(",").filter(Boolean);
+  const unknown = select.filter((c) => !columns.includes(c));
+  if (unknown.length || !select.length) throw bad(`Unknown select column "${unknown[0] ?? ""}". Columns: ${columns.join(", ")}.`);
+  return select;
 }
 
 /** The value of a named column in a row; `id` is always available. */

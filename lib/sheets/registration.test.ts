@@ -5,7 +5,7 @@ import { getSheet } from "@/db/queries/sheets";
 import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { ApiError } from "@/lib/http/errors";
-import { consentCode } from "@/lib/testing/google";
+import { ownerRefreshToken } from "@/lib/testing/google";
 import { startTestService, type TestService } from "@/lib/testing/service";
 import type { User } from "@/db/schema";
 
@@ -127,30 +127,18 @@ describe("the schema", () => {
 
 describe("registerPrivateSheet", () => {
   it("stores the owner's refresh token encrypted and reaches the private sheet with it", async () => {
-    const { oauthClient, SHEETS_SCOPE } = await import("@/lib/google/clients");
-    const { config } = await import("@/lib/env");
-    const client = oauthClient(config().google, "http://127.0.0.1:9/cb");
-    const { code } = await consentCode(client.generateAuthUrl({ access_type: "offline", scope: [SHEETS_SCOPE] }), "owner@example.com");
-    const { tokens } = await client.getToken(code);
-    const reg = await registration.registerPrivateSheet({ userId: owner.id, sheetId: PRIVATE_SPREADSHEET_ID, refreshToken: tokens.refresh_token!, grantEmail: "owner@example.com" });
+    const refreshToken = await ownerRefreshToken("owner@example.com");
+    const reg = await registration.registerPrivateSheet({ userId: owner.id, sheetId: PRIVATE_SPREADSHEET_ID, refreshToken, grantEmail: "owner@example.com" });
     expect(reg.sheet).toMatchObject({ access: "oauth", writable: true });
     expect(reg.model.tabs.map((t) => t.name)).toEqual(["Budget"]);
-    const row = await svc.db.db.execute<{ refresh_token_ciphertext: string }>(
-      (await import("drizzle-orm")).sql`select refresh_token_ciphertext from sheets where id = ${PRIVATE_SPREADSHEET_ID}`,
-    );
-    const stored = (row as unknown as { rows?: { refresh_token_ciphertext: string }[] }).rows?.[0]?.refresh_token_ciphertext
-      ?? (row as unknown as { refresh_token_ciphertext: string }[])[0]!.refresh_token_ciphertext;
-    expect(stored).toMatch(/^v1\./);
-    expect(stored).not.toContain(tokens.refresh_token!);
+    const dump = JSON.stringify(await getSheet({ id: PRIVATE_SPREADSHEET_ID }));
+    expect(dump).toMatch(/"refreshTokenCiphertext":"v1\./);
+    expect(dump).not.toContain(refreshToken);
   });
 
   it("refuses a grant that cannot open the sheet", async () => {
-    const { oauthClient, SHEETS_SCOPE } = await import("@/lib/google/clients");
-    const { config } = await import("@/lib/env");
-    const client = oauthClient(config().google, "http://127.0.0.1:9/cb");
-    const { code } = await consentCode(client.generateAuthUrl({ access_type: "offline", scope: [SHEETS_SCOPE] }), "stranger@example.com");
-    const { tokens } = await client.getToken(code);
-    const err = await failure(registration.registerPrivateSheet({ userId: other.id, sheetId: NO_ACCESS_SPREADSHEET_ID, refreshToken: tokens.refresh_token!, grantEmail: "stranger@example.com" }));
+    const refreshToken = await ownerRefreshToken("stranger@example.com");
+    const err = await failure(registration.registerPrivateSheet({ userId: other.id, sheetId: NO_ACCESS_SPREADSHEET_ID, refreshToken, grantEmail: "stranger@example.com" }));
     expect(err.code).toBe("forbidden");
   });
 });

@@ -1,6 +1,6 @@
 // The read side of the rows API: find the tab, serve its rows from cache, query them.
 import { ApiError } from "@/lib/http/errors";
-import { applyQuery, parseBoolean, parseListQuery, queryColumns } from "./query";
+import { applyQuery, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
 import { rowToJson } from "./rows";
 import { findRow } from "./row-writes";
 import { getSheetModel, refreshSheetModel } from "./schema";
@@ -40,8 +40,6 @@ export async function getRow(sheet: SheetRecord, tab: TabModel, version: number 
   const { data, cache } = await readTab(sheet, tab, version);
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id "${rowId}" in the tab "${tab.name}".`);
-  const select = params.get("select")?.split(",").filter(Boolean);
-  const unknown = select?.filter((c) => !queryColumns(data).includes(c));
-  if (unknown?.length) throw new ApiError("validation_error", `Unknown select column "${unknown[0]}". Columns: ${queryColumns(data).join(", ")}.`);
+  const select = parseSelect(params.get("select"), queryColumns(data));
   return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache };
 }

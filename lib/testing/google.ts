@@ -28,3 +28,13 @@ export async function consentCode(authorizeUrl: string, email: string): Promise<
   const location = new URL(res.headers.get("location") ?? "");
   return { code: location.searchParams.get("code") ?? "", state: location.searchParams.get("state") };
 }
+
+/** A refresh token from the service's own OAuth client, granted on the emulator's consent as `email`. */
+export async function ownerRefreshToken(email: string): Promise<string> {
+  const { oauthClient, SHEETS_SCOPE } = await import("@/lib/google/clients");
+  const { config } = await import("@/lib/env");
+  const client = oauthClient(config().google, "http://127.0.0.1:9/cb");
+  const { code } = await consentCode(client.generateAuthUrl({ access_type: "offline", scope: [SHEETS_SCOPE] }), email);
+  const { tokens } = await client.getToken(code);
+  return tokens.refresh_token!;
+}
