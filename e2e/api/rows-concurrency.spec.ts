@@ -1,7 +1,7 @@
 // Two `next start` instances on one Postgres and one Redis, hit at once: ids are never handed
 // out twice, updates of different fields all survive, deletes remove exactly their rows.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { registerSheet } from "../support/dashboard";
+import { choosePlan, registerSheet } from "../support/dashboard";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
@@ -15,6 +15,8 @@ test("200 creates, 50 updates and 50 deletes at once across two instances", asyn
   const sheetId = await createSpreadsheet("Concurrency", [["id", "name"]], [{ title: "Wide", rows: [["id", ...WIDE], [1]] }]);
   await signIn(page, "concurrency@example.com");
   const key = await registerSheet(page, sheetId);
+  // 300 requests in a few seconds: more than Free Trial allows.
+  await choosePlan(page, "business", "Business");
   const headers = { "X-API-Key": key };
   const base = (i: number) => (i % 2 === 0 ? E2E.baseUrl : E2E.secondUrl!);
   const url = (i: number, path: string) => `${base(i)}/api/v1/${sheetId}/${path}`;
@@ -39,4 +41,20 @@ test("200 creates, 50 updates and 50 deletes at once across two instances", asyn
   const left = await (await request.get(url(1, "Items?limit=1000"), { headers })).json();
   expect(left.meta.total).toBe(150);
   expect(new Set(left.data.map((r: { id: string }) => r.id))).toEqual(new Set(ids.slice(50)));
+});
+
+test("100 concurrent requests across two instances with 5 remaining: exactly 5 get through", async ({ page, request }) => {
+  test.skip(!E2E.secondUrl && !process.env.CI, "needs a real Postgres and Redis (DATABASE_URL, UPSTASH_REDIS_REST_URL)");
+  const sheetId = await createSpreadsheet("Exactness");
+  await signIn(page, "exact@example.com"); // Free Trial: 5 a minute
+  const key = await registerSheet(page, sheetId);
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, (_, i) => request.get(`${i % 2 ? E2E.secondUrl : E2E.baseUrl}/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key } })),
+  );
+  const statuses = answers.map((r) => r.status());
+  expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(95);
+  const refused = answers.find((r) => r.status() === 429)!;
+  expect(await refused.json()).toMatchObject({ success: false, error: "rate_limit_exceeded", limit: { allowed: 5, current: 5 } });
+  expect(refused.headers()["retry-after"]).toBeTruthy();
 });

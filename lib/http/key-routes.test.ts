@@ -38,8 +38,8 @@ describe.each(stores)("key-authenticated routes, %s", (storeName, makeStore) => 
     await svc.db.db.execute((await import("drizzle-orm")).sql`truncate users cascade`);
     const { registerSheet } = await import("@/lib/sheets/registration");
     const { createKeyForSheet, revokeKey } = await import("@/lib/keys/manage");
-    const owner = await createUser({ email: `owner-${storeName}@example.com` });
-    const other = await createUser({ email: `other-${storeName}@example.com` });
+    const owner = await createUser({ email: `owner-${storeName}@example.com`, plan: "business" });
+    const other = await createUser({ email: `other-${storeName}@example.com`, plan: "business" });
     keys.full = (await registerSheet({ userId: owner.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
     keys.otherSheet = (await registerSheet({ userId: other.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!;
     const revoked = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "old", permissions: [...PERMISSIONS] });

@@ -9,6 +9,24 @@ export interface Versioned {
   v: number;
 }
 
+/** One request against an account's windows: a sliding burst set and fixed-window counters. */
+export interface ConsumeSpec {
+  now: number;
+  /** Unique per request: its entry in the burst window, removed again on a refund. */
+  member: string;
+  burst: { key: string; limit: number; windowMs: number };
+  counters: { key: string; limit: number; expireAt: number }[];
+}
+
+export interface ConsumeResult {
+  /** -1 when counted; else the window that is full (0 = burst, 1.. = counters), nothing counted. */
+  exceeded: number;
+  /** Use of each window (burst first) after this request, or as found when refused. */
+  used: number[];
+  /** Oldest entry of the burst window, Unix ms (when the next burst slot frees). */
+  oldestBurst: number | null;
+}
+
 export interface LimitStore {
   kind: "memory" | "upstash";
   ping(): Promise<void>;
@@ -28,6 +46,10 @@ export interface LimitStore {
   tryLock(key: string, token: string, ttlMs: number): Promise<boolean>;
   /** Releases a lock only if `token` still holds it. */
   unlock(key: string, token: string): Promise<void>;
+  /** Checks every window and counts in all of them only if none is full, atomically. */
+  consume(spec: ConsumeSpec): Promise<ConsumeResult>;
+  /** Gives a counted request back (its answer was a 5xx). */
+  refund(spec: ConsumeSpec): Promise<void>;
 }
 
 // KEYS[1] = key; ARGV = json, version, ttl. Compares versions inside Redis, atomically.
@@ -59,6 +81,45 @@ local value = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
 return value`;
 
+// KEYS: burst set, then counters. ARGV: now, member, burst limit, burst window, then limit and
+// expiry (Unix ms) per counter. Returns exceeded index (-1 = counted), uses, oldest burst entry.
+const CONSUME = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local used = { redis.call('ZCARD', KEYS[1]) }
+local exceeded = -1
+if used[1] >= tonumber(ARGV[3]) then exceeded = 0 end
+for i = 2, #KEYS do
+  used[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if exceeded < 0 and used[i] >= tonumber(ARGV[3 + 2 * (i - 1)]) then exceeded = i - 1 end
+end
+if exceeded < 0 then
+  redis.call('ZADD', KEYS[1], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], window)
+  used[1] = used[1] + 1
+  for i = 2, #KEYS do
+    used[i] = redis.call('INCR', KEYS[i])
+    redis.call('PEXPIREAT', KEYS[i], tonumber(ARGV[4 + 2 * (i - 1)]))
+  end
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local result = { exceeded, tonumber(oldest[2] or '-1') }
+for i = 1, #used do result[#result + 1] = used[i] end
+return result`;
+
+const REFUND = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+for i = 2, #KEYS do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then redis.call('DECR', KEYS[i]) end
+end
+return 1`;
+
+const consumeArgs = (spec: ConsumeSpec) => ({
+  keys: [spec.burst.key, ...spec.counters.map((c) => c.key)],
+  args: [spec.now, spec.member, spec.burst.limit, spec.burst.windowMs, ...spec.counters.flatMap((c) => [c.limit, c.expireAt])].map(String),
+});
+
 export function upstashStore(redis: Redis): LimitStore {
   return {
     kind: "upstash",
@@ -79,12 +140,21 @@ export function upstashStore(redis: Redis): LimitStore {
     unlock: async (key, token) => {
       await redis.eval(UNLOCK, [key], [token]);
     },
+    consume: async (spec) => {
+      const { keys, args } = consumeArgs(spec);
+      const [exceeded, oldest, ...used] = (await redis.eval(CONSUME, keys, args)) as number[];
+      return { exceeded: exceeded!, used, oldestBurst: oldest! < 0 ? null : oldest! };
+    },
+    refund: async (spec) => {
+      await redis.eval(REFUND, consumeArgs(spec).keys, [spec.member]);
+    },
   };
 }
 
 /** One instance's store: the same answers as Redis, for embedded mode and tests. */
 export function memoryStore(now: () => number = Date.now): LimitStore {
   const entries = new Map<string, { json: string; expiresAt: number }>();
+  const bursts = new Map<string, { at: number; member: string }[]>();
   const read = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return null;
@@ -123,6 +193,34 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     },
     unlock: async (key, token) => {
       if (read(key) === token) entries.delete(key);
+    },
+    // The same algorithm as the Lua script; one process, so plain code is atomic.
+    consume: async (spec) => {
+      const burst = (bursts.get(spec.burst.key) ?? []).filter((e) => e.at > spec.now - spec.burst.windowMs);
+      bursts.set(spec.burst.key, burst);
+      const used = [burst.length, ...spec.counters.map((c) => Number(read(c.key) ?? 0))];
+      let exceeded = used[0]! >= spec.burst.limit ? 0 : -1;
+      spec.counters.forEach((c, i) => {
+        if (exceeded < 0 && used[i + 1]! >= c.limit) exceeded = i + 1;
+      });
+      if (exceeded < 0) {
+        burst.push({ at: spec.now, member: spec.member });
+        used[0]! += 1;
+        spec.counters.forEach((c, i) => {
+          used[i + 1] = used[i + 1]! + 1;
+          entries.set(c.key, { json: JSON.stringify(used[i + 1]), expiresAt: c.expireAt });
+        });
+      }
+      const oldest = burst.reduce<number | null>((min, e) => (min === null || e.at < min ? e.at : min), null);
+      return { exceeded, used, oldestBurst: oldest };
+    },
+    refund: async (spec) => {
+      const burst = bursts.get(spec.burst.key);
+      if (burst) bursts.set(spec.burst.key, burst.filter((e) => e.member !== spec.member));
+      for (const c of spec.counters) {
+        const value = Number(read(c.key) ?? 0);
+        if (value > 0) entries.set(c.key, { json: JSON.stringify(value - 1), expiresAt: c.expireAt });
+      }
     },
   };
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
   svc = await startTestService({ env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: String(BUDGET_MS) } });
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
-  const user = await createUser({ email: "faults@example.com" });
+  const user = await createUser({ email: "faults@example.com", plan: "business" });
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
 });
 afterAll(async () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
-  const user = await createUser({ email: "rows@example.com" });
+  const user = await createUser({ email: "rows@example.com", plan: "business" });
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
   readOnly = rowsClient(PUBLIC_READONLY_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!);
   unicodeId = String((await svc.admin("/spreadsheets", {

@@ -5,6 +5,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getSheetForUser } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
+import { currentUser } from "@/lib/auth/session";
+import { changePlan } from "@/lib/limits/accounts";
 import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
@@ -24,6 +26,14 @@ export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() 
   revalidatePath(`/dashboard/sheets/${sheetId}`);
   return { tabs: model.tabs.length, updatedAt: model.updatedAt };
 });
+
+/** Plan change from the dashboard (no payment provider yet); limits follow at once. */
+export async function changePlanAction(form: FormData): Promise<void> {
+  const user = await currentUser();
+  if (!user) return;
+  await changePlan(user.id, String(form.get("plan") ?? ""));
+  revalidatePath("/dashboard");
+}
 
 /** The new key has been shown: it must not be shown again. */
 export async function dismissNewKeyAction(): Promise<void> {

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { listSheets } from "@/db/queries/sheets";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
+import { PlanPanel } from "./plan-panel";
 import { RegisterForm } from "./register-form";
 
 export const dynamic = "force-dynamic";
@@ -40,6 +41,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </ul>
       )}
       <RegisterForm serviceAccountEmail={config().google.serviceAccount.email} />
+      <PlanPanel userId={user.id} />
     </div>
   );
 }

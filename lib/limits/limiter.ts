@@ -1,0 +1,86 @@
+// Plan limits on the hot path (DECISIONS 14-16, 18a): one atomic check-and-count across the
+// burst, hour, day and month windows in the limit store; headers for the window with the least
+// remaining; a 429 naming the window that is full; a refund when the answer is a 5xx.
+import { ApiError } from "@/lib/http/errors";
+import type { AccountLimits } from "./accounts";
+import { planOf, type Plan } from "./plans";
+import { getLimitStore, type ConsumeSpec } from "./store";
+import { BURST_MS, limitWindows, type WindowName } from "./windows";
+
+export interface WindowUse {
+  name: WindowName;
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When the window frees capacity, Unix ms. */
+  reset: number;
+  /** Window length in seconds (for RateLimit-Policy). */
+  seconds: number;
+}
+
+export interface LimitDecision {
+  allowed: boolean;
+  windows: WindowUse[];
+  /** The window the headers describe: the one that is full, or the one with the least remaining. */
+  shown: WindowUse;
+  spec: ConsumeSpec;
+}
+
+const key = (userId: string, suffix: string) => `sheetapi:rl:${userId}:${suffix}`;
+
+export async function consumeRequest(account: AccountLimits, requestId: string, now = Date.now(), plan: Plan = planOf(account.plan)): Promise<LimitDecision> {
+  const windows = limitWindows(plan, account.billingAnchor, now);
+  const [burst, ...fixed] = windows;
+  const spec: ConsumeSpec = {
+    now,
+    member: requestId,
+    burst: { key: key(account.userId, "burst"), limit: burst!.limit, windowMs: BURST_MS },
+    counters: fixed.map((w) => ({ key: key(account.userId, `${w.name}:${w.start}`), limit: w.limit, expireAt: w.end })),
+  };
+  const result = await getLimitStore().consume(spec);
+  const uses: WindowUse[] = windows.map((w, i) => ({
+    name: w.name,
+    limit: w.limit,
+    used: result.used[i]!,
+    remaining: Math.max(0, w.limit - result.used[i]!),
+    reset: w.name === "burst" ? (result.oldestBurst ?? now) + BURST_MS : w.end,
+    seconds: Math.round((w.name === "burst" ? BURST_MS : w.end - w.start) / 1000),
+  }));
+  // Least remaining; ties go to the shortest window, which comes first.
+  const shown = result.exceeded >= 0 ? uses[result.exceeded]! : uses.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  return { allowed: result.exceeded < 0, windows: uses, shown, spec };
+}
+
+export async function refundRequest(decision: LimitDecision): Promise<void> {
+  await getLimitStore().refund(decision.spec);
+}
+
+export function limitHeaders(decision: LimitDecision, now = Date.now()): Record<string, string> {
+  const w = decision.shown;
+  const resetIn = Math.max(0, Math.ceil((w.reset - now) / 1000));
+  return {
+    "X-RateLimit-Limit": String(w.limit),
+    "X-RateLimit-Remaining": String(w.remaining),
+    "X-RateLimit-Reset": String(Math.ceil(w.reset / 1000)),
+    RateLimit: `limit=${w.limit}, remaining=${w.remaining}, reset=${resetIn}`,
+    "RateLimit-Policy": decision.windows.map((x) => `${x.limit};w=${x.seconds}`).join(", "),
+  };
+}
+
+const WINDOW_TEXT: Record<WindowName, string> = { burst: "per minute (burst)", hour: "per hour", day: "per day", month: "per billing period" };
+
+export function rateLimitError(decision: LimitDecision, now = Date.now()): ApiError {
+  const w = decision.shown;
+  const retryAfter = Math.max(1, Math.ceil((w.reset - now) / 1000));
+  const when = new Date(w.reset).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const message =
+    w.name === "month"
+      ? `Monthly limit of ${w.limit} requests reached. Requests resume when the next billing period starts at ${when}, or at once after a plan upgrade.`
+      : `Rate limit of ${w.limit} requests ${WINDOW_TEXT[w.name]} reached; retry after ${retryAfter} s (${when}).`;
+  return new ApiError(
+    "rate_limit_exceeded",
+    message,
+    { retry_after: retryAfter, limit: { allowed: w.limit, current: w.used, reset_at: Math.ceil(w.reset / 1000) } },
+    { ...limitHeaders(decision, now), "Retry-After": String(retryAfter) },
+  );
+}

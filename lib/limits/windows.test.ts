@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { PLANS } from "./plans";
+import { addMonths, billingPeriod, limitWindows } from "./windows";
+
+const t = (iso: string) => Date.parse(iso);
+
+describe("limit windows", () => {
+  it("end hours and days on UTC boundaries", () => {
+    const [, hour, day] = limitWindows(PLANS.starter, new Date(t("2026-01-15T10:00:00Z")), t("2026-11-22T23:59:59.999Z"));
+    expect(new Date(hour!.end).toISOString()).toBe("2026-11-23T00:00:00.000Z");
+    expect(new Date(day!.end).toISOString()).toBe("2026-11-23T00:00:00.000Z");
+    const [, nextHour, nextDay] = limitWindows(PLANS.starter, new Date(t("2026-01-15T10:00:00Z")), t("2026-11-23T00:00:00Z"));
+    expect(new Date(nextHour!.start).toISOString()).toBe("2026-11-23T00:00:00.000Z");
+    expect(new Date(nextDay!.end).toISOString()).toBe("2026-11-24T00:00:00.000Z");
+  });
+
+  it("repeat the billing period monthly from sign-up, to the millisecond", () => {
+    const anchor = new Date(t("2026-01-15T10:30:00Z"));
+    expect(billingPeriod(anchor, t("2026-03-15T10:29:59.999Z"))).toEqual({ start: t("2026-02-15T10:30:00Z"), end: t("2026-03-15T10:30:00Z") });
+    expect(billingPeriod(anchor, t("2026-03-15T10:30:00Z"))).toEqual({ start: t("2026-03-15T10:30:00Z"), end: t("2026-04-15T10:30:00Z") });
+    expect(billingPeriod(anchor, t("2026-01-15T10:30:00Z")).start).toBe(t("2026-01-15T10:30:00Z"));
+  });
+
+  it("end a period anchored on the 31st on the last day of shorter months", () => {
+    const anchor = new Date(t("2026-01-31T00:00:00Z"));
+    expect(addMonths(anchor, 1).toISOString()).toBe("2026-02-28T00:00:00.000Z");
+    expect(billingPeriod(anchor, t("2026-03-05T00:00:00Z"))).toEqual({ start: t("2026-02-28T00:00:00Z"), end: t("2026-03-31T00:00:00Z") });
+  });
+
+  it("slide the burst window over the last 60 seconds", () => {
+    const [burst] = limitWindows(PLANS.free_trial, new Date(0), 1_000_000);
+    expect(burst).toMatchObject({ name: "burst", limit: 5, start: 940_000 });
+  });
+});

@@ -1,0 +1,49 @@
+// The four limit windows (DECISIONS 14): burst is a sliding 60 s window; hour and day are UTC
+// calendar hours and days; the month is the account's billing period, repeating monthly from
+// the sign-up instant (a period starting on the 31st ends on the last day of shorter months).
+import type { Plan } from "./plans";
+
+export type WindowName = "burst" | "hour" | "day" | "month";
+
+export interface LimitWindow {
+  name: WindowName;
+  limit: number;
+  /** Window start and end, Unix ms (for burst: the last 60 s). */
+  start: number;
+  end: number;
+}
+
+export const BURST_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The anchor moved `months` months on, keeping its day when it can, else the month's last day. */
+export function addMonths(anchor: Date, months: number): Date {
+  const y = anchor.getUTCFullYear();
+  const m = anchor.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+}
+
+/** The billing period holding `now`. */
+export function billingPeriod(anchor: Date, now: number): { start: number; end: number } {
+  const a = anchor.getTime();
+  if (now < a) return { start: a, end: addMonths(anchor, 1).getTime() };
+  const d = new Date(now);
+  let n = (d.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (d.getUTCMonth() - anchor.getUTCMonth());
+  while (n > 0 && addMonths(anchor, n).getTime() > now) n--;
+  while (addMonths(anchor, n + 1).getTime() <= now) n++;
+  return { start: addMonths(anchor, n).getTime(), end: addMonths(anchor, n + 1).getTime() };
+}
+
+export function limitWindows(plan: Plan, anchor: Date, now: number): LimitWindow[] {
+  const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const day = Math.floor(now / DAY_MS) * DAY_MS;
+  const period = billingPeriod(anchor, now);
+  return [
+    { name: "burst", limit: plan.burst, start: now - BURST_MS, end: now + BURST_MS },
+    { name: "hour", limit: plan.hour, start: hour, end: hour + HOUR_MS },
+    { name: "day", limit: plan.day, start: day, end: day + DAY_MS },
+    { name: "month", limit: plan.month, ...period },
+  ];
+}
