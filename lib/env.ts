@@ -30,6 +30,7 @@ const schema = z.object({
   ),
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optional,
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
   LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   GOOGLE_API_ROOT_URL: optionalUrl,
   GOOGLE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),

@@ -1,6 +1,7 @@
 // Plan limits on the hot path (DECISIONS 14-16, 18a): one atomic check-and-count across the
 // burst, hour, day and month windows in the limit store; headers for the window with the least
 // remaining; a 429 naming the window that is full; a refund when the answer is a 5xx.
+import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import type { AccountLimits } from "./accounts";
 import { planOf, type Plan } from "./plans";
@@ -28,7 +29,14 @@ export interface LimitDecision {
 
 const key = (userId: string, suffix: string) => `sheetapi:rl:${userId}:${suffix}`;
 
-export async function consumeRequest(account: AccountLimits, requestId: string, now = Date.now(), plan: Plan = planOf(account.plan)): Promise<LimitDecision> {
+/** The account's plan, scaled by RATE_LIMIT_MULTIPLIER (load tests, self-hosted installations). */
+function effectivePlan(id: string): Plan {
+  const k = config().env.RATE_LIMIT_MULTIPLIER;
+  const p = planOf(id);
+  return k === 1 ? p : { ...p, month: p.month * k, day: p.day * k, hour: p.hour * k, burst: p.burst * k };
+}
+
+export async function consumeRequest(account: AccountLimits, requestId: string, now = Date.now(), plan: Plan = effectivePlan(account.plan)): Promise<LimitDecision> {
   const windows = limitWindows(plan, account.billingAnchor, now);
   const [burst, ...fixed] = windows;
   const spec: ConsumeSpec = {

@@ -154,7 +154,20 @@ export function upstashStore(redis: Redis): LimitStore {
 /** One instance's store: the same answers as Redis, for embedded mode and tests. */
 export function memoryStore(now: () => number = Date.now): LimitStore {
   const entries = new Map<string, { json: string; expiresAt: number }>();
-  const bursts = new Map<string, { at: number; member: string }[]>();
+  // Each burst window is a time-ordered queue: expired entries leave from the front, so a
+  // check costs nothing per entry however many the window holds.
+  const bursts = new Map<string, { at: number[]; member: string[]; head: number }>();
+  const burstOf = (key: string, from: number) => {
+    let b = bursts.get(key);
+    if (!b) bursts.set(key, (b = { at: [], member: [], head: 0 }));
+    while (b.head < b.at.length && b.at[b.head]! <= from) b.head++;
+    if (b.head > 1024 && b.head * 2 > b.at.length) {
+      b.at = b.at.slice(b.head);
+      b.member = b.member.slice(b.head);
+      b.head = 0;
+    }
+    return b;
+  };
   const read = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return null;
@@ -196,27 +209,33 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     },
     // The same algorithm as the Lua script; one process, so plain code is atomic.
     consume: async (spec) => {
-      const burst = (bursts.get(spec.burst.key) ?? []).filter((e) => e.at > spec.now - spec.burst.windowMs);
-      bursts.set(spec.burst.key, burst);
-      const used = [burst.length, ...spec.counters.map((c) => Number(read(c.key) ?? 0))];
+      const burst = burstOf(spec.burst.key, spec.now - spec.burst.windowMs);
+      const used = [burst.at.length - burst.head, ...spec.counters.map((c) => Number(read(c.key) ?? 0))];
       let exceeded = used[0]! >= spec.burst.limit ? 0 : -1;
       spec.counters.forEach((c, i) => {
         if (exceeded < 0 && used[i + 1]! >= c.limit) exceeded = i + 1;
       });
       if (exceeded < 0) {
-        burst.push({ at: spec.now, member: spec.member });
+        // Kept in time order even if a caller's clock steps back a little.
+        let i = burst.at.length;
+        while (i > burst.head && burst.at[i - 1]! > spec.now) i--;
+        burst.at.splice(i, 0, spec.now);
+        burst.member.splice(i, 0, spec.member);
         used[0]! += 1;
         spec.counters.forEach((c, i) => {
           used[i + 1] = used[i + 1]! + 1;
           entries.set(c.key, { json: JSON.stringify(used[i + 1]), expiresAt: c.expireAt });
         });
       }
-      const oldest = burst.reduce<number | null>((min, e) => (min === null || e.at < min ? e.at : min), null);
-      return { exceeded, used, oldestBurst: oldest };
+      return { exceeded, used, oldestBurst: burst.head < burst.at.length ? burst.at[burst.head]! : null };
     },
     refund: async (spec) => {
       const burst = bursts.get(spec.burst.key);
-      if (burst) bursts.set(spec.burst.key, burst.filter((e) => e.member !== spec.member));
+      const i = burst ? burst.member.indexOf(spec.member, burst.head) : -1;
+      if (burst && i >= 0) {
+        burst.at.splice(i, 1);
+        burst.member.splice(i, 1);
+      }
       for (const c of spec.counters) {
         const value = Number(read(c.key) ?? 0);
         if (value > 0) entries.set(c.key, { json: JSON.stringify(value - 1), expiresAt: c.expireAt });
