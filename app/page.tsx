@@ -4,8 +4,8 @@ const FEATURES = [
   { title: "Every tab is a collection", body: "List, filter, sort, page, create, update and delete rows as JSON, with stable row ids." },
   { title: "Keys with permissions", body: "Read, Write, Schema and Analytics per key. Shown once, stored hashed, revoked instantly everywhere." },
   { title: "Safe with your data", body: "Values are written as text, never as formulas; a bad request writes nothing; a row is never overwritten by its neighbour." },
-  { title: "Limits you can see", body: "Plan limits per hour, day and month with exact headers, and usage charts for every key." },
-  { title: "Docs that write themselves", body: "Each sheet gets a docs page and an OpenAPI 3.1 document from its live columns." },
+  { title: "Limits you can count on", body: "Plan limits per minute, hour, day and month, exact across servers, with rate-limit headers on every answer." },
+  { title: "Runs anywhere", body: "Two commands start it on a laptop with an embedded database; point it at Postgres and Upstash for production." },
   { title: "Fast", body: "Tabs are cached with single-flight reads, and every write invalidates the cache on every server." },
 ];
 
