@@ -1,35 +1,29 @@
 // Every key-authenticated route refuses the same things the same way (SPEC Authentication 5-6):
 // no key, a garbage key, a revoked key, another sheet's key (401), a key without the route's
 // permission (403). Run with the in-process store and with Upstash over the real Redis.
-import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
-import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/limits/store";
+import { storesUnderTest } from "@/lib/testing/stores";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 import { KEY_ROUTES } from "@/lib/testing/key-routes";
 import { callRoute } from "@/lib/testing/routes";
-import { testRedisUrl } from "@/lib/testing/services";
 import { startTestService, type TestService } from "@/lib/testing/service";
 
-const redisUrl = await testRedisUrl();
+const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-let upstash: UpstashEmulator | undefined;
-const stores: [string, () => LimitStore][] = [["memory store", () => memoryStore()]];
-if (redisUrl) stores.push(["Upstash store", () => upstashStore(new Redis({ url: upstash!.url, token: "t", retry: false }))]);
 
 beforeAll(async () => {
   svc = await startTestService();
-  if (redisUrl) upstash = await startUpstashEmulator({ redisUrl, token: "t" });
+  await start();
 });
 afterAll(async () => {
-  setLimitStore(undefined);
-  await upstash?.stop();
+  await stop();
   await svc.stop();
 });
 
-describe.each(stores)("key-authenticated routes, %s", (storeName, makeStore) => {
+describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStore) => {
   const keys: Record<string, string> = {};
 
   beforeAll(async () => {

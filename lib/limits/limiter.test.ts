@@ -2,26 +2,16 @@
 // each window's reset instant, the sliding burst, the header choice, 429 bodies, refunds, and
 // exactness under concurrency.
 import { randomUUID } from "node:crypto";
-import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
-import { testRedisUrl } from "@/lib/testing/services";
 import { consumeRequest, limitHeaders, rateLimitError, refundRequest } from "./limiter";
 import type { Plan } from "./plans";
-import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "./store";
+import { storesUnderTest } from "@/lib/testing/stores";
+import { setLimitStore } from "./store";
 
-const redisUrl = await testRedisUrl();
-let upstash: UpstashEmulator | undefined;
-const stores: [string, () => LimitStore][] = [["memory", () => memoryStore()]];
-if (redisUrl) stores.push(["upstash", () => upstashStore(new Redis({ url: upstash!.url, token: "t", retry: false }))]);
+const { stores, start, stop } = await storesUnderTest();
 
-beforeAll(async () => {
-  if (redisUrl) upstash = await startUpstashEmulator({ redisUrl, token: "t" });
-});
-afterAll(async () => {
-  setLimitStore(undefined);
-  await upstash?.stop();
-});
+beforeAll(start);
+afterAll(stop);
 
 const t = (iso: string) => Date.parse(iso);
 const plan = (p: Partial<Plan>): Plan => ({ label: "test", month: 1000, day: 1000, hour: 1000, burst: 1000, ...p });

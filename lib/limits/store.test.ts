@@ -1,20 +1,13 @@
 // The memory store and the Upstash store (through emulators/upstash to the real Redis) give the
 // same answers.
-import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
-import { testRedisUrl } from "@/lib/testing/services";
-import { memoryStore, upstashStore, type LimitStore } from "./store";
+import { storesUnderTest } from "@/lib/testing/stores";
+import { memoryStore } from "./store";
 
-const redisUrl = await testRedisUrl();
-let emulator: UpstashEmulator | undefined;
-const stores: [string, () => LimitStore][] = [["memory", () => memoryStore()]];
-if (redisUrl) stores.push(["upstash", () => upstashStore(new Redis({ url: emulator!.url, token: "t", retry: false }))]);
+const { stores, start, stop } = await storesUnderTest();
 
-beforeAll(async () => {
-  if (redisUrl) emulator = await startUpstashEmulator({ redisUrl, token: "t" });
-});
-afterAll(() => emulator?.stop());
+beforeAll(start);
+afterAll(stop);
 
 describe.each(stores)("%s store", (_name, make) => {
   const prefix = `test:store:${process.pid}:${Date.now()}:${_name}`;

@@ -1,0 +1,32 @@
+// The limit stores a test runs against: the in-process store always, and Upstash through
+// emulators/upstash over the real Redis when one is reachable (required on CI).
+import { Redis } from "@upstash/redis";
+import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
+import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/limits/store";
+import { testRedisUrl } from "./services";
+
+export interface StoresUnderTest {
+  /** For describe.each: a name and a factory per store. */
+  stores: [string, () => LimitStore][];
+  /** Starts the Upstash bridge (call in beforeAll). */
+  start(): Promise<void>;
+  /** Stops it and drops any store the test installed (call in afterAll). */
+  stop(): Promise<void>;
+}
+
+export async function storesUnderTest(): Promise<StoresUnderTest> {
+  const redisUrl = await testRedisUrl();
+  let emulator: UpstashEmulator | undefined;
+  const stores: [string, () => LimitStore][] = [["memory", () => memoryStore()]];
+  if (redisUrl) stores.push(["upstash", () => upstashStore(new Redis({ url: emulator!.url, token: "t", retry: false }))]);
+  return {
+    stores,
+    start: async () => {
+      if (redisUrl) emulator = await startUpstashEmulator({ redisUrl, token: "t" });
+    },
+    stop: async () => {
+      setLimitStore(undefined);
+      await emulator?.stop();
+    },
+  };
+}
