@@ -147,7 +147,7 @@ export function KeysPanel({ sheetId, keys }: { sheetId: string; keys: KeySummary
         <p className="p-4 text-sm text-slate-500">No keys yet.</p>
       ) : (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800">
-          {keys.map((k) => <KeyRow key={`${k.id}:${k.permissions.join()}:${k.revokedAt}`} apiKey={k} />)}
+          {keys.map((k) => <KeyRow key={k.id} apiKey={k} />)}
         </ul>
       )}
       <CreateKeyForm sheetId={sheetId} />
