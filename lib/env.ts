@@ -32,6 +32,8 @@ const schema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optional,
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
   LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   GOOGLE_API_ROOT_URL: optionalUrl,
   GOOGLE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
   GOOGLE_API_KEY: optional,

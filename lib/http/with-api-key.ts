@@ -1,16 +1,17 @@
 // The one wrapper for key-authenticated routes: X-API-Key is checked against the sheet in the
-// path and the permission the route needs (401 unauthorized / 403 forbidden in the envelope).
-import { timingSafeEqual } from "node:crypto";
+// path and the permission the route needs (401 unauthorized / 403 forbidden in the envelope),
+// the request is counted against the account's plan (429 past a limit), every answer of a valid
+// key carries the rate-limit headers, and its status is metered for the usage charts.
 import { hashApiKey, KEY_FORMAT } from "@/lib/keys/api-key";
 import type { KeyRecord } from "@/lib/keys/key-record";
 import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
-import { resolveKeyAndSheet } from "@/lib/keys/resolve";
+import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
+import { recordUsage } from "@/lib/limits/metering";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
+import { admitRequest, authenticateKey } from "./admit";
 import { afterResponse } from "./after-response";
 import { applyCors } from "./cors";
-import { accountLimits } from "@/lib/limits/accounts";
-import { consumeRequest, limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { handleApiError } from "./envelope";
 import { ApiError } from "./errors";
 import { route, type RouteContext } from "./route";
@@ -24,65 +25,72 @@ export interface KeyContext<P> extends RouteContext<P> {
   dataVersion: number | undefined;
 }
 
-// One message for unknown keys and keys of other sheets: no hint about which it was.
-const invalid = () => new ApiError("unauthorized", "Invalid API key for this sheet.");
-
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * Checks and counts the request against the account's plan. When the limit store cannot be
- * reached (each call gives up after LIMIT_STORE_TIMEOUT_MS), reads are served uncounted and
- * logged, and writes are refused with 503: they need the store for ids and invalidation too.
- */
-async function countRequest(userId: string, requestId: string, method: string): Promise<LimitDecision | undefined> {
-  const account = await accountLimits(userId);
-  try {
-    return await consumeRequest(account, requestId);
-  } catch (err) {
-    console.warn(`[limits] limit store unavailable (${(err as Error).message}); ${READS.has(method) ? "serving the read uncounted" : "refusing the write"}`);
-    if (READS.has(method)) return undefined;
-    throw new ApiError("service_unavailable", "Writes are paused: the rate-limit store is unreachable. Retry shortly.", {}, { "Retry-After": "5" });
-  }
+/** The SHA-256 of the request's key; 401 when there is none or it cannot be one of ours. */
+function keyHash(req: Request): string {
+  const value = req.headers.get(API_KEY_HEADER)?.trim();
+  if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
+  if (!KEY_FORMAT.test(value)) throw new ApiError("unauthorized", "Invalid API key for this sheet.");
+  return hashApiKey(value);
 }
 
-export function withApiKey<P extends { sheetId: string }>(
-  handler: (ctx: KeyContext<P>) => Promise<Response>,
-  { permission }: { permission: Permission },
-) {
-  const inner = route<P>(async (ctx) => {
-    const value = ctx.req.headers.get(API_KEY_HEADER)?.trim();
-    if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
-    if (!KEY_FORMAT.test(value)) throw invalid();
-    const hash = hashApiKey(value);
-    // Records are found by the key's SHA-256, never by the key itself; the final comparison is
-    // constant-time all the same.
-    const { key, sheet, dataVersion } = await resolveKeyAndSheet(hash, ctx.params.sheetId);
-    if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash)) || key.sheetId !== ctx.params.sheetId) throw invalid();
-    if (key.revoked) throw new ApiError("unauthorized", "This API key has been revoked.");
-    // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
-    const decision = await countRequest(key.userId, ctx.requestId, ctx.req.method);
-    if (decision && !decision.allowed) throw rateLimitError(decision);
-    let res: Response;
-    try {
-      if (!key.permissions.includes(permission)) {
-        throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
-      }
-      if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
-      afterResponse(() => noteKeyUsed(key.id));
-      res = await handler({ ...ctx, key, sheet, dataVersion });
-    } catch (err) {
-      res = handleApiError(err, ctx.requestId);
-    }
-    if (decision) {
-      for (const [name, value] of Object.entries(limitHeaders(decision))) res.headers.set(name, value);
-      // Our failures (and Google's) are not the customer's: a 5xx gives its unit back.
-      if (res.status >= 500) afterResponse(() => refundRequest(decision).catch(() => undefined));
-    }
-    return res;
+function requirePermission(key: KeyRecord, permission: Permission): void {
+  if (!key.permissions.includes(permission)) throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
+}
+
+/** Runs the handler; whatever it answers, the answer gets the limit headers and is metered. */
+async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision | undefined, requestId: string, run: () => Promise<Response>): Promise<Response> {
+  let res: Response;
+  try {
+    res = await run();
+  } catch (err) {
+    res = handleApiError(err, requestId);
+  }
+  if (decision) for (const [name, value] of Object.entries(limitHeaders(decision))) res.headers.set(name, value);
+  const status = res.status;
+  afterResponse(() => {
+    recordUsage({ userId: key.userId, sheetId, keyId: key.id, status });
+    noteKeyUsed(key.id);
+    // Our failures (and Google's) are not the customer's: a 5xx gives its unit back.
+    if (decision && status >= 500) return refundRequest(decision).catch(() => undefined);
   });
-  return async (req: Request, context?: { params: Promise<P> }): Promise<Response> => {
-    const res = await inner(req, context);
-    applyCors(res.headers);
-    return res;
-  };
+  return res;
+}
+
+const withCors = <A extends unknown[]>(inner: (...args: A) => Promise<Response>) => async (...args: A) => {
+  const res = await inner(...args);
+  applyCors(res.headers);
+  return res;
+};
+
+export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission }: { permission: Permission }) {
+  return withCors(
+    route<P>(async (ctx) => {
+      const { key, sheet, dataVersion, decision } = await admitRequest({ hash: keyHash(ctx.req), sheetId: ctx.params.sheetId, requestId: ctx.requestId, method: ctx.req.method });
+      // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
+      if (decision && !decision.allowed) {
+        recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429 });
+        throw rateLimitError(decision);
+      }
+      return answer(key, ctx.params.sheetId, decision, ctx.requestId, async () => {
+        requirePermission(key, permission);
+        if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
+        return handler({ ...ctx, key, sheet, dataVersion });
+      });
+    }),
+  );
+}
+
+/**
+ * Account-level routes (GET /billing/usage): any live key of the account, with the permission.
+ * Not counted and never refused by the plan, so a client that hit its limit can still see its
+ * usage (as GitHub's GET /rate_limit); the handler sets the headers from the windows it reads.
+ */
+export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>> & { key: KeyRecord }) => Promise<Response>, { permission }: { permission: Permission }) {
+  return withCors(
+    route(async (ctx) => {
+      const key = await authenticateKey(keyHash(ctx.req));
+      requirePermission(key, permission);
+      return handler({ ...ctx, key });
+    }),
+  );
 }

@@ -15,21 +15,27 @@ export interface Resolved {
   dataVersion: number | undefined;
 }
 
-export async function resolveKeyAndSheet(hash: string, sheetId: string): Promise<Resolved> {
+/**
+ * `sheetId` undefined: the key alone (account-level routes). `skipStore`: the caller already
+ * knows the store is unreachable, so no second call waits for its timeout.
+ */
+export async function resolveKeyAndSheet(hash: string, sheetId: string | undefined, { skipStore = false } = {}): Promise<Resolved> {
   const store = getLimitStore();
   let cachedKey: KeyRecord | MissingKey | null = null;
   let cachedSheet: SheetRecord | null = null;
   let dataVersion: number | undefined;
-  let storeUp = true;
-  try {
-    const [k, s, v] = await store.mget<unknown>([keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)]);
-    cachedKey = k as KeyRecord | MissingKey | null;
-    cachedSheet = s as SheetRecord | null;
-    dataVersion = Number(v ?? 0);
-  } catch (err) {
-    // Postgres holds the truth: without the store every request reads it, slower but correct.
-    storeUp = false;
-    console.warn(`[keys] limit store unavailable, reading keys from the database: ${(err as Error).message}`);
+  let storeUp = !skipStore;
+  if (storeUp) {
+    try {
+      const [k, s, v] = await store.mget<unknown>(sheetId === undefined ? [keyRecordKey(hash)] : [keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)]);
+      cachedKey = k as KeyRecord | MissingKey | null;
+      cachedSheet = (s ?? null) as SheetRecord | null;
+      dataVersion = Number(v ?? 0);
+    } catch (err) {
+      // Postgres holds the truth: without the store every request reads it, slower but correct.
+      storeUp = false;
+      console.warn(`[keys] limit store unavailable, reading keys from the database: ${(err as Error).message}`);
+    }
   }
   const fill = (key: string, value: KeyRecord | MissingKey | SheetRecord, ttl: number) =>
     storeUp ? store.setIfNewer(key, value, ttl).catch(() => undefined) : undefined;
@@ -41,7 +47,7 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string): Promise
     await fill(keyRecordKey(hash), key, row ? KEY_RECORD_TTL_SECONDS : MISSING_KEY_TTL_SECONDS);
   }
   if ("missing" in key) return { key: null, sheet: null, dataVersion };
-  if (key.sheetId !== sheetId) return { key, sheet: null, dataVersion };
+  if (sheetId === undefined || key.sheetId !== sheetId) return { key, sheet: null, dataVersion };
 
   let sheet = cachedSheet;
   if (!sheet) {

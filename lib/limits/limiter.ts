@@ -5,8 +5,8 @@ import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import type { AccountLimits } from "./accounts";
 import { planOf, type Plan } from "./plans";
-import { getLimitStore, type ConsumeSpec } from "./store";
-import { BURST_MS, limitWindows, type WindowName } from "./windows";
+import { getLimitStore, type ConsumeResult, type ConsumeSpec } from "./store";
+import { BURST_MS, limitWindows, type LimitWindow, type WindowName } from "./windows";
 
 export interface WindowUse {
   name: WindowName;
@@ -30,13 +30,14 @@ export interface LimitDecision {
 const key = (userId: string, suffix: string) => `sheetapi:rl:${userId}:${suffix}`;
 
 /** The account's plan, scaled by RATE_LIMIT_MULTIPLIER (load tests, self-hosted installations). */
-function effectivePlan(id: string): Plan {
+export function effectivePlan(id: string): Plan {
   const k = config().env.RATE_LIMIT_MULTIPLIER;
   const p = planOf(id);
   return k === 1 ? p : { ...p, month: p.month * k, day: p.day * k, hour: p.hour * k, burst: p.burst * k };
 }
 
-export async function consumeRequest(account: AccountLimits, requestId: string, now = Date.now(), plan: Plan = effectivePlan(account.plan)): Promise<LimitDecision> {
+/** The account's windows at `now` as one request against the store. */
+export function requestSpec(account: AccountLimits, requestId: string, now = Date.now(), plan: Plan = effectivePlan(account.plan)): { spec: ConsumeSpec; windows: LimitWindow[] } {
   const windows = limitWindows(plan, account.billingAnchor, now);
   const [burst, ...fixed] = windows;
   const spec: ConsumeSpec = {
@@ -45,18 +46,33 @@ export async function consumeRequest(account: AccountLimits, requestId: string, 
     burst: { key: key(account.userId, "burst"), limit: burst!.limit, windowMs: BURST_MS },
     counters: fixed.map((w) => ({ key: key(account.userId, `${w.name}:${w.start}`), limit: w.limit, expireAt: w.end })),
   };
-  const result = await getLimitStore().consume(spec);
+  return { spec, windows };
+}
+
+/** What the store answered, as a decision with each window's use. */
+export function decide({ spec, windows }: { spec: ConsumeSpec; windows: LimitWindow[] }, result: ConsumeResult): LimitDecision {
   const uses: WindowUse[] = windows.map((w, i) => ({
     name: w.name,
     limit: w.limit,
     used: result.used[i]!,
     remaining: Math.max(0, w.limit - result.used[i]!),
-    reset: w.name === "burst" ? (result.oldestBurst ?? now) + BURST_MS : w.end,
+    reset: w.name === "burst" ? (result.oldestBurst ?? spec.now) + BURST_MS : w.end,
     seconds: Math.round((w.name === "burst" ? BURST_MS : w.end - w.start) / 1000),
   }));
   // Least remaining; ties go to the shortest window, which comes first.
   const shown = result.exceeded >= 0 ? uses[result.exceeded]! : uses.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   return { allowed: result.exceeded < 0, windows: uses, shown, spec };
+}
+
+export async function consumeRequest(account: AccountLimits, requestId: string, now = Date.now(), plan?: Plan): Promise<LimitDecision> {
+  const request = requestSpec(account, requestId, now, plan);
+  return decide(request, await getLimitStore().consume(request.spec));
+}
+
+/** Each window's use as it stands, counting nothing (usage reports, the usage route's headers). */
+export async function peekWindows(account: AccountLimits, now = Date.now(), plan?: Plan): Promise<LimitDecision> {
+  const request = requestSpec(account, "peek", now, plan);
+  return decide(request, await getLimitStore().peek(request.spec));
 }
 
 export async function refundRequest(decision: LimitDecision): Promise<void> {

@@ -1,0 +1,113 @@
+// Who is calling and may they go on: the key's record, the sheet's record and the count against
+// the account's plan. When this instance has seen the key before, all of it is one round trip to
+// the limit store (a script that counts only a live key of this sheet and account); otherwise,
+// or when the cached records are gone, the records are resolved first and the count follows.
+import { timingSafeEqual } from "node:crypto";
+import { getSheet } from "@/db/queries/sheets";
+import { config } from "@/lib/env";
+import { keyRecordKey, type KeyRecord } from "@/lib/keys/key-record";
+import { resolveKeyAndSheet } from "@/lib/keys/resolve";
+import { accountLimits } from "@/lib/limits/accounts";
+import { consumeRequest, decide, requestSpec, type LimitDecision } from "@/lib/limits/limiter";
+import { getLimitStore } from "@/lib/limits/store";
+import { dataVersionKey } from "@/lib/sheets/tab-cache";
+import { publishSheetQuietly, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
+import { ApiError } from "./errors";
+
+export interface Admitted {
+  key: KeyRecord;
+  /** Null when the sheet is no longer registered, or when no sheet was asked for. */
+  sheet: SheetRecord | null;
+  /** The sheet's data version for the tab cache (undefined when the store is unreachable). */
+  dataVersion: number | undefined;
+  /** Undefined when the request was not counted (store unreachable, or an uncounted route). */
+  decision: LimitDecision | undefined;
+}
+
+// A key's account and sheet never change, so a hint is safe to keep: the script checks the
+// live record anyway. Bounded; the oldest hints go first.
+const MAX_HINTS = 50_000;
+const owners = new Map<string, { userId: string; sheetId: string }>();
+
+function remember(key: KeyRecord): void {
+  if (owners.size >= MAX_HINTS) owners.delete(owners.keys().next().value!);
+  owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId });
+}
+
+// One message for unknown keys and keys of other sheets: no hint about which it was.
+const invalid = () => new ApiError("unauthorized", "Invalid API key for this sheet.");
+
+/** 401 unless `key` is a live key of `sheetId` (any sheet when `sheetId` is undefined). */
+function checkKey(key: KeyRecord | null, hash: string, sheetId: string | undefined): KeyRecord {
+  // Records are found by the key's SHA-256; the final comparison is constant-time all the same.
+  if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalid();
+  if (sheetId !== undefined && key.sheetId !== sheetId) throw invalid();
+  if (key.revoked) throw new ApiError("unauthorized", "This API key has been revoked.");
+  return key;
+}
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * DECISIONS 18a: without the limit store, reads are served uncounted (and logged) and writes
+ * are refused, since ids, locks and cache invalidation need the store too.
+ */
+function storeUnavailable(method: string, err: unknown): undefined {
+  const read = READS.has(method);
+  console.warn(`[limits] limit store unavailable (${(err as Error).message}); ${read ? "serving the read uncounted" : "refusing the write"}`);
+  if (read) return undefined;
+  throw new ApiError("service_unavailable", "Writes are paused: the rate-limit store is unreachable. Retry shortly.", {}, { "Retry-After": "5" });
+}
+
+type Attempt = { admitted: Admitted } | { storeError?: unknown };
+
+async function inOneTrip(hash: string, sheetId: string, requestId: string): Promise<Attempt> {
+  const owner = owners.get(hash);
+  if (!owner || owner.sheetId !== sheetId) return {};
+  const request = requestSpec(await accountLimits(owner.userId), requestId);
+  try {
+    const { values, consumed } = await getLimitStore().authorize([keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)], owner, request.spec);
+    if (!consumed) return {};
+    const [key, sheet, version] = values as [KeyRecord, SheetRecord | null, unknown];
+    return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheet(sheetId)), dataVersion: Number(version ?? 0), decision: decide(request, consumed) } };
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    return { storeError: err };
+  }
+}
+
+/** The sheet's record when the store's copy has expired: from Postgres, written back for the next request. */
+async function loadSheet(sheetId: string): Promise<SheetRecord | null> {
+  const row = await getSheet({ id: sheetId });
+  await publishSheetQuietly(row);
+  return row ? toSheetRecord(row) : null;
+}
+
+/** Authenticates the key for the sheet of the path and counts the request (DECISIONS 15). */
+export async function admitRequest({ hash, sheetId, requestId, method }: { hash: string; sheetId: string; requestId: string; method: string }): Promise<Admitted> {
+  // RATE_LIMITS=off (self-hosted installations, the benchmark's baseline): the key check alone.
+  const limited = config().env.RATE_LIMITS === "on";
+  const attempt = limited ? await inOneTrip(hash, sheetId, requestId) : {};
+  if ("admitted" in attempt) return attempt.admitted;
+  const storeDown = "storeError" in attempt;
+  const resolved = await resolveKeyAndSheet(hash, sheetId, { skipStore: storeDown });
+  const key = checkKey(resolved.key, hash, sheetId);
+  remember(key);
+  let decision: LimitDecision | undefined;
+  if (!limited) decision = undefined;
+  else if (storeDown) decision = storeUnavailable(method, attempt.storeError);
+  else {
+    try {
+      decision = await consumeRequest(await accountLimits(key.userId), requestId);
+    } catch (err) {
+      decision = storeUnavailable(method, err);
+    }
+  }
+  return { key, sheet: resolved.sheet, dataVersion: resolved.dataVersion, decision };
+}
+
+/** Authenticates a key for account-level routes (usage): no sheet in the path, nothing counted. */
+export async function authenticateKey(hash: string): Promise<KeyRecord> {
+  const { key } = await resolveKeyAndSheet(hash, undefined);
+  return checkKey(key, hash, undefined);
+}

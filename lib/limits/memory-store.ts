@@ -1,0 +1,115 @@
+// The limit store in process memory (embedded defaults, tests): the same answers as the Lua
+// scripts give on Redis, for one instance.
+import type { ConsumeResult, ConsumeSpec, LimitStore, Versioned } from "./store";
+
+/** A record the authorize script may count against: present, not revoked, of this sheet and account. */
+function qualifies(record: unknown, expect: { sheetId: string; userId: string }): boolean {
+  const k = record as { revoked?: unknown; sheetId?: unknown; userId?: unknown } | null;
+  return !!k && typeof k === "object" && k.revoked === false && k.sheetId === expect.sheetId && k.userId === expect.userId;
+}
+
+/** One instance's store: the same answers as Redis, for embedded mode and tests. */
+export function memoryStore(now: () => number = Date.now): LimitStore {
+  const entries = new Map<string, { json: string; expiresAt: number }>();
+  // Each burst window is a time-ordered queue: expired entries leave from the front, so a
+  // check costs nothing per entry however many the window holds.
+  const bursts = new Map<string, { at: number[]; member: string[]; head: number }>();
+  const burstOf = (key: string, from: number) => {
+    let b = bursts.get(key);
+    if (!b) bursts.set(key, (b = { at: [], member: [], head: 0 }));
+    while (b.head < b.at.length && b.at[b.head]! <= from) b.head++;
+    if (b.head > 1024 && b.head * 2 > b.at.length) {
+      b.at = b.at.slice(b.head);
+      b.member = b.member.slice(b.head);
+      b.head = 0;
+    }
+    return b;
+  };
+  const read = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return null;
+    if (entry.expiresAt <= now()) {
+      entries.delete(key);
+      return null;
+    }
+    return JSON.parse(entry.json) as unknown;
+  };
+  // The same algorithm as the Lua script; one process, so plain code is atomic.
+  const consume = (spec: ConsumeSpec): ConsumeResult => {
+    const burst = burstOf(spec.burst.key, spec.now - spec.burst.windowMs);
+    const used = [burst.at.length - burst.head, ...spec.counters.map((c) => Number(read(c.key) ?? 0))];
+    let exceeded = used[0]! >= spec.burst.limit ? 0 : -1;
+    spec.counters.forEach((c, i) => {
+      if (exceeded < 0 && used[i + 1]! >= c.limit) exceeded = i + 1;
+    });
+    if (exceeded < 0) {
+      // Kept in time order even if a caller's clock steps back a little.
+      let i = burst.at.length;
+      while (i > burst.head && burst.at[i - 1]! > spec.now) i--;
+      burst.at.splice(i, 0, spec.now);
+      burst.member.splice(i, 0, spec.member);
+      used[0]! += 1;
+      spec.counters.forEach((c, i) => {
+        used[i + 1] = used[i + 1]! + 1;
+        entries.set(c.key, { json: JSON.stringify(used[i + 1]), expiresAt: c.expireAt });
+      });
+    }
+    return { exceeded, used, oldestBurst: burst.head < burst.at.length ? burst.at[burst.head]! : null };
+    };
+  return {
+    kind: "memory",
+    ping: async () => {},
+    mget: async <T>(keys: string[]) => keys.map((k) => read(k) as T | null),
+    setIfNewer: async (key, value, ttlSeconds) => {
+      const current = read(key) as Partial<Versioned> | null;
+      if (current && typeof current.v === "number" && current.v >= value.v) return;
+      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+    },
+    del: async (key) => {
+      entries.delete(key);
+    },
+    incr: async (key, ttlSeconds) => {
+      const value = Number(read(key) ?? 0) + 1;
+      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+      return value;
+    },
+    allocate: async (key, floor, count, ttlSeconds) => {
+      const last = Math.max(Number(read(key) ?? 0), floor) + count;
+      entries.set(key, { json: JSON.stringify(last), expiresAt: now() + ttlSeconds * 1000 });
+      return last;
+    },
+    tryLock: async (key, token, ttlMs) => {
+      if (read(key) !== null) return false;
+      entries.set(key, { json: JSON.stringify(token), expiresAt: now() + ttlMs });
+      return true;
+    },
+    unlock: async (key, token) => {
+      if (read(key) === token) entries.delete(key);
+    },
+    consume: async (spec) => consume(spec),
+    peek: async (spec) => {
+      const burst = burstOf(spec.burst.key, spec.now - spec.burst.windowMs);
+      return {
+        exceeded: -1,
+        used: [burst.at.length - burst.head, ...spec.counters.map((c) => Number(read(c.key) ?? 0))],
+        oldestBurst: burst.head < burst.at.length ? burst.at[burst.head]! : null,
+      };
+    },
+    authorize: async (reads, expect, spec) => {
+      const values = reads.map(read);
+      return { values, consumed: qualifies(values[0], expect) ? consume(spec) : null };
+    },
+    refund: async (spec) => {
+      const burst = bursts.get(spec.burst.key);
+      const i = burst ? burst.member.indexOf(spec.member, burst.head) : -1;
+      if (burst && i >= 0) {
+        burst.at.splice(i, 1);
+        burst.member.splice(i, 1);
+      }
+      for (const c of spec.counters) {
+        const value = Number(read(c.key) ?? 0);
+        if (value > 0) entries.set(c.key, { json: JSON.stringify(value - 1), expiresAt: c.expireAt });
+      }
+    },
+  };
+}
