@@ -1,6 +1,6 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { usageDaily, type UsageRow } from "../schema";
+import { apiKeys, usageDaily, type UsageRow } from "../schema";
 
 /** Adds a batch of counts; rows for the same account, sheet, key, day and class are summed. */
 export async function addUsage(rows: UsageRow[]): Promise<void> {
@@ -14,12 +14,41 @@ export async function addUsage(rows: UsageRow[]): Promise<void> {
     });
 }
 
+type Range = { userId: string; from: string; to: string };
+const inRange = ({ userId, from, to }: Range) => and(eq(usageDaily.userId, userId), gte(usageDaily.day, from), lt(usageDaily.day, to));
+
 /** Requests per day (YYYY-MM-DD, UTC) and status class for an account, `from` inclusive, `to` exclusive. */
-export async function usageByDay({ userId, from, to }: { userId: string; from: string; to: string }) {
+export async function usageByDay(range: Range) {
   return getDb()
     .select({ day: usageDaily.day, statusClass: usageDaily.statusClass, count: sql<number>`sum(${usageDaily.count})::int` })
     .from(usageDaily)
-    .where(and(eq(usageDaily.userId, userId), gte(usageDaily.day, from), lt(usageDaily.day, to)))
+    .where(inRange(range))
     .groupBy(usageDaily.day, usageDaily.statusClass)
     .orderBy(usageDaily.day, usageDaily.statusClass);
+}
+
+/** Requests per day and key (with the key's name and prefix) in the given status classes. */
+export async function usageByKey(range: Range & { classes: readonly string[] }) {
+  return getDb()
+    .select({
+      day: usageDaily.day,
+      keyId: usageDaily.keyId,
+      name: apiKeys.name,
+      prefix: apiKeys.displayPrefix,
+      count: sql<number>`sum(${usageDaily.count})::int`,
+    })
+    .from(usageDaily)
+    .leftJoin(apiKeys, eq(apiKeys.id, usageDaily.keyId))
+    .where(and(inRange(range), inArray(usageDaily.statusClass, [...range.classes])))
+    .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix)
+    .orderBy(usageDaily.day, usageDaily.keyId);
+}
+
+/** Total requests of an account in the given status classes over a range of days. */
+export async function usageTotal(range: Range & { classes: readonly string[] }): Promise<number> {
+  const [row] = await getDb()
+    .select({ count: sql<number>`coalesce(sum(${usageDaily.count}), 0)::int` })
+    .from(usageDaily)
+    .where(and(inRange(range), inArray(usageDaily.statusClass, [...range.classes])));
+  return row?.count ?? 0;
 }

@@ -11,12 +11,14 @@ export interface KeyRoute {
   /** A body that succeeds, and the status it succeeds with. */
   body?: unknown;
   okStatus?: number;
+  /** Account-level routes have no sheet in the path: any live key of the account is theirs. */
+  accountLevel?: boolean;
 }
 
 const rows = () => import("@/app/api/v1/[sheetId]/[tabName]/route");
 const row = () => import("@/app/api/v1/[sheetId]/[tabName]/[rowId]/route");
 
-/** Every key-authenticated route (the usage route joins when it is built), run on the demo sheet. */
+/** Every key-authenticated route, run on the demo sheet. */
 export const KEY_ROUTES: KeyRoute[] = [
   { name: "GET /api/v1/{sheetId}/{tabName}", method: "GET", permission: "read", load: rows, path: (id) => `/api/v1/${id}/Products`, params: { tabName: "Products" } },
   { name: "POST /api/v1/{sheetId}/{tabName}", method: "POST", permission: "write", load: rows, path: (id) => `/api/v1/${id}/Products`, params: { tabName: "Products" }, body: { name: "Shelf" }, okStatus: 201 },
@@ -25,4 +27,5 @@ export const KEY_ROUTES: KeyRoute[] = [
   { name: "DELETE /api/v1/{sheetId}/{tabName}/{rowId}", method: "DELETE", permission: "write", load: row, path: (id) => `/api/v1/${id}/Products/6`, params: { tabName: "Products", rowId: "6" } },
   { name: "GET /api/{sheetId}/schema", method: "GET", permission: "schema", load: () => import("@/app/api/[sheetId]/schema/route"), path: (id) => `/api/${id}/schema` },
   { name: "POST /api/{sheetId}/refresh-schema", method: "POST", permission: "schema", load: () => import("@/app/api/[sheetId]/refresh-schema/route"), path: (id) => `/api/${id}/refresh-schema` },
+  { name: "GET /billing/usage", method: "GET", permission: "analytics", load: () => import("@/app/billing/usage/route"), path: () => "/billing/usage", accountLevel: true },
 ];
