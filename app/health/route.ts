@@ -11,8 +11,10 @@ const health = route(async () => {
   const mode = config().google.emulated ? "embedded" : "production";
   if (healthy) return ok({ status: "ok", mode, checks });
   const down = Object.entries(checks).filter(([, c]) => c.status === "down").map(([name]) => name);
+  // Without the limit store the API still serves reads (DECISIONS 18a): say so.
+  const degraded = checks.limit_store.status === "down" ? " API keys still work: reads are served uncounted and writes are paused until it is back." : "";
   return json(
-    { success: false, error: "service_unavailable", message: `Unavailable: ${down.join(", ")} down.`, status: "down", mode, checks },
+    { success: false, error: "service_unavailable", message: `Unavailable: ${down.join(", ")} down.${degraded}`, status: "down", mode, checks },
     { status: 503, headers: { "Retry-After": "5" } },
   );
 });
