@@ -6,59 +6,22 @@
 // many Google calls 1,000 concurrent reads of a cold tab make; and warm filter+sort+page latency
 // and server memory on a 100,000-row by 10-column tab.
 //   npx tsx bench/rows-load.ts [--duration 10] [--connections 50]
-import { spawn, execSync } from "node:child_process";
+import { execSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
+import { admin as adminAt, headers, load as measure, log, rows, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" } } });
 const PORT = 3600;
 const GOOGLE = "http://127.0.0.1:4600";
 const BASE = `http://127.0.0.1:${PORT}`;
-const KEY = "shk_benchKey000000000000000000000000000000";
-const SHEET = "1AcmeStoreDemoSpreadsheet0000000000000000001";
 const dir = mkdtempSync(join(tmpdir(), "sheetapi-bench-"));
 const bareFile = join(dir, "bare.json");
-const log = (line: string) => console.log(`▸ ${line}`);
-const headers = { "X-API-Key": KEY };
-
-async function waitFor(url: string, ms: number) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-const admin = async (path: string, body?: unknown) =>
-  (await fetch(`${GOOGLE}/__admin${path}`, { method: body ? "POST" : "GET", headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<Record<string, number>>;
-
-function rows(n: number, width: number) {
-  const header = ["id", ...Array.from({ length: width - 1 }, (_, i) => `c${i + 1}`)];
-  const data = Array.from({ length: n }, (_, r) => [r + 1, ...Array.from({ length: width - 1 }, (_, c) => (c % 3 === 0 ? `text ${(r * 7 + c) % 997}` : (r * 31 + c * 17) % 1000))]);
-  return [header, ...data];
-}
-
-async function load(title: string, url: string, extra: Partial<autocannon.Options> = {}) {
-  const result = await autocannon({ url, connections: Number(args.connections), duration: Number(args.duration), headers, ...extra });
-  const summary = {
-    title,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-    total: result.requests.total,
-  };
-  log(`${title}: ${summary.rps} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ${summary.errors} errors of ${summary.total}`);
-  return summary;
-}
+const admin = (path: string, body?: unknown) => adminAt(GOOGLE, path, body);
+const load = (title: string, url: string, extra: { duration?: number } = {}) =>
+  measure(title, url, { duration: extra.duration ?? Number(args.duration), connections: Number(args.connections) });
 
 function descendants(pid: number): number[] {
   let children: number[] = [];
@@ -87,11 +50,8 @@ function percentile(sorted: number[], p: number) {
 
 async function main() {
   log(`starting the service (DATA_DIR ${dir})`);
-  const server = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
-    env: { ...process.env, PORT: String(PORT), GOOGLE_EMULATOR_PORT: "4600", DATA_DIR: dir, DEMO_MODE: "1", DEMO_API_KEY: KEY, BENCH_BARE_JSON_FILE: bareFile, RATE_LIMIT_MULTIPLIER: "100000", NODE_ENV: "development", DATABASE_URL: "", UPSTASH_REDIS_REST_URL: "" },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
+  const service = startService(PORT, 4600, dir, { BENCH_BARE_JSON_FILE: bareFile });
+  const server = service.process;
   try {
     await waitFor(`${BASE}/health`, 240_000);
 
@@ -155,7 +115,7 @@ async function main() {
     ];
     console.log(`\n${lines.join("\n")}\n`);
   } finally {
-    process.kill(-server.pid!, "SIGTERM");
+    service.stop();
   }
 }
 

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Brand } from "@/app/components/brand";
 import { signOut } from "@/lib/auth/auth";
 import { requireUser } from "@/lib/auth/session";
@@ -16,7 +17,13 @@ export default async function DashboardLayout({ children }: { children: React.Re
     <div className="min-h-screen">
       <header className="border-b border-slate-200 dark:border-slate-800">
         <div className="mx-auto flex max-w-5xl items-center justify-between px-6 py-4">
-          <Brand />
+          <div className="flex items-center gap-6">
+            <Brand />
+            <nav className="flex gap-4 text-sm text-slate-600 dark:text-slate-400">
+              <Link href="/dashboard" className="hover:text-slate-900 dark:hover:text-white">Sheets</Link>
+              <Link href="/dashboard/usage" className="hover:text-slate-900 dark:hover:text-white" data-testid="nav-usage">Usage</Link>
+            </nav>
+          </div>
           <div className="flex items-center gap-4 text-sm">
             <span data-testid="account-email" className="text-slate-600 dark:text-slate-400">{user.email}</span>
             <form action={signOutAction}>

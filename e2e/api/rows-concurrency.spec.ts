@@ -43,11 +43,13 @@ test("200 creates, 50 updates and 50 deletes at once across two instances", asyn
   expect(new Set(left.data.map((r: { id: string }) => r.id))).toEqual(new Set(ids.slice(50)));
 });
 
-test("100 concurrent requests across two instances with 5 remaining: exactly 5 get through", async ({ page, request }) => {
+test("100 concurrent requests across two instances with 5 remaining: exactly 5 get through, requests_used rises by 5", async ({ page, request }) => {
   test.skip(!E2E.secondUrl && !process.env.CI, "needs a real Postgres and Redis (DATABASE_URL, UPSTASH_REDIS_REST_URL)");
   const sheetId = await createSpreadsheet("Exactness");
   await signIn(page, "exact@example.com"); // Free Trial: 5 a minute
   const key = await registerSheet(page, sheetId);
+  const used = async () => ((await (await request.get(`${E2E.baseUrl}/billing/usage`, { headers: { "X-API-Key": key } })).json()) as { data: { current_period: { requests_used: number } } }).data.current_period.requests_used;
+  const before = await used();
   const answers = await Promise.all(
     Array.from({ length: 100 }, (_, i) => request.get(`${i % 2 ? E2E.secondUrl : E2E.baseUrl}/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key } })),
   );
@@ -57,4 +59,6 @@ test("100 concurrent requests across two instances with 5 remaining: exactly 5 g
   const refused = answers.find((r) => r.status() === 429)!;
   expect(await refused.json()).toMatchObject({ success: false, error: "rate_limit_exceeded", limit: { allowed: 5, current: 5 } });
   expect(refused.headers()["retry-after"]).toBeTruthy();
+  // The usage report is not counted and answers past the limit: it rose by exactly the 5.
+  expect(await used()).toBe(before + 5);
 });

@@ -21,9 +21,9 @@ export async function revokeKey(page: Page, name: string) {
   await expect(keyRow(page, name).getByTestId("key-revoked")).toBeVisible();
 }
 
-/** Switches the signed-in account's plan from the dashboard. */
+/** Switches the signed-in account's plan from the usage page. */
 export async function choosePlan(page: Page, plan: "free_trial" | "starter" | "professional" | "business", label: string) {
-  await page.goto("/dashboard");
+  await page.goto("/dashboard/usage");
   await page.getByTestId("plan-select").selectOption(plan);
   await page.getByTestId("plan-submit").click();
   await expect(page.getByTestId("plan-name")).toHaveText(label);

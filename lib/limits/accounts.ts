@@ -11,7 +11,10 @@ export interface AccountLimits {
 }
 
 const ACCOUNT_TTL_MS = 30_000;
-const cache = new Map<string, { account: AccountLimits; at: number }>();
+// Per process, not per module: Next.js bundles server actions (plan changes) and route handlers
+// separately, and a change must reach this instance's routes at once.
+const globalRef = globalThis as typeof globalThis & { __sheetapiAccounts?: Map<string, { account: AccountLimits; at: number }> };
+const cache = (globalRef.__sheetapiAccounts ??= new Map());
 
 export async function accountLimits(userId: string): Promise<AccountLimits> {
   const hit = cache.get(userId);

@@ -21,6 +21,17 @@ export function statusClass(status: number): StatusClass {
 
 export const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 
+// One batch per process: Next.js bundles route handlers and pages separately, so module state
+// would be split between them and a page could not flush what the routes recorded.
+interface Batch {
+  pending: Map<string, UsageRow & { count: number }>;
+  timer?: NodeJS.Timeout;
+  flushing?: Promise<void>;
+}
+const globalRef = globalThis as typeof globalThis & { __sheetapiUsage?: Batch };
+const batch: Batch = (globalRef.__sheetapiUsage ??= { pending: new Map() });
+const pending = batch.pending;
+
 const rowId = (r: UsageRow) => `${r.userId}\u0000${r.sheetId}\u0000${r.keyId}\u0000${r.day}\u0000${r.statusClass}`;
 
 function add(row: UsageRow & { count: number }): void {
@@ -29,34 +40,34 @@ function add(row: UsageRow & { count: number }): void {
   else pending.set(rowId(row), { ...row });
 }
 
-const pending = new Map<string, UsageRow & { count: number }>();
-let timer: NodeJS.Timeout | undefined;
-let flushing: Promise<void> | undefined;
 
 export function recordUsage({ userId, sheetId, keyId, status, at = Date.now() }: { userId: string; sheetId: string; keyId: string; status: number; at?: number }): void {
   add({ userId, sheetId, keyId, day: utcDay(at), statusClass: statusClass(status), count: 1 });
-  timer ??= setTimeout(() => void flushUsage(), config().env.USAGE_FLUSH_MS);
-  timer.unref?.();
+  scheduleFlush();
+}
+
+function scheduleFlush(): void {
+  batch.timer ??= setTimeout(() => void flushUsage(), config().env.USAGE_FLUSH_MS);
+  batch.timer.unref?.();
 }
 
 /** Writes this instance's pending counts now (also before usage is read, so reads include them). */
 export async function flushUsage(): Promise<void> {
-  if (timer) clearTimeout(timer);
-  timer = undefined;
+  if (batch.timer) clearTimeout(batch.timer);
+  batch.timer = undefined;
   // One write at a time: a second caller waits for it, then writes what arrived meanwhile.
-  while (flushing) await flushing;
+  while (batch.flushing) await batch.flushing;
   if (!pending.size) return;
   const rows = [...pending.values()];
   pending.clear();
-  flushing = addUsage(rows)
+  batch.flushing = addUsage(rows)
     .catch((err: unknown) => {
       rows.forEach(add);
       console.warn(`[usage] could not write ${rows.length} usage rows, keeping them for the next flush: ${(err as Error).message}`);
-      timer ??= setTimeout(() => void flushUsage(), config().env.USAGE_FLUSH_MS);
-      timer.unref?.();
+      scheduleFlush();
     })
     .finally(() => {
-      flushing = undefined;
+      batch.flushing = undefined;
     });
-  await flushing;
+  await batch.flushing;
 }

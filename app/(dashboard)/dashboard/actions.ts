@@ -32,7 +32,7 @@ export async function changePlanAction(form: FormData): Promise<void> {
   const user = await currentUser();
   if (!user) return;
   await changePlan(user.id, String(form.get("plan") ?? ""));
-  revalidatePath("/dashboard");
+  revalidatePath("/dashboard", "layout");
 }
 
 /** The new key has been shown: it must not be shown again. */

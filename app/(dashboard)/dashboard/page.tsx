@@ -2,7 +2,8 @@ import Link from "next/link";
 import { listSheets } from "@/db/queries/sheets";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
-import { PlanPanel } from "./plan-panel";
+import { getUserById } from "@/db/queries/users";
+import { planOf } from "@/lib/limits/plans";
 import { RegisterForm } from "./register-form";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ const ACCESS_LABEL = { public: "public link", service_account: "shared with the 
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
   const user = await requireUser("/dashboard");
-  const [{ error }, sheets] = await Promise.all([searchParams, listSheets({ userId: user.id })]);
+  const [{ error }, sheets, account] = await Promise.all([searchParams, listSheets({ userId: user.id }), getUserById({ id: user.id })]);
 
   return (
     <div className="space-y-8">
@@ -41,7 +42,10 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </ul>
       )}
       <RegisterForm serviceAccountEmail={config().google.serviceAccount.email} />
-      <PlanPanel userId={user.id} />
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        {planOf(account?.plan ?? "free_trial").label} plan.{" "}
+        <Link href="/dashboard/usage" className="font-medium underline" data-testid="usage-link">See usage and change plan</Link>
+      </p>
     </div>
   );
 }

@@ -1,0 +1,103 @@
+// The hot-path cost of plan limits: cached-read throughput with the limiter against the same
+// build with RATE_LIMITS=off, measured in one run, in alternating rounds so drift hits both.
+// Pairs of `npm start` instances on the same emulators/google:
+//   embedded: in-process limit store, PGlite (one instance each)
+//   production shape: Upstash (emulators/upstash over the real Redis) and the real Postgres,
+//   both instances sharing them; run when Redis and Postgres answer on their usual ports.
+// With limits on, a request's key check and its count are one store round trip; with limits
+// off the key check alone still makes that round trip, so the ratio is the limiter's own cost.
+//   npx tsx bench/limiter-cost.ts [--duration 10] [--connections 50] [--rounds 2]
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { admin, headers, load, log, rows, SHEET, startService, waitFor, type Measure } from "./support";
+
+const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "2" } } });
+const GOOGLE_PORT = 4620;
+const GOOGLE = `http://127.0.0.1:${GOOGLE_PORT}`;
+const UPSTASH_PORT = 8091;
+const BENCH_DB = "sheetapi_bench";
+const opts = { duration: Number(args.duration), connections: Number(args.connections) };
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = new Socket();
+    s.setTimeout(500, () => (s.destroy(), resolve(false)));
+    s.once("error", () => resolve(false));
+    s.connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
+  });
+
+interface Pair {
+  name: string;
+  on: ReturnType<typeof startService>;
+  off: ReturnType<typeof startService>;
+}
+
+async function prepare(base: string) {
+  await waitFor(`${base}/health`, 240_000);
+  await fetch(`${base}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
+  for (let i = 0; i < 20; i++) await (await fetch(`${base}/api/v1/${SHEET}/Hundred?limit=100`, { headers })).text();
+}
+
+async function main() {
+  const stops: (() => void)[] = [];
+  try {
+    const dir = (name: string) => mkdtempSync(join(tmpdir(), `sheetapi-bench-${name}-`));
+    log("embedded pair: in-process store, PGlite");
+    const embeddedOn = startService(3620, GOOGLE_PORT, dir("on"));
+    stops.push(embeddedOn.stop);
+    await waitFor(`${embeddedOn.base}/health`, 240_000);
+    await admin(GOOGLE, `/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
+    const embeddedOff = startService(3621, GOOGLE_PORT, dir("off"), { RATE_LIMITS: "off" });
+    stops.push(embeddedOff.stop);
+    const pairs: Pair[] = [{ name: "embedded (in-process store)", on: embeddedOn, off: embeddedOff }];
+
+    if ((await listening(6379)) && (await listening(5432))) {
+      log("production-shape pair: Upstash over the real Redis, the real Postgres, shared by both instances");
+      spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", `DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`]);
+      spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", `CREATE DATABASE ${BENCH_DB}`]);
+      const upstash = spawn(process.execPath, ["--import", "tsx", "emulators/upstash/main.ts", "--port", String(UPSTASH_PORT), "--token", "bench"], { stdio: "ignore", detached: true });
+      stops.push(() => process.kill(-upstash.pid!, "SIGTERM"));
+      const shared = { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${BENCH_DB}`, UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${UPSTASH_PORT}`, UPSTASH_REDIS_REST_TOKEN: "bench" };
+      const on = startService(3622, GOOGLE_PORT, dir("pg-on"), shared);
+      stops.push(on.stop);
+      await waitFor(`${on.base}/health`, 240_000); // it migrates the database; the second must not race it
+      const off = startService(3623, GOOGLE_PORT, dir("pg-off"), { ...shared, RATE_LIMITS: "off" });
+      stops.push(off.stop);
+      pairs.push({ name: "production shape (Upstash over Redis, Postgres)", on, off });
+    } else log("Redis or Postgres not reachable: the production-shape pair is skipped");
+
+    for (const p of pairs) for (const s of [p.on, p.off]) await prepare(s.base);
+
+    const lines = ["| store | path | with limiter | without | ratio | target |", "|---|---|---|---|---|---|"];
+    for (const p of pairs) {
+      for (const [path, title] of [["Hundred?limit=100", "cached GET list, 100 rows"], ["Hundred/42", "cached GET one row"]] as const) {
+        const on: Measure[] = [];
+        const off: Measure[] = [];
+        for (let r = 0; r < Number(args.rounds); r++) {
+          // Alternate which goes first, so warm-up and drift fall on both sides.
+          const order = r % 2 === 0 ? ([["on", p.on], ["off", p.off]] as const) : ([["off", p.off], ["on", p.on]] as const);
+          for (const [which, s] of order) (which === "on" ? on : off).push(await load(`${p.name}, ${title}, limiter ${which}`, `${s.base}/api/v1/${SHEET}/${path}`, opts));
+        }
+        const rps = (ms: Measure[]) => Math.round(ms.reduce((a, m) => a + m.rps, 0) / ms.length);
+        const p50 = (ms: Measure[]) => Math.max(...ms.map((m) => m.p50));
+        const errors = [...on, ...off].reduce((a, m) => a + m.errors, 0);
+        lines.push(`| ${p.name} | ${title} | ${rps(on)} req/s, p50 ${p50(on)} ms | ${rps(off)} req/s, p50 ${p50(off)} ms | **${(rps(on) / rps(off)).toFixed(2)}**${errors ? ` (${errors} errors)` : ""} | >= 0.8 |`);
+      }
+    }
+    console.log(`\n${lines.join("\n")}\n`);
+  } finally {
+    for (const stop of stops.reverse()) stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

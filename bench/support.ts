@@ -1,0 +1,88 @@
+// What the benchmarks share: starting `npm start` instances, waiting for them, the emulator's
+// admin API, generated tabs and one autocannon measure.
+import { spawn, type ChildProcess } from "node:child_process";
+import autocannon from "autocannon";
+
+export const KEY = "shk_benchKey000000000000000000000000000000";
+export const SHEET = "1AcmeStoreDemoSpreadsheet0000000000000000001";
+export const headers = { "X-API-Key": KEY };
+export const log = (line: string) => console.log(`▸ ${line}`);
+
+export async function waitFor(url: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** `npm start` on embedded defaults plus `env`, as its own process group; stop() ends the group. */
+export function startService(port: number, googlePort: number, dataDir: string, env: Record<string, string> = {}): { base: string; process: ChildProcess; stop: () => void } {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      GOOGLE_EMULATOR_PORT: String(googlePort),
+      DATA_DIR: dataDir,
+      DEMO_MODE: "1",
+      DEMO_API_KEY: KEY,
+      // Limits raised so that the load itself is never refused; the limiter still runs.
+      RATE_LIMIT_MULTIPLIER: "100000",
+      NODE_ENV: "development",
+      DATABASE_URL: "",
+      UPSTASH_REDIS_REST_URL: "",
+      ...env,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    process: child,
+    stop: () => {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+export const admin = async (googleUrl: string, path: string, body?: unknown) =>
+  (await fetch(`${googleUrl}/__admin${path}`, { method: body ? "POST" : "GET", headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<Record<string, number>>;
+
+/** A header row (`id`, c1, c2...) and `n` rows of mixed text and numbers. */
+export function rows(n: number, width: number) {
+  const header = ["id", ...Array.from({ length: width - 1 }, (_, i) => `c${i + 1}`)];
+  const data = Array.from({ length: n }, (_, r) => [r + 1, ...Array.from({ length: width - 1 }, (_, c) => (c % 3 === 0 ? `text ${(r * 7 + c) % 997}` : (r * 31 + c * 17) % 1000))]);
+  return [header, ...data];
+}
+
+export interface Measure {
+  title: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+}
+
+export async function load(title: string, url: string, options: { duration: number; connections: number }): Promise<Measure> {
+  const result = await autocannon({ url, headers, ...options });
+  const summary = {
+    title,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    total: result.requests.total,
+  };
+  log(`${title}: ${summary.rps} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ${summary.errors} errors of ${summary.total}`);
+  return summary;
+}
