@@ -31,7 +31,7 @@ describe("GET /health", () => {
     let res = await GET(new Request("http://x/health"));
     let body = await res.json();
     expect(res.status).toBe(503);
-    expect(body).toMatchObject({ success: false, error: "service_unavailable", message: "Unavailable: limit_store down." });
+    expect(body).toMatchObject({ success: false, error: "service_unavailable", message: "Unavailable: limit_store down. API keys still work: reads are served uncounted and writes are paused until it is back." });
     expect(body.checks.database.status).toBe("ok");
     expect(body.checks.sheets_backend.status).toBe("ok");
 
