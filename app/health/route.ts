@@ -12,7 +12,7 @@ const health = route(async () => {
   if (healthy) return ok({ status: "ok", mode, checks });
   const down = Object.entries(checks).filter(([, c]) => c.status === "down").map(([name]) => name);
   // Without the limit store the API still serves reads (DECISIONS 18a): say so.
-  const degraded = checks.limit_store.status === "down" ? " API keys still work: reads are served uncounted and writes are paused until it is back." : "";
+  const degraded = checks.limit_store.status === "down" ? " Without the limit store, reads are served uncounted and writes are paused until it is back." : "";
   return json(
     { success: false, error: "service_unavailable", message: `Unavailable: ${down.join(", ")} down.${degraded}`, status: "down", mode, checks },
     { status: 503, headers: { "Retry-After": "5" } },

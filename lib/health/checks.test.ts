@@ -31,14 +31,14 @@ describe("GET /health", () => {
     let res = await GET(new Request("http://x/health"));
     let body = await res.json();
     expect(res.status).toBe(503);
-    expect(body).toMatchObject({ success: false, error: "service_unavailable", message: "Unavailable: limit_store down. API keys still work: reads are served uncounted and writes are paused until it is back." });
+    expect(body).toMatchObject({ success: false, error: "service_unavailable", message: "Unavailable: limit_store down. Without the limit store, reads are served uncounted and writes are paused until it is back." });
     expect(body.checks.database.status).toBe("ok");
     expect(body.checks.sheets_backend.status).toBe("ok");
 
     await google.stop();
     res = await GET(new Request("http://x/health"));
     body = await res.json();
-    expect(body.message).toBe("Unavailable: limit_store, sheets_backend down.");
+    expect(body.message).toBe("Unavailable: limit_store, sheets_backend down. Without the limit store, reads are served uncounted and writes are paused until it is back.");
     expect(res.headers.get("retry-after")).toBe("5");
     await db.close();
   });

@@ -68,7 +68,7 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
     const h = await health();
     expect(h.status).toBe(503);
     expect(h.body).toMatchObject({ success: false, checks: { limit_store: { status: "down" }, database: { status: "ok" } } });
-    expect(String(h.body.message)).toMatch(/reads are served uncounted and writes are paused/);
+    expect(String(h.body.message)).toMatch(/Without the limit store, reads are served uncounted and writes are paused/);
 
     const u = await usage();
     expect(u.status).toBe(200);
