@@ -1,0 +1,54 @@
+// What the docs page and the OpenAPI document of a sheet are built from: the live tab model, the
+// owner's plan, example rows and the service's address. Both read this, so they never disagree.
+import { getSheet } from "@/db/queries/sheets";
+import { getUserById } from "@/db/queries/users";
+import { config } from "@/lib/env";
+import { effectivePlan } from "@/lib/limits/limiter";
+import { isPlanId, type Plan, type PlanId } from "@/lib/limits/plans";
+import { getSheetModel } from "@/lib/sheets/schema";
+import { toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
+import type { SheetModel, TabModel } from "@/lib/sheets/tab-model";
+import { exampleRows, type TabExamples } from "./samples";
+
+export interface SheetDocs {
+  sheet: SheetRecord;
+  model: SheetModel;
+  plan: Plan & { id: PlanId };
+  baseUrl: string;
+  examples: Map<string, TabExamples>;
+}
+
+/** Null when no such sheet is registered. */
+export async function loadSheetDocs(sheetId: string): Promise<SheetDocs | null> {
+  const row = await getSheet({ id: sheetId });
+  if (!row) return null;
+  const sheet = toSheetRecord(row);
+  const [model, owner] = await Promise.all([getSheetModel(sheet), getUserById({ id: row.userId })]);
+  const planId: PlanId = owner && isPlanId(owner.plan) ? owner.plan : "free_trial";
+  return {
+    sheet,
+    model,
+    plan: { ...effectivePlan(planId), id: planId },
+    baseUrl: config().appUrl,
+    examples: await exampleRows(sheet, model),
+  };
+}
+
+/** A tab's path segment, URL-encoded (tab names may hold spaces and unicode). */
+export const tabPath = (docs: Pick<SheetDocs, "sheet">, tab: TabModel) => `/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}`;
+
+/** The example row's id: the `id` column, or the row number for tabs without one. */
+export const exampleId = (docs: SheetDocs, tab: TabModel) => String(docs.examples.get(tab.name)?.rows[0]?.id ?? (tab.hasIdColumn ? "1" : "2"));
+
+/** A body for creating a row: the example's values, without `id` (assigned by the service). */
+export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
+  const { id: _id, ...rest } = docs.examples.get(tab.name)?.rows[0] ?? {};
+  return Object.keys(rest).length ? rest : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
+}
+
+/** A body for a partial update: the first column that is not `id`. */
+export function exampleUpdateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
+  const column = tab.columns.find((c) => c.name !== "id");
+  if (!column) return {};
+  return { [column.name]: docs.examples.get(tab.name)?.rows[1]?.[column.name] ?? "new value" };
+}
