@@ -15,7 +15,7 @@ export function tabIdentifiers(tabs: TabModel[]): Map<string, string> {
   const used = new Set<string>();
   const out = new Map<string, string>();
   for (const tab of tabs) {
-    const base = tab.name.normalize("NFKD").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "Tab";
+    const base = tab.name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "Tab";
     let name = /^[0-9]/.test(base) ? `Tab_${base}` : base;
     for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
     used.add(name);
@@ -60,7 +60,8 @@ function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
   const col = (c: ColumnModel) => [c.name, { type: "string", description: `Column type: ${c.type}. Values are strings as the sheet shows them; ?typed=true converts them.` }];
   const rowProps = Object.fromEntries([...(tab.hasIdColumn ? [] : [["id", { type: "string", description: "Row number in the sheet (header = 1); moves when rows above are deleted." }]]), ...tab.columns.map(col)]);
   const inputProps = Object.fromEntries(tab.columns.map((c) => [c.name, valueSchema]));
-  const { id: _id, ...patchProps } = inputProps;
+  // `id` cannot change through an update.
+  const patchProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => name !== "id"));
   return {
     Row: { type: "object", properties: rowProps, required: Object.keys(rowProps), ...(example ? { examples: [example] } : {}) },
     RowInput: { type: "object", properties: inputProps, additionalProperties: false, minProperties: 1, examples: [exampleCreateBody(docs, tab)] },

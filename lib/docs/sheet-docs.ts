@@ -42,7 +42,7 @@ export const exampleId = (docs: SheetDocs, tab: TabModel) => String(docs.example
 
 /** A body for creating a row: the example's values, without `id` (assigned by the service). */
 export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
-  const { id: _id, ...rest } = docs.examples.get(tab.name)?.rows[0] ?? {};
+  const rest = Object.fromEntries(Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {}).filter(([name]) => name !== "id"));
   return Object.keys(rest).length ? rest : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
 }
 

@@ -1,0 +1,128 @@
+// GET /docs/{sheetId}: the sheet's public API documentation, built from the live schema.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { exampleCreateBody, exampleId, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
+import { snippet, type RequestExample } from "@/lib/docs/snippets";
+import type { TabModel } from "@/lib/sheets/tab-model";
+import { CodeBlock } from "./code-block";
+import { ReferenceSections } from "./reference-sections";
+import { TryIt } from "./try-it";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ sheetId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const docs = await loadSheetDocs((await params).sheetId);
+  return { title: docs ? `${docs.model.title} API · SheetAPI` : "Sheet not found · SheetAPI" };
+}
+
+const LANGUAGES = [["curl", "curl"], ["javascript", "JavaScript"], ["python", "Python"]] as const;
+
+function examples(r: RequestExample) {
+  return LANGUAGES.map(([language, label]) => ({ language, label, code: snippet(language, r) }));
+}
+
+function Endpoint({ method, path, permission, children }: { method: string; path: string; permission: string; children?: React.ReactNode }) {
+  const color = { GET: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200", POST: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200", PUT: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200", DELETE: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" }[method];
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <span className={`rounded px-2 py-0.5 font-mono text-xs font-semibold ${color}`}>{method}</span>
+        <code className="break-all">{path}</code>
+        <span className="text-xs text-slate-500">needs {permission}</span>
+      </div>
+      {children}
+    </div>
+  );
+}
+
+function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
+  const base = `${docs.baseUrl}${tabPath(docs, tab)}`;
+  const ex = docs.examples.get(tab.name);
+  const id = exampleId(docs, tab);
+  const firstText = tab.columns.find((c) => c.name !== "id" && c.type === "string");
+  const listQuery = firstText && ex?.rows[0]?.[firstText.name] ? `?filter=${encodeURIComponent(`${firstText.name}=${ex.rows[0][firstText.name]}`)}&limit=10` : "?limit=10";
+  const listAnswer = { success: true, data: ex?.rows ?? [], meta: { total: ex?.rows.length ?? 0, limit: 100, offset: 0, returned: ex?.rows.length ?? 0 } };
+  return (
+    <section id={`tab-${encodeURIComponent(tab.name)}`} data-testid="docs-tab" data-tab-name={tab.name} className="space-y-6 border-t border-slate-200 pt-10 dark:border-slate-800">
+      <div>
+        <h2 className="text-xl font-semibold" data-testid="docs-tab-name">{tab.name}</h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {tab.hasIdColumn
+            ? "Rows are identified by their id column; a created row without an id gets the next integer."
+            : "This tab has no id column: rows are identified by their row number in the sheet (header = 1, first row = 2). Row numbers move when rows above are deleted."}
+        </p>
+      </div>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[28rem] text-left text-sm">
+          <thead className="text-xs text-slate-500"><tr><th className="py-1 pr-4 font-normal">Column</th><th className="py-1 pr-4 font-normal">Type</th><th className="py-1 font-normal">Example{ex?.real ? "" : " (made up)"}</th></tr></thead>
+          <tbody>
+            {tab.columns.map((c) => (
+              <tr key={c.name} data-testid="docs-column" className="border-t border-slate-100 dark:border-slate-800">
+                <td className="py-1.5 pr-4 font-mono">{c.name}</td>
+                <td className="py-1.5 pr-4"><span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs dark:bg-slate-800">{c.type}</span></td>
+                <td className="py-1.5 font-mono text-xs text-slate-600 dark:text-slate-400">{String(ex?.rows[0]?.[c.name] ?? "")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Endpoint method="GET" path={`${tabPath(docs, tab)}`} permission="Read">
+        <CodeBlock snippets={examples({ method: "GET", url: `${base}${listQuery}` })} />
+        <details className="text-sm">
+          <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Answer</summary>
+          <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{JSON.stringify(listAnswer, null, 2)}</pre>
+        </details>
+      </Endpoint>
+      <Endpoint method="GET" path={`${tabPath(docs, tab)}/{rowId}`} permission="Read">
+        <CodeBlock snippets={examples({ method: "GET", url: `${base}/${encodeURIComponent(id)}` })} />
+      </Endpoint>
+      <Endpoint method="POST" path={tabPath(docs, tab)} permission="Write">
+        <p className="text-sm text-slate-600 dark:text-slate-400">One row, or an array of up to 1,000 rows in one write. Answers 201 with <code>{"{ created, rows }"}</code>.</p>
+        <CodeBlock snippets={examples({ method: "POST", url: base, body: exampleCreateBody(docs, tab) })} />
+      </Endpoint>
+      <Endpoint method="PUT" path={`${tabPath(docs, tab)}/{rowId}`} permission="Write">
+        <p className="text-sm text-slate-600 dark:text-slate-400">Changes only the cells named in the body; answers the whole row.</p>
+        <CodeBlock snippets={examples({ method: "PUT", url: `${base}/${encodeURIComponent(id)}`, body: exampleUpdateBody(docs, tab) })} />
+      </Endpoint>
+      <Endpoint method="DELETE" path={`${tabPath(docs, tab)}/{rowId}`} permission="Write">
+        <CodeBlock snippets={examples({ method: "DELETE", url: `${base}/${encodeURIComponent(id)}` })} />
+      </Endpoint>
+    </section>
+  );
+}
+
+export default async function SheetDocsPage({ params }: Props) {
+  const docs = await loadSheetDocs((await params).sheetId);
+  if (!docs) notFound();
+  const anyReal = [...docs.examples.values()].some((e) => e.real);
+  return (
+    <div className="space-y-10">
+      <header className="space-y-3">
+        <p className="text-sm text-slate-500">API documentation</p>
+        <h1 className="text-3xl font-bold" data-testid="docs-title">{docs.model.title}</h1>
+        <p className="text-slate-600 dark:text-slate-400">
+          Each tab of this spreadsheet is a JSON collection and each row an item. Base address <code className="break-all">{docs.baseUrl}</code>; every request sends its key in the <code>X-API-Key</code> header.{" "}
+          {docs.sheet.writable ? "Keys with the Write permission can create, update and delete rows." : "This sheet is read-only: write requests answer 403 until the owner makes it writable."}
+        </p>
+        <nav className="flex flex-wrap gap-2 text-sm">
+          {docs.model.tabs.map((t) => (
+            <a key={t.name} href={`#tab-${encodeURIComponent(t.name)}`} className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">{t.name}</a>
+          ))}
+          <a href={`/docs/${docs.sheet.id}/openapi.json`} data-testid="openapi-link" className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">OpenAPI 3.1</a>
+          <Link href="/docs" className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">Guide</Link>
+        </nav>
+        {!anyReal && <p className="text-xs text-slate-500">Example values are made up from the column types: this page is public and shows a sheet&apos;s own values only when anyone with its link can view it.</p>}
+      </header>
+      <section className="space-y-3">
+        <h2 className="text-xl font-semibold">Try it</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Paste a key with the Read permission and run a request from this page.</p>
+        <TryIt sheetId={docs.sheet.id} tabs={docs.model.tabs.map((t) => t.name)} />
+      </section>
+      {docs.model.tabs.map((tab) => <TabSection key={tab.name} docs={docs} tab={tab} />)}
+      <ReferenceSections docs={docs} />
+    </div>
+  );
+}

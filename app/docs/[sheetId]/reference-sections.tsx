@@ -1,0 +1,84 @@
+// The parts of a sheet's docs that are the same for every tab: keys, filters, errors, limits.
+import type { SheetDocs } from "@/lib/docs/sheet-docs";
+
+const n = (x: number) => x.toLocaleString("en-US");
+const th = "py-1.5 pr-4 font-normal";
+const td = "py-1.5 pr-4 align-top";
+
+const ERRORS = [
+  ["400", "validation_error", "Invalid request data: the message names the field or parameter."],
+  ["401", "unauthorized", "Missing, invalid or revoked key, or a key of another sheet. Not counted."],
+  ["403", "forbidden", "The key lacks the permission, or the sheet is read-only."],
+  ["404", "not_found", "No such tab (names are case-sensitive) or row."],
+  ["409", "conflict", "A row with this id exists already."],
+  ["413", "payload_too_large", "The body is over 1 MB."],
+  ["415", "unsupported_media_type", "Send bodies with Content-Type: application/json."],
+  ["429", "rate_limit_exceeded", "A plan limit is reached: wait Retry-After seconds. Not counted."],
+  ["5xx", "server_error, bad_gateway, service_unavailable, gateway_timeout", "Our side or Google failed; safe to retry reads with backoff. Not counted."],
+];
+
+function Table({ head, rows, testId }: { head: string[]; rows: React.ReactNode[][]; testId?: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[28rem] text-left text-sm" data-testid={testId}>
+        <thead className="text-xs text-slate-500"><tr>{head.map((h) => <th key={h} className={th}>{h}</th>)}</tr></thead>
+        <tbody>{rows.map((r, i) => <tr key={i} className="border-t border-slate-100 dark:border-slate-800">{r.map((c, j) => <td key={j} className={td}>{c}</td>)}</tr>)}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ReferenceSections({ docs }: { docs: SheetDocs }) {
+  const tab = docs.model.tabs.find((t) => t.columns.length > 0);
+  const text = tab?.columns.find((c) => c.type === "string" && c.name !== "id")?.name ?? "name";
+  const num = tab?.columns.find((c) => ["number", "currency", "percent"].includes(c.type))?.name ?? "price";
+  const p = docs.plan;
+  return (
+    <>
+      <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
+        <h2 className="text-xl font-semibold">Keys and permissions</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">The sheet&apos;s owner creates keys in the dashboard; a key&apos;s value is shown once. Send it as <code>X-API-Key</code>.</p>
+        <Table head={["Permission", "Grants"]} rows={[
+          ["Read", "GET rows"],
+          ["Write", "POST, PUT, DELETE rows"],
+          ["Schema", <>GET <code>/api/{docs.sheet.id}/schema</code>, POST <code>/api/{docs.sheet.id}/refresh-schema</code></>],
+          ["Analytics", <>GET <code>/billing/usage</code></>],
+        ]} />
+      </section>
+      <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
+        <h2 className="text-xl font-semibold">Listing: filter, sort, page</h2>
+        <Table head={["Parameter", "Meaning"]} rows={[
+          [<code key="l">limit</code>, "1 to 1,000 rows (default 100)"],
+          [<code key="o">offset</code>, "rows to skip (default 0)"],
+          [<code key="s">sort</code>, "a column; numeric when all its values are numbers; stable; empty values last"],
+          [<code key="r">order</code>, "asc (default) or desc"],
+          [<code key="f">filter</code>, "conditions joined by , (all must hold)"],
+          [<code key="c">select</code>, "only these columns (and id), comma-separated"],
+          [<code key="t">typed</code>, "true: numbers, booleans and nulls instead of display strings"],
+        ]} />
+        <Table testId="filter-examples" head={["Filter", "Matches"]} rows={[
+          [<code key="1">{`${text}=Ada`}</code>, "equal, case-sensitive"],
+          [<code key="2">{`${text}=Ada|Grace`}</code>, "either value"],
+          [<code key="3">{`${text}!=Ada`}</code>, "different"],
+          [<code key="4">{`${num}>=20`}</code>, "numeric when both sides are numbers ($ , % ignored), else text order; empty cells never match"],
+          [<code key="5">{`${text}~ada`}</code>, "contains, case-insensitive"],
+          [<code key="6">{`${num}<100,${text}~a`}</code>, "both conditions"],
+          [<code key="7">{`${text}=a\\,b`}</code>, "a value holding a comma (escape , | and \\ with \\)"],
+        ]} />
+      </section>
+      <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
+        <h2 className="text-xl font-semibold">Errors</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Every answer carries <code>success</code>. Errors are <code>{"{ \"success\": false, \"error\": code, \"message\": text }"}</code> and carry <code>X-Request-Id</code>.</p>
+        <Table testId="errors" head={["Status", "error", "When"]} rows={ERRORS.map(([s, c, w]) => [s, <code key={c}>{c}</code>, w])} />
+      </section>
+      <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
+        <h2 className="text-xl font-semibold">Rate limits</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          The owner&apos;s plan, <strong data-testid="docs-plan">{p.label}</strong>, is shared by all keys of the account. Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code> for the window closest to its limit (and the IETF <code>RateLimit</code> and <code>RateLimit-Policy</code> fields). A 429 carries <code>Retry-After</code> and <code>{"{ retry_after, limit: { allowed, current, reset_at } }"}</code>: wait that long, or back off exponentially.
+        </p>
+        <Table testId="docs-limits" head={["Per minute (burst)", "Per hour", "Per day (UTC)", "Per billing period"]} rows={[[n(p.burst), n(p.hour), n(p.day), n(p.month)]]} />
+        <p className="text-sm text-slate-600 dark:text-slate-400">Answers 2xx and 4xx count; 401, 429 and 5xx do not.</p>
+      </section>
+    </>
+  );
+}

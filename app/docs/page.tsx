@@ -1,0 +1,82 @@
+// GET /docs: the service's guide (linked from GET /api as `documentation`): the concepts every
+// sheet's own docs page builds on.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PLANS } from "@/lib/limits/plans";
+
+export const metadata: Metadata = { title: "Guide · SheetAPI" };
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section id={id} data-testid={`guide-${id}`} className="space-y-3 border-t border-slate-200 pt-8 text-slate-700 dark:border-slate-800 dark:text-slate-300">
+      <h2 className="text-xl font-semibold text-slate-900 dark:text-white">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+const TOPICS = [
+  ["registering", "Registering a sheet"],
+  ["keys", "Keys and permissions"],
+  ["ids", "Rows and ids"],
+  ["filters", "Filters, sorting and paging"],
+  ["writes", "Writes"],
+  ["limits", "Plans and rate limits"],
+  ["errors", "Errors"],
+  ["retries", "Retries"],
+] as const;
+
+export default function GuidePage() {
+  return (
+    <article className="space-y-8 leading-relaxed">
+      <header className="space-y-3">
+        <h1 className="text-3xl font-bold">SheetAPI guide</h1>
+        <p className="text-slate-600 dark:text-slate-400">
+          SheetAPI turns a Google Sheet into a REST API: each tab is a JSON collection and each row an item. Every registered
+          sheet has its own page at <code>/docs/&#123;sheetId&#125;</code> with its tabs, columns, examples and an OpenAPI 3.1
+          document; this guide explains what those pages build on.
+        </p>
+        <nav className="flex flex-wrap gap-2 text-sm">
+          {TOPICS.map(([id, title]) => <a key={id} href={`#${id}`} className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">{title}</a>)}
+        </nav>
+      </header>
+      <Section id="registering" title="Registering a sheet">
+        <p><Link href="/dashboard" className="underline">Sign in</Link> with Google and register a sheet by its address. A sheet shared with the service&apos;s Google account as Editor, or registered privately through <code>/auth/google?sheet_url=…</code> (you grant access to that sheet with your own Google account), can be read and written. A sheet that anyone with the link can view, and nothing more, is read-only.</p>
+        <p>Row 1 of each tab holds the column names. Blank header cells are not columns; a repeated name gets a suffix (<code>email</code>, <code>email_2</code>). Column types (string, number, boolean, date, datetime, currency, percent) are inferred from the cells. After changing the header row, refresh the schema from the dashboard or with <code>POST /api/&#123;sheetId&#125;/refresh-schema</code>.</p>
+      </Section>
+      <Section id="keys" title="Keys and permissions">
+        <p>Requests carry a key in the <code>X-API-Key</code> header. Create keys per sheet in the dashboard; a key&apos;s value is shown once and only its hash is stored. Each key holds any of four permissions, which you can change at any time: <strong>Read</strong> (GET rows), <strong>Write</strong> (POST, PUT, DELETE rows), <strong>Schema</strong> (view and refresh the schema), <strong>Analytics</strong> (<code>GET /billing/usage</code>). Revoking a key is permanent and takes effect on the next request. A missing, invalid or revoked key, or a key of another sheet, answers 401; a key without the permission answers 403.</p>
+        <p>Keys are safe to use from a server. In a browser app anyone can read them: give such keys Read only.</p>
+      </Section>
+      <Section id="ids" title="Rows and ids">
+        <p>A row is a JSON object keyed by the column names. Values come as the sheet displays them (<code>&quot;$24.50&quot;</code>, <code>&quot;TRUE&quot;</code>); an empty cell is <code>&quot;&quot;</code>; add <code>?typed=true</code> for numbers, booleans and nulls.</p>
+        <p>If a tab has a column named exactly <code>id</code>, its values identify rows: <code>/api/v1/&#123;sheetId&#125;/&#123;tab&#125;/&#123;id&#125;</code>. A created row without an id gets the next integer above the largest one, atomically. Tabs without an id column identify rows by their row number (header = 1, first row = 2); those numbers move when rows above are deleted, so prefer an id column for data that changes.</p>
+      </Section>
+      <Section id="filters" title="Filters, sorting and paging">
+        <p><code>limit</code> (1-1,000, default 100) and <code>offset</code> page through rows; <code>meta.total</code> counts all matching rows. <code>sort</code> takes a column (numeric when all its values are numbers, empty values last) and <code>order</code> asc or desc. <code>select=a,b</code> returns only those columns.</p>
+        <p><code>filter</code> holds conditions joined by <code>,</code>, all of which must hold: <code>=</code> (exact; <code>status=open|held</code> matches either), <code>!=</code>, <code>&gt;</code> <code>&gt;=</code> <code>&lt;</code> <code>&lt;=</code> (numeric when both sides are numbers), <code>~</code> (contains, case-insensitive). Escape <code>,</code> <code>|</code> and <code>\</code> inside a value with <code>\</code>. Remember to URL-encode the whole parameter.</p>
+      </Section>
+      <Section id="writes" title="Writes">
+        <p>Send JSON with <code>Content-Type: application/json</code>, at most 1 MB. <code>POST</code> takes one row or an array of up to 1,000 and writes them in one append; <code>PUT</code> changes only the cells you name; <code>DELETE</code> removes exactly the row with that id. Values are written as entered, never run as formulas. A field that is not a column, or a value that is not a string, number, boolean or null, answers 400 naming it, and nothing of the request is written.</p>
+      </Section>
+      <Section id="limits" title="Plans and rate limits">
+        <p>Limits belong to the account and are shared by all its keys and sheets. Burst is a sliding 60-second window; hours and days are UTC; the billing period repeats monthly from sign-up.</p>
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[28rem] text-left text-sm" data-testid="guide-plans">
+            <thead className="text-xs text-slate-500"><tr><th className="py-1 font-normal">Plan</th><th className="py-1 font-normal">Per period</th><th className="py-1 font-normal">Per day</th><th className="py-1 font-normal">Per hour</th><th className="py-1 font-normal">Per minute</th></tr></thead>
+            <tbody>{Object.values(PLANS).map((p) => <tr key={p.label} className="border-t border-slate-100 dark:border-slate-800"><td className="py-1.5">{p.label}</td><td>{n(p.month)}</td><td>{n(p.day)}</td><td>{n(p.hour)}</td><td>{n(p.burst)}</td></tr>)}</tbody>
+          </table>
+        </div>
+        <p>Answers 2xx and 4xx count; 401, 429 and 5xx do not. Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code> for the window closest to its limit. <code>GET /billing/usage</code> reports the period&apos;s use, is not counted, and answers even past a limit.</p>
+      </Section>
+      <Section id="errors" title="Errors">
+        <p>Every answer carries <code>success</code>. Errors are <code>&#123; &quot;success&quot;: false, &quot;error&quot;: code, &quot;message&quot;: text &#125;</code> with <code>X-Request-Id</code>; codes: <code>validation_error</code> 400, <code>unauthorized</code> 401, <code>forbidden</code> 403, <code>not_found</code> 404, <code>conflict</code> 409, <code>payload_too_large</code> 413, <code>unsupported_media_type</code> 415, <code>rate_limit_exceeded</code> 429, <code>server_error</code> 500, <code>bad_gateway</code> 502, <code>service_unavailable</code> 503, <code>gateway_timeout</code> 504.</p>
+      </Section>
+      <Section id="retries" title="Retries">
+        <p>On 429, wait <code>Retry-After</code> seconds (also in the body as <code>retry_after</code>). On 502, 503 and 504, retry reads with exponential backoff and jitter (1 s, 2 s, 4 s…). Retry a write only after checking whether it landed: a create with an id in its body answers 409 if it did. The service itself retries Google&apos;s 429 and 5xx within a bounded time and never appends a row twice.</p>
+      </Section>
+    </article>
+  );
+}

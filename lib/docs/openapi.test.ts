@@ -1,0 +1,81 @@
+// The OpenAPI document of the demo sheet passes a real validator, describes every tab and column
+// from the live schema, and follows a schema change once the schema is refreshed.
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "@/db/queries/users";
+import { DEMO_SPREADSHEET_ID, PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
+import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { startTestService, type TestService } from "@/lib/testing/service";
+import { openApiDocument, tabIdentifiers } from "./openapi";
+import { loadSheetDocs } from "./sheet-docs";
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  setLimitStore(memoryStore());
+  const { registerSheet } = await import("@/lib/sheets/registration");
+  const user = await createUser({ email: "docs@example.com", plan: "starter" });
+  await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID });
+});
+afterAll(async () => {
+  setLimitStore(undefined);
+  await svc.stop();
+});
+
+type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; examples?: unknown[] }> } };
+const documentOf = async (id = DEMO_SPREADSHEET_ID) => openApiDocument((await loadSheetDocs(id))!) as unknown as Doc;
+
+describe("OpenAPI document", () => {
+  it("passes the validator with zero errors", async () => {
+    const doc = await documentOf();
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it("has every tab's row paths and a schema per tab with its columns", async () => {
+    const doc = await documentOf();
+    const base = `/api/v1/${DEMO_SPREADSHEET_ID}`;
+    for (const tab of ["Products", "Team%20Members", "Orders"]) {
+      expect(Object.keys(doc.paths[`${base}/${tab}`]!)).toEqual(["get", "post"]);
+      expect(Object.keys(doc.paths[`${base}/${tab}/{rowId}`]!)).toEqual(["parameters", "get", "put", "delete"]);
+    }
+    expect(Object.keys(doc.components.schemas.Products_Row!.properties!)).toEqual(["id", "name", "price", "in_stock", "released", "rating", "notes"]);
+    // A tab without an id column still answers an id (the row number); it cannot be written.
+    expect(doc.components.schemas.Team_Members_Row!.properties).toHaveProperty("id");
+    expect(doc.components.schemas.Team_Members_RowInput!.properties).not.toHaveProperty("id");
+    expect(doc.components.schemas.Products_RowPatch!.properties).not.toHaveProperty("id");
+    expect(doc.paths[`/api/${DEMO_SPREADSHEET_ID}/schema`]).toBeDefined();
+    expect(doc.paths["/billing/usage"]).toBeDefined();
+  });
+
+  it("shows the sheet's own values only when anyone with the link can read it", async () => {
+    // The demo sheet is viewable by anyone with the link.
+    expect((await documentOf()).components.schemas.Products_Row!.examples![0]).toMatchObject({ id: "1", name: "Desk lamp" });
+    const { registerSheet } = await import("@/lib/sheets/registration");
+    const owner = await createUser({ email: "owner@example.com" });
+    await svc.admin(`/spreadsheets/${PRIVATE_SPREADSHEET_ID}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");
+    await registerSheet({ userId: owner.id, sheetUrl: PRIVATE_SPREADSHEET_ID });
+    const privateDoc = await documentOf(PRIVATE_SPREADSHEET_ID);
+    const example = Object.entries(privateDoc.components.schemas).find(([name]) => name.endsWith("_Row"))![1].examples![0] as Record<string, string>;
+    for (const value of Object.values(example)) expect(["1", "2", "text", "42", "TRUE", "2024-01-31", "2024-01-31 09:30:00", "$24.50", "15%"]).toContain(value);
+  });
+
+  it("follows a schema change after refresh-schema", async () => {
+    await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/values`, { range: "'Products'!H1", values: [["supplier"]] });
+    await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/tabs`, { title: "Suppliers", rows: [["id", "company"], [1, "Acme"]] });
+    expect((await documentOf()).components.schemas.Products_Row!.properties).not.toHaveProperty("supplier");
+    const { getSheet } = await import("@/db/queries/sheets");
+    const { toSheetRecord } = await import("@/lib/sheets/sheet-record");
+    const { refreshSheetModel } = await import("@/lib/sheets/schema");
+    await refreshSheetModel(toSheetRecord((await getSheet({ id: DEMO_SPREADSHEET_ID }))!));
+    const doc = await documentOf();
+    expect(doc.components.schemas.Products_Row!.properties).toHaveProperty("supplier");
+    expect(doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Suppliers`]).toBeDefined();
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it("names tab schemas uniquely whatever the tab names", () => {
+    const tabs = ["Team Members", "Team-Members", "2024", "Ünïcode", "!!!"].map((name) => ({ name, gid: 0, columns: [], hasIdColumn: false }));
+    expect([...tabIdentifiers(tabs).values()]).toEqual(["Team_Members", "Team_Members_2", "Tab_2024", "Unicode", "Tab"]);
+  });
+});
