@@ -15,3 +15,14 @@ export async function createSpreadsheet(title: string, rows: Rows = [["id", "nam
   });
   return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
 }
+
+/** A copy of a seeded spreadsheet (same tabs, values and sharing, new id), as "Make a copy" does. */
+export async function copySpreadsheet(id: string): Promise<string> {
+  const res = await fetch(`${E2E.googleUrl}/__admin/spreadsheets/${id}/copy`, { method: "POST" });
+  return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
+}
+
+/** Writes cells as someone editing in the Sheets UI would. */
+export async function editCells(id: string, range: string, values: Rows): Promise<void> {
+  await fetch(`${E2E.googleUrl}/__admin/spreadsheets/${id}/values`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ range, values }) });
+}

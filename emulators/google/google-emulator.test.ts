@@ -193,3 +193,17 @@ describe("faults and Drive", () => {
     expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
   });
 });
+
+describe("admin: make a copy", () => {
+  it("copies a spreadsheet with its tabs, values and sharing under a new id, independent of the original", async () => {
+    const res = await fetch(`${emulator.url}/__admin/spreadsheets/${id}/copy`, { method: "POST" });
+    expect(res.status).toBe(201);
+    const { spreadsheetId } = (await res.json()) as { spreadsheetId: string };
+    expect(spreadsheetId).not.toBe(id);
+    const [original, copy] = await Promise.all([id, spreadsheetId].map((s) => client.spreadsheets.values.get({ spreadsheetId: s, range: "Products" })));
+    expect(copy!.data.values).toEqual(original!.data.values);
+    expect((await anonymous.spreadsheets.get({ spreadsheetId })).data.properties?.title).toBe("Acme Store");
+    await client.spreadsheets.values.update({ spreadsheetId, range: "Products!B2", valueInputOption: "RAW", requestBody: { values: [["changed"]] } });
+    expect((await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!B2" })).data.values).not.toEqual([["changed"]]);
+  });
+});

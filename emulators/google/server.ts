@@ -125,7 +125,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   async function handleAdmin(call: Call, res: ServerResponse): Promise<void> {
     const { req, url, body } = call;
     const path = url.pathname.replace(/^\/__admin/, "");
-    const sheetPath = /^\/spreadsheets\/([^/]+)(\/values|\/access|\/tabs)?$/.exec(path);
+    const sheetPath = /^\/spreadsheets\/([^/]+)(\/values|\/access|\/tabs|\/copy)?$/.exec(path);
     if (path === "/health") return send(res, 200, { ok: true });
     if (path === "/reset" && req.method === "POST") {
       store.reset();
@@ -159,6 +159,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       const id = decodeURIComponent(sheetPath[1]!);
       if (!store.get(id)) throw notFound();
       if (!sheetPath[2] && req.method === "GET") return send(res, 200, store.get(id));
+      if (sheetPath[2] === "/copy" && req.method === "POST") return send(res, 201, { spreadsheetId: store.copy(id).spreadsheetId });
       // An edit made "in the Sheets UI": typed values, parsed like USER_ENTERED.
       if (sheetPath[2] === "/values" && req.method === "POST") {
         const params = new URLSearchParams({ valueInputOption: "USER_ENTERED" });

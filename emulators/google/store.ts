@@ -2,7 +2,7 @@
 // restart keeps what was written.
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { buildSpreadsheet, type Spreadsheet, type SpreadsheetSeed } from "./model";
+import { buildSpreadsheet, newSpreadsheetId, type Spreadsheet, type SpreadsheetSeed } from "./model";
 
 export class SpreadsheetStore {
   private sheets = new Map<string, Spreadsheet>();
@@ -26,6 +26,16 @@ export class SpreadsheetStore {
 
   add(seed: SpreadsheetSeed): Spreadsheet {
     const sheet = buildSpreadsheet(seed);
+    this.sheets.set(sheet.spreadsheetId, sheet);
+    this.save();
+    return sheet;
+  }
+
+  /** "Make a copy", as in the Sheets UI: same title, tabs, values and sharing, a new id. */
+  copy(id: string): Spreadsheet {
+    const source = this.sheets.get(id);
+    if (!source) throw new Error(`unknown spreadsheet ${id}`);
+    const sheet = { ...structuredClone(source), spreadsheetId: newSpreadsheetId(), modifiedTime: new Date().toISOString(), version: 1 };
     this.sheets.set(sheet.spreadsheetId, sheet);
     this.save();
     return sheet;

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; examples?: unknown[] }> } };
-const documentOf = async (id = DEMO_SPREADSHEET_ID) => openApiDocument((await loadSheetDocs(id))!) as unknown as Doc;
+const documentOf = async (id: string = DEMO_SPREADSHEET_ID) => openApiDocument((await loadSheetDocs(id))!) as unknown as Doc;
 
 describe("OpenAPI document", () => {
   it("passes the validator with zero errors", async () => {
