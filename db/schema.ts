@@ -73,6 +73,8 @@ export const sheets = pgTable(
     grantEmail: text("grant_email"),
     needsReauth: boolean("needs_reauth").notNull().default(false),
     cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(10),
+    /** How old a copy may be served (marked STALE) while Google is rate limiting or down; 0 = never. */
+    maxStaleSeconds: integer("max_stale_seconds").notNull().default(300),
     /** Bumped on every change, so caches never let an older copy replace a newer one. */
     version: integer("version").notNull().default(1),
     /** The durable copy of the tab model (tabs, columns, types). */
@@ -123,9 +125,24 @@ export const usageDaily = pgTable(
   ],
 );
 
+/** Per sheet and UTC day: Google calls made for it and how reads were served; written in batches. */
+export const sheetStatsDaily = pgTable(
+  "sheet_stats_daily",
+  {
+    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    googleCalls: integer("google_calls").notNull().default(0),
+    cacheHits: integer("cache_hits").notNull().default(0),
+    cacheMisses: integer("cache_misses").notNull().default(0),
+    staleServed: integer("stale_served").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.sheetId, t.day] })],
+);
+
 export type User = typeof users.$inferSelect;
 export type Sheet = typeof sheets.$inferSelect;
 export type NewSheet = typeof sheets.$inferInsert;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type NewApiKey = typeof apiKeys.$inferInsert;
 export type UsageRow = typeof usageDaily.$inferInsert;
+export type SheetStatsRow = typeof sheetStatsDaily.$inferInsert;

@@ -43,6 +43,7 @@ const schema = z.object({
   GOOGLE_OAUTH_ISSUER: optionalUrl,
   GOOGLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   GOOGLE_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(120_000).default(8_000),
+  CHANGE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   AUTH_SECRET: optional,
   ENCRYPTION_KEY: optional,
   DEMO_MODE: z

@@ -68,6 +68,14 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     del: async (key) => {
       entries.delete(key);
     },
+    putIfAbsent: async (key, value, ttlSeconds) => {
+      if (read(key) !== null) return false;
+      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+      return true;
+    },
+    put: async (key, value, ttlSeconds) => {
+      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+    },
     incr: async (key, ttlSeconds) => {
       const value = Number(read(key) ?? 0) + 1;
       entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });

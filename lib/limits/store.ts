@@ -39,6 +39,10 @@ export interface LimitStore {
   /** Stores `value` unless the stored copy has a version at least as high. */
   setIfNewer(key: string, value: Versioned, ttlSeconds: number): Promise<void>;
   del(key: string): Promise<void>;
+  /** Stores a JSON value only if the key is free: true when this call stored it. */
+  putIfAbsent(key: string, value: object, ttlSeconds: number): Promise<boolean>;
+  /** Stores a JSON value, replacing any. */
+  put(key: string, value: object, ttlSeconds: number): Promise<void>;
   /** Adds 1 and returns the new value (a missing key counts from 0). */
   incr(key: string, ttlSeconds: number): Promise<number>;
   /**

@@ -28,6 +28,10 @@ export function upstashStore(redis: Redis): LimitStore {
     del: async (key) => {
       await redis.del(key);
     },
+    putIfAbsent: async (key, value, ttlSeconds) => (await redis.set(key, JSON.stringify(value), { nx: true, ex: ttlSeconds })) === "OK",
+    put: async (key, value, ttlSeconds) => {
+      await redis.set(key, JSON.stringify(value), { ex: ttlSeconds });
+    },
     incr: async (key, ttlSeconds) => Number(await redis.eval(INCR, [key], [String(ttlSeconds)])),
     allocate: async (key, floor, count, ttlSeconds) =>
       Number(await redis.eval(ALLOCATE, [key], [String(floor), String(count), String(ttlSeconds)])),

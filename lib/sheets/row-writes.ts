@@ -7,11 +7,13 @@ import { ApiError } from "@/lib/http/errors";
 import { withLock } from "@/lib/limits/lock";
 import { getLimitStore } from "@/lib/limits/store";
 import { indexToColumn } from "./a1";
+import { forgetModifiedTime } from "./change-check";
 import { withGoogle } from "./google-access";
 import { NOT_APPLIED, TRANSIENT } from "./google-retry";
 import { quoteTab } from "./read-model";
 import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, type RowInput } from "./row-input";
-import { rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
+import { matchesAny } from "@/lib/http/conditional";
+import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
 import type { SheetRecord } from "./sheet-record";
 import { fetchTab, invalidateSheetData, readTab } from "./tab-cache";
 import type { TabModel } from "./tab-model";
@@ -40,8 +42,21 @@ function rowNotFound(data: TabData, rowId: string): ApiError {
   return new ApiError("not_found", `No row with id "${rowId}" in the tab "${data.tab}".`);
 }
 
+/** The row as found on a fresh read, checked against the client's If-Match (optimistic concurrency). */
+function currentRow(data: TabData, rowId: string, ifMatch: string | null): TabRow {
+  const row = findRow(data, rowId);
+  if (!row) throw rowNotFound(data, rowId);
+  if (ifMatch !== null && !matchesAny(ifMatch, rowEtag(data, row))) {
+    throw new ApiError("precondition_failed", `Row ${rowId} changed since you read it (its ETag is now ${rowEtag(data, row)}); nothing was changed. Read it again and retry.`, {}, { ETag: rowEtag(data, row) });
+  }
+  return row;
+}
+
 /** Invalidation after a write; a failure is logged: the TTL still bounds staleness. */
 async function afterWrite(sheetId: string): Promise<void> {
+  // Our write moved the file's modifiedTime: the next read asks Drive again rather than tag its
+  // copy with the time from before the write.
+  forgetModifiedTime(sheetId);
   await invalidateSheetData(sheetId).catch((err: unknown) => console.warn(`[rows] cache invalidation failed for ${sheetId}: ${(err as Error).message}`));
 }
 
@@ -161,15 +176,14 @@ async function appendOnce(sheet: WriteSheet, model: TabModel, data: TabData, val
 
 // --- Update ------------------------------------------------------------------------------------
 
-export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: string, body: unknown): Promise<Record<string, JsonValue>> {
+export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: string, body: unknown, { ifMatch = null }: { ifMatch?: string | null } = {}): Promise<{ row: Record<string, JsonValue>; etag: string }> {
   requireWritable(sheet);
   const patch = checkRowShape(body);
   if ("id" in patch) throw new ApiError("validation_error", "id cannot be changed: it identifies the row.");
   const result = await withLock(lockKey(sheet.id, model.name), async () => {
     const data = await fetchTab(sheet, model);
     checkColumns([patch], data, { update: true });
-    const row = findRow(data, rowId);
-    if (!row) throw rowNotFound(data, rowId);
+    const row = currentRow(data, rowId, ifMatch);
     const updates = data.columns.filter((c) => c.name in patch);
     // Only the named cells are written: a concurrent update of other fields survives.
     await withGoogle(
@@ -185,7 +199,8 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
       TRANSIENT,
     );
     const cells = data.columns.map((c, i) => (c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!));
-    return rowToJson(data, { ...row, cells });
+    // The ETag of the row as written; the sheet's own formatting may change it on the next read.
+    return { row: rowToJson(data, { ...row, cells }), etag: rowEtag(data, { ...row, cells }) };
   });
   await afterWrite(sheet.id);
   return result;
@@ -193,12 +208,11 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
 
 // --- Delete ------------------------------------------------------------------------------------
 
-export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: string): Promise<string> {
+export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: string, { ifMatch = null }: { ifMatch?: string | null } = {}): Promise<string> {
   requireWritable(sheet);
   await withLock(lockKey(sheet.id, model.name), async () => {
     const data = await fetchTab(sheet, model);
-    const row = findRow(data, rowId);
-    if (!row) throw rowNotFound(data, rowId);
+    const row = currentRow(data, rowId, ifMatch);
     const remove = () =>
       withGoogle(
         sheet,

@@ -16,7 +16,8 @@ let unicodeId: string;
 const TAB = "Ventes été 📦";
 
 beforeAll(async () => {
-  svc = await startTestService();
+  // Edits made in the emulator below must stay unseen until a refresh: no Drive checks meanwhile.
+  svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "rows@example.com", plan: "business" });

@@ -1,7 +1,7 @@
 // The read side of the rows API: find the tab, serve its rows from cache, query them.
 import { ApiError } from "@/lib/http/errors";
 import { applyQuery, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
-import { rowToJson } from "./rows";
+import { rowEtag, rowToJson } from "./rows";
 import { findRow } from "./row-writes";
 import { getSheetModel, refreshSheetModel } from "./schema";
 import type { SheetRecord } from "./sheet-record";
@@ -22,8 +22,8 @@ export async function findTab(sheet: SheetRecord, tabName: string): Promise<TabM
   return tab;
 }
 
-export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams) {
-  const { data, cache } = await readTab(sheet, tab, version);
+export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, { fresh = false } = {}) {
+  const { data, cache } = await readTab(sheet, tab, version, { fresh });
   const query = parseListQuery(params, queryColumns(data));
   const { rows, total } = applyQuery(data, query);
   return {
@@ -33,13 +33,13 @@ export async function listRows(sheet: SheetRecord, tab: TabModel, version: numbe
   };
 }
 
-export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus }> {
+export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, { fresh = false } = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string }> {
   for (const key of params.keys()) {
     if (key !== "typed" && key !== "select") throw new ApiError("validation_error", `Unknown query parameter "${key}". Use typed or select.`);
   }
-  const { data, cache } = await readTab(sheet, tab, version);
+  const { data, cache } = await readTab(sheet, tab, version, { fresh });
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id "${rowId}" in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
-  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache };
+  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache, etag: rowEtag(data, row) };
 }

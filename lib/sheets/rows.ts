@@ -1,6 +1,7 @@
 // A tab's values as rows (DECISIONS 1-3): the live header names the columns, blank rows are
 // skipped, the `id` column (or the row number) identifies each row, values stay strings as the
 // sheet displays them, and `typed` turns them into numbers, booleans and nulls by column type.
+import { etagOf } from "@/lib/http/conditional";
 import { columnNames, type ColumnModel, type ColumnType, type TabModel } from "./tab-model";
 
 export interface TabRow {
@@ -86,4 +87,9 @@ export function rowToJson(data: TabData, row: TabRow, view: RowView = { typed: f
     out[c.name] = view.typed ? typedValue(v, c.type) : v;
   });
   return out;
+}
+
+/** The row's state as an ETag (its id and every cell under the current header), whatever view was asked for. */
+export function rowEtag(data: TabData, row: TabRow): string {
+  return etagOf([data.columns.map((c) => c.name), row.id, row.cells]);
 }

@@ -13,6 +13,7 @@ export interface SheetRecord extends Versioned {
   /** Already encrypted (AES-256-GCM); the store never sees a usable token. */
   refreshTokenCiphertext: string | null;
   cacheTtlSeconds: number;
+  maxStaleSeconds: number;
   /** When the durable schema copy was written, Unix ms. */
   schemaUpdatedAt: number | null;
 }
@@ -31,6 +32,7 @@ export function toSheetRecord(row: Sheet): SheetRecord {
     needsReauth: row.needsReauth,
     refreshTokenCiphertext: row.refreshTokenCiphertext,
     cacheTtlSeconds: row.cacheTtlSeconds,
+    maxStaleSeconds: row.maxStaleSeconds,
     schemaUpdatedAt: row.schemaUpdatedAt?.getTime() ?? null,
   };
 }

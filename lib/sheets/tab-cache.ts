@@ -1,23 +1,32 @@
-// Tab values cached in process (DECISIONS 12): each entry lives for the sheet's TTL and only
-// while the sheet's data version in the limit store is the one it was read at, so a write
-// through any instance invalidates it everywhere. Concurrent misses for a tab share one call.
+// Tab values cached in process (DECISIONS 12). An entry is served while three things hold: the
+// sheet's data version in the limit store is the one it was read at (a write through any
+// instance bumps it), Drive says the file has not changed since (asked at most once per
+// CHANGE_CHECK_INTERVAL_MS; edits made in the Sheets UI show within that interval), and it is
+// younger than MAX_AGE_MS. When Drive cannot answer, the sheet's TTL decides instead. When Google
+// is rate limiting or down, the last good copy is served marked STALE, up to the sheet's
+// stale bound. Concurrent misses for a tab share one call.
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
+import { sheetModifiedTime } from "./change-check";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
 import { parseTabValues, type TabData } from "./rows";
 import type { SheetRecord } from "./sheet-record";
 import type { TabModel } from "./tab-model";
 
-export type CacheStatus = "HIT" | "MISS";
+export type CacheStatus = "HIT" | "MISS" | "STALE";
 
 interface Entry {
   data: TabData;
   fetchedAt: number;
   version: number | undefined;
+  /** Drive's modifiedTime as known just before the read (undefined: Drive could not tell). */
+  modifiedTime: string | undefined;
 }
 
 const MAX_ENTRIES = 500;
+/** Even an unchanged file is read again this often, in case Drive's time lagged an edit. */
+const MAX_AGE_MS = 10 * 60_000;
 const VERSION_TTL_SECONDS = 7 * 24 * 3600;
 const entries = new Map<string, Entry>();
 const inflight = new Map<string, Promise<Entry>>();
@@ -25,7 +34,7 @@ const inflight = new Map<string, Promise<Entry>>();
 export const dataVersionKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
 const entryKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 
-type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds">;
+type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds">>;
 
 /** Reads a tab from Google now, bypassing the cache. */
 export async function fetchTab(sheet: TabSheet, model: TabModel): Promise<TabData> {
@@ -47,31 +56,55 @@ export async function fetchTab(sheet: TabSheet, model: TabModel): Promise<TabDat
   }
 }
 
-/**
- * A tab's rows from cache when current, else from Google. `version` is the sheet's data version
- * read from the store with the key (undefined when the store is unreachable: TTL alone decides).
- */
-export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
+async function stillCurrent(sheet: TabSheet, hit: Entry): Promise<boolean> {
+  const age = Date.now() - hit.fetchedAt;
+  if (age >= MAX_AGE_MS) return false;
+  const modifiedTime = await sheetModifiedTime(sheet);
+  if (modifiedTime === undefined) return age < sheet.cacheTtlSeconds * 1000;
+  return modifiedTime === hit.modifiedTime;
+}
+
+/** Google said 429 or was unreachable: the case for serving the last good copy. */
+const googleUnavailable = (err: unknown) => err instanceof ApiError && ["service_unavailable", "gateway_timeout", "bad_gateway"].includes(err.code);
+
+function load(sheet: TabSheet, model: TabModel, version: number | undefined): Promise<Entry> {
   const key = entryKey(sheet.id, model.name);
-  const hit = entries.get(key);
-  if (!fresh && hit && Date.now() - hit.fetchedAt < sheet.cacheTtlSeconds * 1000 && hit.version === version) {
-    return { data: hit.data, cache: "HIT" };
-  }
   const flightKey = `${key}\u0000${version ?? "?"}`;
   let flight = inflight.get(flightKey);
   if (!flight) {
-    flight = fetchTab(sheet, model)
-      .then((data) => {
-        const entry = { data, fetchedAt: Date.now(), version };
-        entries.delete(key);
-        entries.set(key, entry);
-        if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-        return entry;
-      })
-      .finally(() => inflight.delete(flightKey));
+    flight = (async () => {
+      // Asked before the read: an edit landing in between makes the next check re-read, never miss.
+      const modifiedTime = await sheetModifiedTime(sheet);
+      const entry = { data: await fetchTab(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
+      entries.delete(key);
+      entries.set(key, entry);
+      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      return entry;
+    })().finally(() => inflight.delete(flightKey));
     inflight.set(flightKey, flight);
   }
-  return { data: (await flight).data, cache: "MISS" };
+  return flight;
+}
+
+/**
+ * A tab's rows from cache when current, else from Google. `version` is the sheet's data version
+ * read from the store with the key (undefined when the store is unreachable). `fresh` skips the
+ * cache (Cache-Control: no-cache, and writes that must see the sheet as it is).
+ */
+export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
+  const hit = entries.get(entryKey(sheet.id, model.name));
+  const sameVersion = hit !== undefined && hit.version === version;
+  if (!fresh && sameVersion && (await stillCurrent(sheet, hit))) return { data: hit.data, cache: "HIT" };
+  try {
+    return { data: (await load(sheet, model, version)).data, cache: "MISS" };
+  } catch (err) {
+    // Never after our own write (the version moved): a client must see what it wrote.
+    if (sameVersion && googleUnavailable(err) && Date.now() - hit.fetchedAt <= (sheet.maxStaleSeconds ?? 0) * 1000) {
+      console.warn(`[cache] serving a stale copy of ${sheet.id}/${model.name}: ${(err as ApiError).message}`);
+      return { data: hit.data, cache: "STALE" };
+    }
+    throw err;
+  }
 }
 
 /** After a write or a schema refresh: every instance's copies of the sheet's tabs are dropped. */

@@ -1,6 +1,8 @@
 import { readJsonBody } from "@/lib/http/body";
+import { etagOf, notModified, wantsFresh } from "@/lib/http/conditional";
 import { corsPreflight } from "@/lib/http/cors";
 import { ok } from "@/lib/http/envelope";
+import { idempotent } from "@/lib/http/idempotency";
 import { otherMethods } from "@/lib/http/route";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { createRows } from "@/lib/sheets/row-writes";
@@ -9,21 +11,27 @@ import { findTab, listRows } from "@/lib/sheets/rows-api";
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string };
 
-// GET /api/v1/{sheetId}/{tabName} - list rows: filter, sort, page, select
+// GET /api/v1/{sheetId}/{tabName} - list rows: filter, sort, page, select; ETag of the rows
+// returned (If-None-Match: 304); Cache-Control: no-cache reads the sheet as it is now
 export const GET = withApiKey<Params>(
   async ({ req, params, sheet, dataVersion }) => {
-    const result = await listRows(sheet, await findTab(sheet, params.tabName), dataVersion, new URL(req.url).searchParams);
-    return ok({ data: result.rows, meta: result.meta }, { headers: { "X-Cache": result.cache } });
+    const result = await listRows(sheet, await findTab(sheet, params.tabName), dataVersion, new URL(req.url).searchParams, { fresh: wantsFresh(req) });
+    const etag = etagOf({ data: result.rows, meta: result.meta });
+    const headers = { "X-Cache": result.cache, ETag: etag, "Cache-Control": "private, no-cache" };
+    return notModified(req, etag, headers) ?? ok({ data: result.rows, meta: result.meta }, { headers });
   },
   { permission: "read" },
 );
 
-// POST /api/v1/{sheetId}/{tabName} - create one row or many (an array, up to 1,000)
+// POST /api/v1/{sheetId}/{tabName} - create one row or many (an array, up to 1,000); with an
+// Idempotency-Key, a retry returns the first answer and writes nothing
 export const POST = withApiKey<Params>(
-  async ({ req, params, sheet, dataVersion }) => {
+  async ({ req, params, sheet, key, dataVersion }) => {
     const body = await readJsonBody(req);
-    const data = await createRows(sheet, await findTab(sheet, params.tabName), dataVersion, body);
-    return ok({ data }, { status: 201 });
+    return idempotent(req, key.userId, body, async () => {
+      const data = await createRows(sheet, await findTab(sheet, params.tabName), dataVersion, body);
+      return ok({ data }, { status: 201 });
+    });
   },
   { permission: "write" },
 );

@@ -1,4 +1,5 @@
 import { readJsonBody } from "@/lib/http/body";
+import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { corsPreflight } from "@/lib/http/cors";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/route";
@@ -9,28 +10,31 @@ import { findTab, getRow } from "@/lib/sheets/rows-api";
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string; rowId: string };
 
-// GET /api/v1/{sheetId}/{tabName}/{rowId} - one row
+// GET /api/v1/{sheetId}/{tabName}/{rowId} - one row, with the row's ETag (If-None-Match: 304)
 export const GET = withApiKey<Params>(
   async ({ req, params, sheet, dataVersion }) => {
-    const { row, cache } = await getRow(sheet, await findTab(sheet, params.tabName), dataVersion, params.rowId, new URL(req.url).searchParams);
-    return ok({ data: row }, { headers: { "X-Cache": cache } });
+    const { row, cache, etag } = await getRow(sheet, await findTab(sheet, params.tabName), dataVersion, params.rowId, new URL(req.url).searchParams, { fresh: wantsFresh(req) });
+    const headers = { "X-Cache": cache, ETag: etag, "Cache-Control": "private, no-cache" };
+    return notModified(req, etag, headers) ?? ok({ data: row }, { headers });
   },
   { permission: "read" },
 );
 
-// PUT /api/v1/{sheetId}/{tabName}/{rowId} - change the named fields only (PATCH does the same)
+// PUT /api/v1/{sheetId}/{tabName}/{rowId} - change the named fields only (PATCH does the same);
+// with If-Match, only if the row is still as read (else 412)
 export const PUT = withApiKey<Params>(
   async ({ req, params, sheet }) => {
     const body = await readJsonBody(req);
-    return ok({ data: await updateRow(sheet, await findTab(sheet, params.tabName), params.rowId, body) });
+    const { row, etag } = await updateRow(sheet, await findTab(sheet, params.tabName), params.rowId, body, { ifMatch: req.headers.get("if-match") });
+    return ok({ data: row }, { headers: { ETag: etag } });
   },
   { permission: "write" },
 );
 export const PATCH = PUT;
 
-// DELETE /api/v1/{sheetId}/{tabName}/{rowId} - remove exactly this row
+// DELETE /api/v1/{sheetId}/{tabName}/{rowId} - remove exactly this row; with If-Match, only if unchanged
 export const DELETE = withApiKey<Params>(
-  async ({ params, sheet }) => ok({ message: await deleteRow(sheet, await findTab(sheet, params.tabName), params.rowId) }),
+  async ({ req, params, sheet }) => ok({ message: await deleteRow(sheet, await findTab(sheet, params.tabName), params.rowId, { ifMatch: req.headers.get("if-match") }) }),
   { permission: "write" },
 );
 

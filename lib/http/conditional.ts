@@ -1,0 +1,29 @@
+// Conditional requests: ETags of what a read returned, If-None-Match answered with 304 (no body),
+// and the If-Match check that updates and deletes make against the row as it is now.
+import { createHash } from "node:crypto";
+
+/** A strong ETag of a JSON value. */
+export function etagOf(value: unknown): string {
+  return `"${createHash("sha1").update(JSON.stringify(value)).digest("base64url")}"`;
+}
+
+/** True when an If-None-Match / If-Match list names this ETag (or is `*`); weak prefixes are ignored. */
+export function matchesAny(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  const wanted = etag.replace(/^W\//, "");
+  return header.split(",").some((raw) => {
+    const tag = raw.trim().replace(/^W\//, "");
+    return tag === "*" || tag === wanted;
+  });
+}
+
+/** 304 with the validators and no body, when the client already holds this representation. */
+export function notModified(req: Request, etag: string, headers: Record<string, string>): Response | undefined {
+  if (!matchesAny(req.headers.get("if-none-match"), etag)) return undefined;
+  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": "private, no-cache", ...headers } });
+}
+
+/** Cache-Control: no-cache (or max-age=0) on a read asks for the sheet as it is now. */
+export function wantsFresh(req: Request): boolean {
+  return /\b(no-cache|max-age=0)\b/i.test(req.headers.get("cache-control") ?? "");
+}

@@ -1,0 +1,84 @@
+// Idempotent creates (as Stripe does): POST with an Idempotency-Key. The first request with a key
+// claims it in the limit store (so this holds across instances) and its answer is kept for 24
+// hours; a retry with the same key and body gets that answer again (Idempotent-Replayed: true)
+// and writes nothing; concurrent retries wait for the first to finish. The same key with another
+// body answers 409. A 5xx answer is not kept, so the request can be retried with its key.
+import { createHash } from "node:crypto";
+import { getLimitStore } from "@/lib/limits/store";
+import { ApiError } from "./errors";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const KEEP_SECONDS = 24 * 3600;
+/** A claim outlives any request (Google calls are bounded), and frees the key if an instance dies. */
+const CLAIM_SECONDS = 60;
+const WAIT_MS = 30_000;
+
+interface Pending {
+  state: "pending";
+  fingerprint: string;
+}
+interface Done {
+  state: "done";
+  fingerprint: string;
+  status: number;
+  body: string;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function storeDown(): ApiError {
+  return new ApiError("service_unavailable", "Writes are paused: the coordination store is unreachable. Retry shortly.", {}, { "Retry-After": "5" });
+}
+
+function replay(done: Done): Response {
+  return new Response(done.body, { status: done.status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Idempotent-Replayed": "true" } });
+}
+
+/** Runs `create` at most once per account and Idempotency-Key; without the header it just runs. */
+export async function idempotent(req: Request, accountId: string, request: unknown, create: () => Promise<Response>): Promise<Response> {
+  const key = req.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return create();
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new ApiError("validation_error", `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters (a UUID is a good choice).`);
+  }
+  const store = getLimitStore();
+  const recordKey = `sheetapi:idem:${accountId}:${sha256(key)}`;
+  const fingerprint = sha256(`${new URL(req.url).pathname}\u0000${JSON.stringify(request)}`);
+  const deadline = Date.now() + WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    let claimed: boolean;
+    let record: Pending | Done | null;
+    try {
+      claimed = await store.putIfAbsent(recordKey, { state: "pending", fingerprint } satisfies Pending, CLAIM_SECONDS);
+      record = claimed ? null : ((await store.mget<Pending | Done>([recordKey]))[0] ?? null);
+    } catch {
+      throw storeDown();
+    }
+    if (claimed) break;
+    if (record && record.fingerprint !== fingerprint) {
+      throw new ApiError("conflict", `This ${IDEMPOTENCY_HEADER} was used for a different request in the last 24 hours. Use a new key for a new request.`);
+    }
+    if (record?.state === "done") return replay(record);
+    if (Date.now() >= deadline) {
+      throw new ApiError("conflict", `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry shortly.`, {}, { "Retry-After": "1" });
+    }
+    await sleep(Math.min(250, 20 + attempt * 20));
+  }
+  let res: Response;
+  try {
+    res = await create();
+  } catch (err) {
+    await store.del(recordKey).catch(() => undefined);
+    throw err;
+  }
+  if (res.status >= 500) {
+    await store.del(recordKey).catch(() => undefined);
+    return res;
+  }
+  const body = await res.clone().text();
+  await store.put(recordKey, { state: "done", fingerprint, status: res.status, body } satisfies Done, KEEP_SECONDS).catch((err: unknown) => {
+    console.warn(`[idempotency] could not keep the answer for a key: ${(err as Error).message}`);
+  });
+  return res;
+}

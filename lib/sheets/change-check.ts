@@ -1,0 +1,52 @@
+// Noticing edits made directly in the spreadsheet: the file's modifiedTime from the Drive API
+// (a separate, larger quota than Sheets), asked at most once per CHANGE_CHECK_INTERVAL_MS per
+// sheet and instance, with concurrent askers sharing one call. The tab cache re-reads a tab only
+// when the time moved; when Drive cannot answer, the owner's TTL bounds staleness instead.
+import { config } from "@/lib/env";
+import { withGoogle } from "./google-access";
+import type { SheetRecord } from "./sheet-record";
+
+type WatchedSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
+
+interface Watch {
+  /** Undefined when Drive could not tell. */
+  modifiedTime: string | undefined;
+  checkedAt: number;
+  flight?: Promise<string | undefined>;
+}
+
+const MAX_WATCHES = 5000;
+const watches = new Map<string, Watch>();
+
+async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
+  try {
+    const { data } = await withGoogle(sheet, (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false);
+    return data.modifiedTime ?? undefined;
+  } catch (err) {
+    console.warn(`[cache] Drive change check failed for ${sheet.id}: ${(err as Error).message}; the cache TTL applies`);
+    return undefined;
+  }
+}
+
+/** The sheet's last modification time as Drive reports it, at most `interval` old. */
+export async function sheetModifiedTime(sheet: WatchedSheet, now = Date.now()): Promise<string | undefined> {
+  const interval = config().env.CHANGE_CHECK_INTERVAL_MS;
+  const watch = watches.get(sheet.id);
+  if (watch && now - watch.checkedAt < interval) return watch.flight ?? watch.modifiedTime;
+  if (watch?.flight) return watch.flight;
+  if (!watch && watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
+  const next: Watch = { modifiedTime: watch?.modifiedTime, checkedAt: now };
+  next.flight = askDrive(sheet).then((modifiedTime) => {
+    next.modifiedTime = modifiedTime;
+    next.checkedAt = Date.now();
+    next.flight = undefined;
+    return modifiedTime;
+  });
+  watches.set(sheet.id, next);
+  return next.flight;
+}
+
+/** After our own write: the next read asks Drive again instead of trusting the last answer. */
+export function forgetModifiedTime(sheetId: string): void {
+  watches.delete(sheetId);
+}

@@ -1,0 +1,177 @@
+// What sets us apart on freshness and safety: edits made in the Sheets UI noticed through Drive's
+// modifiedTime without re-reading unchanged tabs; ETags with 304 and no-cache; If-Match with
+// 412; the last good copy served STALE while Google is rate limiting; idempotent creates.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createUser } from "@/db/queries/users";
+import { setLimitStore } from "@/lib/limits/store";
+import { rowsClient } from "@/lib/testing/rows-client";
+import { startTestService, type TestService } from "@/lib/testing/service";
+import { storesUnderTest } from "@/lib/testing/stores";
+
+const CHECK_MS = 300;
+const { stores, start, stop } = await storesUnderTest();
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS), GOOGLE_RETRY_BUDGET_MS: "200" } });
+  await start();
+});
+afterAll(async () => {
+  await stop();
+  await svc.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
+
+describe.each(stores)("on the %s store", (storeName, makeStore) => {
+  let sheetId: string;
+  let api: ReturnType<typeof rowsClient>;
+  const names = async () => ((await api.list("Items", "select=name")).body.data as { name: string }[]).map((r) => r.name);
+  const edit = (range: string, value: string) => svc.admin(`/spreadsheets/${sheetId}/values`, { range, values: [[value]] });
+
+  beforeAll(async () => {
+    setLimitStore(makeStore());
+    sheetId = String((await svc.admin("/spreadsheets", {
+      title: `Freshness ${storeName}`,
+      members: { [SA]: "writer" },
+      tabs: [{ title: "Items", rows: [["id", "name", "qty"], [1, "apple", 3], [2, "pear", 5]] }, { title: "Other", rows: [["id", "x"], [1, "y"]] }],
+    })).spreadsheetId);
+    const { registerSheet } = await import("./registration");
+    const user = await createUser({ email: `fresh-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+  });
+  beforeEach(() => {
+    svc.google.calls.clear();
+    svc.google.faults.clear();
+  });
+
+  describe("change-aware cache", () => {
+    it("re-reads nothing while the file is unchanged, and shows an edit made in the sheet after the check interval", async () => {
+      await names(); // warm
+      svc.google.calls.clear();
+      for (let i = 0; i < 8; i++) {
+        expect((await api.list("Items")).headers.get("x-cache")).toBe("HIT");
+        await sleep(CHECK_MS / 2);
+      }
+      expect(svc.google.calls.get("values.get") ?? 0).toBe(0); // no Sheets read at all
+      const driveChecks = svc.google.calls.get("files.get") ?? 0;
+      expect(driveChecks).toBeGreaterThanOrEqual(2); // asked Drive...
+      expect(driveChecks).toBeLessThanOrEqual(5); // ...at most once per interval
+
+      await edit("'Items'!B2", "apricot"); // in the Sheets UI, not through the API
+      await sleep(CHECK_MS + 50);
+      const res = await api.list("Items", "select=name");
+      expect(res.headers.get("x-cache")).toBe("MISS");
+      expect((res.body.data as { name: string }[])[0]!.name).toBe("apricot");
+      expect(svc.google.calls.get("values.get")).toBe(1);
+    });
+
+    it("falls back to the sheet's TTL when Drive cannot answer", async () => {
+      await names();
+      await sleep(CHECK_MS + 50);
+      svc.google.faults.add({ route: "files.get", status: 500, count: -1 });
+      svc.google.calls.clear();
+      expect((await api.list("Items")).headers.get("x-cache")).toBe("HIT"); // within the 10 s TTL
+      expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
+    });
+
+    it("reads from Google on Cache-Control: no-cache", async () => {
+      await names();
+      svc.google.calls.clear();
+      expect((await api.list("Items")).headers.get("x-cache")).toBe("HIT");
+      const fresh = await api.list("Items", "", { "Cache-Control": "no-cache" });
+      expect(fresh.headers.get("x-cache")).toBe("MISS");
+      expect(svc.google.calls.get("values.get")).toBe(1);
+    });
+  });
+
+  describe("conditional requests", () => {
+    it("answers 304 with no body to If-None-Match, counted, and 200 once the rows change", async () => {
+      const first = await api.list("Items");
+      const etag = first.headers.get("etag")!;
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      const again = await api.list("Items", "", { "If-None-Match": etag });
+      expect(again.status).toBe(304);
+      expect(again.body).toEqual({});
+      expect(again.headers.get("etag")).toBe(etag);
+      expect(Number(again.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+      await api.update("Items", "2", { qty: 6 });
+      const changed = await api.list("Items", "", { "If-None-Match": etag });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get("etag")).not.toBe(etag);
+    });
+
+    it("refuses a PUT or DELETE with a stale If-Match (412), changing nothing, and applies a current one", async () => {
+      const read = await api.get("Items", "1");
+      const etag = read.headers.get("etag")!;
+      expect((await api.get("Items", "1", "", { "If-None-Match": etag })).status).toBe(304);
+      await edit("'Items'!C2", "99"); // someone else changes the row
+      const stale = await api.update("Items", "1", { name: "mine" }, { "If-Match": etag });
+      expect(stale.status).toBe(412);
+      expect(stale.body).toMatchObject({ success: false, error: "precondition_failed" });
+      expect((await api.remove("Items", "1", { "If-Match": etag })).status).toBe(412);
+      const now = await api.get("Items", "1", "", { "Cache-Control": "no-cache" });
+      expect(now.body.data).toMatchObject({ name: (read.body.data as { name: string }).name, qty: "99" });
+
+      const ok = await api.update("Items", "1", { name: "mine" }, { "If-Match": now.headers.get("etag")! });
+      expect(ok.status).toBe(200);
+      const latest = ok.headers.get("etag")!;
+      expect((await api.remove("Items", "1", { "If-Match": now.headers.get("etag")! })).status).toBe(412);
+      expect((await api.remove("Items", "1", { "If-Match": latest })).status).toBe(200);
+    });
+  });
+
+  describe("idempotent creates", () => {
+    it("writes one row for 20 concurrent retries with the same key, and answers each the same", async () => {
+      const key = randomUUID();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => api.create("Items", { name: "once", qty: 1 }, { "Idempotency-Key": key })));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+      expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+      expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
+      expect((await names()).filter((n) => n === "once")).toHaveLength(1);
+      // Later, still the same answer and no new row.
+      const later = await api.create("Items", { name: "once", qty: 1 }, { "Idempotency-Key": key });
+      expect([later.status, later.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+      expect((await names()).filter((n) => n === "once")).toHaveLength(1);
+    });
+
+    it("refuses the same key with another body, and a malformed key", async () => {
+      const key = randomUUID();
+      expect((await api.create("Items", { name: "a" }, { "Idempotency-Key": key })).status).toBe(201);
+      const reused = await api.create("Items", { name: "b" }, { "Idempotency-Key": key });
+      expect(reused.status).toBe(409);
+      expect(String(reused.body.message)).toMatch(/different request/);
+      expect((await api.create("Items", { name: "c" }, { "Idempotency-Key": "" })).status).toBe(400);
+      expect((await names()).filter((n) => n === "b" || n === "c")).toEqual([]);
+    });
+  });
+
+  describe("Google rate limiting", () => {
+    it("serves the last good copy marked STALE within the sheet's bound, and fails writes cleanly", async () => {
+      const before = await names();
+      await edit("'Items'!B3", "changed in the sheet");
+      await sleep(CHECK_MS + 50);
+      svc.google.faults.add({ route: "values.get", status: 429, count: -1 });
+      const stale = await api.list("Items", "select=name");
+      expect([stale.status, stale.headers.get("x-cache")]).toEqual([200, "STALE"]);
+      expect((stale.body.data as { name: string }[]).map((r) => r.name)).toEqual(before);
+      svc.google.faults.add({ route: "values.append", status: 429, count: -1 });
+      const write = await api.create("Items", { name: "x" });
+      expect(write.status).toBe(503);
+      expect(write.body).toMatchObject({ success: false, error: "service_unavailable" });
+
+      // Past the owner's bound (here: 0 s), no stale copy: a clean 503.
+      await svc.db.db.execute(sql`update sheets set max_stale_seconds = 0, version = version + 1 where id = ${sheetId}`);
+      const { getSheet } = await import("@/db/queries/sheets");
+      const { publishSheet } = await import("./sheet-record");
+      await publishSheet(await getSheet({ id: sheetId }));
+      const refused = await api.list("Items");
+      expect(refused.status).toBe(503);
+      svc.google.faults.clear();
+      expect((await api.list("Items")).status).toBe(200);
+    });
+  });
+});
