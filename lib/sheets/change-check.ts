@@ -20,7 +20,7 @@ const watches = new Map<string, Watch>();
 
 async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   try {
-    const { data } = await withGoogle(sheet, (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false);
+    const { data } = await withGoogle(sheet, (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false, { quota: false });
     return data.modifiedTime ?? undefined;
   } catch (err) {
     console.warn(`[cache] Drive change check failed for ${sheet.id}: ${(err as Error).message}; the cache TTL applies`);

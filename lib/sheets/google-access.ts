@@ -6,10 +6,12 @@ import { config } from "@/lib/env";
 import { createGoogleClients, type GoogleClients, type GoogleCredential } from "@/lib/google/clients";
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
+import { googleIdentity, reserveGoogleCall } from "./google-quota";
 import { TRANSIENT, withRetries, type RetryPolicy } from "./google-retry";
+import { countGoogleCall } from "./sheet-stats";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
 
-type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
+type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext"> & Partial<Pick<SheetRecord, "userId">>;
 
 export function credentialFor(sheet: SheetAccessRecord): GoogleCredential {
   if (sheet.access === "public") return { kind: "apiKey" };
@@ -61,16 +63,26 @@ export function translateGoogleError(err: unknown): ApiError {
 
 /**
  * Runs a Google call for a sheet, retrying transient failures (reads by default; writes pass
- * their own rule or none). A revoked grant also flags the sheet for the owner.
+ * their own rule or none). Each Sheets attempt first reserves a slot under Google's per-minute
+ * quotas (`quota: false` for Drive checks, which have their own) and is counted for the
+ * sheet's stats. A revoked grant also flags the sheet for the owner.
  */
 export async function withGoogle<T>(
   sheet: SheetAccessRecord,
   call: (clients: GoogleClients) => Promise<T>,
   retry: RetryPolicy["retryable"] | false = TRANSIENT,
+  { quota = true }: { quota?: boolean } = {},
 ): Promise<T> {
   try {
     const clients = clientsFor(sheet);
-    return retry ? await withRetries(() => call(clients), { retryable: retry, budgetMs: config().google.retryBudgetMs }) : await call(clients);
+    const attempt = async () => {
+      if (quota) {
+        await reserveGoogleCall(googleIdentity(sheet));
+        countGoogleCall(sheet.id);
+      }
+      return call(clients);
+    };
+    return retry ? await withRetries(attempt, { retryable: retry, budgetMs: config().google.retryBudgetMs }) : await attempt();
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const translated = translateGoogleError(err);

@@ -1,6 +1,7 @@
 // Retries for Google calls: 429 and 5xx (and no answer at all) are retried with exponential
 // backoff and full jitter, within a time budget; whatever still fails is the caller's to report.
 import { readGoogleError, type GoogleFailure } from "@/lib/google/errors";
+import { ApiError } from "@/lib/http/errors";
 
 export interface RetryPolicy {
   /** Which failures may be retried; writes pass a narrower rule than reads. */
@@ -24,6 +25,8 @@ export async function withRetries<T>(op: () => Promise<T>, policy: RetryPolicy):
     try {
       return await op();
     } catch (err) {
+      // Our own refusals (the quota guard) are final; only Google's failures are retried.
+      if (err instanceof ApiError) throw err;
       const failure = readGoogleError(err);
       if (failure.invalidGrant || !policy.retryable(failure)) throw err;
       const delay = Math.random() * Math.min(cap, base * 2 ** attempt);

@@ -11,6 +11,7 @@ import { sheetModifiedTime } from "./change-check";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
 import { parseTabValues, type TabData } from "./rows";
+import { countRead } from "./sheet-stats";
 import type { SheetRecord } from "./sheet-record";
 import type { TabModel } from "./tab-model";
 
@@ -34,7 +35,7 @@ const inflight = new Map<string, Promise<Entry>>();
 export const dataVersionKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
 const entryKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 
-type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds">>;
+type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
 
 /** Reads a tab from Google now, bypassing the cache. */
 export async function fetchTab(sheet: TabSheet, model: TabModel): Promise<TabData> {
@@ -53,6 +54,44 @@ export async function fetchTab(sheet: TabSheet, model: TabModel): Promise<TabDat
       throw new ApiError("not_found", `The tab "${model.name}" no longer exists in the spreadsheet; refresh the schema.`);
     }
     throw err;
+  }
+}
+
+// Cache fills of several tabs of one sheet that start within BATCH_WINDOW_MS share one
+// values.batchGet: one Google call instead of one per tab.
+const BATCH_WINDOW_MS = 2;
+interface Waiting {
+  model: TabModel;
+  resolve: (data: TabData) => void;
+  reject: (err: unknown) => void;
+}
+const batches = new Map<string, { sheet: TabSheet; tabs: Waiting[] }>();
+
+function fetchCoalesced(sheet: TabSheet, model: TabModel): Promise<TabData> {
+  return new Promise((resolve, reject) => {
+    let batch = batches.get(sheet.id);
+    if (!batch) {
+      batches.set(sheet.id, (batch = { sheet, tabs: [] }));
+      setTimeout(() => void runBatch(sheet.id), BATCH_WINDOW_MS);
+    }
+    batch.tabs.push({ model, resolve, reject });
+  });
+}
+
+async function runBatch(sheetId: string): Promise<void> {
+  const { sheet, tabs } = batches.get(sheetId)!;
+  batches.delete(sheetId);
+  const oneByOne = () => tabs.forEach((w) => fetchTab(sheet, w.model).then(w.resolve, w.reject));
+  if (tabs.length === 1) return oneByOne();
+  try {
+    const { data } = await withGoogle(sheet, (c) =>
+      c.sheets.spreadsheets.values.batchGet({ spreadsheetId: sheet.id, ranges: tabs.map((w) => quoteTab(w.model.name)), valueRenderOption: "FORMATTED_VALUE", majorDimension: "ROWS" }),
+    );
+    tabs.forEach((w, i) => w.resolve(parseTabValues(w.model.name, (data.valueRanges?.[i]?.values ?? []) as string[][], w.model)));
+  } catch (err) {
+    // A tab deleted in the sheet fails the whole batch: one by one, only that tab fails.
+    if (err instanceof ApiError && err.code === "validation_error") return oneByOne();
+    tabs.forEach((w) => w.reject(err));
   }
 }
 
@@ -75,7 +114,7 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
     flight = (async () => {
       // Asked before the read: an edit landing in between makes the next check re-read, never miss.
       const modifiedTime = await sheetModifiedTime(sheet);
-      const entry = { data: await fetchTab(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
+      const entry = { data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
       entries.delete(key);
       entries.set(key, entry);
       if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
@@ -92,6 +131,12 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
  * cache (Cache-Control: no-cache, and writes that must see the sheet as it is).
  */
 export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
+  const result = await readThrough(sheet, model, version, fresh);
+  countRead(sheet.id, result.cache);
+  return result;
+}
+
+async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
   const hit = entries.get(entryKey(sheet.id, model.name));
   const sameVersion = hit !== undefined && hit.version === version;
   if (!fresh && sameVersion && (await stillCurrent(sheet, hit))) return { data: hit.data, cache: "HIT" };
