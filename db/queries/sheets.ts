@@ -54,3 +54,13 @@ export async function saveSheetGrant(input: { id: string; userId: string; refres
     .returning();
   return row;
 }
+
+/** The owner's cache settings for a sheet of theirs; undefined when there is no such sheet. */
+export async function setSheetCacheSettings(input: { id: string; userId: string; cacheTtlSeconds: number; maxStaleSeconds: number }): Promise<Sheet | undefined> {
+  const [row] = await getDb()
+    .update(sheets)
+    .set({ cacheTtlSeconds: input.cacheTtlSeconds, maxStaleSeconds: input.maxStaleSeconds, ...bump })
+    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
+    .returning();
+  return row;
+}

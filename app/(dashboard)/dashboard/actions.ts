@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getSheetForUser } from "@/db/queries/sheets";
+import { getSheetForUser, setSheetCacheSettings } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
@@ -11,7 +11,7 @@ import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
 import { refreshSheetModel } from "@/lib/sheets/schema";
-import { toSheetRecord } from "@/lib/sheets/sheet-record";
+import { publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
 export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string() }), async ({ sheetUrl }, user) => {
   const reg = await registerSheet({ userId: user.id, sheetUrl });
@@ -26,6 +26,22 @@ export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() 
   revalidatePath(`/dashboard/sheets/${sheetId}`);
   return { tabs: model.tabs.length, updatedAt: model.updatedAt };
 });
+
+export const saveCacheSettingsAction = sessionAction(
+  z.object({
+    sheetId: z.string(),
+    cacheTtlSeconds: z.coerce.number().int().min(1, "The cache TTL is at least 1 second.").max(3600, "The cache TTL is at most 3,600 seconds."),
+    maxStaleSeconds: z.coerce.number().int().min(0, "The stale bound cannot be negative.").max(86_400, "The stale bound is at most 86,400 seconds."),
+  }),
+  async (input, user) => {
+    const row = await setSheetCacheSettings({ ...input, id: input.sheetId, userId: user.id });
+    if (!row) throw new ApiError("not_found", "No such sheet in your account.");
+    // Every instance sees the new settings on its next request.
+    await publishSheetQuietly(row);
+    revalidatePath(`/dashboard/sheets/${input.sheetId}`);
+    return { cacheTtlSeconds: row.cacheTtlSeconds, maxStaleSeconds: row.maxStaleSeconds };
+  },
+);
 
 /** Plan change from the dashboard (no payment provider yet); limits follow at once. */
 export async function changePlanAction(form: FormData): Promise<void> {

@@ -12,6 +12,8 @@ import type { SheetModel } from "@/lib/sheets/tab-model";
 import { dismissNewKeyAction } from "../../actions";
 import { FlashKeyNotice } from "../../new-key-notice";
 import { KeysPanel } from "../../keys/keys-panel";
+import { recentSheetStats } from "@/lib/sheets/sheet-stats";
+import { CacheSettings } from "./cache-settings";
 import { RefreshSchemaButton } from "./refresh-button";
 
 export const dynamic = "force-dynamic";
@@ -30,7 +32,8 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
     problem = err instanceof ApiError ? err.message : "The sheet's structure could not be read from Google.";
   }
   const newKey = readNewKey((await cookies()).get(NEW_KEY_COOKIE)?.value, sheet.id);
-  const keys = await listKeysForSheet({ userId: user.id, sheetId: sheet.id });
+  const [keys, stats] = await Promise.all([listKeysForSheet({ userId: user.id, sheetId: sheet.id }), recentSheetStats(sheet.id)]);
+  const n = (x: number) => x.toLocaleString("en-US");
 
   return (
     <div className="space-y-8">
@@ -58,6 +61,22 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
       {problem && <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{problem}</p>}
 
       <KeysPanel sheetId={sheet.id} keys={keys} />
+
+      <section className="space-y-4 rounded-lg border border-slate-200 p-6 dark:border-slate-800" data-testid="sheet-stats">
+        <h2 className="text-lg font-semibold">Google calls and cache</h2>
+        <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
+          <div><dt className="text-xs text-slate-500">Google Sheets calls today</dt><dd className="font-mono text-lg" data-testid="google-calls-today">{n(stats.today.googleCalls)}</dd></div>
+          <div><dt className="text-xs text-slate-500">Google calls, last 7 days</dt><dd className="font-mono text-lg">{n(stats.total.googleCalls)}</dd></div>
+          <div><dt className="text-xs text-slate-500">Cache hit rate, 7 days</dt><dd className="font-mono text-lg" data-testid="cache-hit-rate">{stats.hitRate === null ? "–" : `${(stats.hitRate * 100).toFixed(1)}%`}</dd></div>
+          <div><dt className="text-xs text-slate-500">Stale answers, 7 days</dt><dd className="font-mono text-lg">{n(stats.total.staleServed)}</dd></div>
+        </dl>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Reads are served from cache until the sheet changes: the service asks Google Drive whether it changed at most every few seconds,
+          so edits made in Google Sheets show almost at once. When Drive cannot tell, the TTL below bounds how old an answer can be. While
+          Google is rate limiting or down, reads get the last good copy (marked <code>X-Cache: STALE</code>) up to the stale bound.
+        </p>
+        <CacheSettings sheetId={sheet.id} cacheTtlSeconds={sheet.cacheTtlSeconds} maxStaleSeconds={sheet.maxStaleSeconds} />
+      </section>
 
       {model && (
         <section className="space-y-6" data-testid="tabs">
