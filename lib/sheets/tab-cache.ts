@@ -18,6 +18,7 @@ import type { TabModel } from "./tab-model";
 export type CacheStatus = "HIT" | "MISS" | "STALE";
 
 interface Entry {
+  model: TabModel;
   data: TabData;
   fetchedAt: number;
   version: number | undefined;
@@ -103,6 +104,17 @@ async function stillCurrent(sheet: TabSheet, hit: Entry): Promise<boolean> {
   return modifiedTime === hit.modifiedTime;
 }
 
+/**
+ * The sheet changed: every cached tab of it is out of date, so they are read again together, in
+ * the same batchGet as this one, instead of one call each as their readers come by.
+ */
+function refreshSiblings(sheet: TabSheet, model: TabModel, version: number | undefined): void {
+  for (const [key, entry] of entries) {
+    if (!key.startsWith(`${sheet.id}\u0000`) || entry.model.name === model.name) continue;
+    load(sheet, entry.model, version).catch(() => undefined);
+  }
+}
+
 /** Google said 429 or was unreachable: the case for serving the last good copy. */
 const googleUnavailable = (err: unknown) => err instanceof ApiError && ["service_unavailable", "gateway_timeout", "bad_gateway"].includes(err.code);
 
@@ -114,7 +126,7 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
     flight = (async () => {
       // Asked before the read: an edit landing in between makes the next check re-read, never miss.
       const modifiedTime = await sheetModifiedTime(sheet);
-      const entry = { data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
+      const entry = { model, data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
       entries.delete(key);
       entries.set(key, entry);
       if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
@@ -140,16 +152,27 @@ async function readThrough(sheet: TabSheet, model: TabModel, version: number | u
   const hit = entries.get(entryKey(sheet.id, model.name));
   const sameVersion = hit !== undefined && hit.version === version;
   if (!fresh && sameVersion && (await stillCurrent(sheet, hit))) return { data: hit.data, cache: "HIT" };
+  if (hit && !fresh) refreshSiblings(sheet, model, version);
   try {
     return { data: (await load(sheet, model, version)).data, cache: "MISS" };
   } catch (err) {
     // Never after our own write (the version moved): a client must see what it wrote.
     if (sameVersion && googleUnavailable(err) && Date.now() - hit.fetchedAt <= (sheet.maxStaleSeconds ?? 0) * 1000) {
-      console.warn(`[cache] serving a stale copy of ${sheet.id}/${model.name}: ${(err as ApiError).message}`);
+      noteStale(sheet.id, model.name, err as ApiError);
       return { data: hit.data, cache: "STALE" };
     }
     throw err;
   }
+}
+
+// One log line per tab and minute, however many reads get the stale copy.
+const staleLogged = new Map<string, number>();
+function noteStale(sheetId: string, tab: string, err: ApiError): void {
+  const key = entryKey(sheetId, tab);
+  if (Date.now() - (staleLogged.get(key) ?? 0) < 60_000) return;
+  if (staleLogged.size > 1000) staleLogged.clear();
+  staleLogged.set(key, Date.now());
+  console.warn(`[cache] serving stale copies of ${sheetId}/${tab}: ${err.message}`);
 }
 
 /** After a write or a schema refresh: every instance's copies of the sheet's tabs are dropped. */
