@@ -45,6 +45,13 @@ const asArgs = (command: unknown[]) => command.map((a) => (typeof a === "string"
 
 export async function startUpstashEmulator(options: UpstashEmulatorOptions): Promise<UpstashEmulator> {
   const redis = new Redis(options.redisUrl ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
+  // While Redis is away, each command answers its own error; ioredis reconnects by itself.
+  let down = false;
+  redis.on("error", (err) => {
+    if (!down) console.warn(`emulators/upstash: Redis unreachable (${err.message}); reconnecting`);
+    down = true;
+  });
+  redis.on("ready", () => (down = false));
   await redis.connect();
   const scripts = new ScriptMap();
 

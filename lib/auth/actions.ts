@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { ApiError } from "@/lib/http/errors";
 import { currentUser, type SessionUser } from "./session";
+import { errorFields, log } from "@/lib/log";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string };
 
@@ -16,7 +17,7 @@ export function sessionAction<S extends z.ZodType, T>(schema: S, fn: (input: z.i
       return { ok: true, data: await fn(parsed.data, user) };
     } catch (err) {
       if (err instanceof ApiError) return { ok: false, error: err.message };
-      console.error("[action] unhandled error", err);
+      log.error({ ...errorFields(err), stack: (err as Error)?.stack }, "dashboard action: unhandled error");
       return { ok: false, error: "Something went wrong on our side. Try again." };
     }
   };

@@ -3,6 +3,7 @@
 // handlers and pages separately, so module state would be split and a page could not flush what
 // the routes counted. A failed write keeps its counts for the next flush.
 import { config } from "@/lib/env";
+import { errorFields, log } from "@/lib/log";
 
 type Counts = Record<string, number>;
 
@@ -50,7 +51,7 @@ export function counterBatch<K extends Record<string, string>, C extends Counts>
           const key = Object.fromEntries(Object.entries(row).filter(([f]) => !(f in zero))) as Record<string, string>;
           merge(key, Object.fromEntries(Object.keys(zero).map((f) => [f, Number(row[f])])));
         }
-        console.warn(`[${name}] could not write ${rows.length} rows, keeping them for the next flush: ${(err as Error).message}`);
+        log.warn({ batch: name, rows: rows.length, ...errorFields(err) }, "batch: write failed, counts kept for the next flush");
         schedule();
       })
       .finally(() => {

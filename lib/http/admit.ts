@@ -13,6 +13,7 @@ import { getLimitStore } from "@/lib/limits/store";
 import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { publishSheetQuietly, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { ApiError } from "./errors";
+import { errorFields, log } from "@/lib/log";
 
 export interface Admitted {
   key: KeyRecord;
@@ -54,7 +55,7 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 function storeUnavailable(method: string, err: unknown): undefined {
   const read = READS.has(method);
-  console.warn(`[limits] limit store unavailable (${(err as Error).message}); ${read ? "serving the read uncounted" : "refusing the write"}`);
+  log.warn({ ...errorFields(err), method }, read ? "limits: store unavailable, serving the read uncounted" : "limits: store unavailable, refusing the write");
   if (read) return undefined;
   throw new ApiError("service_unavailable", "Writes are paused: the rate-limit store is unreachable. Retry shortly.", {}, { "Retry-After": "5" });
 }

@@ -1,6 +1,7 @@
 // The spec's envelope: `{ success: true, ... }` or `{ success: false, error, message }`.
 import { randomUUID } from "node:crypto";
 import { ApiError } from "./errors";
+import { errorFields, log } from "@/lib/log";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -32,6 +33,6 @@ export function errorResponse(err: ApiError): Response {
  */
 export function handleApiError(err: unknown, requestId: string): Response {
   if (err instanceof ApiError) return errorResponse(err);
-  console.error(`[${requestId}] unhandled error`, err);
+  log.error({ req_id: requestId, ...errorFields(err), stack: (err as Error)?.stack }, "unhandled error");
   return errorResponse(new ApiError("server_error", `Something went wrong on our side. Quote ${requestId} if you contact support.`));
 }

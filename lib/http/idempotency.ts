@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { getLimitStore } from "@/lib/limits/store";
 import { ApiError } from "./errors";
+import { errorFields, log } from "@/lib/log";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const KEEP_SECONDS = 24 * 3600;
@@ -78,7 +79,7 @@ export async function idempotent(req: Request, accountId: string, request: unkno
   }
   const body = await res.clone().text();
   await store.put(recordKey, { state: "done", fingerprint, status: res.status, body } satisfies Done, KEEP_SECONDS).catch((err: unknown) => {
-    console.warn(`[idempotency] could not keep the answer for a key: ${(err as Error).message}`);
+    log.warn({ ...errorFields(err) }, "idempotency: could not keep the answer for a key");
   });
   return res;
 }

@@ -1,5 +1,7 @@
-// The base of every route handler: a request id on every answer, and anything thrown turned into
-// the spec's envelope. withApiKey and withSession build on it.
+// The base of every route handler: a request id on every answer (the caller's own X-Request-Id
+// when it is a sane one), anything thrown turned into the spec's envelope, and one structured
+// log line per request. withApiKey and withSession build on it.
+import { log } from "@/lib/log";
 import { ApiError } from "./errors";
 import { handleApiError, newRequestId, REQUEST_ID_HEADER } from "./envelope";
 
@@ -7,21 +9,48 @@ export interface RouteContext<P> {
   req: Request;
   params: P;
   requestId: string;
+  /** Adds fields to this request's log line (sheet, key prefix); never values or secrets. */
+  annotate(fields: Record<string, string | number | undefined>): void;
 }
 
 type NextContext<P> = { params: Promise<P> };
 
+const CLIENT_REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+/** The path with its parameters named (`/api/v1/{sheetId}/{tabName}`): what a log groups by. */
+function routeTemplate(pathname: string, params: Record<string, unknown>): string {
+  let out = pathname;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== "string" || !value) continue;
+    out = out.replace(`/${encodeURIComponent(value)}`, `/{${name}}`).replace(`/${value}`, `/{${name}}`);
+  }
+  return out;
+}
+
 export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>) => Promise<Response> | Response) {
   return async (req: Request, context?: NextContext<P>): Promise<Response> => {
-    const requestId = newRequestId();
+    const started = performance.now();
+    const given = req.headers.get(REQUEST_ID_HEADER);
+    const requestId = given && CLIENT_REQUEST_ID.test(given) ? given : newRequestId();
+    const fields: Record<string, string | number | undefined> = {};
+    let params = {} as P;
     let res: Response;
     try {
-      const params = ((await context?.params) ?? {}) as P;
-      res = await handler({ req, params, requestId });
+      params = ((await context?.params) ?? {}) as P;
+      res = await handler({ req, params, requestId, annotate: (f) => Object.assign(fields, f) });
     } catch (err) {
       res = handleApiError(err, requestId);
     }
     res.headers.set(REQUEST_ID_HEADER, requestId);
+    const url = new URL(req.url);
+    log.info({
+      req_id: requestId,
+      method: req.method,
+      route: routeTemplate(url.pathname, params as Record<string, unknown>),
+      status: res.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      ...fields,
+    }, "request");
     return res;
   };
 }

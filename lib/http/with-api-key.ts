@@ -2,6 +2,7 @@
 // path and the permission the route needs (401 unauthorized / 403 forbidden in the envelope),
 // the request is counted against the account's plan (429 past a limit), every answer of a valid
 // key carries the rate-limit headers, and its status is metered for the usage charts.
+import { noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
 import { hashApiKey, KEY_FORMAT } from "@/lib/keys/api-key";
 import type { KeyRecord } from "@/lib/keys/key-record";
 import { noteKeyUsed } from "@/lib/keys/last-used";
@@ -31,6 +32,20 @@ function keyHash(req: Request): string {
   if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
   if (!KEY_FORMAT.test(value)) throw new ApiError("unauthorized", "Invalid API key for this sheet.");
   return hashApiKey(value);
+}
+
+/** The key's public prefix (what the dashboard shows), for logs: never the key itself. */
+const keyPrefix = (req: Request) => req.headers.get(API_KEY_HEADER)?.trim().slice(0, 8);
+
+/** Authenticates, throttling addresses that keep sending bad keys (they have no account to count against). */
+async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
+  refuseFloodingAddress(req);
+  try {
+    return await authenticate();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "unauthorized") noteInvalidKey(req);
+    throw err;
+  }
 }
 
 function requirePermission(key: KeyRecord, permission: Permission): void {
@@ -65,7 +80,9 @@ const withCors = <A extends unknown[]>(inner: (...args: A) => Promise<Response>)
 export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission }: { permission: Permission }) {
   return withCors(
     route<P>(async (ctx) => {
-      const { key, sheet, dataVersion, decision } = await admitRequest({ hash: keyHash(ctx.req), sheetId: ctx.params.sheetId, requestId: ctx.requestId, method: ctx.req.method });
+      ctx.annotate({ sheet: ctx.params.sheetId, key_prefix: keyPrefix(ctx.req) });
+      const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, () => admitRequest({ hash: keyHash(ctx.req), sheetId: ctx.params.sheetId, requestId: ctx.requestId, method: ctx.req.method }));
+      ctx.annotate({ key_id: key.id, account: key.userId });
       // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
       if (decision && !decision.allowed) {
         recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429 });
@@ -88,7 +105,8 @@ export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyCont
 export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>> & { key: KeyRecord }) => Promise<Response>, { permission }: { permission: Permission }) {
   return withCors(
     route(async (ctx) => {
-      const key = await authenticateKey(keyHash(ctx.req));
+      const key = await unlessInvalid(ctx.req, () => authenticateKey(keyHash(ctx.req)));
+      ctx.annotate({ key_prefix: keyPrefix(ctx.req), key_id: key.id, account: key.userId });
       requirePermission(key, permission);
       return handler({ ...ctx, key });
     }),

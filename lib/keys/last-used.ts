@@ -1,6 +1,7 @@
 // "Last used" stamps: collected in memory and written to Postgres in one batch at most every
 // few seconds, after the answers, so the request path never waits on them.
 import { stampApiKeysUsed } from "@/db/queries/api-keys";
+import { errorFields, log } from "@/lib/log";
 
 const FLUSH_DELAY_MS = 5_000;
 const pending = new Set<string>();
@@ -13,7 +14,7 @@ export async function flushKeyUsage(): Promise<void> {
   const ids = [...pending];
   pending.clear();
   await stampApiKeysUsed({ ids, at: new Date() }).catch((err: unknown) =>
-    console.warn(`[keys] could not stamp last use of ${ids.length} keys: ${(err as Error).message}`),
+    log.warn({ keys: ids.length, ...errorFields(err) }, "keys: could not stamp last use"),
   );
 }
 

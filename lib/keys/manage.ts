@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/errors";
 import { createApiKey } from "./create";
 import { publishKey } from "./key-record";
 import { PERMISSIONS, type Permission } from "./permissions";
+import { errorFields, log } from "@/lib/log";
 
 /** What the dashboard may see of a key: never its hash. */
 export interface KeySummary {
@@ -54,7 +55,7 @@ async function propagate(row: ApiKey, what: string): Promise<void> {
   try {
     await publishKey(row);
   } catch (err) {
-    console.error(`[keys] ${what} of ${row.id} saved but not propagated: ${(err as Error).message}`);
+    log.error({ key_id: row.id, change: what, ...errorFields(err) }, "keys: change saved but not propagated to the store");
     throw new ApiError(
       "service_unavailable",
       `The ${what} is saved, but not every server could be told yet. Try again in a moment to make it take effect everywhere at once.`,

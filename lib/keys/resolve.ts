@@ -6,6 +6,7 @@ import { getLimitStore } from "@/lib/limits/store";
 import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { SHEET_RECORD_TTL_SECONDS, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { KEY_RECORD_TTL_SECONDS, keyRecordKey, MISSING_KEY_TTL_SECONDS, toKeyRecord, type KeyRecord, type MissingKey } from "./key-record";
+import { errorFields, log } from "@/lib/log";
 
 export interface Resolved {
   key: KeyRecord | null;
@@ -34,7 +35,7 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string | undefin
     } catch (err) {
       // Postgres holds the truth: without the store every request reads it, slower but correct.
       storeUp = false;
-      console.warn(`[keys] limit store unavailable, reading keys from the database: ${(err as Error).message}`);
+      log.warn({ ...errorFields(err) }, "keys: limit store unavailable, reading keys from the database");
     }
   }
   const fill = (key: string, value: KeyRecord | MissingKey | SheetRecord, ttl: number) =>

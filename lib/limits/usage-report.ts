@@ -10,6 +10,7 @@ import { effectivePlan, peekWindows, type LimitDecision, type WindowUse } from "
 import { COUNTED_CLASSES, flushUsage, utcDay, type StatusClass } from "./metering";
 import { planOf } from "./plans";
 import { billingPeriod, type WindowName } from "./windows";
+import { errorFields, log } from "@/lib/log";
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -29,7 +30,7 @@ export async function currentWindows(account: AccountLimits, now = Date.now()): 
   try {
     return await peekWindows(account, now);
   } catch (err) {
-    console.warn(`[usage] limit store unavailable, reporting durable usage: ${(err as Error).message}`);
+    log.warn({ ...errorFields(err) }, "usage: limit store unavailable, reporting durable usage");
     return null;
   }
 }

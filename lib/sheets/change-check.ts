@@ -5,6 +5,7 @@
 import { config } from "@/lib/env";
 import { withGoogle } from "./google-access";
 import type { SheetRecord } from "./sheet-record";
+import { errorFields, log } from "@/lib/log";
 
 type WatchedSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
 
@@ -23,7 +24,7 @@ async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
     const { data } = await withGoogle(sheet, (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false, { quota: false });
     return data.modifiedTime ?? undefined;
   } catch (err) {
-    console.warn(`[cache] Drive change check failed for ${sheet.id}: ${(err as Error).message}; the cache TTL applies`);
+    log.warn({ sheet: sheet.id, ...errorFields(err) }, "cache: Drive change check failed, the cache TTL applies");
     return undefined;
   }
 }

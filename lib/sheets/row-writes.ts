@@ -17,6 +17,7 @@ import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from ".
 import type { SheetRecord } from "./sheet-record";
 import { fetchTab, invalidateSheetData, readTab } from "./tab-cache";
 import type { TabModel } from "./tab-model";
+import { errorFields, log } from "@/lib/log";
 
 type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable">;
 
@@ -57,7 +58,7 @@ async function afterWrite(sheetId: string): Promise<void> {
   // Our write moved the file's modifiedTime: the next read asks Drive again rather than tag its
   // copy with the time from before the write.
   forgetModifiedTime(sheetId);
-  await invalidateSheetData(sheetId).catch((err: unknown) => console.warn(`[rows] cache invalidation failed for ${sheetId}: ${(err as Error).message}`));
+  await invalidateSheetData(sheetId).catch((err: unknown) => log.warn({ sheet: sheetId, ...errorFields(err) }, "rows: cache invalidation failed"));
 }
 
 /** Failures after which Google may or may not have applied a write. */

@@ -2,6 +2,7 @@
 // neither Postgres nor Google when its data is cached. Written through on every change.
 import type { Sheet, SheetAccess } from "@/db/schema";
 import { getLimitStore, type Versioned } from "@/lib/limits/store";
+import { errorFields, log } from "@/lib/log";
 
 export interface SheetRecord extends Versioned {
   id: string;
@@ -45,5 +46,5 @@ export async function publishSheet(row: Sheet | undefined): Promise<void> {
 
 /** For changes whose propagation is not safety-critical: a failure leaves the cached copy to expire. */
 export async function publishSheetQuietly(row: Sheet | undefined): Promise<void> {
-  await publishSheet(row).catch((err: unknown) => console.warn(`[sheets] could not publish sheet ${row?.id}: ${(err as Error).message}`));
+  await publishSheet(row).catch((err: unknown) => log.warn({ sheet: row?.id, ...errorFields(err) }, "sheets: could not publish the sheet record"));
 }

@@ -14,6 +14,7 @@ import { parseTabValues, type TabData } from "./rows";
 import { countRead } from "./sheet-stats";
 import type { SheetRecord } from "./sheet-record";
 import type { TabModel } from "./tab-model";
+import { errorFields, log } from "@/lib/log";
 
 export type CacheStatus = "HIT" | "MISS" | "STALE";
 
@@ -172,7 +173,7 @@ function noteStale(sheetId: string, tab: string, err: ApiError): void {
   if (Date.now() - (staleLogged.get(key) ?? 0) < 60_000) return;
   if (staleLogged.size > 1000) staleLogged.clear();
   staleLogged.set(key, Date.now());
-  console.warn(`[cache] serving stale copies of ${sheetId}/${tab}: ${err.message}`);
+  log.warn({ sheet: sheetId, tab, reason: err.message }, "cache: serving stale copies");
 }
 
 /** After a write or a schema refresh: every instance's copies of the sheet's tabs are dropped. */

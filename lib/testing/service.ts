@@ -24,6 +24,10 @@ export async function startTestService(options: { postgresUrl?: string; env?: Re
   vi.stubEnv("DATABASE_URL", "");
   vi.stubEnv("UPSTASH_REDIS_REST_URL", "");
   vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "");
+  // emulators/google has no quota; the guard's own tests set theirs (the Redis store is shared
+  // by every test file, so a real-sized quota would be spent across files).
+  vi.stubEnv("GOOGLE_QUOTA_PER_IDENTITY_MINUTE", "1000000");
+  vi.stubEnv("GOOGLE_QUOTA_PER_PROJECT_MINUTE", "1000000");
   for (const [k, v] of Object.entries(options.env ?? {})) vi.stubEnv(k, v);
   const db = options.postgresUrl ? await freshPostgres(options.postgresUrl) : await freshPglite();
   setDatabase(db);

@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getSheetForUser, setSheetCacheSettings } from "@/db/queries/sheets";
+import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
@@ -14,6 +15,7 @@ import { refreshSheetModel } from "@/lib/sheets/schema";
 import { publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
 export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string() }), async ({ sheetUrl }, user) => {
+  await limitAccountAction(user.id, "register");
   const reg = await registerSheet({ userId: user.id, sheetUrl });
   revalidatePath("/dashboard");
   return { created: reg.created, ...registrationDocument(reg) };

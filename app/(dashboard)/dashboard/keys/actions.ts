@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { sessionAction } from "@/lib/auth/actions";
 import { createKeyForSheet, revokeKey, updateKeyPermissions } from "@/lib/keys/manage";
 import { PERMISSIONS } from "@/lib/keys/permissions";
@@ -10,6 +11,7 @@ const permissions = z.array(z.enum(PERMISSIONS)).min(1, "Pick at least one permi
 const name = z.string().trim().min(1, "Give the key a name.").max(60, "Key names are at most 60 characters.");
 
 export const createKeyAction = sessionAction(z.object({ sheetId: z.string(), name, permissions }), async (input, user) => {
+  await limitAccountAction(user.id, "createKey");
   const created = await createKeyForSheet({ userId: user.id, ...input });
   revalidatePath(`/dashboard/sheets/${input.sheetId}`);
   return created;

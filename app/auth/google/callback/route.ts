@@ -1,3 +1,4 @@
+import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { newKeyCookie } from "@/lib/auth/new-key-flash";
 import { completeSheetGrant, GRANT_CALLBACK_PATH, GRANT_COOKIE } from "@/lib/auth/sheet-grant";
 import { currentUser } from "@/lib/auth/session";
@@ -20,6 +21,7 @@ export const GET = route(async ({ req }) => {
   const clearGrant = `${GRANT_COOKIE}=; Path=${GRANT_CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0`;
   const headers = new Headers({ "Set-Cookie": clearGrant });
   try {
+    await limitAccountAction(user.id, "register");
     const reg = await completeSheetGrant({ user, cookie: cookieValue(req, GRANT_COOKIE), params: url.searchParams });
     if (reg.apiKey) headers.append("Set-Cookie", newKeyCookie(reg.sheet.id, reg.apiKey));
     headers.set("Location", `/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}`);

@@ -1,0 +1,55 @@
+// Abuse: a flood of bad keys from one address is cut off there (and never counted against an
+// account), other addresses are unaffected; sheet registrations and key creations are limited
+// per account.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "@/db/queries/users";
+import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
+import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { callRoute } from "@/lib/testing/routes";
+import { startTestService, type TestService } from "@/lib/testing/service";
+import { ACCOUNT_ACTION_LIMITS, limitAccountAction } from "./account-actions";
+
+let svc: TestService;
+let key: string;
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { INVALID_KEY_LIMIT_PER_MINUTE: "10", TRUSTED_PROXY_HOPS: "1" } });
+  setLimitStore(memoryStore());
+  const { registerSheet } = await import("@/lib/sheets/registration");
+  const user = await createUser({ email: "abuse@example.com", plan: "business" });
+  key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+});
+afterAll(async () => {
+  setLimitStore(undefined);
+  await svc.stop();
+});
+
+const list = async (apiKey: string, forwardedFor: string) => {
+  const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
+  return callRoute(GET, { path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products`, params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" }, headers: { "X-API-Key": apiKey, "X-Forwarded-For": forwardedFor } });
+};
+
+describe("invalid-key floods", () => {
+  it("answers 429 to an address after its allowance of bad keys, and only to that address", async () => {
+    const bad = "shk_0000000000000000000000000000000000000A";
+    // The client's own X-Forwarded-For entry cannot change its address: the proxy's entry decides.
+    for (let i = 0; i < 10; i++) expect((await list(bad, `1.1.1.${i}, 203.0.113.7`)).status).toBe(401);
+    const cut = await list(bad, "9.9.9.9, 203.0.113.7");
+    expect(cut.status).toBe(429);
+    expect(cut.body).toMatchObject({ success: false, error: "rate_limit_exceeded", limit: { allowed: 10 } });
+    expect(Number(cut.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(cut.headers.get("x-ratelimit-limit")).toBeNull(); // no account's window was touched
+    expect((await list(key, "9.9.9.9, 198.51.100.1")).status).toBe(200); // another address, a good key
+  });
+});
+
+describe("per-account limits", () => {
+  it("limits sheet registrations and key creations per account per hour", async () => {
+    const user = await createUser({ email: "busy@example.com" });
+    const now = Date.now();
+    for (let i = 0; i < ACCOUNT_ACTION_LIMITS.createKey; i++) await limitAccountAction(user.id, "createKey", now + i);
+    await expect(limitAccountAction(user.id, "createKey", now + 100)).rejects.toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/at most 50 an hour/) });
+    await expect(limitAccountAction(user.id, "register", now + 100)).resolves.toBeUndefined(); // separate budgets
+    await expect(limitAccountAction(user.id, "createKey", now + 3_600_001)).resolves.toBeUndefined(); // an hour later
+  });
+});

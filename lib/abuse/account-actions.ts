@@ -1,0 +1,34 @@
+// Per-account limits on actions that cost Google calls or create secrets: registering sheets and
+// creating keys. A sliding hour in the limit store, so they hold across instances; without the
+// store they are not enforced (sign-in still is), rather than locking owners out.
+import { ApiError } from "@/lib/http/errors";
+import { log } from "@/lib/log";
+import { getLimitStore } from "@/lib/limits/store";
+
+const HOUR_MS = 3_600_000;
+export const ACCOUNT_ACTION_LIMITS = { register: 20, createKey: 50 } as const;
+const LABEL = { register: "sheet registrations", createKey: "new API keys" } as const;
+
+export async function limitAccountAction(userId: string, action: keyof typeof ACCOUNT_ACTION_LIMITS, now = Date.now()): Promise<void> {
+  const limit = ACCOUNT_ACTION_LIMITS[action];
+  let result;
+  try {
+    result = await getLimitStore().consume({
+      now,
+      member: `${now}:${Math.random().toString(36).slice(2)}`,
+      burst: { key: `sheetapi:abuse:${action}:${userId}`, limit, windowMs: HOUR_MS },
+      counters: [],
+    });
+  } catch {
+    return;
+  }
+  if (result.exceeded < 0) return;
+  const retryAfter = Math.max(1, Math.ceil(((result.oldestBurst ?? now) + HOUR_MS - now) / 1000));
+  log.warn({ account: userId, action }, "abuse: account action limit reached");
+  throw new ApiError(
+    "rate_limit_exceeded",
+    `Too many ${LABEL[action]}: at most ${limit} an hour per account. Retry in ${Math.ceil(retryAfter / 60)} min.`,
+    { retry_after: retryAfter, limit: { allowed: limit, current: result.used[0] ?? limit, reset_at: Math.ceil((now + retryAfter * 1000) / 1000) } },
+    { "Retry-After": String(retryAfter) },
+  );
+}

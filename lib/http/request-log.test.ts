@@ -1,0 +1,54 @@
+// One JSON log line per request with its id, route template, sheet, key prefix, status and
+// duration; never a key value, a token or a cell's content. X-Request-Id is echoed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "@/db/queries/users";
+import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
+import { log, setLogTarget } from "@/lib/log";
+import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { rowsClient } from "@/lib/testing/rows-client";
+import { startTestService, type TestService } from "@/lib/testing/service";
+
+let svc: TestService;
+let key: string;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  svc = await startTestService();
+  setLimitStore(memoryStore());
+  const { registerSheet } = await import("@/lib/sheets/registration");
+  const user = await createUser({ email: "logs@example.com", plan: "business" });
+  key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+  log.level = "info";
+  setLogTarget({ write: (line: string) => lines.push(line) });
+});
+afterAll(async () => {
+  setLogTarget(undefined);
+  log.level = "silent";
+  setLimitStore(undefined);
+  await svc.stop();
+});
+
+describe("request logs", () => {
+  it("logs each request as one JSON line without secrets or cell contents", async () => {
+    const api = rowsClient(DEMO_SPREADSHEET_ID, key);
+    lines.length = 0;
+    const res = await api.list("Products", "", { "X-Request-Id": "client-trace-0001" });
+    expect(res.headers.get("x-request-id")).toBe("client-trace-0001");
+    await api.create("Products", { name: "Secret gadget", notes: "confidential note" });
+    await rowsClient(DEMO_SPREADSHEET_ID, "shk_0000000000000000000000000000000000000A").list("Products");
+
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.msg === "request");
+    expect(entries).toHaveLength(3);
+    expect(entries[0]).toMatchObject({ level: "info", req_id: "client-trace-0001", method: "GET", route: "/api/v1/{sheetId}/{tabName}", sheet: DEMO_SPREADSHEET_ID, key_prefix: key.slice(0, 8), status: 200 });
+    expect(typeof entries[0]!.duration_ms).toBe("number");
+    expect(entries[1]).toMatchObject({ method: "POST", status: 201 });
+    expect(entries[2]).toMatchObject({ status: 401, key_prefix: "shk_0000" });
+    const all = lines.join("\n");
+    for (const secret of [key, "Secret gadget", "confidential note", "Desk lamp"]) expect(all).not.toContain(secret);
+  });
+
+  it("replaces a malformed X-Request-Id with its own", async () => {
+    const res = await rowsClient(DEMO_SPREADSHEET_ID, key).list("Products", "", { "X-Request-Id": "bad id with spaces" });
+    expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});

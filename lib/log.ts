@@ -1,0 +1,26 @@
+// Structured JSON logs (pino), one line per event. What must never reach a log is removed here
+// and at the source: API key values, tokens, cookies and cell contents are never passed in, and
+// the redaction below is the safety net for header objects and error details that carry them.
+import pino from "pino";
+
+const level = process.env.LOG_LEVEL ?? (process.env.VITEST ? "silent" : "info");
+
+// Lines go to stdout; tests swap the target to read them.
+let target: { write(line: string): unknown } = process.stdout;
+export function setLogTarget(next: { write(line: string): unknown } | undefined): void {
+  target = next ?? process.stdout;
+}
+
+export const log = pino({
+  level,
+  base: { service: "sheetapi" },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+  redact: {
+    paths: ["headers.x-api-key", "headers.authorization", "headers.cookie", "*.headers.x-api-key", "*.headers.authorization", "*.headers.cookie", "apiKey", "api_key", "token", "refreshToken", "refresh_token", "access_token", "secret"],
+    censor: "[redacted]",
+  },
+}, { write: (line: string) => target.write(line) });
+
+/** An error's message and name for a log line (not its whole object: errors may carry requests). */
+export const errorFields = (err: unknown) => (err instanceof Error ? { err: { name: err.name, message: err.message } } : { err: { message: String(err) } });
