@@ -1,4 +1,3 @@
-import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { ok } from "@/lib/http/envelope";
 import { readJsonBody } from "@/lib/http/body";
 import { otherMethods } from "@/lib/http/route";
@@ -11,7 +10,6 @@ export const dynamic = "force-dynamic";
 export const POST = withSession(async ({ req, user }) => {
   const body = await readJsonBody(req);
   const sheetUrl = body && typeof body === "object" ? (body as { sheet_url?: unknown }).sheet_url : undefined;
-  await limitAccountAction(user.id, "register");
   const reg = await registerSheet({ userId: user.id, sheetUrl });
   return ok({ data: registrationDocument(reg) }, { status: reg.created ? 201 : 200 });
 });

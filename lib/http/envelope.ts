@@ -33,6 +33,22 @@ export function errorResponse(err: ApiError): Response {
  */
 export function handleApiError(err: unknown, requestId: string): Response {
   if (err instanceof ApiError) return errorResponse(err);
+  if (databaseUnavailable(err)) {
+    log.warn({ req_id: requestId, ...errorFields(err) }, "database unavailable");
+    return errorResponse(new ApiError("service_unavailable", "The database is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" }));
+  }
   log.error({ req_id: requestId, ...errorFields(err), stack: (err as Error)?.stack }, "unhandled error");
   return errorResponse(new ApiError("server_error", `Something went wrong on our side. Quote ${requestId} if you contact support.`));
+}
+
+// Connection-level failures (postgres.js codes and SQLSTATE classes 08 and 57P), also when
+// wrapped by Drizzle: the database is down or restarting, not a bug of ours.
+const UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "57P01", "57P02", "57P03"]);
+
+export function databaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === "string" ? e.code : "";
+    if (UNAVAILABLE.has(code) || code.startsWith("08")) return true;
+  }
+  return false;
 }

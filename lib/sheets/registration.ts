@@ -2,6 +2,7 @@
 // reaches it and whether it may write, read its structure, store it and issue a first key.
 import { getSheet, insertSheet, saveSheetGrant } from "@/db/queries/sheets";
 import type { Sheet, SheetAccess } from "@/db/schema";
+import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { encryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
 import { createGoogleClients, type GoogleCredential } from "@/lib/google/clients";
@@ -91,6 +92,8 @@ export async function registerSheet({ userId, sheetUrl }: { userId: string; shee
   const id = parseSheetReference(sheetUrl);
   const existing = await existingRegistration(id, userId);
   if (existing) return existing;
+  // Only attempts that reach Google spend the account's registration budget.
+  await limitAccountAction(userId, "register");
   const access = await probePublicAccess(id);
   return create(userId, id, access, access.access === "public" ? { kind: "apiKey" } : { kind: "serviceAccount" });
 }

@@ -14,7 +14,7 @@ import { parseTabValues, type TabData } from "./rows";
 import { countRead } from "./sheet-stats";
 import type { SheetRecord } from "./sheet-record";
 import type { TabModel } from "./tab-model";
-import { errorFields, log } from "@/lib/log";
+import { log } from "@/lib/log";
 
 export type CacheStatus = "HIT" | "MISS" | "STALE";
 

@@ -4,7 +4,6 @@ import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getSheetForUser, setSheetCacheSettings } from "@/db/queries/sheets";
-import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
@@ -15,7 +14,6 @@ import { refreshSheetModel } from "@/lib/sheets/schema";
 import { publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
 export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string() }), async ({ sheetUrl }, user) => {
-  await limitAccountAction(user.id, "register");
   const reg = await registerSheet({ userId: user.id, sheetUrl });
   revalidatePath("/dashboard");
   return { created: reg.created, ...registrationDocument(reg) };

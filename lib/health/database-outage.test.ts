@@ -1,0 +1,84 @@
+// The real Postgres stopped and started again under the service. While it is down: cached reads
+// and writes still work (the hot path needs neither), a key that must be read from the database
+// gets a clear 503 within its bound, /health says the database is down, and usage counts wait
+// in memory. When it is back, everything recovers by itself and no usage count is lost.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDatabase, type DatabaseHandle } from "@/db/client";
+import { createUser } from "@/db/queries/users";
+import { usageByDay } from "@/db/queries/usage";
+import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
+import { flushUsage } from "@/lib/limits/metering";
+import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { freshPostgres } from "@/lib/testing/databases";
+import { postgresProcess } from "@/lib/testing/postgres-process";
+import { callRoute } from "@/lib/testing/routes";
+import { rowsClient } from "@/lib/testing/rows-client";
+import { startTestService, type TestService } from "@/lib/testing/service";
+
+const pg = await postgresProcess();
+let svc: TestService;
+let db: DatabaseHandle;
+let api: ReturnType<typeof rowsClient>;
+let userId: string;
+
+describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
+  beforeAll(async () => {
+    svc = await startTestService();
+    db = await freshPostgres(pg!.url);
+    setDatabase(db);
+    setLimitStore(memoryStore());
+    const { registerSheet } = await import("@/lib/sheets/registration");
+    userId = (await createUser({ email: "pg-outage@example.com", plan: "business" })).id;
+    api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+  }, 60_000);
+  afterAll(async () => {
+    setLimitStore(undefined);
+    await pg?.start().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    await pg?.dispose();
+    await svc?.stop();
+  });
+
+  const health = async () => callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });
+  const timed = async <T>(call: () => Promise<T>) => {
+    const started = Date.now();
+    return { result: await call(), ms: Date.now() - started };
+  };
+
+  it("keeps serving cached reads and writes, refuses database-bound requests cleanly, and says so", async () => {
+    expect((await api.list("Products")).status).toBe(200);
+    await flushUsage();
+    await pg!.stop();
+
+    expect((await api.list("Products")).status).toBe(200); // records and rows from the caches
+    expect((await api.create("Products", { name: "Written during the outage" })).status).toBe(201);
+
+    const unknown = await timed(() => rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products"));
+    expect(unknown.result.status).toBe(503);
+    expect(unknown.result.body).toMatchObject({ success: false, error: "service_unavailable" });
+    expect(unknown.result.headers.get("retry-after")).toBe("5");
+    expect(unknown.ms).toBeLessThan(7000);
+
+    const h = await health();
+    expect(h.status).toBe(503);
+    expect(h.body).toMatchObject({ checks: { database: { status: "down" }, limit_store: { status: "ok" } } });
+    await flushUsage(); // fails, and keeps its counts
+  }, 60_000);
+
+  it("recovers by itself when Postgres is back, losing no usage count", async () => {
+    await pg!.start();
+    let h = await health();
+    for (let i = 0; i < 20 && h.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      h = await health();
+    }
+    expect(h.status).toBe(200);
+    expect((await rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products")).status).toBe(401);
+    await flushUsage();
+    const day = new Date().toISOString().slice(0, 10);
+    const counts = Object.fromEntries((await usageByDay({ userId, from: day, to: "9999-12-31" })).map((r) => [r.statusClass, r.count]));
+    expect(counts["2xx"]).toBe(3); // the read before, the read and the write during the outage
+    const names = ((await api.list("Products", "select=name", { "Cache-Control": "no-cache" })).body.data as { name: string }[]).map((r) => r.name);
+    expect(names.filter((n) => n === "Written during the outage")).toHaveLength(1);
+  }, 60_000);
+});
