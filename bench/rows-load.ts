@@ -6,12 +6,11 @@
 // many Google calls 1,000 concurrent reads of a cold tab make; and warm filter+sort+page latency
 // and server memory on a 100,000-row by 10-column tab.
 //   npx tsx bench/rows-load.ts [--duration 10] [--connections 50]
-import { execSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin as adminAt, headers, load as measure, log, rows, SHEET, startService, waitFor } from "./support";
+import { admin as adminAt, headers, load as measure, log, percentile, rows, serverRss, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" } } });
 const PORT = 3600;
@@ -22,31 +21,6 @@ const bareFile = join(dir, "bare.json");
 const admin = (path: string, body?: unknown) => adminAt(GOOGLE, path, body);
 const load = (title: string, url: string, extra: { duration?: number } = {}) =>
   measure(title, url, { duration: extra.duration ?? Number(args.duration), connections: Number(args.connections) });
-
-function descendants(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = execSync(`pgrep -P ${pid}`).toString().trim().split("\n").map(Number);
-  } catch {
-    // no children
-  }
-  return children.flatMap((c) => [c, ...descendants(c)]);
-}
-
-/** Memory of the Next.js server processes (the launcher's descendants; the emulator lives in the launcher). */
-function serverRss(launcherPid: number): string {
-  return descendants(launcherPid)
-    .map((pid) => {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const name = /Name:\s+(\S+)/.exec(status)?.[1] ?? "?";
-      return `${name} ${Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)} MB`;
-    })
-    .join(", ");
-}
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function main() {
   log(`starting the service (DATA_DIR ${dir})`);

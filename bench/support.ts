@@ -1,6 +1,7 @@
 // What the benchmarks share: starting `npm start` instances, waiting for them, the emulator's
 // admin API, generated tabs and one autocannon measure.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 export const KEY = "shk_benchKey000000000000000000000000000000";
@@ -85,4 +86,33 @@ export async function load(title: string, url: string, options: { duration: numb
   };
   log(`${title}: ${summary.rps} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ${summary.errors} errors of ${summary.total}`);
   return summary;
+}
+
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = execSync(`pgrep -P ${pid}`).toString().trim().split("\n").map(Number);
+  } catch {
+    // no children
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+/** RSS in MB of a launcher's descendant processes, by name (the Next.js server is `next-server`). */
+export function processRss(launcherPid: number): { name: string; mb: number }[] {
+  return descendants(launcherPid).flatMap((pid) => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      return [{ name: /Name:\s+(\S+)/.exec(status)?.[1] ?? "?", mb: Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024) }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Memory of the Next.js server processes, as text. */
+export const serverRss = (launcherPid: number) => processRss(launcherPid).map((p) => `${p.name} ${p.mb} MB`).join(", ");
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }

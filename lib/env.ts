@@ -61,6 +61,18 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
+/**
+ * The log level, read on its own: the logger must exist before the configuration is validated
+ * (and to report that it is not valid). Tests log nothing unless they ask.
+ */
+export function logLevel(source: Record<string, string | undefined> = process.env): (typeof LOG_LEVELS)[number] {
+  const wanted = source.LOG_LEVEL?.trim().toLowerCase();
+  if (wanted && (LOG_LEVELS as readonly string[]).includes(wanted)) return wanted as (typeof LOG_LEVELS)[number];
+  return source.VITEST ? "silent" : "info";
+}
+
 /** What production must set, unless ALLOW_EMBEDDED=true says otherwise. */
 export const PRODUCTION_REQUIRED = [
   "APP_URL",

@@ -2,8 +2,9 @@
 // and at the source: API key values, tokens, cookies and cell contents are never passed in, and
 // the redaction below is the safety net for header objects and error details that carry them.
 import pino from "pino";
+import { logLevel } from "./env";
 
-const level = process.env.LOG_LEVEL ?? (process.env.VITEST ? "silent" : "info");
+const level = logLevel();
 
 // Lines go to stdout; tests swap the target to read them.
 let target: { write(line: string): unknown } = process.stdout;

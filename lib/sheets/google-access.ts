@@ -6,7 +6,7 @@ import { config } from "@/lib/env";
 import { createGoogleClients, type GoogleClients, type GoogleCredential } from "@/lib/google/clients";
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
-import { googleIdentity, reserveGoogleCall } from "./google-quota";
+import { googleIdentity, reserveGoogleCall, type CallKind } from "./google-quota";
 import { TRANSIENT, withRetries, type RetryPolicy } from "./google-retry";
 import { countGoogleCall } from "./sheet-stats";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
@@ -64,20 +64,21 @@ export function translateGoogleError(err: unknown): ApiError {
 /**
  * Runs a Google call for a sheet, retrying transient failures (reads by default; writes pass
  * their own rule or none). Each Sheets attempt first reserves a slot under Google's per-minute
- * quotas (`quota: false` for Drive checks, which have their own) and is counted for the
+ * quotas for its kind (reads and writes are counted apart; `quota: false` for Drive checks,
+ * which have their own) and is counted for the
  * sheet's stats. A revoked grant also flags the sheet for the owner.
  */
 export async function withGoogle<T>(
   sheet: SheetAccessRecord,
   call: (clients: GoogleClients) => Promise<T>,
   retry: RetryPolicy["retryable"] | false = TRANSIENT,
-  { quota = true }: { quota?: boolean } = {},
+  { quota = true, kind = "read" }: { quota?: boolean; kind?: CallKind } = {},
 ): Promise<T> {
   try {
     const clients = clientsFor(sheet);
     const attempt = async () => {
       if (quota) {
-        await reserveGoogleCall(googleIdentity(sheet));
+        await reserveGoogleCall(googleIdentity(sheet), kind);
         countGoogleCall(sheet.id);
       }
       return call(clients);

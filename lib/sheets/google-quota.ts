@@ -1,7 +1,8 @@
 // The Google quota guard. Every customer's sheets share one Google Cloud project, and Google
 // allows each identity (the service account, or an owner's own grant) and the project only so
-// many Sheets calls a minute (60 and 300 by default: GOOGLE_QUOTA_PER_IDENTITY_MINUTE,
-// GOOGLE_QUOTA_PER_PROJECT_MINUTE). Each call reserves a slot in both windows in the limit store
+// many Sheets reads a minute, and as many writes, counted apart (60 and 300 by default:
+// GOOGLE_QUOTA_PER_IDENTITY_MINUTE, GOOGLE_QUOTA_PER_PROJECT_MINUTE). Each call reserves a slot
+// in both windows of its kind in the limit store
 // first, so all instances together stay under them; when a window is full the call waits for a
 // slot up to GOOGLE_QUOTA_WAIT_MS, and otherwise gives up with 503 before Google would answer 429
 // (reads then fall back to their last good copy). Drive change checks have their own, larger
@@ -20,23 +21,25 @@ export function googleIdentity(sheet: Pick<SheetRecord, "access"> & Partial<Pick
   return sheet.access === "public" ? "api-key" : "service-account";
 }
 
-function spec(identity: string, now: number): ConsumeSpec {
+export type CallKind = "read" | "write";
+
+function spec(identity: string, kind: CallKind, now: number): ConsumeSpec {
   const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: perIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: perProject } = config().env;
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
   return {
     now,
     member: `${now}:${Math.random().toString(36).slice(2)}`,
-    burst: { key: `sheetapi:gq:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS },
-    counters: [{ key: `sheetapi:gq:project:${minute}`, limit: perProject, expireAt: minute + MINUTE_MS }],
+    burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS },
+    counters: [{ key: `sheetapi:gq:${kind}:project:${minute}`, limit: perProject, expireAt: minute + MINUTE_MS }],
   };
 }
 
-/** Reserves one Sheets call for `identity`, waiting for a slot within the bound; 503 past it. */
-export async function reserveGoogleCall(identity: string): Promise<void> {
+/** Reserves one Sheets call of `kind` for `identity`, waiting for a slot within the bound; 503 past it. */
+export async function reserveGoogleCall(identity: string, kind: CallKind = "read"): Promise<void> {
   const deadline = Date.now() + config().env.GOOGLE_QUOTA_WAIT_MS;
   for (;;) {
     const now = Date.now();
-    const s = spec(identity, now);
+    const s = spec(identity, kind, now);
     let result;
     try {
       result = await getLimitStore().consume(s);
@@ -49,7 +52,7 @@ export async function reserveGoogleCall(identity: string): Promise<void> {
       const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
       throw new ApiError(
         "service_unavailable",
-        `Google Sheets' per-minute quota for this sheet's ${result.exceeded === 0 ? "Google identity" : "service"} is used up; retry in ${retryAfter} s.`,
+        `Google Sheets' per-minute ${kind} quota for this sheet's ${result.exceeded === 0 ? "Google identity" : "service"} is used up; retry in ${retryAfter} s.`,
         {},
         { "Retry-After": String(retryAfter) },
       );

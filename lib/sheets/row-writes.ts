@@ -158,6 +158,7 @@ async function appendOnce(sheet: WriteSheet, model: TabModel, data: TabData, val
           requestBody: { values },
         }),
       NOT_APPLIED,
+      { kind: "write" },
     );
   try {
     return firstRowOf((await append()).data.updates?.updatedRange);
@@ -198,6 +199,7 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
           },
         }),
       TRANSIENT,
+      { kind: "write" },
     );
     const cells = data.columns.map((c, i) => (c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!));
     // The ETag of the row as written; the sheet's own formatting may change it on the next read.
@@ -224,6 +226,7 @@ export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: strin
           }),
         // Never retried blindly: a second delete of the same index would remove the next row.
         NOT_APPLIED,
+        { kind: "write" },
       );
     try {
       await remove();
