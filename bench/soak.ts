@@ -134,6 +134,7 @@ async function main() {
     console.log(`\n| minute | reads/s | read p50 / p99 ms | writes | write p50 / p99 ms | unexpected | Google calls | RSS a / b MB |\n|---|---|---|---|---|---|---|---|\n${minutes.map(row).join("\n")}\n`);
     console.log(`total: ${minutes.reduce((s, m) => s + m.reads.length, 0)} reads, ${minutes.reduce((s, m) => s + m.writes.length, 0)} writes, ${all.length} unexpected${all.length ? ` (${[...new Set(all)].slice(0, 5).join("; ")})` : ""}`);
     console.log(`memory growth, minute 1 to minute ${minutes.length}: ${first.map((mb, i) => `${mb} -> ${last[i]} MB`).join(", ")}`);
+    console.log(`Google calls by kind over the run: ${JSON.stringify(await admin(GOOGLE, "/calls"))}`);
   } finally {
     for (const stop of stops.reverse()) stop();
   }

@@ -1,10 +1,13 @@
 // What the benchmarks share: starting `npm start` instances, waiting for them, the emulator's
 // admin API, generated tabs and one autocannon measure.
 import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
-export const KEY = "shk_benchKey000000000000000000000000000000";
+// A new key each run: a shared Redis may still hold the record of an earlier run's key, made
+// for a database that has since been dropped.
+export const KEY = `shk_bench${randomBytes(24).toString("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, 30).padEnd(30, "0")}`;
 export const SHEET = "1AcmeStoreDemoSpreadsheet0000000000000000001";
 export const headers = { "X-API-Key": KEY };
 export const log = (line: string) => console.log(`▸ ${line}`);

@@ -13,10 +13,13 @@ interface Watch {
   /** Undefined when Drive could not tell. */
   modifiedTime: string | undefined;
   checkedAt: number;
+  /** The sheet's data version when Drive was asked: a write since makes the answer old news. */
+  version: number | undefined;
   flight?: Promise<string | undefined>;
 }
 
 const MAX_WATCHES = 5000;
+const FORCED_CHECK_MS = 250;
 const watches = new Map<string, Watch>();
 
 async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
@@ -29,14 +32,21 @@ async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   }
 }
 
-/** The sheet's last modification time as Drive reports it, at most `interval` old. */
-export async function sheetModifiedTime(sheet: WatchedSheet, now = Date.now()): Promise<string | undefined> {
-  const interval = config().env.CHANGE_CHECK_INTERVAL_MS;
+/**
+ * The sheet's last modification time as Drive reports it, at most `interval` old, and asked
+ * after the sheet's data version last moved (a write through any instance changes the file, so
+ * an answer from before it would make the next check re-read the tabs once more for nothing).
+ */
+export async function sheetModifiedTime(sheet: WatchedSheet, version?: number, { force = false } = {}, now = Date.now()): Promise<string | undefined> {
+  // A forced check (Cache-Control: no-cache) still shares an answer a moment old, so clients
+  // sending no-cache on every request cost Drive one call per FORCED_CHECK_MS, not one each.
+  const interval = force ? Math.min(FORCED_CHECK_MS, config().env.CHANGE_CHECK_INTERVAL_MS) : config().env.CHANGE_CHECK_INTERVAL_MS;
   const watch = watches.get(sheet.id);
-  if (watch && now - watch.checkedAt < interval) return watch.flight ?? watch.modifiedTime;
-  if (watch?.flight) return watch.flight;
+  const sameVersion = watch !== undefined && (version === undefined || watch.version === version);
+  if (watch && sameVersion && now - watch.checkedAt < interval) return watch.flight ?? watch.modifiedTime;
+  if (watch?.flight && sameVersion) return watch.flight;
   if (!watch && watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
-  const next: Watch = { modifiedTime: watch?.modifiedTime, checkedAt: now };
+  const next: Watch = { modifiedTime: watch?.modifiedTime, checkedAt: now, version: version ?? watch?.version };
   next.flight = askDrive(sheet).then((modifiedTime) => {
     next.modifiedTime = modifiedTime;
     next.checkedAt = Date.now();

@@ -78,13 +78,21 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
     });
 
-    it("reads from Google on Cache-Control: no-cache", async () => {
+    it("answers Cache-Control: no-cache with the sheet as it is now, re-reading only if it changed", async () => {
+      await sleep(CHECK_MS); // past the failed Drive answer of the test before
       await names();
       svc.google.calls.clear();
-      expect((await api.list("Items")).headers.get("x-cache")).toBe("HIT");
-      const fresh = await api.list("Items", "", { "Cache-Control": "no-cache" });
+      // Unchanged: Drive is asked now, and the copy is confirmed without a Sheets read.
+      const confirmed = await api.list("Items", "", { "Cache-Control": "no-cache" });
+      expect(confirmed.headers.get("x-cache")).toBe("HIT");
+      expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
+      expect(svc.google.calls.get("files.get") ?? 0).toBeLessThanOrEqual(1);
+      // Edited a moment ago, well within the check interval: no-cache still sees it.
+      await sleep(300);
+      await edit("'Items'!C2", "77");
+      const fresh = await api.list("Items", "select=qty", { "Cache-Control": "no-cache" });
       expect(fresh.headers.get("x-cache")).toBe("MISS");
-      expect(svc.google.calls.get("values.get")).toBe(1);
+      expect((fresh.body.data as { qty: string }[])[0]!.qty).toBe("77");
     });
   });
 
@@ -113,6 +121,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(stale.status).toBe(412);
       expect(stale.body).toMatchObject({ success: false, error: "precondition_failed" });
       expect((await api.remove("Items", "1", { "If-Match": etag })).status).toBe(412);
+      await sleep(300); // no-cache shares a Drive answer up to 250 ms old
       const now = await api.get("Items", "1", "", { "Cache-Control": "no-cache" });
       expect(now.body.data).toMatchObject({ name: (read.body.data as { name: string }).name, qty: "99" });
 

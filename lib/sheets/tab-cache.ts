@@ -28,6 +28,8 @@ interface Entry {
 }
 
 const MAX_ENTRIES = 500;
+/** A version no request carries: the entry must be read again (and is never served stale). */
+const OUT_OF_DATE = -1;
 /** Even an unchanged file is read again this often, in case Drive's time lagged an edit. */
 const MAX_AGE_MS = 10 * 60_000;
 const VERSION_TTL_SECONDS = 7 * 24 * 3600;
@@ -97,11 +99,12 @@ async function runBatch(sheetId: string): Promise<void> {
   }
 }
 
-async function stillCurrent(sheet: TabSheet, hit: Entry): Promise<boolean> {
+async function stillCurrent(sheet: TabSheet, hit: Entry, force: boolean): Promise<boolean> {
   const age = Date.now() - hit.fetchedAt;
   if (age >= MAX_AGE_MS) return false;
-  const modifiedTime = await sheetModifiedTime(sheet);
-  if (modifiedTime === undefined) return age < sheet.cacheTtlSeconds * 1000;
+  const modifiedTime = await sheetModifiedTime(sheet, hit.version, { force });
+  // Drive cannot tell: the TTL decides, and a client asking for a fresh answer gets one.
+  if (modifiedTime === undefined) return !force && age < sheet.cacheTtlSeconds * 1000;
   return modifiedTime === hit.modifiedTime;
 }
 
@@ -126,7 +129,7 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
   if (!flight) {
     flight = (async () => {
       // Asked before the read: an edit landing in between makes the next check re-read, never miss.
-      const modifiedTime = await sheetModifiedTime(sheet);
+      const modifiedTime = await sheetModifiedTime(sheet, version);
       const entry = { model, data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
       entries.delete(key);
       entries.set(key, entry);
@@ -140,11 +143,12 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
 
 /**
  * A tab's rows from cache when current, else from Google. `version` is the sheet's data version
- * read from the store with the key (undefined when the store is unreachable). `fresh` skips the
- * cache (Cache-Control: no-cache, and writes that must see the sheet as it is).
+ * read from the store with the key (undefined when the store is unreachable). `fresh`
+ * (Cache-Control: no-cache) asks Drive now whether the sheet changed, instead of trusting an
+ * answer up to CHANGE_CHECK_INTERVAL_MS old: the copy is served only if it is the sheet as it is.
  */
 export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
-  const result = await readThrough(sheet, model, version, fresh);
+  const result = await readThrough(sheet, model, newestVersion(sheet.id, version), fresh);
   countRead(sheet.id, result.cache);
   return result;
 }
@@ -152,8 +156,8 @@ export async function readTab(sheet: TabSheet, model: TabModel, version: number 
 async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
   const hit = entries.get(entryKey(sheet.id, model.name));
   const sameVersion = hit !== undefined && hit.version === version;
-  if (!fresh && sameVersion && (await stillCurrent(sheet, hit))) return { data: hit.data, cache: "HIT" };
-  if (hit && !fresh) refreshSiblings(sheet, model, version);
+  if (sameVersion && (await stillCurrent(sheet, hit, fresh))) return { data: hit.data, cache: "HIT" };
+  if (hit) refreshSiblings(sheet, model, version);
   try {
     return { data: (await load(sheet, model, version)).data, cache: "MISS" };
   } catch (err) {
@@ -176,8 +180,28 @@ function noteStale(sheetId: string, tab: string, err: ApiError): void {
   log.warn({ sheet: sheetId, tab, reason: err.message }, "cache: serving stale copies");
 }
 
+// A sheet's data version only grows. Requests read it from the store as they arrive, so around a
+// write some carry the version before it; served as the newest seen, they share its copy instead
+// of loading (and spending Google quota on) an older one. Only for a moment: if older versions
+// keep coming, the store was reset (a Redis restart starts the counters again), and the lower
+// version becomes the newest, so writes after the reset invalidate copies again.
+const STRAGGLER_MS = 2_000;
+const MAX_VERSIONS = 10_000;
+const newest = new Map<string, { version: number; at: number }>();
+function newestVersion(sheetId: string, version: number | undefined, now = Date.now()): number | undefined {
+  if (version === undefined) return undefined;
+  const seen = newest.get(sheetId);
+  if (seen && seen.version === version) return version;
+  if (seen && seen.version > version && now - seen.at < STRAGGLER_MS) return seen.version;
+  if (!seen && newest.size >= MAX_VERSIONS) newest.delete(newest.keys().next().value!);
+  newest.set(sheetId, { version, at: now });
+  return version;
+}
+
 /** After a write or a schema refresh: every instance's copies of the sheet's tabs are dropped. */
 export async function invalidateSheetData(sheetId: string): Promise<void> {
-  for (const key of entries.keys()) if (key.startsWith(`${sheetId}\u0000`)) entries.delete(key);
+  // Marked out of date rather than dropped: the next read then refreshes all of the sheet's
+  // tabs in one batch, instead of each tab singly as its readers come by.
+  for (const [key, entry] of entries) if (key.startsWith(`${sheetId}\u0000`)) entry.version = OUT_OF_DATE;
   await getLimitStore().incr(dataVersionKey(sheetId), VERSION_TTL_SECONDS);
 }
