@@ -12,6 +12,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { runBench } from "./support";
 
 const { values: args } = parseArgs({ options: { minutes: { type: "string", default: "2" }, "reads-per-minute": { type: "string", default: "1000" } } });
 const MINUTES = Number(args.minutes);
@@ -108,10 +109,4 @@ async function main() {
   await google.stop();
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

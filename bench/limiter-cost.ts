@@ -13,7 +13,7 @@ import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, headers, load, log, rows, SHEET, startService, waitFor, type Measure } from "./support";
+import { admin, headers, load, log, rows, runBench, SHEET, startService, type Measure, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "2" } } });
 const GOOGLE_PORT = 4620;
@@ -94,10 +94,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, headers, KEY, log, percentile, processRss, SHEET, startService, waitFor } from "./support";
+import { admin, headers, KEY, log, percentile, processRss, runBench, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { minutes: { type: "string", default: "10" }, workers: { type: "string", default: "16" }, "write-every-ms": { type: "string", default: "6000" } } });
 const GOOGLE = "http://127.0.0.1:4640";
@@ -140,10 +140,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -119,3 +119,14 @@ export const serverRss = (launcherPid: number) => processRss(launcherPid).map((p
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
+
+/** Runs a benchmark's main and exits with its outcome (servers it started are its to stop). */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

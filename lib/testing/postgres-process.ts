@@ -2,8 +2,8 @@
 // so a test can stop the real server and start it again without touching the shared one.
 // Runs as the `postgres` system user when the test runs as root (initdb refuses root).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { freePort, untilAnswering } from "./ports";
 import { chownSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
-import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -13,24 +13,6 @@ function binDir(): string | undefined {
   const version = readdirSync(root).sort().at(-1);
   return version ? join(root, version, "bin") : undefined;
 }
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
-const answers = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(300, () => (socket.destroy(), resolve(false)));
-    socket.once("error", () => resolve(false));
-    socket.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-  });
 
 export interface PostgresProcess {
   /** Admin URL (database `postgres`, trust auth). */
@@ -64,7 +46,7 @@ export async function postgresProcess(): Promise<PostgresProcess | undefined> {
       const server = run(join(bin, "postgres"), ["-D", join(dir, "data"), "-p", String(port), "-k", dir, "-h", "127.0.0.1", "-c", "fsync=off"]);
       // Its own process group: the signal reaches postgres itself, not only runuser.
       child = spawn(server.cmd, server.args, { stdio: "ignore", detached: true });
-      for (let i = 0; i < 100 && !(await answers(port)); i++) await new Promise((r) => setTimeout(r, 100));
+      await untilAnswering(port);
       await new Promise((r) => setTimeout(r, 300)); // accepting connections, not just listening
     },
     async stop() {

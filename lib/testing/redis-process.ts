@@ -1,28 +1,9 @@
 // A throwaway redis-server of the test's own, on a free port, that a test can stop and start
 // again to see what the service does while its limit store is gone.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
-import { Socket } from "node:net";
+import { freePort, untilAnswering } from "./ports";
 
 const hasRedisServer = () => spawnSync("redis-server", ["--version"]).status === 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
-const answers = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(300, () => (socket.destroy(), resolve(false)));
-    socket.once("error", () => resolve(false));
-    socket.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-  });
 
 export interface RedisProcess {
   url: string;
@@ -43,7 +24,7 @@ export async function redisProcess(): Promise<RedisProcess | undefined> {
     url: `redis://127.0.0.1:${port}`,
     async start() {
       child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-      for (let i = 0; i < 50 && !(await answers(port)); i++) await new Promise((r) => setTimeout(r, 100));
+      await untilAnswering(port, 50);
     },
     async stop() {
       if (!child || child.exitCode !== null) return;
