@@ -50,7 +50,10 @@ describe("OpenAPI document", () => {
 
   it("shows the sheet's own values only when anyone with the link can read it", async () => {
     // The demo sheet is viewable by anyone with the link.
-    expect((await documentOf()).components.schemas.Products_Row!.examples![0]).toMatchObject({ id: "1", name: "Desk lamp" });
+    const demo = await documentOf();
+    expect(demo.components.schemas.Products_Row!.examples![0]).toMatchObject({ id: "1", name: "Desk lamp", price: "$24.50" });
+    // Example bodies send numbers as numbers, so the sheet stores a number, not text.
+    expect(demo.components.schemas.Products_RowInput!.examples![0]).toMatchObject({ name: "Desk lamp", price: 24.5 });
     const { registerSheet } = await import("@/lib/sheets/registration");
     const owner = await createUser({ email: "owner@example.com" });
     await svc.admin(`/spreadsheets/${PRIVATE_SPREADSHEET_ID}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");

@@ -5,6 +5,7 @@ import { getUserById } from "@/db/queries/users";
 import { config } from "@/lib/env";
 import { effectivePlan } from "@/lib/limits/limiter";
 import { isPlanId, type Plan, type PlanId } from "@/lib/limits/plans";
+import { typedValue } from "@/lib/sheets/rows";
 import { getSheetModel } from "@/lib/sheets/schema";
 import { toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetModel, TabModel } from "@/lib/sheets/tab-model";
@@ -40,9 +41,15 @@ export const tabPath = (docs: Pick<SheetDocs, "sheet">, tab: TabModel) => `/api/
 /** The example row's id: the `id` column, or the row number for tabs without one. */
 export const exampleId = (docs: SheetDocs, tab: TabModel) => String(docs.examples.get(tab.name)?.rows[0]?.id ?? (tab.hasIdColumn ? "1" : "2"));
 
+/** An example value as a client should send it: numbers and booleans typed ("$24.50" -> 24.5), so the sheet stores a number. */
+function asInput(tab: TabModel, name: string, value: unknown): unknown {
+  const column = tab.columns.find((c) => c.name === name);
+  return column && typeof value === "string" && value !== "" ? typedValue(value, column.type) : value;
+}
+
 /** A body for creating a row: the example's values, without `id` (assigned by the service). */
 export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
-  const rest = Object.fromEntries(Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {}).filter(([name]) => name !== "id"));
+  const rest = Object.fromEntries(Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {}).filter(([name]) => name !== "id").map(([name, v]) => [name, asInput(tab, name, v)]));
   return Object.keys(rest).length ? rest : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
 }
 
@@ -50,5 +57,5 @@ export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string
 export function exampleUpdateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
   const column = tab.columns.find((c) => c.name !== "id");
   if (!column) return {};
-  return { [column.name]: docs.examples.get(tab.name)?.rows[1]?.[column.name] ?? "new value" };
+  return { [column.name]: asInput(tab, column.name, docs.examples.get(tab.name)?.rows[1]?.[column.name] ?? "new value") };
 }
