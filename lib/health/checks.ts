@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/limits/store";
+import { recentGoogleOutcomes, type GoogleOutcomes } from "@/lib/sheets/google-outcomes";
 
 export interface CheckResult {
   status: "ok" | "down";
@@ -12,7 +13,9 @@ export interface CheckResult {
 
 export interface HealthReport {
   healthy: boolean;
-  checks: { database: CheckResult; limit_store: CheckResult; sheets_backend: CheckResult };
+  /** Everything answers, but Google has refused or failed half of this instance's recent calls. */
+  degraded: boolean;
+  checks: { database: CheckResult; limit_store: CheckResult; sheets_backend: CheckResult & { recent_calls: GoogleOutcomes } };
 }
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -46,6 +49,7 @@ export async function checkHealth(): Promise<HealthReport> {
     timed(store.kind === "memory" ? "in-process memory" : "upstash", () => store.ping()),
     timed(cfg.google.emulated ? `emulators/google at ${sheetsRoot}` : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
   ]);
-  const checks = { database, limit_store, sheets_backend };
-  return { healthy: Object.values(checks).every((c) => c.status === "ok"), checks };
+  const recent = recentGoogleOutcomes();
+  const checks = { database, limit_store, sheets_backend: { ...sheets_backend, recent_calls: recent } };
+  return { healthy: Object.values(checks).every((c) => c.status === "ok"), degraded: recent.degraded, checks };
 }

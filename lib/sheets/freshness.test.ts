@@ -171,6 +171,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       const write = await api.create("Items", { name: "x" });
       expect(write.status).toBe(503);
       expect(write.body).toMatchObject({ success: false, error: "service_unavailable" });
+      // /health still answers 200 (the service serves what it can) and says Google is failing.
+      const { callRoute } = await import("@/lib/testing/routes");
+      const health = await callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });
+      expect(health.status).toBe(200);
+      expect(health.body).toMatchObject({ status: "degraded", checks: { sheets_backend: { recent_calls: { degraded: true } } } });
+      expect((health.body as { checks: { sheets_backend: { recent_calls: { rate_limited: number } } } }).checks.sheets_backend.recent_calls.rate_limited).toBeGreaterThan(0);
 
       // Past the owner's bound (here: 0 s), no stale copy: a clean 503.
       await svc.db.db.execute(sql`update sheets set max_stale_seconds = 0, version = version + 1 where id = ${sheetId}`);

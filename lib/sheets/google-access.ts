@@ -8,6 +8,7 @@ import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
 import { googleIdentity, reserveGoogleCall, type CallKind } from "./google-quota";
 import { TRANSIENT, withRetries, type RetryPolicy } from "./google-retry";
+import { noteGoogleOutcome } from "./google-outcomes";
 import { countGoogleCall } from "./sheet-stats";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
 
@@ -77,11 +78,17 @@ export async function withGoogle<T>(
   try {
     const clients = clientsFor(sheet);
     const attempt = async () => {
-      if (quota) {
+      if (!quota) return call(clients);
+      try {
         await reserveGoogleCall(googleIdentity(sheet), kind);
         countGoogleCall(sheet.id);
+        const result = await call(clients);
+        noteGoogleOutcome();
+        return result;
+      } catch (err) {
+        noteGoogleOutcome(err);
+        throw err;
       }
-      return call(clients);
     };
     return retry ? await withRetries(attempt, { retryable: retry, budgetMs: config().google.retryBudgetMs }) : await attempt();
   } catch (err) {

@@ -1,0 +1,43 @@
+// What Google answered lately, for /health: Sheets calls over the last minute in this instance,
+// how many failed and how many the quota guard held back. Google can be reachable (its discovery
+// document answers) and still refuse the calls that matter, which /health should say.
+import { readGoogleError } from "@/lib/google/errors";
+import { ApiError } from "@/lib/http/errors";
+
+const WINDOW_MS = 60_000;
+const MAX_EVENTS = 10_000;
+
+type Outcome = "ok" | "rate_limited" | "failed" | "held_back";
+// Per process (Next.js bundles routes and pages apart; /health must see the routes' calls).
+const globalRef = globalThis as typeof globalThis & { __sheetapiGoogleOutcomes?: { at: number; outcome: Outcome }[] };
+const events = (globalRef.__sheetapiGoogleOutcomes ??= []);
+
+export function noteGoogleOutcome(err?: unknown, now = Date.now()): void {
+  let outcome: Outcome = "ok";
+  if (err instanceof ApiError) outcome = err.code === "service_unavailable" ? "held_back" : "failed";
+  else if (err !== undefined) {
+    const failure = readGoogleError(err);
+    // Ours to report only when Google itself failed: 4xx answers are about the request or sheet.
+    if (failure.status === 429) outcome = "rate_limited";
+    else if (failure.status === 0 || failure.status >= 500) outcome = "failed";
+  }
+  events.push({ at: now, outcome });
+  if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
+}
+
+export interface GoogleOutcomes {
+  calls: number;
+  rate_limited: number;
+  failed: number;
+  held_back: number;
+  /** Half or more of the last ten calls (at least five) did not get through: what is happening now. */
+  degraded: boolean;
+}
+
+export function recentGoogleOutcomes(now = Date.now()): GoogleOutcomes {
+  while (events.length && events[0]!.at <= now - WINDOW_MS) events.shift();
+  const count = (o: Outcome) => events.filter((e) => e.outcome === o).length;
+  const latest = events.slice(-10);
+  const bad = latest.filter((e) => e.outcome !== "ok").length;
+  return { calls: events.length, rate_limited: count("rate_limited"), failed: count("failed"), held_back: count("held_back"), degraded: latest.length >= 5 && bad * 2 >= latest.length };
+}
