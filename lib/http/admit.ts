@@ -9,7 +9,7 @@ import { keyRecordKey, type KeyRecord } from "@/lib/keys/key-record";
 import { resolveKeyAndSheet } from "@/lib/keys/resolve";
 import { accountLimits } from "@/lib/limits/accounts";
 import { consumeRequest, decide, requestSpec, type LimitDecision } from "@/lib/limits/limiter";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { publishSheetQuietly, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { ApiError } from "./errors";
@@ -57,7 +57,7 @@ function storeUnavailable(method: string, err: unknown): undefined {
   const read = READS.has(method);
   log.warn({ ...errorFields(err), method }, read ? "limits: store unavailable, serving the read uncounted" : "limits: store unavailable, refusing the write");
   if (read) return undefined;
-  throw new ApiError("service_unavailable", "Writes are paused: the rate-limit store is unreachable. Retry shortly.", {}, { "Retry-After": "5" });
+  throw writesPaused("the rate-limit store is unreachable");
 }
 
 type Attempt = { admitted: Admitted } | { storeError?: unknown };

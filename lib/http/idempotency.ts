@@ -4,7 +4,7 @@
 // and writes nothing; concurrent retries wait for the first to finish. The same key with another
 // body answers 409. A 5xx answer is not kept, so the request can be retried with its key.
 import { createHash } from "node:crypto";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import { ApiError } from "./errors";
 import { errorFields, log } from "@/lib/log";
 
@@ -28,10 +28,6 @@ interface Done {
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function storeDown(): ApiError {
-  return new ApiError("service_unavailable", "Writes are paused: the coordination store is unreachable. Retry shortly.", {}, { "Retry-After": "5" });
-}
-
 function replay(done: Done): Response {
   return new Response(done.body, { status: done.status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Idempotent-Replayed": "true" } });
 }
@@ -54,7 +50,7 @@ export async function idempotent(req: Request, accountId: string, request: unkno
       claimed = await store.putIfAbsent(recordKey, { state: "pending", fingerprint } satisfies Pending, CLAIM_SECONDS);
       record = claimed ? null : ((await store.mget<Pending | Done>([recordKey]))[0] ?? null);
     } catch {
-      throw storeDown();
+      throw writesPaused();
     }
     if (claimed) break;
     if (record && record.fingerprint !== fingerprint) {

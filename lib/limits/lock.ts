@@ -2,7 +2,7 @@
 // tab take turns, so a row number read under the lock still points at the same row when written.
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/http/errors";
-import { getLimitStore } from "./store";
+import { getLimitStore, writesPaused } from "./store";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -16,7 +16,7 @@ export async function withLock<T>(key: string, work: () => Promise<T>, { waitMs 
       taken = await store.tryLock(key, token, holdMs);
     } catch {
       // Writes fail closed without the store (DECISIONS 18a).
-      throw new ApiError("service_unavailable", "Writes are paused: the coordination store is unreachable. Retry shortly.", {}, { "Retry-After": "5" });
+      throw writesPaused();
     }
     if (taken) break;
     if (Date.now() >= deadline) {

@@ -3,6 +3,7 @@
 // sheet records (revocation), and later limits, id counters and cache versions.
 import { Redis } from "@upstash/redis";
 import { config } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
 import { memoryStore } from "./memory-store";
 import { upstashStore } from "./upstash-store";
 
@@ -98,4 +99,12 @@ export function getLimitStore(): LimitStore {
 /** Replaces the process's store (tests). */
 export function setLimitStore(store: LimitStore | undefined): void {
   globalRef.__sheetapiLimitStore = store;
+}
+
+/**
+ * Writes fail closed without the store (DECISIONS 18a): ids, locks, idempotency and cache
+ * invalidation all live there. One answer for every write path that finds it unreachable.
+ */
+export function writesPaused(reason = "the coordination store is unreachable"): ApiError {
+  return new ApiError("service_unavailable", `Writes are paused: ${reason}. Retry shortly.`, {}, { "Retry-After": "5" });
 }

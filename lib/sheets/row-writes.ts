@@ -5,7 +5,7 @@
 // landed is checked in the sheet before any retry, and never made twice.
 import { ApiError } from "@/lib/http/errors";
 import { withLock } from "@/lib/limits/lock";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import { indexToColumn } from "./a1";
 import { forgetModifiedTime } from "./change-check";
 import { withGoogle } from "./google-access";
@@ -98,7 +98,7 @@ async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Pr
     try {
       last = await getLimitStore().allocate(idCounterKey(sheet.id, data.tab), Math.max(maxIntegerId(data), ...[...seen].filter((id) => /^\d+$/.test(id)).map(Number)), missing.length, ID_COUNTER_TTL_SECONDS);
     } catch {
-      throw new ApiError("service_unavailable", "Writes are paused: ids cannot be assigned while the coordination store is unreachable.", {}, { "Retry-After": "5" });
+      throw writesPaused("ids cannot be assigned while the coordination store is unreachable");
     }
     missing.forEach((rowIndex, k) => (ids[rowIndex] = String(last - missing.length + 1 + k)));
   }
