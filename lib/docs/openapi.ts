@@ -5,6 +5,7 @@ import pkg from "@/package.json";
 import { MAX_LIMIT } from "@/lib/sheets/query";
 import type { ColumnModel, TabModel } from "@/lib/sheets/tab-model";
 import { ERROR_STATUS } from "@/lib/http/errors";
+import { DOCUMENTED_ERRORS, documentedError } from "./errors";
 import { exampleCreateBody, exampleId, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
 
 type Json = Record<string, unknown>;
@@ -34,22 +35,9 @@ const LIMIT_HEADERS = {
 };
 const headerRefs = Object.fromEntries(Object.keys(LIMIT_HEADERS).map((h) => [h, ref("headers", h)]));
 
-const ERRORS: Record<string, { code: keyof typeof ERROR_STATUS; description: string }> = {
-  Unauthorized: { code: "unauthorized", description: "Missing, invalid or revoked API key, or a key of another sheet." },
-  Forbidden: { code: "forbidden", description: "The key lacks the permission, or the sheet is read-only." },
-  NotFound: { code: "not_found", description: "No such tab or row." },
-  ValidationError: { code: "validation_error", description: "Invalid request data; the message names the field or parameter." },
-  Conflict: { code: "conflict", description: "A row with this id exists already." },
-  PayloadTooLarge: { code: "payload_too_large", description: "The body is over 1 MB." },
-  UnsupportedMediaType: { code: "unsupported_media_type", description: "The body is not sent as application/json." },
-  ServerError: { code: "server_error", description: "Something failed on the service's side (not counted toward limits)." },
-  BadGateway: { code: "bad_gateway", description: "Google Sheets failed (not counted toward limits)." },
-  ServiceUnavailable: { code: "service_unavailable", description: "Google Sheets or the rate-limit store is unavailable; see Retry-After." },
-};
-
 function errorResponses(names: string[]): Json {
   const out: Json = { "429": ref("responses", "RateLimited") };
-  for (const name of names) out[String(ERROR_STATUS[ERRORS[name]!.code])] = ref("responses", name);
+  for (const name of names) out[String(documentedError(name).status)] = ref("responses", name);
   return out;
 }
 
@@ -100,11 +88,11 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
       put: {
         operationId: `update_${id}`, tags: tag, summary: `Update a row of ${tab.name}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change.",
         requestBody: { required: true, ...jsonBody(ref("schemas", `${id}_RowPatch`)) },
-        responses: { "200": okResponse("The whole row after the update.", envelope(row)), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable"]) },
+        responses: { "200": okResponse("The whole row after the update.", envelope(row)), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       delete: {
         operationId: `delete_${id}`, tags: tag, summary: `Delete a row of ${tab.name}`, description: "Permission: Write. Removes exactly the row with this id.",
-        responses: { "200": okResponse("Deleted.", { type: "object", required: ["success", "message"], properties: { success: { const: true }, message: { type: "string" } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "BadGateway", "ServiceUnavailable"]) },
+        responses: { "200": okResponse("Deleted.", { type: "object", required: ["success", "message"], properties: { success: { const: true }, message: { type: "string" } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "PreconditionFailed", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
   };
@@ -137,12 +125,12 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
   for (const tab of docs.model.tabs) for (const [name, schema] of Object.entries(rowSchemas(tab, docs))) schemas[`${ids.get(tab.name)}_${name}`] = schema;
   const responses: Json = {
     RateLimited: {
-      description: `A plan limit is reached (${docs.plan.label}: ${docs.plan.burst}/min, ${docs.plan.hour}/hour, ${docs.plan.day}/day, ${docs.plan.month}/billing period).`,
+      description: `${documentedError("RateLimited").when} Plan limits (${docs.plan.label}: ${docs.plan.burst}/min, ${docs.plan.hour}/hour, ${docs.plan.day}/day, ${docs.plan.month}/billing period).`,
       headers: { ...headerRefs, "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
       ...jsonBody(ref("schemas", "RateLimitError")),
     },
   };
-  for (const [name, e] of Object.entries(ERRORS)) responses[name] = { description: e.description, headers: headerRefs, ...jsonBody(ref("schemas", "Error")) };
+  for (const e of DOCUMENTED_ERRORS) if (e.name !== "RateLimited") responses[e.name] = { description: e.when, headers: headerRefs, ...jsonBody(ref("schemas", "Error")) };
   return { securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } }, headers: LIMIT_HEADERS, parameters: QUERY_PARAMETERS, schemas, responses };
 }
 

@@ -1,21 +1,11 @@
 // The parts of a sheet's docs that are the same for every tab: keys, filters, errors, limits.
+import { DOCUMENTED_ERRORS } from "@/lib/docs/errors";
 import type { SheetDocs } from "@/lib/docs/sheet-docs";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const th = "py-1.5 pr-4 font-normal";
 const td = "py-1.5 pr-4 align-top";
 
-const ERRORS = [
-  ["400", "validation_error", "Invalid request data: the message names the field or parameter."],
-  ["401", "unauthorized", "Missing, invalid or revoked key, or a key of another sheet. Not counted."],
-  ["403", "forbidden", "The key lacks the permission, or the sheet is read-only."],
-  ["404", "not_found", "No such tab (names are case-sensitive) or row."],
-  ["409", "conflict", "A row with this id exists already."],
-  ["413", "payload_too_large", "The body is over 1 MB."],
-  ["415", "unsupported_media_type", "Send bodies with Content-Type: application/json."],
-  ["429", "rate_limit_exceeded", "A plan limit is reached: wait Retry-After seconds. Not counted."],
-  ["5xx", "server_error, bad_gateway, service_unavailable, gateway_timeout", "Our side or Google failed; safe to retry reads with backoff. Not counted."],
-];
 
 function Table({ head, rows, testId }: { head: string[]; rows: React.ReactNode[][]; testId?: string }) {
   return (
@@ -69,7 +59,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Errors</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">Every answer carries <code>success</code>. Errors are <code>{"{ \"success\": false, \"error\": code, \"message\": text }"}</code> and carry <code>X-Request-Id</code>.</p>
-        <Table testId="errors" head={["Status", "error", "When"]} rows={ERRORS.map(([s, c, w]) => [s, <code key={c}>{c}</code>, w])} />
+        <Table testId="errors" head={["Status", "error", "When"]} rows={DOCUMENTED_ERRORS.map((e) => [String(e.status), <code key={e.code}>{e.code}</code>, e.when])} />
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Rate limits</h2>

@@ -1,0 +1,31 @@
+// The errors a sheet's API answers, as the docs page and the OpenAPI document both describe them:
+// one list, so the two never disagree. Statuses come from the one code -> status table.
+import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
+
+export interface DocumentedError {
+  /** The OpenAPI response component's name. */
+  name: string;
+  code: ErrorCode;
+  status: number;
+  when: string;
+}
+
+const error = (name: string, code: ErrorCode, when: string): DocumentedError => ({ name, code, status: ERROR_STATUS[code], when });
+
+export const DOCUMENTED_ERRORS: DocumentedError[] = [
+  error("ValidationError", "validation_error", "Invalid request data: the message names the field or parameter."),
+  error("Unauthorized", "unauthorized", "Missing, invalid or revoked key, or a key of another sheet. Not counted."),
+  error("Forbidden", "forbidden", "The key lacks the permission, or the sheet is read-only."),
+  error("NotFound", "not_found", "No such tab (names are case-sensitive) or row."),
+  error("Conflict", "conflict", "A row with this id exists already."),
+  error("PreconditionFailed", "precondition_failed", "If-Match: the row changed since it was read; nothing was changed."),
+  error("PayloadTooLarge", "payload_too_large", "The body is over 1 MB."),
+  error("UnsupportedMediaType", "unsupported_media_type", "Send bodies with Content-Type: application/json."),
+  error("RateLimited", "rate_limit_exceeded", "A plan limit is reached: wait Retry-After seconds. Not counted."),
+  error("ServerError", "server_error", "Something failed on the service's side. Not counted."),
+  error("BadGateway", "bad_gateway", "Google Sheets failed; reads are safe to retry with backoff. Not counted."),
+  error("ServiceUnavailable", "service_unavailable", "Google Sheets, its quota or the rate-limit store is unavailable: see Retry-After. Not counted."),
+  error("GatewayTimeout", "gateway_timeout", "Google Sheets did not answer in time; a write's message says whether it may have landed. Not counted."),
+];
+
+export const documentedError = (name: string): DocumentedError => DOCUMENTED_ERRORS.find((e) => e.name === name)!;
