@@ -3,15 +3,14 @@
 // the limit store (a script that counts only a live key of this sheet and account); otherwise,
 // or when the cached records are gone, the records are resolved first and the count follows.
 import { timingSafeEqual } from "node:crypto";
-import { getSheet } from "@/db/queries/sheets";
 import { config } from "@/lib/env";
 import { keyRecordKey, type KeyRecord } from "@/lib/keys/key-record";
-import { resolveKeyAndSheet } from "@/lib/keys/resolve";
+import { loadSheetRecord, resolveKeyAndSheet } from "@/lib/keys/resolve";
 import { accountLimits } from "@/lib/limits/accounts";
 import { consumeRequest, decide, requestSpec, type LimitDecision } from "@/lib/limits/limiter";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import { dataVersionKey } from "@/lib/sheets/tab-cache";
-import { publishSheetQuietly, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
+import { sheetRecordKey, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { ApiError } from "./errors";
 import { errorFields, log } from "@/lib/log";
 
@@ -35,14 +34,14 @@ function remember(key: KeyRecord): void {
   owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId });
 }
 
-// One message for unknown keys and keys of other sheets: no hint about which it was.
-const invalid = () => new ApiError("unauthorized", "Invalid API key for this sheet.");
+/** One message for malformed, unknown and other sheets' keys: no hint about which it was. */
+export const invalidKey = () => new ApiError("unauthorized", "Invalid API key for this sheet.");
 
 /** 401 unless `key` is a live key of `sheetId` (any sheet when `sheetId` is undefined). */
 function checkKey(key: KeyRecord | null, hash: string, sheetId: string | undefined): KeyRecord {
   // Records are found by the key's SHA-256; the final comparison is constant-time all the same.
-  if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalid();
-  if (sheetId !== undefined && key.sheetId !== sheetId) throw invalid();
+  if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalidKey();
+  if (sheetId !== undefined && key.sheetId !== sheetId) throw invalidKey();
   if (key.revoked) throw new ApiError("unauthorized", "This API key has been revoked.");
   return key;
 }
@@ -70,18 +69,11 @@ async function inOneTrip(hash: string, sheetId: string, requestId: string): Prom
     const { values, consumed } = await getLimitStore().authorize([keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)], owner, request.spec);
     if (!consumed) return {};
     const [key, sheet, version] = values as [KeyRecord, SheetRecord | null, unknown];
-    return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheet(sheetId)), dataVersion: Number(version ?? 0), decision: decide(request, consumed) } };
+    return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheetRecord(sheetId)), dataVersion: Number(version ?? 0), decision: decide(request, consumed) } };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     return { storeError: err };
   }
-}
-
-/** The sheet's record when the store's copy has expired: from Postgres, written back for the next request. */
-async function loadSheet(sheetId: string): Promise<SheetRecord | null> {
-  const row = await getSheet({ id: sheetId });
-  await publishSheetQuietly(row);
-  return row ? toSheetRecord(row) : null;
 }
 
 /** Authenticates the key for the sheet of the path and counts the request (DECISIONS 15). */

@@ -10,7 +10,7 @@ import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { recordUsage } from "@/lib/limits/metering";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
-import { admitRequest, authenticateKey } from "./admit";
+import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { afterResponse } from "./after-response";
 import { applyCors } from "./cors";
 import { handleApiError } from "./envelope";
@@ -30,7 +30,7 @@ export interface KeyContext<P> extends RouteContext<P> {
 function keyHash(req: Request): string {
   const value = req.headers.get(API_KEY_HEADER)?.trim();
   if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
-  if (!KEY_FORMAT.test(value)) throw new ApiError("unauthorized", "Invalid API key for this sheet.");
+  if (!KEY_FORMAT.test(value)) throw invalidKey();
   return hashApiKey(value);
 }
 

@@ -38,7 +38,7 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string | undefin
       log.warn({ ...errorFields(err) }, "keys: limit store unavailable, reading keys from the database");
     }
   }
-  const fill = (key: string, value: KeyRecord | MissingKey | SheetRecord, ttl: number) =>
+  const fill = (key: string, value: KeyRecord | MissingKey, ttl: number) =>
     storeUp ? store.setIfNewer(key, value, ttl).catch(() => undefined) : undefined;
 
   let key = cachedKey;
@@ -50,11 +50,14 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string | undefin
   if ("missing" in key) return { key: null, sheet: null, dataVersion };
   if (sheetId === undefined || key.sheetId !== sheetId) return { key, sheet: null, dataVersion };
 
-  let sheet = cachedSheet;
-  if (!sheet) {
-    const row = await getSheet({ id: sheetId });
-    sheet = row ? toSheetRecord(row) : null;
-    if (sheet) await fill(sheetRecordKey(sheetId), sheet, SHEET_RECORD_TTL_SECONDS);
-  }
-  return { key, sheet, dataVersion };
+  return { key, sheet: cachedSheet ?? (await loadSheetRecord(sheetId, { writeBack: storeUp })), dataVersion };
+}
+
+/** A sheet's record from Postgres when the store has none, written back for the next request. */
+export async function loadSheetRecord(sheetId: string, { writeBack = true } = {}): Promise<SheetRecord | null> {
+  const row = await getSheet({ id: sheetId });
+  if (!row) return null;
+  const sheet = toSheetRecord(row);
+  if (writeBack) await getLimitStore().setIfNewer(sheetRecordKey(sheetId), sheet, SHEET_RECORD_TTL_SECONDS).catch(() => undefined);
+  return sheet;
 }
