@@ -9,6 +9,7 @@ import postgres from "postgres";
 import type { AppConfig } from "@/lib/env";
 import { config } from "@/lib/env";
 import * as schema from "./schema";
+import { perProcess } from "@/lib/per-process";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -29,17 +30,16 @@ export function openDatabase(target: AppConfig["database"]): DatabaseHandle {
   return { db: drizzlePglite(client, { schema }), kind: "pglite", close: () => client.close() };
 }
 
-// Kept on globalThis: Next may load this module more than once per process, and two PGlite
-// instances on one directory would corrupt it.
-const globalRef = globalThis as typeof globalThis & { __sheetapiDb?: DatabaseHandle };
+// One per process: two PGlite instances on one directory would corrupt it.
+const current = perProcess("database", () => ({ handle: undefined as DatabaseHandle | undefined }));
 
 /** The process's database, opened on first use from the configuration. */
 export function getDb(): Database {
-  globalRef.__sheetapiDb ??= openDatabase(config().database);
-  return globalRef.__sheetapiDb.db;
+  current.handle ??= openDatabase(config().database);
+  return current.handle.db;
 }
 
 /** Makes `handle` the process's database (tests, the start command's seeding). */
 export function setDatabase(handle: DatabaseHandle): void {
-  globalRef.__sheetapiDb = handle;
+  current.handle = handle;
 }

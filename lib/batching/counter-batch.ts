@@ -4,6 +4,7 @@
 // the routes counted. A failed write keeps its counts for the next flush.
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { perProcess } from "@/lib/per-process";
 
 type Counts = Record<string, number>;
 
@@ -19,13 +20,8 @@ interface State {
   flushing?: Promise<void>;
 }
 
-const registry = globalThis as typeof globalThis & { __sheetapiBatches?: Map<string, State> };
-
 export function counterBatch<K extends Record<string, string>, C extends Counts>(name: string, zero: C, write: (rows: (K & C)[]) => Promise<void>): CounterBatch<K, C> {
-  const batches = (registry.__sheetapiBatches ??= new Map());
-  let state = batches.get(name);
-  if (!state) batches.set(name, (state = { pending: new Map() }));
-  const s = state;
+  const s = perProcess<State>(`counter-batch:${name}`, () => ({ pending: new Map() }));
 
   const merge = (key: Record<string, string>, counts: Partial<Counts>) => {
     const id = Object.values(key).join("\u0000");

@@ -3,6 +3,7 @@
 import { getUserById, setUserPlan } from "@/db/queries/users";
 import { ApiError } from "@/lib/http/errors";
 import { isPlanId, type PlanId } from "./plans";
+import { perProcess } from "@/lib/per-process";
 
 export interface AccountLimits {
   userId: string;
@@ -11,10 +12,8 @@ export interface AccountLimits {
 }
 
 const ACCOUNT_TTL_MS = 30_000;
-// Per process, not per module: Next.js bundles server actions (plan changes) and route handlers
-// separately, and a change must reach this instance's routes at once.
-const globalRef = globalThis as typeof globalThis & { __sheetapiAccounts?: Map<string, { account: AccountLimits; at: number }> };
-const cache = (globalRef.__sheetapiAccounts ??= new Map());
+// Per process: a plan change made by a server action must reach this instance's routes at once.
+const cache = perProcess("account-limits", () => new Map<string, { account: AccountLimits; at: number }>());
 
 export async function accountLimits(userId: string): Promise<AccountLimits> {
   const hit = cache.get(userId);

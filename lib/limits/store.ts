@@ -6,6 +6,7 @@ import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { memoryStore } from "./memory-store";
 import { upstashStore } from "./upstash-store";
+import { perProcess } from "@/lib/per-process";
 
 export { memoryStore, upstashStore };
 
@@ -89,16 +90,16 @@ function buildStore(): LimitStore {
   );
 }
 
-const globalRef = globalThis as typeof globalThis & { __sheetapiLimitStore?: LimitStore };
+const current = perProcess("limit-store", () => ({ store: undefined as LimitStore | undefined }));
 
 export function getLimitStore(): LimitStore {
-  globalRef.__sheetapiLimitStore ??= buildStore();
-  return globalRef.__sheetapiLimitStore;
+  current.store ??= buildStore();
+  return current.store;
 }
 
 /** Replaces the process's store (tests). */
 export function setLimitStore(store: LimitStore | undefined): void {
-  globalRef.__sheetapiLimitStore = store;
+  current.store = store;
 }
 
 /**

@@ -3,14 +3,14 @@
 // document answers) and still refuse the calls that matter, which /health should say.
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
+import { perProcess } from "@/lib/per-process";
 
 const WINDOW_MS = 60_000;
 const MAX_EVENTS = 10_000;
 
 type Outcome = "ok" | "rate_limited" | "failed" | "held_back";
-// Per process (Next.js bundles routes and pages apart; /health must see the routes' calls).
-const globalRef = globalThis as typeof globalThis & { __sheetapiGoogleOutcomes?: { at: number; outcome: Outcome }[] };
-const events = (globalRef.__sheetapiGoogleOutcomes ??= []);
+// Per process: /health must see the route handlers' calls.
+const events = perProcess("google-outcomes", () => [] as { at: number; outcome: Outcome }[]);
 
 export function noteGoogleOutcome(err?: unknown, now = Date.now()): void {
   let outcome: Outcome = "ok";
