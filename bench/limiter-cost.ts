@@ -7,13 +7,12 @@
 // With limits on, a request's key check and its count are one store round trip; with limits
 // off the key check alone still makes that round trip, so the ratio is the limiter's own cost.
 //   npx tsx bench/limiter-cost.ts [--duration 10] [--connections 50] [--rounds 2]
-import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, headers, load, log, rows, runBench, SHEET, startService, type Measure, waitFor } from "./support";
+import { admin, headers, load, log, type Measure, productionServices, rows, runBench, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "2" } } });
 const GOOGLE_PORT = 4620;
@@ -57,11 +56,9 @@ async function main() {
 
     if ((await listening(6379)) && (await listening(5432))) {
       log("production-shape pair: Upstash over the real Redis, the real Postgres, shared by both instances");
-      spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", `DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`]);
-      spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", `CREATE DATABASE ${BENCH_DB}`]);
-      const upstash = spawn(process.execPath, ["--import", "tsx", "emulators/upstash/main.ts", "--port", String(UPSTASH_PORT), "--token", "bench"], { stdio: "ignore", detached: true });
-      stops.push(() => process.kill(-upstash.pid!, "SIGTERM"));
-      const shared = { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${BENCH_DB}`, UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${UPSTASH_PORT}`, UPSTASH_REDIS_REST_TOKEN: "bench" };
+      const services = productionServices(BENCH_DB, UPSTASH_PORT);
+      stops.push(services.stop);
+      const shared = services.env;
       const on = startService(3622, GOOGLE_PORT, dir("pg-on"), shared);
       stops.push(on.stop);
       await waitFor(`${on.base}/health`, 240_000); // it migrates the database; the second must not race it

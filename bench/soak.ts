@@ -6,12 +6,11 @@
 // Reports per minute: throughput, p50/p99, unexpected answers (target 0), server memory (RSS)
 // and Google calls; and the memory growth from the first minute to the last.
 //   npx tsx bench/soak.ts [--minutes 10] [--workers 16] [--write-every-ms 6000]
-import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, headers, KEY, log, percentile, processRss, runBench, SHEET, startService, waitFor } from "./support";
+import { admin, headers, KEY, log, percentile, processRss, productionServices, runBench, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { minutes: { type: "string", default: "10" }, workers: { type: "string", default: "16" }, "write-every-ms": { type: "string", default: "6000" } } });
 const GOOGLE = "http://127.0.0.1:4640";
@@ -22,13 +21,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Minute { reads: number[]; writes: number[]; unexpected: string[]; googleCalls: number; rss: number[] }
 
 async function main() {
-  spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", `DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`]);
-  spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", `CREATE DATABASE ${DB}`]);
-  const upstash = spawn(process.execPath, ["--import", "tsx", "emulators/upstash/main.ts", "--port", String(UPSTASH_PORT), "--token", "soak"], { stdio: "ignore", detached: true });
-  const shared = { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${DB}`, UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${UPSTASH_PORT}`, UPSTASH_REDIS_REST_TOKEN: "soak", LOG_LEVEL: "warn", RATE_LIMIT_MULTIPLIER: "1000" };
+  const services = productionServices(DB, UPSTASH_PORT);
+  const shared = { ...services.env, LOG_LEVEL: "warn", RATE_LIMIT_MULTIPLIER: "1000" };
   const dir = (n: string) => mkdtempSync(join(tmpdir(), `sheetapi-soak-${n}-`));
   const a = startService(3640, 4640, dir("a"), shared);
-  const stops = [a.stop, () => process.kill(-upstash.pid!, "SIGTERM")];
+  const stops = [a.stop, services.stop];
   try {
     await waitFor(`${a.base}/health`, 240_000);
     await admin(GOOGLE, `/spreadsheets/${SHEET}/tabs`, { title: "Soak", rows: [["id", "name", "qty", "note"]] });

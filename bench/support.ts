@@ -1,6 +1,6 @@
 // What the benchmarks share: starting `npm start` instances, waiting for them, the emulator's
 // admin API, generated tabs and one autocannon measure.
-import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { execSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
@@ -129,4 +129,21 @@ export function runBench(main: () => Promise<void>): void {
       process.exit(1);
     },
   );
+}
+
+/**
+ * The production shape's shared services: a fresh database on the real Postgres and
+ * emulators/upstash over the real Redis. Returns the environment both instances need and how
+ * to stop the bridge.
+ */
+export function productionServices(database: string, upstashPort: number): { env: Record<string, string>; stop: () => void } {
+  const psql = (sql: string) => spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", sql]);
+  psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  psql(`CREATE DATABASE ${database}`);
+  const token = `bench-${database}`;
+  const bridge = spawn(process.execPath, ["--import", "tsx", "emulators/upstash/main.ts", "--port", String(upstashPort), "--token", token], { stdio: "ignore", detached: true });
+  return {
+    env: { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`, UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${upstashPort}`, UPSTASH_REDIS_REST_TOKEN: token },
+    stop: () => process.kill(-bridge.pid!, "SIGTERM"),
+  };
 }
