@@ -47,10 +47,10 @@ export default defineConfig({
   }, ...(E2E.secondUrl ? [{
     // Started once the first is up: it reuses the build, the migrations and the emulator.
     command: `until curl -fs http://127.0.0.1:${E2E.port}/health >/dev/null; do sleep 1; done; npm start`,
-    url: "http://127.0.0.1:3211/health",
+    url: `http://127.0.0.1:${E2E.secondPort}/health`,
     reuseExistingServer: false,
     timeout: 240_000,
     stdout: "pipe" as const,
-    env: { PORT: "3211", DATA_DIR: `${E2E.dataDir}-2`, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: "http://localhost:3211", DEMO_MODE: "0", ...UNGUARDED },
+    env: { PORT: String(E2E.secondPort), DATA_DIR: `${E2E.dataDir}-2`, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: E2E.secondUrl, DEMO_MODE: "0", ...UNGUARDED },
   }] : [])],
 });

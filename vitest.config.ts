@@ -4,11 +4,11 @@ import { fileURLToPath } from "node:url";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["{lib,db,emulators,app}/**/*.test.ts"],
+    include: ["{lib,db,emulators,app,testing}/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // `server-only` throws outside a React server bundle; tests import server modules directly.
-    alias: { "server-only": fileURLToPath(new URL("./lib/testing/server-only-stub.ts", import.meta.url)) },
+    alias: { "server-only": fileURLToPath(new URL("./testing/server-only-stub.ts", import.meta.url)) },
   },
 });

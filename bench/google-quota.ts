@@ -26,12 +26,12 @@ async function main() {
   const google = await startGoogleEmulator();
   Object.assign(process.env, { DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-quota-")), GOOGLE_API_ROOT_URL: google.url, DATABASE_URL: "", RATE_LIMIT_MULTIPLIER: "100", UPSTASH_REDIS_REST_URL: "", NODE_ENV: "development" });
   const { setDatabase } = await import("@/db/client");
-  const { freshPglite } = await import("@/lib/testing/databases");
+  const { freshPglite } = await import("@/testing/databases");
   const db = await freshPglite();
   setDatabase(db);
   const { createUser } = await import("@/db/queries/users");
   const { registerSheet } = await import("@/lib/sheets/registration");
-  const { callRoute } = await import("@/lib/testing/routes");
+  const { callRoute } = await import("@/testing/routes");
   const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
 
   log("5 sheets x 4 tabs x 200 rows, shared with the service account, on one Business account");

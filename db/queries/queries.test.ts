@@ -1,8 +1,8 @@
 // The same migrations and queries, run against PGlite and against the real Postgres.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase, type DatabaseHandle } from "@/db/client";
-import { freshPglite, freshPostgres } from "@/lib/testing/databases";
-import { testPostgresUrl } from "@/lib/testing/services";
+import { freshPglite, freshPostgres } from "@/testing/databases";
+import { testPostgresUrl } from "@/testing/services";
 import { findApiKeyByHash, getApiKeyForUser, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPermissions, stampApiKeysUsed } from "./api-keys";
 import { getSheetForUser, insertSheet, listSheets, saveSheetSchema } from "./sheets";
 import { addUsage, usageByDay } from "./usage";

@@ -2,15 +2,20 @@
 // A second instance shares the database and limit store only when both are real servers.
 const shared = Boolean(process.env.DATABASE_URL && process.env.UPSTASH_REDIS_REST_URL);
 
+// E2E_PORT moves the whole set (app, second app = +1, Google emulator = +1000), so two checkouts
+// can run their suites side by side.
+const port = Number(process.env.E2E_PORT ?? 3210);
+
 export const E2E = {
-  port: 3210,
-  googlePort: 4210,
+  port,
+  secondPort: port + 1,
+  googlePort: port + 1000,
   // "localhost", not 127.0.0.1: Next.js names every loopback host localhost in its URLs.
-  baseUrl: "http://localhost:3210",
-  googleUrl: "http://127.0.0.1:4210",
+  baseUrl: `http://localhost:${port}`,
+  googleUrl: `http://127.0.0.1:${port + 1000}`,
   dataDir: ".data/e2e",
   /** Base URL of a second `next start` on the same Postgres and Redis, when there can be one. */
-  secondUrl: shared ? "http://localhost:3211" : undefined,
+  secondUrl: shared ? `http://localhost:${port + 1}` : undefined,
   demoSheetId: "1AcmeStoreDemoSpreadsheet0000000000000000001",
   privateSheetId: "1PrivateOwnerSpreadsheet00000000000000000003",
 };

@@ -2,7 +2,7 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testRedisUrl } from "@/lib/testing/services";
+import { testRedisUrl } from "@/testing/services";
 import { rewriteScript } from "./lua";
 import { startUpstashEmulator, type UpstashEmulator } from "./server";
 

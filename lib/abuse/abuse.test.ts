@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { callRoute } from "@/lib/testing/routes";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { callRoute } from "@/testing/routes";
+import { startTestService, type TestService } from "@/testing/service";
 import { ACCOUNT_ACTION_LIMITS, limitAccountAction } from "./account-actions";
 
 let svc: TestService;

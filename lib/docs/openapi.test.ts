@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { startTestService, type TestService } from "@/testing/service";
 import { openApiDocument, tabIdentifiers } from "./openapi";
 import { loadSheetDocs } from "./sheet-docs";
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGoogleEmulator, type GoogleEmulator } from "@/emulators/google/server";
 import { DEMO_SPREADSHEET_ID, PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { googleSettingsFor, consentCode } from "@/lib/testing/google";
+import { googleSettingsFor, consentCode } from "@/testing/google";
 import { createGoogleClients, oauthClient, SHEETS_SCOPE, type GoogleSettings } from "./clients";
 import { readGoogleError } from "./errors";
 

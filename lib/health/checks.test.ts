@@ -24,7 +24,7 @@ describe("GET /health", () => {
   it("answers 503 naming the limit store, then the sheets backend too once Google stops", async () => {
     const { GET } = await import("@/app/health/route");
     const { setDatabase } = await import("@/db/client");
-    const { freshPglite } = await import("@/lib/testing/databases");
+    const { freshPglite } = await import("@/testing/databases");
     const db = await freshPglite();
     setDatabase(db);
 

@@ -9,11 +9,11 @@ import { usageByDay } from "@/db/queries/usage";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { flushUsage } from "@/lib/limits/metering";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { freshPostgres } from "@/lib/testing/databases";
-import { postgresProcess } from "@/lib/testing/postgres-process";
-import { callRoute } from "@/lib/testing/routes";
-import { rowsClient } from "@/lib/testing/rows-client";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { freshPostgres } from "@/testing/databases";
+import { postgresProcess } from "@/testing/postgres-process";
+import { callRoute } from "@/testing/routes";
+import { rowsClient } from "@/testing/rows-client";
+import { startTestService, type TestService } from "@/testing/service";
 
 const pg = await postgresProcess();
 let svc: TestService;

@@ -9,7 +9,7 @@ import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { startTestService, type TestService } from "@/testing/service";
 
 const SEED = 20261122;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

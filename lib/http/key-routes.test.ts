@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { setLimitStore } from "@/lib/limits/store";
-import { storesUnderTest } from "@/lib/testing/stores";
+import { storesUnderTest } from "@/testing/stores";
 import { PERMISSIONS } from "@/lib/keys/permissions";
-import { KEY_ROUTES } from "@/lib/testing/key-routes";
-import { callRoute } from "@/lib/testing/routes";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { KEY_ROUTES } from "@/testing/key-routes";
+import { callRoute } from "@/testing/routes";
+import { startTestService, type TestService } from "@/testing/service";
 
 const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;

@@ -5,8 +5,8 @@ import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { log, setLogTarget } from "@/lib/log";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { rowsClient } from "@/lib/testing/rows-client";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { rowsClient } from "@/testing/rows-client";
+import { startTestService, type TestService } from "@/testing/service";
 
 let svc: TestService;
 let key: string;

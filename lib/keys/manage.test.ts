@@ -6,7 +6,7 @@ import type { User } from "@/db/schema";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ApiError } from "@/lib/http/errors";
 import { memoryStore, setLimitStore, type LimitStore } from "@/lib/limits/store";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { startTestService, type TestService } from "@/testing/service";
 import { hashApiKey } from "./api-key";
 import { keyRecordKey } from "./key-record";
 

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumeRequest, limitHeaders, rateLimitError, refundRequest } from "./limiter";
 import type { Plan } from "./plans";
-import { storesUnderTest } from "@/lib/testing/stores";
+import { storesUnderTest } from "@/testing/stores";
 import { setLimitStore } from "./store";
 
 const { stores, start, stop } = await storesUnderTest();

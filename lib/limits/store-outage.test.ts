@@ -8,10 +8,10 @@ import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
 import { setLimitStore, upstashStore } from "@/lib/limits/store";
-import { redisProcess } from "@/lib/testing/redis-process";
-import { callRoute } from "@/lib/testing/routes";
-import { rowsClient } from "@/lib/testing/rows-client";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { redisProcess } from "@/testing/redis-process";
+import { callRoute } from "@/testing/routes";
+import { rowsClient } from "@/testing/rows-client";
+import { startTestService, type TestService } from "@/testing/service";
 
 const redis = await redisProcess();
 const STORE_TIMEOUT_MS = 400;

@@ -1,7 +1,7 @@
 // The memory store and the Upstash store (through emulators/upstash to the real Redis) give the
 // same answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storesUnderTest } from "@/lib/testing/stores";
+import { storesUnderTest } from "@/testing/stores";
 import { memoryStore } from "./store";
 
 const { stores, start, stop } = await storesUnderTest();

@@ -7,10 +7,10 @@ import { createUser } from "@/db/queries/users";
 import { usageByDay, usageByKey } from "@/db/queries/usage";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { setLimitStore, type LimitStore } from "@/lib/limits/store";
-import { callRoute } from "@/lib/testing/routes";
-import { rowsClient } from "@/lib/testing/rows-client";
-import { startTestService, type TestService } from "@/lib/testing/service";
-import { storesUnderTest } from "@/lib/testing/stores";
+import { callRoute } from "@/testing/routes";
+import { rowsClient } from "@/testing/rows-client";
+import { startTestService, type TestService } from "@/testing/service";
+import { storesUnderTest } from "@/testing/stores";
 import { flushUsage } from "./metering";
 import { usageReport } from "./usage-report";
 

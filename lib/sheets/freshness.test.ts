@@ -6,9 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createUser } from "@/db/queries/users";
 import { setLimitStore } from "@/lib/limits/store";
-import { rowsClient } from "@/lib/testing/rows-client";
-import { startTestService, type TestService } from "@/lib/testing/service";
-import { storesUnderTest } from "@/lib/testing/stores";
+import { rowsClient } from "@/testing/rows-client";
+import { startTestService, type TestService } from "@/testing/service";
+import { storesUnderTest } from "@/testing/stores";
 
 const CHECK_MS = 300;
 const { stores, start, stop } = await storesUnderTest();
@@ -172,7 +172,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(write.status).toBe(503);
       expect(write.body).toMatchObject({ success: false, error: "service_unavailable" });
       // /health still answers 200 (the service serves what it can) and says Google is failing.
-      const { callRoute } = await import("@/lib/testing/routes");
+      const { callRoute } = await import("@/testing/routes");
       const health = await callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });
       expect(health.status).toBe(200);
       expect(health.body).toMatchObject({ status: "degraded", checks: { sheets_backend: { recent_calls: { degraded: true } } } });

@@ -6,8 +6,8 @@ import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ApiError } from "@/lib/http/errors";
-import { ownerRefreshToken } from "@/lib/testing/google";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { ownerRefreshToken } from "@/testing/google";
+import { startTestService, type TestService } from "@/testing/service";
 
 let svc: TestService;
 

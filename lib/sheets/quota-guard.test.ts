@@ -5,8 +5,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { rowsClient } from "@/lib/testing/rows-client";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { rowsClient } from "@/testing/rows-client";
+import { startTestService, type TestService } from "@/testing/service";
 
 const PER_IDENTITY = 4;
 let svc: TestService;

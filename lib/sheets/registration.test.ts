@@ -5,8 +5,8 @@ import { getSheet } from "@/db/queries/sheets";
 import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { ApiError } from "@/lib/http/errors";
-import { ownerRefreshToken } from "@/lib/testing/google";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { ownerRefreshToken } from "@/testing/google";
+import { startTestService, type TestService } from "@/testing/service";
 import type { User } from "@/db/schema";
 
 let svc: TestService;

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { rowsClient } from "@/lib/testing/rows-client";
-import { callRoute } from "@/lib/testing/routes";
-import { startTestService, type TestService } from "@/lib/testing/service";
+import { rowsClient } from "@/testing/rows-client";
+import { callRoute } from "@/testing/routes";
+import { startTestService, type TestService } from "@/testing/service";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
