@@ -5,7 +5,10 @@ import type { IncomingMessage } from "node:http";
 import { GoogleError, permissionDenied, unauthenticated } from "./errors";
 import type { Role, Spreadsheet } from "./model";
 
-export type Caller = { kind: "apiKey" } | { kind: "account"; email: string };
+export type Caller =
+  | { kind: "apiKey" }
+  /** `scopes` as granted; `client` is the OAuth client (azp) the token was issued to, if any. */
+  | { kind: "account"; email: string; scopes: string[]; client?: string };
 
 const RANK: Record<Role | "none", number> = { none: 0, reader: 1, writer: 2, owner: 3 };
 
@@ -31,7 +34,8 @@ export function identify(req: IncomingMessage, url: URL, apiKeys: ReadonlySet<st
     if (!/\/auth\/(spreadsheets|drive)/.test(scope)) {
       throw new GoogleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", "insufficientPermissions");
     }
-    return { kind: "account", email };
+    const client = typeof claims.azp === "string" ? claims.azp : undefined;
+    return { kind: "account", email, scopes: scope.split(/\s+/).filter(Boolean), ...(client ? { client } : {}) };
   }
   const key = url.searchParams.get("key") ?? (req.headers["x-goog-api-key"] as string | undefined);
   if (key) {

@@ -24,6 +24,8 @@ export interface Spreadsheet {
   /** "anyone with the link" access, then named accounts (users and service accounts). */
   linkAccess: Role | "none";
   members: Record<string, Role | "none">;
+  /** Accounts that gave an app `drive.file` access to this file (Picker), as "client email". */
+  fileGrants?: string[];
   modifiedTime: string;
   /** Bumped on every change, like Drive's file version. */
   version: number;

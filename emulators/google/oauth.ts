@@ -21,7 +21,22 @@ export const OAUTH_PATHS = {
 interface Grant {
   email: string;
   scope: string;
+  /** The OAuth client the person granted access to (the token's azp). */
+  client?: string;
 }
+
+/** Scopes that come with signing in: the consent screen does not let the person untick them. */
+const SIGN_IN_SCOPES = new Set(["openid", "email", "profile", "https://www.googleapis.com/auth/userinfo.email", "https://www.googleapis.com/auth/userinfo.profile"]);
+
+/** What Google's consent screen says for each scope. */
+const SCOPE_TEXT: Record<string, string> = {
+  "https://www.googleapis.com/auth/drive.file": "See, edit, create and delete only the specific Google Drive files that you use with this app",
+  "https://www.googleapis.com/auth/spreadsheets": "See, edit, create and delete all your Google Sheets spreadsheets",
+  "https://www.googleapis.com/auth/spreadsheets.readonly": "See all your Google Sheets spreadsheets",
+  "https://www.googleapis.com/auth/drive.metadata.readonly": "See information about your Google Drive files",
+  "https://www.googleapis.com/auth/drive": "See, edit, create and delete all of your Google Drive files",
+  "https://www.googleapis.com/auth/drive.readonly": "See and download all your Google Drive files",
+};
 
 type Json = Record<string, unknown>;
 
@@ -41,8 +56,19 @@ function decodeClaims(authorization: string | undefined): Json | undefined {
   }
 }
 
+/**
+ * Granular consent: the scopes the person left ticked (sign-in scopes always). Without the
+ * `granted` field (a client that skips the page) everything asked for is granted.
+ */
+function grantedScope(url: URL): string {
+  const asked = (url.searchParams.get("scope") ?? "").split(/\s+/).filter(Boolean);
+  if (!url.searchParams.has("consent_shown")) return asked.join(" ");
+  const ticked = new Set(url.searchParams.getAll("granted"));
+  return asked.filter((s) => SIGN_IN_SCOPES.has(s) || ticked.has(s)).join(" ");
+}
+
 function consentPage(url: URL): string {
-  const params = [...url.searchParams.entries()].filter(([k]) => k !== "login_email" && k !== "decision");
+  const params = [...url.searchParams.entries()].filter(([k]) => k !== "login_email" && k !== "decision" && k !== "granted");
   const hidden = params.map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join("");
   const scopes = (url.searchParams.get("scope") ?? "").split(/\s+/).filter(Boolean);
   const wantsSheets = scopes.some((s) => s.includes("spreadsheets") || s.includes("drive"));
@@ -54,9 +80,10 @@ h1{font-size:1.4rem}li{margin:.3rem 0}input[type=email]{width:100%;padding:.6rem
 button{padding:.6rem 1.2rem;font-size:1rem;margin-right:.5rem;cursor:pointer}.allow{background:#1a73e8;color:#fff;border:0;border-radius:4px}</style></head>
 <body><h1>Google Accounts (emulator)</h1>
 <p><strong>${esc(url.searchParams.get("client_id") ?? "An app")}</strong> wants to:</p>
-<ul>${scopes.map((s) => `<li>${esc(s)}</li>`).join("")}</ul>
+<ul>${scopes.filter((s) => SIGN_IN_SCOPES.has(s)).map((s) => `<li>${esc(s)}</li>`).join("")}</ul>
+${scopes.filter((s) => !SIGN_IN_SCOPES.has(s)).map((s) => `<p><label><input type="checkbox" name="granted" value="${esc(s)}" form="consent" checked> ${esc(SCOPE_TEXT[s] ?? s)}</label><br><small>${esc(s)}</small></p>`).join("")}
 ${wantsSheets ? "<p>This includes access to your Google Sheets spreadsheets.</p>" : ""}
-<form method="get" action="${OAUTH_PATHS.authorize}">${hidden}
+<form id="consent" method="get" action="${OAUTH_PATHS.authorize}">${hidden}<input type="hidden" name="consent_shown" value="1">
 <label for="login_email">Account</label>
 <input id="login_email" type="email" name="login_email" value="${esc(email)}" required>
 <button class="allow" type="submit" name="decision" value="allow">Allow</button>
@@ -87,7 +114,8 @@ export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
 
   service.on("beforeAuthorizeRedirect", (redirect: { url: URL }, req: IncomingMessage & { query: Json }) => {
     const code = redirect.url.searchParams.get("code");
-    if (code) byCode.set(code, { email: String(req.query.login_email ?? EMULATOR_USER), scope: String(req.query.scope ?? "openid") });
+    const client = typeof req.query.client_id === "string" ? req.query.client_id : undefined;
+    if (code) byCode.set(code, { email: String(req.query.login_email ?? EMULATOR_USER), scope: String(req.query.scope ?? "openid"), ...(client ? { client } : {}) });
   });
 
   service.on("beforeTokenSigning", (token: { payload: Json }, req: IncomingMessage & { body: Json }) => {
@@ -99,6 +127,7 @@ export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
       email_verified: true,
       name: email.split("@")[0],
       scope: grant?.scope ?? token.payload.scope,
+      ...(grant?.client ? { azp: grant.client } : {}),
       exp: Number(token.payload.iat) + accessTokenTtl,
     });
   });
@@ -149,6 +178,9 @@ export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
           res.end();
           return;
         }
+        // What the person left ticked is what the code grants.
+        url.searchParams.set("scope", grantedScope(url));
+        req.url = `${url.pathname}?${url.searchParams}`;
       }
       service.requestHandler(req, res);
     },

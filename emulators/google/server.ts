@@ -3,10 +3,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { badRequest, GoogleError, notFound } from "./errors";
+import { checkFileScope } from "./drive-file";
 import { Faults, type FaultSpec } from "./faults";
 import { authorize, identify, roleOf } from "./identity";
 import { buildSpreadsheet, touch, type Role, type SpreadsheetSeed, type TabSeed } from "./model";
 import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
+import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { appendValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
 import { SpreadsheetStore } from "./store";
@@ -64,10 +66,11 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const log = options.log ?? (() => {});
   const oauth = await createEmulatorOAuth();
 
-  function spreadsheetFor(call: Call, id: string, need: "read" | "write") {
+  function spreadsheetFor(call: Call, id: string, need: "read" | "write", api: "drive" | "sheets" = "sheets") {
     const caller = identify(call.req, call.url, apiKeys, oauth.revoked);
     const sheet = store.get(id);
     if (!sheet) throw notFound();
+    checkFileScope(sheet, caller, api);
     authorize(sheet, caller, need);
     return sheet;
   }
@@ -96,7 +99,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.get", "read", (c, id, range) =>
       readValues(spreadsheetFor(c, id, "read"), range, c.url.searchParams.get("valueRenderOption") ?? undefined, c.url.searchParams.get("majorDimension") ?? undefined)],
     ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
-      const sheet = spreadsheetFor(c, id, "read");
+      const sheet = spreadsheetFor(c, id, "read", "drive");
       const canEdit = roleOf(sheet, identify(c.req, c.url, apiKeys, oauth.revoked));
       return {
         kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
@@ -200,6 +203,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       const call = { req, url, body: json };
       log(`${req.method} ${url.pathname}`);
       if (url.pathname.startsWith("/__admin")) return await handleAdmin(call, res);
+      if (await handlePicker(req, res, url, json, { store, apiKeys, revoked: oauth.revoked })) return;
       if (url.pathname === "/$discovery/rest") {
         return send(res, 200, { kind: "discovery#restDescription", name: "sheets", version: "v4", rootUrl: `http://${req.headers.host}/` });
       }

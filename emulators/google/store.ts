@@ -41,6 +41,10 @@ export class SpreadsheetStore {
     return sheet;
   }
 
+  list(): Spreadsheet[] {
+    return [...this.sheets.values()];
+  }
+
   get(id: string): Spreadsheet | undefined {
     return this.sheets.get(id);
   }

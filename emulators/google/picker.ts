@@ -1,0 +1,127 @@
+// The Google Picker stand-in, server half: /js/api.js (the loader), /picker (the frame that lists
+// the signed-in person's spreadsheets) and /picker/pick (a click there: the app is given
+// drive.file access to that one file, as Google does when setAppId names the app's project).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { grantFile } from "./drive-file";
+import { GoogleError } from "./errors";
+import { identify, roleOf, type Caller } from "./identity";
+import type { Spreadsheet } from "./model";
+import { PICKER_SCRIPT } from "./picker-script";
+import type { SpreadsheetStore } from "./store";
+
+export const PICKER_PATHS = { script: "/js/api.js", frame: "/picker", pick: "/picker/pick" };
+
+const SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet";
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+interface PickerDeps {
+  store: SpreadsheetStore;
+  apiKeys: ReadonlySet<string>;
+  revoked: ReadonlySet<string>;
+}
+
+function callerFor(token: string, deps: PickerDeps): Caller & { kind: "account" } {
+  const req = { headers: { authorization: `Bearer ${token}` } } as IncomingMessage;
+  const caller = identify(req, new URL("http://picker/"), deps.apiKeys, deps.revoked);
+  if (caller.kind !== "account") throw new GoogleError(401, "UNAUTHENTICATED", "The picker needs an OAuth token.");
+  return caller;
+}
+
+/** The person's own spreadsheets (shared with them by name), plus those setFileIds named that they can open. */
+function filesFor(caller: Caller & { kind: "account" }, store: SpreadsheetStore, fileIds: string[]): Spreadsheet[] {
+  return store
+    .list()
+    .filter((s) => {
+      const member = s.members[caller.email];
+      if (member === "none" || roleOf(s, caller) === "none") return false;
+      return Boolean(member) || fileIds.includes(s.spreadsheetId);
+    })
+    .filter((s) => fileIds.length === 0 || fileIds.includes(s.spreadsheetId))
+    .sort((a, b) => b.modifiedTime.localeCompare(a.modifiedTime));
+}
+
+function documentOf(s: Spreadsheet) {
+  return {
+    id: s.spreadsheetId,
+    name: s.title,
+    mimeType: SPREADSHEET_MIME,
+    url: `https://docs.google.com/spreadsheets/d/${s.spreadsheetId}/edit?usp=drive_web`,
+    serviceId: "spread",
+    type: "document",
+    lastEditedUtc: Date.parse(s.modifiedTime),
+  };
+}
+
+function framePage(url: URL, deps: PickerDeps): string {
+  const p = url.searchParams;
+  const origin = p.get("origin") ?? "";
+  let body: string;
+  if (!deps.apiKeys.has(p.get("developerKey") ?? "")) {
+    body = `<p class="err">The API developer key is invalid.</p>`;
+  } else {
+    let caller: Caller & { kind: "account" };
+    try {
+      caller = callerFor(p.get("oauth_token") ?? "", deps);
+    } catch {
+      caller = undefined as never;
+    }
+    if (!caller) {
+      body = `<p class="err">Sign in again: the access token is missing or expired.</p>`;
+    } else {
+      const ids = (p.get("fileIds") ?? "").split(",").filter(Boolean);
+      const files = filesFor(caller, deps.store, ids);
+      body = `<p class="who">${esc(caller.email)}</p>` + (files.length
+        ? `<ul>${files.map((f) => `<li><button type="button" data-file-id="${esc(f.spreadsheetId)}">${esc(f.title)}<small>Spreadsheet · ${esc(f.members[caller.email] ?? "anyone with the link")}</small></button></li>`).join("")}</ul>`
+        : `<p>No spreadsheets to show.</p>`);
+    }
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Select a file - Google Picker (emulator)</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;color:#202124}header{display:flex;justify-content:space-between;align-items:center;padding:12px 16px;border-bottom:1px solid #dadce0}
+h1{font-size:1.1rem;margin:0}ul{list-style:none;margin:0;padding:8px}li button{display:block;width:100%;text-align:left;padding:12px;border:0;background:none;font-size:1rem;cursor:pointer;border-radius:6px}
+li button:hover,li button:focus{background:#e8f0fe}small{display:block;color:#5f6368;font-size:.8rem}.who{padding:0 16px;color:#5f6368;font-size:.85rem}.err{padding:16px;color:#b3261e}
+header button{border:1px solid #dadce0;background:#fff;border-radius:4px;padding:6px 12px;cursor:pointer}</style></head>
+<body><header><h1>${esc(p.get("title") || "Select a file")}</h1><button type="button" id="cancel">Cancel</button></header>${body}
+<script>
+var origin = ${JSON.stringify(origin)};
+var params = new URLSearchParams(location.search);
+function send(data) { parent.postMessage(data, origin); }
+send({ action: "loaded" });
+document.getElementById("cancel").onclick = function () { send({ action: "cancel" }); };
+document.querySelectorAll("[data-file-id]").forEach(function (b) {
+  b.onclick = function () {
+    fetch(${JSON.stringify(PICKER_PATHS.pick)}, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ oauth_token: params.get("oauth_token"), appId: params.get("appId"), fileId: b.getAttribute("data-file-id") }) })
+      .then(function (r) { return r.json(); })
+      .then(function (doc) { send(doc.id ? { action: "picked", docs: [doc] } : { action: "error" }); });
+  };
+});
+</script></body></html>`;
+}
+
+/** Handles the picker's routes; false when the path is not one of them. */
+export async function handlePicker(req: IncomingMessage, res: ServerResponse, url: URL, body: Record<string, unknown>, deps: PickerDeps): Promise<boolean> {
+  if (url.pathname === PICKER_PATHS.script && req.method === "GET") {
+    res.writeHead(200, { "content-type": "text/javascript; charset=utf-8", "access-control-allow-origin": "*" });
+    res.end(PICKER_SCRIPT);
+    return true;
+  }
+  if (url.pathname === PICKER_PATHS.frame && req.method === "GET") {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(framePage(url, deps));
+    return true;
+  }
+  if (url.pathname === PICKER_PATHS.pick && req.method === "POST") {
+    const caller = callerFor(String(body.oauth_token ?? ""), deps);
+    const id = String(body.fileId ?? "");
+    const sheet = deps.store.get(id);
+    if (!sheet || roleOf(sheet, caller) === "none") throw new GoogleError(404, "NOT_FOUND", `File not found: ${id}.`, "notFound");
+    // Without the app's project number (setAppId) the pick gives the app nothing.
+    if (body.appId) deps.store.mutate(id, (s) => grantFile(s, caller.client, caller.email));
+    const text = JSON.stringify(documentOf(sheet));
+    res.writeHead(200, { "content-type": "application/json; charset=UTF-8" });
+    res.end(text);
+    return true;
+  }
+  return false;
+}
