@@ -1,4 +1,7 @@
 // Cell values and number formats, shaped like the Sheets API's CellData.
+import { isError, type Computed } from "./formulas";
+import type { LocaleRules } from "./locales";
+import { dateToSerial, formatDateTime, formatGeneral, formatNumber } from "./number-format";
 
 export type Scalar = string | number | boolean;
 
@@ -14,94 +17,41 @@ export interface Cell {
   format?: NumberFormat;
 }
 
-const DEFAULT_PATTERN: Record<NumberFormat["type"], string> = {
-  NUMBER: "#,##0.00",
-  CURRENCY: '"$"#,##0.00',
-  PERCENT: "0.00%",
-  DATE: "yyyy-mm-dd",
-  TIME: "hh:mm:ss",
-  DATE_TIME: "yyyy-mm-dd hh:mm:ss",
-  TEXT: "@",
-};
-
-// Sheets counts days from 1899-12-30 (the Lotus 1-2-3 epoch).
-const EPOCH_MS = Date.UTC(1899, 11, 30);
-const DAY_MS = 86_400_000;
-
-export function serialToDate(serial: number): Date {
-  return new Date(EPOCH_MS + Math.round(serial * DAY_MS));
+/** The pattern a format type takes when it names none: Google's default for the locale. */
+function defaultPattern(type: NumberFormat["type"], rules: LocaleRules): string {
+  switch (type) {
+    case "NUMBER":
+      return "#,##0.00";
+    case "PERCENT":
+      return "0.00%";
+    case "CURRENCY":
+      return rules.currency;
+    case "DATE":
+      return rules.date;
+    case "TIME":
+      return rules.time;
+    case "DATE_TIME":
+      return rules.dateTime;
+    default:
+      return "@";
+  }
 }
 
-export function dateToSerial(date: Date): number {
-  return (date.getTime() - EPOCH_MS) / DAY_MS;
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-
-function formatDate(serial: number, pattern: string): string {
-  const d = serialToDate(serial);
-  // `mm` after an hour is minutes, as in Sheets patterns.
-  return pattern.replace(/yyyy|hh|mm|ss|dd|m|d/g, (token, offset: number) => {
-    const before = pattern.slice(0, offset);
-    switch (token) {
-      case "yyyy":
-        return String(d.getUTCFullYear());
-      case "hh":
-        return pad(d.getUTCHours());
-      case "mm":
-        return /h[^a-z]*$/.test(before) ? pad(d.getUTCMinutes()) : pad(d.getUTCMonth() + 1);
-      case "ss":
-        return pad(d.getUTCSeconds());
-      case "dd":
-        return pad(d.getUTCDate());
-      case "m":
-        return String(d.getUTCMonth() + 1);
-      default:
-        return String(d.getUTCDate());
-    }
-  });
-}
-
-function formatNumber(value: number, pattern: string): string {
-  const percent = pattern.includes("%");
-  const prefix = (pattern.match(/^"([^"]*)"/)?.[1] ?? pattern.match(/^([^#0.,"]*)/)?.[1] ?? "").trim();
-  const decimals = pattern.match(/\.(0+)/)?.[1]?.length ?? 0;
-  const grouping = pattern.includes(",");
-  const scaled = percent ? value * 100 : value;
-  const body = Math.abs(scaled).toLocaleString("en-US", {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-    useGrouping: grouping,
-  });
-  return `${scaled < 0 ? "-" : ""}${prefix}${body}${percent ? "%" : ""}`;
-}
-
-/** Sheets' "Automatic" format: up to 10 significant digits, no grouping. */
-function formatGeneral(value: number): string {
-  return String(Number(value.toPrecision(10)));
-}
-
-export function effectiveFormat(cell: Cell | undefined, columnFormat?: NumberFormat): NumberFormat | undefined {
-  const fmt = cell?.format ?? columnFormat;
+export function withPattern(fmt: NumberFormat | undefined, rules: LocaleRules): NumberFormat | undefined {
   if (!fmt) return undefined;
-  return { type: fmt.type, pattern: fmt.pattern ?? DEFAULT_PATTERN[fmt.type] };
+  return { type: fmt.type, pattern: fmt.pattern || defaultPattern(fmt.type, rules) };
 }
 
-/** What the cell shows in the Sheets UI: FORMATTED_VALUE. */
-export function formattedValue(cell: Cell, fmt?: NumberFormat): string {
-  if (cell.formula) return "#NAME?";
-  const v = cell.value;
+/** What a cell shows in the Sheets UI (FORMATTED_VALUE), in the spreadsheet's locale. */
+export function formatValue(v: Computed, fmt: NumberFormat | undefined, rules: LocaleRules): string {
+  if (v === null) return "";
+  if (isError(v)) return v.error;
   if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
   if (typeof v === "string") return v;
-  if (!fmt || fmt.type === "TEXT") return formatGeneral(v);
-  const pattern = fmt.pattern ?? DEFAULT_PATTERN[fmt.type];
-  if (fmt.type === "DATE" || fmt.type === "TIME" || fmt.type === "DATE_TIME") return formatDate(v, pattern);
-  return formatNumber(v, pattern);
-}
-
-/** UNFORMATTED_VALUE: numbers stay numbers (dates as serial numbers), booleans stay booleans. */
-export function unformattedValue(cell: Cell): Scalar {
-  return cell.formula ? "#NAME?" : cell.value;
+  if (!fmt || fmt.type === "TEXT") return formatGeneral(v, rules);
+  const pattern = fmt.pattern || defaultPattern(fmt.type, rules);
+  if (fmt.type === "DATE" || fmt.type === "TIME" || fmt.type === "DATE_TIME") return formatDateTime(v, pattern, rules);
+  return formatNumber(v, pattern, rules);
 }
 
 type ExtendedValue = { stringValue: string } | { numberValue: number } | { boolValue: boolean } | { formulaValue: string };
@@ -112,19 +62,18 @@ function extended(v: Scalar): ExtendedValue {
   return { stringValue: v };
 }
 
-/** The CellData object of spreadsheets.get with grid data. */
-export function cellData(cell: Cell | undefined, columnFormat?: NumberFormat): Record<string, unknown> {
+/** The CellData object of spreadsheets.get with grid data; `fmt` is the format the cell shows in. */
+export function cellData(cell: Cell | undefined, value: Computed, fmt: NumberFormat | undefined, rules: LocaleRules): Record<string, unknown> {
   if (!cell) return {};
-  const fmt = effectiveFormat(cell, columnFormat);
+  const shown = withPattern(fmt, rules);
   const out: Record<string, unknown> = {
     userEnteredValue: cell.formula ? { formulaValue: String(cell.value) } : extended(cell.value),
-    effectiveValue: cell.formula
-      ? { errorValue: { type: "NAME", message: "The emulator does not evaluate formulas." } }
-      : extended(cell.value),
-    formattedValue: formattedValue(cell, fmt),
+    effectiveValue: isError(value) ? { errorValue: { type: value.type, message: value.message } } : value === null ? undefined : extended(value),
+    formattedValue: formatValue(value, shown, rules),
   };
-  if (cell.format) out.userEnteredFormat = { numberFormat: effectiveFormat(cell) };
-  if (fmt) out.effectiveFormat = { numberFormat: fmt };
+  if (out.effectiveValue === undefined) delete out.effectiveValue;
+  if (cell.format) out.userEnteredFormat = { numberFormat: withPattern(cell.format, rules) };
+  if (shown) out.effectiveFormat = { numberFormat: shown };
   return out;
 }
 
@@ -133,16 +82,24 @@ export function rawCell(v: Scalar): Cell {
   return { value: v };
 }
 
-/** A value written with USER_ENTERED: parsed as if typed into the UI. */
-export function userEnteredCell(v: Scalar): Cell {
+/** A number typed in the locale's own way ("24,5" in de_DE), without grouping. */
+function localNumber(text: string, rules?: LocaleRules): number | undefined {
+  const decimal = rules?.decimal === "," ? "," : ".";
+  const m = new RegExp(`^-?\\d+(\\${decimal}\\d+)?$`).exec(text);
+  return m ? Number(text.replace(decimal, ".")) : undefined;
+}
+
+/** A value written with USER_ENTERED: parsed as if typed into the UI of a sheet in that locale. */
+export function userEnteredCell(v: Scalar, rules?: LocaleRules): Cell {
   if (typeof v !== "string") return { value: v };
   if (v.startsWith("=")) return { value: v, formula: true };
   if (v.startsWith("'")) return { value: v.slice(1) };
   const t = v.trim();
   if (/^(true|false)$/i.test(t)) return { value: t.toUpperCase() === "TRUE" };
-  if (/^-?\d+(\.\d+)?$/.test(t)) return { value: Number(t) };
-  const pct = /^(-?\d+(?:\.\d+)?)%$/.exec(t);
-  if (pct) return { value: Number(pct[1]) / 100, format: { type: "PERCENT", pattern: "0%" } };
+  const n = localNumber(t, rules);
+  if (n !== undefined) return { value: n };
+  const pct = t.endsWith("%") ? localNumber(t.slice(0, -1).trim(), rules) : undefined;
+  if (pct !== undefined) return { value: pct / 100, format: { type: "PERCENT", pattern: "0%" } };
   const date = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(t);
   if (date) {
     const [, y, mo, d, h, mi, s] = date;

@@ -13,6 +13,7 @@ export interface Tab {
   rows: (Cell | null)[][];
   /** Formats applied to data cells (row 2 down) that carry none of their own. */
   columnFormats?: Record<number, NumberFormat>;
+  frozenRowCount?: number;
 }
 
 export interface Spreadsheet {
@@ -38,6 +39,7 @@ export interface TabSeed {
   columnFormats?: Record<string, NumberFormat>;
   rowCount?: number;
   columnCount?: number;
+  frozenRowCount?: number;
 }
 
 export interface SpreadsheetSeed {
@@ -46,6 +48,9 @@ export interface SpreadsheetSeed {
   tabs: TabSeed[];
   linkAccess?: Role | "none";
   members?: Record<string, Role | "none">;
+  /** `properties.locale` and `properties.timeZone`; en_US and Etc/UTC when not given. */
+  locale?: string;
+  timeZone?: string;
 }
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -69,8 +74,10 @@ function buildTab(seed: TabSeed, sheetId: number): Tab {
     title: seed.title,
     rowCount: Math.max(seed.rowCount ?? 1000, seed.rows.length),
     columnCount: Math.max(seed.columnCount ?? 26, width),
-    rows: seed.rows.map((r) => r.map((v) => (v === null || v === "" ? null : rawCell(v)))),
+    // A seeded "=..." is a formula, as if typed into the Sheets UI.
+    rows: seed.rows.map((r) => r.map((v) => (v === null || v === "" ? null : typeof v === "string" && v.startsWith("=") ? { value: v, formula: true } : rawCell(v)))),
     columnFormats,
+    ...(seed.frozenRowCount ? { frozenRowCount: seed.frozenRowCount } : {}),
   };
 }
 
@@ -79,8 +86,8 @@ export function buildSpreadsheet(seed: SpreadsheetSeed): Spreadsheet {
   return {
     spreadsheetId: seed.spreadsheetId ?? newSpreadsheetId(),
     title: seed.title,
-    locale: "en_US",
-    timeZone: "Etc/UTC",
+    locale: seed.locale ?? "en_US",
+    timeZone: seed.timeZone ?? "Etc/UTC",
     tabs,
     linkAccess: seed.linkAccess ?? "none",
     members: seed.members ?? {},
@@ -103,8 +110,8 @@ export function cellAt(tab: Tab, row: number, col: number): Cell | undefined {
 }
 
 export function setCell(tab: Tab, row: number, col: number, cell: Cell | null): void {
-  while (tab.rows.length <= row) tab.rows.push([]);
-  const r = tab.rows[row]!;
+  // Rows in between stay holes: a write far down a tall grid allocates one row, not millions.
+  const r = (tab.rows[row] ??= []);
   while (r.length <= col) r.push(null);
   r[col] = cell;
   tab.rowCount = Math.max(tab.rowCount, row + 1);
@@ -126,8 +133,8 @@ export function usedRowCount(tab: Tab): number {
 export function usedColumnCount(tab: Tab): number {
   let width = 0;
   for (const row of tab.rows) {
-    for (let c = row.length - 1; c >= width; c--) {
-      if (row[c]) {
+    for (let c = (row?.length ?? 0) - 1; c >= width; c--) {
+      if (row![c]) {
         width = c + 1;
         break;
       }

@@ -15,6 +15,8 @@ export const PUBLIC_READONLY_SPREADSHEET_ID = "1PublicReadOnlySpreadsheet0000000
 export const PRIVATE_SPREADSHEET_ID = "1PrivateOwnerSpreadsheet00000000000000000003";
 /** Shared with no one at all. */
 export const NO_ACCESS_SPREADSHEET_ID = "1NoAccessSpreadsheet000000000000000000000004";
+/** "Bestellungen": a de_DE spreadsheet (Europe/Berlin), writable by the service account. */
+export const GERMAN_SPREADSHEET_ID = "1GermanOrdersSpreadsheet00000000000000000005";
 
 const date = { type: "DATE", pattern: "yyyy-mm-dd" } as const;
 
@@ -83,6 +85,33 @@ export function seedSpreadsheets(serviceAccount: string = EMULATOR_SERVICE_ACCOU
       title: "Private Budget",
       members: { [EMULATOR_USER]: "owner" },
       tabs: [{ title: "Budget", rows: [["id", "item", "amount"], [1, "Rent", 1200], [2, "Food", 400]] }],
+    },
+    {
+      // Shows numbers as a German user sees them: "1.234,5", "24,50 €", "15%", "15.01.2024".
+      spreadsheetId: GERMAN_SPREADSHEET_ID,
+      title: "Bestellungen",
+      locale: "de_DE",
+      timeZone: "Europe/Berlin",
+      members: { [serviceAccount]: "writer", [EMULATOR_USER]: "owner" },
+      tabs: [
+        {
+          title: "Bestellungen",
+          rows: [
+            ["id", "artikel", "menge", "gewicht", "preis", "rabatt", "bestellt", "geliefert", "bezahlt", "summe"],
+            [1, "Schreibtischlampe", 2, 24.5, 24.5, 0.15, 45306, 45308.40625, true, "=E2*C2"],
+            [2, "Stehpult", 10, 1234.5, 1399, 0, 45455, 45460.5, false, "=E3*C3"],
+            [3, "Monitorarm", 1, 999.9, 89.99, 0.05, 45292, 45299.5, true, "=E4*C4"],
+            [4, "Bürostuhl", 3, 8.25, 249, 0.1, 45600, 45610.3125, false, "=E5*C5"],
+          ],
+          columnFormats: {
+            gewicht: { type: "NUMBER", pattern: "#,##0.0" },
+            preis: { type: "CURRENCY", pattern: "#,##0.00 [$€]" },
+            rabatt: { type: "PERCENT", pattern: "0%" },
+            bestellt: { type: "DATE", pattern: "dd.MM.yyyy" },
+            geliefert: { type: "DATE_TIME", pattern: "dd.MM.yyyy HH:mm" },
+          },
+        },
+      ],
     },
     {
       spreadsheetId: NO_ACCESS_SPREADSHEET_ID,

@@ -51,6 +51,11 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; json: Json
   }
 }
 
+/** valueRenderOption, majorDimension and dateTimeRenderOption of a values read. */
+function renderOptions(params: URLSearchParams): [string?, string?, string?] {
+  return [params.get("valueRenderOption") ?? undefined, params.get("majorDimension") ?? undefined, params.get("dateTimeRenderOption") ?? undefined];
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json; charset=UTF-8", "content-length": Buffer.byteLength(text) });
@@ -84,8 +89,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdate(s, c.body))],
     ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchGet$/, "values.batchGet", "read", (c, id) => {
       const sheet = spreadsheetFor(c, id, "read");
-      const render = c.url.searchParams.get("valueRenderOption") ?? undefined;
-      const valueRanges = c.url.searchParams.getAll("ranges").map((r) => readValues(sheet, r, render));
+      const valueRanges = c.url.searchParams.getAll("ranges").map((r) => readValues(sheet, r, ...renderOptions(c.url.searchParams)));
       return { spreadsheetId: id, valueRanges };
     }],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchUpdate$/, "values.batchUpdate", "write", (c, id) =>
@@ -97,7 +101,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     ["PUT", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.update", "write", (c, id, range) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => updateValues(s, range, c.body, c.url.searchParams))],
     ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.get", "read", (c, id, range) =>
-      readValues(spreadsheetFor(c, id, "read"), range, c.url.searchParams.get("valueRenderOption") ?? undefined, c.url.searchParams.get("majorDimension") ?? undefined)],
+      readValues(spreadsheetFor(c, id, "read"), range, ...renderOptions(c.url.searchParams))],
     ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
       const sheet = spreadsheetFor(c, id, "read", "drive");
       const canEdit = roleOf(sheet, identify(c.req, c.url, apiKeys, oauth.revoked));

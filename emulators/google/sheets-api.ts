@@ -1,9 +1,13 @@
 // The Sheets API v4 methods the service uses, over the emulator's in-memory spreadsheets.
 // Each mutating method works on a copy and returns it, so a failed request changes nothing.
 import { formatRange, indexToColumn, parseGrid, RangeParseError, splitRange, type GridRange } from "./a1";
-import { cellData, formattedValue, effectiveFormat, rawCell, unformattedValue, userEnteredCell, type Cell, type Scalar } from "./cells";
+import { cellData, formatValue, rawCell, userEnteredCell, withPattern, type Cell, type Scalar } from "./cells";
 import { badRequest, unparsableRange } from "./errors";
-import { cellAt, columnFormatFor, setCell, touch, usedColumnCount, usedRowCount, type Spreadsheet, type Tab } from "./model";
+import { applyFields, parseFields } from "./fields";
+import { Calculator, isError } from "./formulas";
+import { ensureRoom } from "./grid-limits";
+import { localeRules, type LocaleRules } from "./locales";
+import { cellAt, setCell, touch, usedColumnCount, usedRowCount, type Spreadsheet, type Tab } from "./model";
 
 type Json = Record<string, unknown>;
 type Bounds = Required<GridRange>;
@@ -40,25 +44,42 @@ function bounded(tab: Tab, grid: GridRange): Bounds {
   };
 }
 
-function renderCell(tab: Tab, r: number, c: number, option: string): Scalar | undefined {
+const DATE_TYPES = new Set(["DATE", "TIME", "DATE_TIME"]);
+
+/**
+ * One cell under valueRenderOption: FORMATTED_VALUE as shown in the spreadsheet's locale,
+ * UNFORMATTED_VALUE as computed, FORMULA as entered. Under the last two, dateTimeRenderOption
+ * SERIAL_NUMBER (the default) gives dates as serial numbers, FORMATTED_STRING as shown.
+ */
+function renderCell(calc: Calculator, rules: LocaleRules, tab: Tab, r: number, c: number, option: string, dateTime: string): Scalar | undefined {
   const cell = cellAt(tab, r, c);
   if (!cell) return undefined;
-  if (option === "UNFORMATTED_VALUE") return unformattedValue(cell);
-  if (option === "FORMULA") return cell.formula ? String(cell.value) : unformattedValue(cell);
-  return formattedValue(cell, effectiveFormat(cell, columnFormatFor(tab, r, c)));
+  if (option === "FORMULA" && cell.formula) return String(cell.value);
+  const value = calc.value(tab, r, c);
+  const fmt = calc.format(tab, r, c);
+  if (option === "FORMATTED_VALUE" || isError(value)) return formatValue(value, withPattern(fmt, rules), rules);
+  if (typeof value === "number" && dateTime === "FORMATTED_STRING" && fmt && DATE_TYPES.has(fmt.type)) return formatValue(value, withPattern(fmt, rules), rules);
+  return value ?? undefined;
 }
 
+const RENDER_OPTIONS = ["FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"];
+const DATE_TIME_OPTIONS = ["SERIAL_NUMBER", "FORMATTED_STRING"];
+
 /** A ValueRange with Google's trimming: trailing empty rows and trailing empty cells are left out. */
-export function readValues(sheet: Spreadsheet, range: string, render = "FORMATTED_VALUE", major = "ROWS"): Json {
+export function readValues(sheet: Spreadsheet, range: string, render = "FORMATTED_VALUE", major = "ROWS", dateTime = "SERIAL_NUMBER"): Json {
+  if (!RENDER_OPTIONS.includes(render)) throw badRequest(`Invalid value at 'value_render_option' (type.googleapis.com/google.apps.sheets.v4.ValueRenderOption), "${render}"`);
+  if (!DATE_TIME_OPTIONS.includes(dateTime)) throw badRequest(`Invalid value at 'date_time_render_option' (type.googleapis.com/google.apps.sheets.v4.DateTimeRenderOption), "${dateTime}"`);
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
+  const calc = new Calculator(sheet);
+  const rules = localeRules(sheet.locale);
   const rows: Scalar[][] = [];
   const lastRow = Math.min(b.endRow, usedRowCount(tab));
   for (let r = b.startRow; r < lastRow; r++) {
     const row: Scalar[] = [];
     let width = 0;
     for (let c = b.startCol; c < b.endCol && c < (tab.rows[r]?.length ?? 0); c++) {
-      const v = renderCell(tab, r, c, render);
+      const v = renderCell(calc, rules, tab, r, c, render, dateTime);
       row.push(v ?? "");
       if (v !== undefined) width = row.length;
     }
@@ -97,9 +118,9 @@ function inputRows(body: Json, majorDefault = "ROWS"): (Scalar | null)[][] {
   return rows;
 }
 
-function toCell(v: Scalar, input: string): Cell | null {
+function toCell(sheet: Spreadsheet, v: Scalar, input: string): Cell | null {
   if (v === "") return null;
-  return input === "USER_ENTERED" ? userEnteredCell(v) : rawCell(v);
+  return input === "USER_ENTERED" ? userEnteredCell(v, localeRules(sheet.locale)) : rawCell(v);
 }
 
 function requireInputOption(option: string | null | undefined): string {
@@ -123,9 +144,11 @@ function writeBlock(sheet: Spreadsheet, range: string, rows: (Scalar | null)[][]
   if (grid.endRow !== undefined && b.startRow + rows.length > b.endRow) {
     throw badRequest(`Requested writing within range [${range}], but tried writing to row [${b.startRow + rows.length}]`);
   }
+  // Writing past the grid's edge grows it, within the spreadsheet's cell limit.
+  ensureRoom(sheet, tab, Math.max(tab.rowCount, b.startRow + rows.length), Math.max(tab.columnCount, b.startCol + width));
   rows.forEach((row, i) =>
     row.forEach((v, j) => {
-      if (v !== null) setCell(tab, b.startRow + i, b.startCol + j, toCell(v, input));
+      if (v !== null) setCell(tab, b.startRow + i, b.startCol + j, toCell(sheet, v, input));
     }),
   );
   const written = { startRow: b.startRow, endRow: b.startRow + Math.max(rows.length, 1), startCol: b.startCol, endCol: b.startCol + Math.max(width, 1) };
@@ -180,12 +203,14 @@ export function appendValues(sheet: Spreadsheet, range: string, body: Json, para
   const usedWidth = usedColumnCount(tab);
   const width = Math.max(0, ...rows.map((r) => r.length));
   const at = used;
+  const grownRows = insert === "INSERT_ROWS" ? tab.rowCount + rows.length : Math.max(tab.rowCount, at + rows.length);
+  ensureRoom(sheet, tab, grownRows, Math.max(tab.columnCount, startCol + width));
   if (insert === "INSERT_ROWS") {
     tab.rows.splice(at, 0, ...rows.map(() => [] as (Cell | null)[]));
     tab.rowCount += rows.length;
   }
   rows.forEach((row, i) =>
-    row.forEach((v, j) => setCell(tab, at + i, startCol + j, v === null ? null : toCell(v, input))),
+    row.forEach((v, j) => setCell(tab, at + i, startCol + j, v === null ? null : toCell(sheet, v, input))),
   );
   const updatedRange = formatRange(tab.title, {
     startRow: at,
@@ -213,23 +238,20 @@ export function clearValues(sheet: Spreadsheet, range: string): Json {
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   for (let r = b.startRow; r < Math.min(b.endRow, tab.rows.length); r++) {
-    for (let c = b.startCol; c < Math.min(b.endCol, tab.rows[r]!.length); c++) tab.rows[r]![c] = null;
+    for (let c = b.startCol; c < Math.min(b.endCol, tab.rows[r]?.length ?? 0); c++) tab.rows[r]![c] = null;
   }
   touch(sheet);
   return { spreadsheetId: sheet.spreadsheetId, clearedRange: formatRange(tab.title, b) };
 }
 
 function sheetProperties(tab: Tab, index: number): Json {
-  return {
-    sheetId: tab.sheetId,
-    title: tab.title,
-    index,
-    sheetType: "GRID",
-    gridProperties: { rowCount: tab.rowCount, columnCount: tab.columnCount },
-  };
+  const gridProperties: Json = { rowCount: tab.rowCount, columnCount: tab.columnCount };
+  if (tab.frozenRowCount) gridProperties.frozenRowCount = tab.frozenRowCount;
+  return { sheetId: tab.sheetId, title: tab.title, index, sheetType: "GRID", gridProperties };
 }
 
-function gridData(tab: Tab, grid: GridRange): Json {
+function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange): Json {
+  const rules = localeRules(sheet.locale);
   const b = bounded(tab, grid);
   const rowData: Json[] = [];
   const lastRow = Math.min(b.endRow, usedRowCount(tab));
@@ -238,7 +260,7 @@ function gridData(tab: Tab, grid: GridRange): Json {
     let width = 0;
     for (let c = b.startCol; c < b.endCol && c < (tab.rows[r]?.length ?? 0); c++) {
       const cell = cellAt(tab, r, c);
-      values.push(cellData(cell, columnFormatFor(tab, r, c)));
+      values.push(cell ? cellData(cell, calc.value(tab, r, c), calc.format(tab, r, c), rules) : {});
       if (cell) width = values.length;
     }
     values.length = width;
@@ -252,80 +274,154 @@ function gridData(tab: Tab, grid: GridRange): Json {
 }
 
 export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, baseUrl: string): Json {
-  const withGrid = params.get("includeGridData") === "true";
+  const fields = params.get("fields");
+  const selection = fields === null ? undefined : parseFields(fields);
+  // "includeGridData ... is ignored if a field mask was set": the mask alone decides.
+  const sheetsSelection = selection?.get("sheets");
+  const withGrid = selection ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data")) : params.get("includeGridData") === "true";
   const ranges = params.getAll("ranges").map((r) => resolveRange(sheet, r));
   const tabs = ranges.length ? sheet.tabs.filter((t) => ranges.some((r) => r.tab === t)) : sheet.tabs;
-  return {
+  const calc = new Calculator(sheet);
+  const out = {
     spreadsheetId: sheet.spreadsheetId,
     properties: { title: sheet.title, locale: sheet.locale, autoRecalc: "ON_CHANGE", timeZone: sheet.timeZone },
     sheets: tabs.map((tab) => {
       const out: Json = { properties: sheetProperties(tab, sheet.tabs.indexOf(tab)) };
       if (withGrid) {
         const own = ranges.filter((r) => r.tab === tab);
-        out.data = own.length ? own.map((r) => gridData(tab, r.grid)) : [gridData(tab, {})];
+        out.data = own.length ? own.map((r) => gridData(sheet, calc, tab, r.grid)) : [gridData(sheet, calc, tab, {})];
       }
       return out;
     }),
     spreadsheetUrl: `${baseUrl}/spreadsheets/d/${sheet.spreadsheetId}/edit`,
   };
+  return selection ? (applyFields(out, selection) as Json) : out;
 }
 
-function tabById(sheet: Spreadsheet, sheetId: unknown): Tab {
+type Request = (sheet: Spreadsheet, req: Json, where: string) => Json;
+
+function tabById(sheet: Spreadsheet, sheetId: unknown, where: string): Tab {
   const tab = sheet.tabs.find((t) => t.sheetId === sheetId);
-  if (!tab) throw badRequest(`Invalid requests[0]: No grid with id: ${String(sheetId)}`);
+  if (!tab) throw badRequest(`${where}No grid with id: ${String(sheetId)}`);
   return tab;
 }
 
-function dimensionRange(sheet: Spreadsheet, req: Json): { tab: Tab; dimension: string; start: number; end: number } {
+function dimensionRange(sheet: Spreadsheet, req: Json, where: string): { tab: Tab; dimension: string; start: number; end: number } {
   const range = (req.range ?? {}) as Json;
-  const tab = tabById(sheet, range.sheetId ?? 0);
+  const tab = tabById(sheet, range.sheetId ?? 0, where);
   const start = Number(range.startIndex ?? 0);
   const end = Number(range.endIndex);
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) {
-    throw badRequest("Invalid requests: range startIndex must be less than endIndex.");
+    throw badRequest(`${where}range startIndex must be less than endIndex.`);
   }
   return { tab, dimension: String(range.dimension), start, end };
 }
 
-function deleteDimension(sheet: Spreadsheet, req: Json): Json {
-  const { tab, dimension, start, end } = dimensionRange(sheet, req);
+/** Makes room for `n` empty rows at `start` without allocating them (they stay holes). */
+function openRows(tab: Tab, start: number, n: number): void {
+  if (start >= tab.rows.length) return;
+  const tail = tab.rows.slice(start);
+  tab.rows.length = start;
+  tail.forEach((row, i) => (tab.rows[start + n + i] = row));
+}
+
+const deleteDimension: Request = (sheet, req, where) => {
+  const { tab, dimension, start, end } = dimensionRange(sheet, req, where);
   if (dimension === "ROWS") {
-    if (end > tab.rowCount) throw badRequest(`Invalid requests[0].deleteDimension: Range ('${tab.title}'!${start + 1}:${end}) exceeds grid limits. Max rows: ${tab.rowCount}`);
+    if (end > tab.rowCount) throw badRequest(`${where}Range ('${tab.title}'!${start + 1}:${end}) exceeds grid limits. Max rows: ${tab.rowCount}`);
+    if (start === 0 && end >= tab.rowCount) throw badRequest(`${where}You can't delete all the rows on the sheet.`);
+    const frozen = tab.frozenRowCount ?? 0;
+    if (frozen > 0 && start <= frozen && end >= tab.rowCount) throw badRequest(`${where}Sorry, it is not possible to delete all non-frozen rows.`);
     tab.rows.splice(start, end - start);
     tab.rowCount -= end - start;
+    if (frozen > start) tab.frozenRowCount = Math.max(start, frozen - (end - start));
   } else if (dimension === "COLUMNS") {
-    for (const row of tab.rows) row.splice(start, end - start);
+    if (end > tab.columnCount) throw badRequest(`${where}Range exceeds grid limits. Max columns: ${tab.columnCount}`);
+    if (start === 0 && end >= tab.columnCount) throw badRequest(`${where}You can't delete all the columns on the sheet.`);
+    for (const row of tab.rows) row?.splice(start, end - start);
     tab.columnCount -= end - start;
-  } else throw badRequest("Invalid requests[0].deleteDimension: dimension must be ROWS or COLUMNS.");
+  } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
   return {};
-}
+};
 
-function insertDimension(sheet: Spreadsheet, req: Json): Json {
-  const { tab, dimension, start, end } = dimensionRange(sheet, req);
+const insertDimension: Request = (sheet, req, where) => {
+  const { tab, dimension, start, end } = dimensionRange(sheet, req, where);
   const n = end - start;
   if (dimension === "ROWS") {
-    if (start > tab.rowCount) throw badRequest("Invalid requests[0].insertDimension: startIndex is past the end of the grid.");
-    if (start < tab.rows.length) tab.rows.splice(start, 0, ...Array.from({ length: n }, () => [] as (Cell | null)[]));
+    if (start > tab.rowCount) throw badRequest(`${where}startIndex is past the end of the grid.`);
+    ensureRoom(sheet, tab, tab.rowCount + n, tab.columnCount, where);
+    openRows(tab, start, n);
     tab.rowCount += n;
   } else if (dimension === "COLUMNS") {
-    for (const row of tab.rows) if (start < row.length) row.splice(start, 0, ...Array<Cell | null>(n).fill(null));
+    if (start > tab.columnCount) throw badRequest(`${where}startIndex is past the end of the grid.`);
+    ensureRoom(sheet, tab, tab.rowCount, tab.columnCount + n, where);
+    for (const row of tab.rows) if (row && start < row.length) row.splice(start, 0, ...Array<Cell | null>(n).fill(null));
     tab.columnCount += n;
-  } else throw badRequest("Invalid requests[0].insertDimension: dimension must be ROWS or COLUMNS.");
+  } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
   return {};
-}
+};
 
-function addSheet(sheet: Spreadsheet, req: Json): Json {
+const appendDimension: Request = (sheet, req, where) => {
+  const tab = tabById(sheet, req.sheetId ?? 0, where);
+  const length = Number(req.length);
+  if (!Number.isInteger(length) || length <= 0) throw badRequest(`${where}length must be positive.`);
+  if (req.dimension === "ROWS") {
+    ensureRoom(sheet, tab, tab.rowCount + length, tab.columnCount, where);
+    tab.rowCount += length;
+  } else if (req.dimension === "COLUMNS") {
+    ensureRoom(sheet, tab, tab.rowCount, tab.columnCount + length, where);
+    tab.columnCount += length;
+  } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
+  return {};
+};
+
+const addSheet: Request = (sheet, req, where) => {
   const props = (req.properties ?? {}) as Json;
   const title = String(props.title ?? `Sheet${sheet.tabs.length + 1}`);
   if (sheet.tabs.some((t) => t.title === title)) {
-    throw badRequest(`Invalid requests[0].addSheet: A sheet with the name "${title}" already exists. Please enter another name.`);
+    throw badRequest(`${where}A sheet with the name "${title}" already exists. Please enter another name.`);
   }
-  const tab: Tab = { sheetId: sheet.nextSheetId++, title, rowCount: 1000, columnCount: 26, rows: [], columnFormats: {} };
+  const gridProps = (props.gridProperties ?? {}) as Json;
+  const rowCount = Number(gridProps.rowCount ?? 1000);
+  const columnCount = Number(gridProps.columnCount ?? 26);
+  ensureRoom(sheet, undefined, rowCount, columnCount, where);
+  const tab: Tab = { sheetId: sheet.nextSheetId++, title, rowCount, columnCount, rows: [], columnFormats: {} };
   sheet.tabs.push(tab);
   return { addSheet: { properties: sheetProperties(tab, sheet.tabs.length - 1) } };
+};
+
+/** Reads `fields` of an update request: the properties it names are the ones changed. */
+function updatedFields(req: Json, where: string): string[] {
+  if (typeof req.fields !== "string" || req.fields === "") throw badRequest(`${where}At least one field must be updated, but 'fields' is empty.`);
+  return req.fields.split(",");
 }
 
-const REQUESTS: Record<string, (sheet: Spreadsheet, req: Json) => Json> = { deleteDimension, insertDimension, addSheet };
+const updateSpreadsheetProperties: Request = (sheet, req, where) => {
+  const props = (req.properties ?? {}) as Json;
+  for (const field of updatedFields(req, where)) {
+    if (field === "locale" || field === "*") sheet.locale = String(props.locale ?? "en_US");
+    else if (field === "timeZone") sheet.timeZone = String(props.timeZone ?? "Etc/UTC");
+    else if (field === "title") sheet.title = String(props.title ?? "");
+    else throw badRequest(`${where}the emulator updates locale, timeZone and title; got ${field}.`);
+  }
+  return {};
+};
+
+const updateSheetProperties: Request = (sheet, req, where) => {
+  const props = (req.properties ?? {}) as Json;
+  const tab = tabById(sheet, props.sheetId ?? 0, where);
+  for (const field of updatedFields(req, where)) {
+    if (field === "gridProperties.frozenRowCount") {
+      const frozen = Number((props.gridProperties as Json | undefined)?.frozenRowCount ?? 0);
+      if (frozen >= tab.rowCount) throw badRequest(`${where}You can't freeze all visible rows on the sheet.`);
+      tab.frozenRowCount = frozen;
+    } else if (field === "title") tab.title = String(props.title ?? "");
+    else throw badRequest(`${where}the emulator updates title and gridProperties.frozenRowCount; got ${field}.`);
+  }
+  return {};
+};
+
+const REQUESTS: Record<string, Request> = { deleteDimension, insertDimension, appendDimension, addSheet, updateSpreadsheetProperties, updateSheetProperties };
 
 export function batchUpdate(sheet: Spreadsheet, body: Json): Json {
   const requests = Array.isArray(body.requests) ? (body.requests as Json[]) : [];
@@ -335,7 +431,7 @@ export function batchUpdate(sheet: Spreadsheet, body: Json): Json {
     if (!handler || others.length) {
       throw badRequest(`Invalid requests[${i}]: the emulator supports ${Object.keys(REQUESTS).join(", ")}; got ${Object.keys(request).join(", ") || "nothing"}.`);
     }
-    return handler(sheet, request[kind!] as Json);
+    return handler(sheet, request[kind!] as Json, `Invalid requests[${i}].${kind}: `);
   });
   if (replies.length) touch(sheet);
   return { spreadsheetId: sheet.spreadsheetId, replies };
