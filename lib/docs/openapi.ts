@@ -101,11 +101,11 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
 const QUERY_PARAMETERS = {
   limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 100 }, description: "Rows to return." },
   offset: { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 }, description: "Rows to skip." },
-  sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by (numeric when all its values are numbers; stable; empty values last)." },
+  sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by (by value when all its values are numbers or dates, in the sheet's locale; stable; empty values last)." },
   order: { name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
   filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,` (AND): `column` + `=`, `!=`, `>`, `>=`, `<`, `<=` or `~` (contains) + value; `a=x|y` matches either; escape `,` `|` `\\` with `\\`." },
   select: { name: "select", in: "query", schema: { type: "string" }, description: "Columns to return, comma-separated (and `id`)." },
-  typed: { name: "typed", in: "query", schema: { type: "boolean", default: false }, description: "Numbers, booleans and nulls by column type instead of display strings." },
+  typed: { name: "typed", in: "query", schema: { type: "boolean", default: false }, description: "Numbers, booleans and nulls by column type instead of display strings, read in the sheet's locale; dates as ISO 8601 (date columns `2024-01-15`, datetime columns with the sheet's time-zone offset)." },
 };
 
 function components(docs: SheetDocs, ids: Map<string, string>): Json {

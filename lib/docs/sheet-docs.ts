@@ -5,7 +5,7 @@ import { getUserById } from "@/db/queries/users";
 import { config } from "@/lib/env";
 import { effectivePlan } from "@/lib/limits/limiter";
 import { isPlanId, type Plan, type PlanId } from "@/lib/limits/plans";
-import { typedValue } from "@/lib/sheets/rows";
+import { sheetLocaleOf, typedValue } from "@/lib/sheets/cell-values";
 import { getSheetModel } from "@/lib/sheets/schema";
 import { toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetModel, TabModel } from "@/lib/sheets/tab-model";
@@ -44,7 +44,7 @@ export const exampleId = (docs: SheetDocs, tab: TabModel) => String(docs.example
 /** An example value as a client should send it: numbers and booleans typed ("$24.50" -> 24.5), so the sheet stores a number. */
 function asInput(tab: TabModel, name: string, value: unknown): unknown {
   const column = tab.columns.find((c) => c.name === name);
-  return column && typeof value === "string" && value !== "" ? typedValue(value, column.type) : value;
+  return column && typeof value === "string" && value !== "" ? typedValue(value, column, sheetLocaleOf(tab)) : value;
 }
 
 /** A body for creating a row: the example's values, without `id` (assigned by the service). */

@@ -1,7 +1,9 @@
-// List queries (DECISIONS 8-10): limit/offset, stable sort (numeric when a column holds only
-// numbers, empty values last), filters with = != > >= < <= ~ and `a|b` alternatives, select.
+// List queries (DECISIONS 8-10): limit/offset, stable sort (by value when a column holds only
+// numbers or dates, empty values last), filters with = != > >= < <= ~ and `a|b` alternatives,
+// select. Values are read in the sheet's own locale: "1.234,5" in a de_DE sheet is 1234.5.
 import { ApiError } from "@/lib/http/errors";
-import { displayedNumber, type TabData, type TabRow } from "./rows";
+import { comparableTarget, comparableValue, comparesByValue, type ValueColumn } from "./cell-values";
+import type { TabData, TabRow } from "./rows";
 
 export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~";
 
@@ -120,13 +122,18 @@ export function queryColumns(data: TabData): string[] {
 }
 
 // Per-tab indexes, built on first use and kept as long as the cached tab: each column's values
-// and their numeric readings, and each sort order. Queries then cost one pass over the rows.
+// and their numeric readings (numbers, or dates as time), and each sort order. Queries then cost
+// one pass over the rows.
 interface ColumnIndex {
+  column: ValueColumn;
   values: string[];
   numbers: (number | undefined)[];
-  /** True when every non-empty value is a number: the column sorts numerically. */
+  /** True when every non-empty value has a number: the column sorts by value. */
   numeric: boolean;
 }
+
+/** `id` of a tab without an id column is the row number. */
+const ROW_NUMBER: ValueColumn = { type: "number" };
 
 const columnIndexes = new WeakMap<TabData, Map<string, ColumnIndex>>();
 const sortOrders = new WeakMap<TabData, Map<string, number[]>>();
@@ -136,9 +143,10 @@ function columnIndex(data: TabData, column: string): ColumnIndex {
   if (!byColumn) columnIndexes.set(data, (byColumn = new Map()));
   let index = byColumn.get(column);
   if (!index) {
+    const model = data.columns.find((c) => c.name === column) ?? ROW_NUMBER;
     const values = data.rows.map((r) => cellOf(data, r, column));
-    const numbers = values.map(displayedNumber);
-    index = { values, numbers, numeric: values.every((v, i) => v === "" || numbers[i] !== undefined) };
+    const numbers = values.map((v) => comparableValue(v, model, data.where));
+    index = { column: model, values, numbers, numeric: values.every((v, i) => v === "" || numbers[i] !== undefined) };
     byColumn.set(column, index);
   }
   return index;
@@ -169,9 +177,9 @@ function sortOrder(data: TabData, column: string, order: "asc" | "desc"): number
 type Test = (i: number) => boolean;
 
 function compileCondition(data: TabData, c: Condition): Test {
-  const { values, numbers } = columnIndex(data, c.column);
+  const { column, values, numbers } = columnIndex(data, c.column);
   const target = c.values[0]!;
-  const targetNumber = displayedNumber(target);
+  const targetNumber = comparableTarget(target, column, data.where);
   // Numeric when both sides are numbers, else by text; an empty cell has no order.
   const compare = (i: number) => {
     const n = numbers[i];
@@ -180,12 +188,14 @@ function compileCondition(data: TabData, c: Condition): Test {
     return v < target ? -1 : v > target ? 1 : 0;
   };
   switch (c.op) {
-    case "=": {
+    case "=":
+    case "!=": {
+      // As displayed, or for numbers and dates by value: price=24.5 matches "24,50 €".
       const wanted = new Set(c.values);
-      return (i) => wanted.has(values[i]!);
+      const byValue = comparesByValue(column.type) ? new Set(c.values.map((v) => comparableTarget(v, column, data.where)).filter((n) => n !== undefined)) : new Set<number>();
+      const equal = (i: number) => wanted.has(values[i]!) || (numbers[i] !== undefined && byValue.has(numbers[i]));
+      return c.op === "=" ? equal : (i) => !equal(i);
     }
-    case "!=":
-      return (i) => values[i] !== target;
     case "~": {
       const needle = target.toLowerCase();
       return (i) => values[i]!.toLowerCase().includes(needle);

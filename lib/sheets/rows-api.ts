@@ -8,10 +8,10 @@ import type { SheetRecord } from "./sheet-record";
 import { readTab, type CacheStatus } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 
-/** The tab named in the path, case-sensitive; models stored before tab ids were kept are re-read. */
+/** The tab named in the path, case-sensitive; models stored before tab ids or locales were kept are re-read. */
 export async function findTab(sheet: SheetRecord, tabName: string): Promise<TabModel> {
   let model = await getSheetModel(sheet);
-  if (model.tabs.some((t) => typeof t.gid !== "number")) model = await refreshSheetModel(sheet);
+  if (model.tabs.some((t) => typeof t.gid !== "number" || t.locale === undefined)) model = await refreshSheetModel(sheet);
   const tab = model.tabs.find((t) => t.name === tabName);
   if (!tab) {
     throw new ApiError(

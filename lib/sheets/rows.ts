@@ -1,8 +1,12 @@
 // A tab's values as rows (DECISIONS 1-3): the live header names the columns, blank rows are
 // skipped, the `id` column (or the row number) identifies each row, values stay strings as the
-// sheet displays them, and `typed` turns them into numbers, booleans and nulls by column type.
+// sheet displays them, and `typed` turns them into numbers, booleans, nulls and ISO 8601 dates
+// by column type, read in the sheet's own locale and time zone.
 import { etagOf } from "@/lib/http/conditional";
-import { columnNames, type ColumnModel, type ColumnType, type TabModel } from "./tab-model";
+import { sheetLocaleOf, typedValue, type JsonValue, type SheetLocale } from "./cell-values";
+import { columnNames, type ColumnModel, type TabModel } from "./tab-model";
+
+export type { JsonValue };
 
 export interface TabRow {
   /** 1-based row number in the sheet (the header is row 1). */
@@ -19,15 +23,18 @@ export interface TabData {
   rows: TabRow[];
   /** Row number of the last row holding anything (1 for a header-only tab). */
   lastRowNumber: number;
+  /** How the sheet displays numbers and dates: what its cells are read with. */
+  where: SheetLocale;
 }
-
-export type JsonValue = string | number | boolean | null;
 
 /** Builds rows from values.get (FORMATTED_VALUE) output; types come from the schema by name. */
 export function parseTabValues(tab: string, values: string[][], model?: TabModel): TabData {
   const header = (values[0] ?? []).map((v) => String(v ?? ""));
-  const types = new Map(model?.columns.map((c) => [c.name, c.type]));
-  const columns = columnNames(header).map(({ name, index }) => ({ name, index, type: types.get(name) ?? ("string" as ColumnType) }));
+  const known = new Map(model?.columns.map((c) => [c.name, c]));
+  const columns: ColumnModel[] = columnNames(header).map(({ name, index }) => {
+    const column = known.get(name);
+    return { name, index, type: column?.type ?? "string", ...(column?.pattern ? { pattern: column.pattern } : {}) };
+  });
   const idIndex = columns.findIndex((c) => c.name === "id");
   const rows: TabRow[] = [];
   for (let r = 1; r < values.length; r++) {
@@ -36,39 +43,7 @@ export function parseTabValues(tab: string, values: string[][], model?: TabModel
     const cells = columns.map((c) => String(raw[c.index] ?? ""));
     rows.push({ rowNumber: r + 1, id: idIndex >= 0 ? cells[idIndex]! : String(r + 1), cells });
   }
-  return { tab, columns, hasIdColumn: idIndex >= 0, rows, lastRowNumber: Math.max(1, values.length) };
-}
-
-/**
- * A displayed number as a number: currency symbols, grouping commas and a trailing % are
- * ignored ("$1,234.50" -> 1234.5, "15%" -> 15). Undefined when it is not a number.
- */
-export function displayedNumber(value: string): number | undefined {
-  const trimmed = value.trim();
-  if (trimmed === "") return undefined;
-  const negative = /^[^\d]*-/.test(trimmed) || /^\(.*\)$/.test(trimmed);
-  const core = trimmed.replace(/[(),\s]/g, "").replace(/^[^\d.]+/, "").replace(/%$/, "");
-  if (!/^\d*\.?\d+(e[+-]?\d+)?$/i.test(core)) return undefined;
-  const n = Number(core);
-  return Number.isFinite(n) ? (negative ? -n : n) : undefined;
-}
-
-export function typedValue(value: string, type: ColumnType): JsonValue {
-  if (value === "") return null;
-  switch (type) {
-    case "boolean":
-      return value === "TRUE" ? true : value === "FALSE" ? false : value;
-    case "number":
-    case "currency":
-      return displayedNumber(value) ?? value;
-    case "percent": {
-      const n = displayedNumber(value);
-      if (n === undefined) return value;
-      return value.trim().endsWith("%") ? Number((n / 100).toPrecision(12)) : n;
-    }
-    default:
-      return value;
-  }
+  return { tab, columns, hasIdColumn: idIndex >= 0, rows, lastRowNumber: Math.max(1, values.length), where: sheetLocaleOf(model) };
 }
 
 export interface RowView {
@@ -84,7 +59,7 @@ export function rowToJson(data: TabData, row: TabRow, view: RowView = { typed: f
   data.columns.forEach((c, i) => {
     if (view.select && c.name !== "id" && !view.select.includes(c.name)) return;
     const v = row.cells[i]!;
-    out[c.name] = view.typed ? typedValue(v, c.type) : v;
+    out[c.name] = view.typed ? typedValue(v, c, data.where) : v;
   });
   return out;
 }

@@ -10,6 +10,8 @@ export interface ColumnModel {
   /** 0-based column index in the sheet. */
   index: number;
   type: ColumnType;
+  /** The number format pattern its sampled cells show in ("dd.MM.yyyy"), for reading dates back. */
+  pattern?: string;
 }
 
 export interface TabModel {
@@ -19,6 +21,9 @@ export interface TabModel {
   columns: ColumnModel[];
   /** True when a column is named exactly `id`: its values are the row ids (DECISIONS 2). */
   hasIdColumn: boolean;
+  /** The spreadsheet's `properties.locale` and `timeZone`: how its cells display numbers and dates. */
+  locale?: string;
+  timeZone?: string;
 }
 
 export interface SheetModel {
@@ -33,7 +38,7 @@ export interface SheetModel {
 export interface SampleCell {
   formattedValue?: string | null;
   effectiveValue?: { numberValue?: number | null; stringValue?: string | null; boolValue?: boolean | null; errorValue?: unknown } | null;
-  effectiveFormat?: { numberFormat?: { type?: string | null } | null } | null;
+  effectiveFormat?: { numberFormat?: { type?: string | null; pattern?: string | null } | null } | null;
 }
 
 /** Blank headers are not columns; a repeated name gets a suffix: `email`, `email_2`. */
@@ -88,16 +93,28 @@ export function columnType(cells: (SampleCell | undefined)[]): ColumnType {
   return "string";
 }
 
+/** The pattern most of the column's cells of its own type show in, for date and date-time columns. */
+function columnPattern(cells: (SampleCell | undefined)[], type: ColumnType): string | undefined {
+  if (type !== "date" && type !== "datetime") return undefined;
+  const counts = new Map<string, number>();
+  for (const cell of cells) {
+    const pattern = cell?.effectiveFormat?.numberFormat?.pattern;
+    if (pattern && (cellType(cell) === "date" || cellType(cell) === "datetime")) counts.set(pattern, (counts.get(pattern) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
 /** Builds a tab's model from its grid: row 0 is the header, the rest a sample of data rows. */
-export function buildTabModel(name: string, grid: SampleCell[][], gid = 0): TabModel {
+export function buildTabModel(name: string, grid: SampleCell[][], gid = 0, where?: { locale: string; timeZone: string }): TabModel {
   const header = (grid[0] ?? []).map((c) => c?.formattedValue ?? "");
   const rows = grid.slice(1);
-  const columns = columnNames(header).map(({ name: column, index }) => ({
-    name: column,
-    index,
-    type: columnType(rows.map((r) => r[index])),
-  }));
-  return { name, gid, columns, hasIdColumn: columns.some((c) => c.name === "id") };
+  const columns = columnNames(header).map(({ name: column, index }) => {
+    const cells = rows.map((r) => r[index]);
+    const type = columnType(cells);
+    const pattern = columnPattern(cells, type);
+    return { name: column, index, type, ...(pattern ? { pattern } : {}) };
+  });
+  return { name, gid, columns, hasIdColumn: columns.some((c) => c.name === "id"), ...where };
 }
 
 /** The schema operation's `data`. */

@@ -40,17 +40,17 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
         <Table head={["Parameter", "Meaning"]} rows={[
           [<code key="l">limit</code>, "1 to 1,000 rows (default 100)"],
           [<code key="o">offset</code>, "rows to skip (default 0)"],
-          [<code key="s">sort</code>, "a column; numeric when all its values are numbers; stable; empty values last"],
+          [<code key="s">sort</code>, "a column; by value when all its values are numbers or dates (in the sheet's locale); stable; empty values last"],
           [<code key="r">order</code>, "asc (default) or desc"],
           [<code key="f">filter</code>, "conditions joined by , (all must hold)"],
           [<code key="c">select</code>, "only these columns (and id), comma-separated"],
-          [<code key="t">typed</code>, "true: numbers, booleans and nulls instead of display strings"],
+          [<code key="t">typed</code>, "true: numbers, booleans and nulls instead of display strings; dates as ISO 8601"],
         ]} />
         <Table testId="filter-examples" head={["Filter", "Matches"]} rows={[
           [<code key="1">{`${text}=Ada`}</code>, "equal, case-sensitive"],
           [<code key="2">{`${text}=Ada|Grace`}</code>, "either value"],
           [<code key="3">{`${text}!=Ada`}</code>, "different"],
-          [<code key="4">{`${num}>=20`}</code>, "numeric when both sides are numbers ($ , % ignored), else text order; empty cells never match"],
+          [<code key="4">{`${num}>=20`}</code>, "by value when both sides are numbers in the sheet's locale, or dates in date columns; else text order; empty cells never match"],
           [<code key="5">{`${text}~ada`}</code>, "contains, case-insensitive"],
           [<code key="6">{`${num}<100,${text}~a`}</code>, "both conditions"],
           [<code key="7">{`${text}=a\\,b`}</code>, "a value holding a comma (escape , | and \\ with \\)"],
