@@ -113,8 +113,7 @@ export function formatNumber(value: number, pattern: string, rules: LocaleRules)
   const scale = tokens.some((t) => t.kind === "literal" && t.text === "%") ? 100 : 1;
   let out = "";
   for (const t of tokens) out += t.kind === "literal" ? t.text : renderNumber(value, t.text, scale, rules);
-  if (!tokens.some((t) => t.kind === "number")) return out;
-  return sign && Number(renderNumber(value, "0.##########", scale, { ...rules, decimal: "." })) !== 0 ? sign + out : out;
+  return sign + out;
 }
 
 /** Sheets' "Automatic" format: up to 10 significant digits, no grouping, the locale's decimal mark. */
