@@ -5,8 +5,13 @@
 interface Separators {
   decimal: string;
   group: string;
+  /** Digits grouped and marked the locale's way: "1.234,5" in de_DE. */
+  digits: RegExp;
 }
 
+const SPACES = /[\s\u00a0\u202f]/g;
+const isSpace = (ch: string) => /^[\s\u00a0\u202f]$/.test(ch);
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const separatorCache = new Map<string, Separators>();
 
 /** A Sheets locale (`de_DE`) as a BCP 47 tag (`de-DE`); unknown shapes read as en-US. */
@@ -24,24 +29,22 @@ export function separators(locale: string): Separators {
   let found = separatorCache.get(locale);
   if (!found) {
     const parts = new Intl.NumberFormat(bcp47(locale)).formatToParts(1234567.5);
-    found = { decimal: parts.find((p) => p.type === "decimal")?.value ?? ".", group: parts.find((p) => p.type === "group")?.value ?? "," };
+    const decimal = parts.find((p) => p.type === "decimal")?.value ?? ".";
+    const group = parts.find((p) => p.type === "group")?.value ?? ",";
+    const g = isSpace(group) ? "[ \\u00a0\\u202f]" : escape(group);
+    found = { decimal, group, digits: new RegExp(`^(\\d{1,3}(?:${g}\\d{3})+|\\d*)(?:${escape(decimal)}(\\d+))?$`) };
     if (separatorCache.size > 200) separatorCache.clear();
     separatorCache.set(locale, found);
   }
   return found;
 }
 
-const SPACES = /[\s\u00a0\u202f]/g;
-const isSpace = (ch: string) => /^[\s\u00a0\u202f]$/.test(ch);
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A number as JSON writes it: what API clients send in filters ("1234.5", "-3", "2e3"). */
 const PLAIN = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** The digits of a displayed number, read with the locale's marks; undefined when they do not fit. */
-function readDigits(core: string, { decimal, group }: Separators): number | undefined {
-  const g = isSpace(group) ? "[ \\u00a0\\u202f]" : escape(group);
-  const grouped = new RegExp(`^(\\d{1,3}(?:${g}\\d{3})+|\\d*)(?:${escape(decimal)}(\\d+))?$`);
-  const m = grouped.exec(core);
+function readDigits(core: string, { group, digits }: Separators): number | undefined {
+  const m = digits.exec(core);
   if (!m || (m[1] === "" && m[2] === undefined)) return undefined;
   return Number(`${m[1]!.replace(SPACES, "").split(group).join("") || "0"}.${m[2] ?? "0"}`);
 }

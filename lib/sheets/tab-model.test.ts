@@ -57,3 +57,15 @@ describe("buildTabModel", () => {
     });
   });
 });
+
+describe("buildTabModel in the sheet's locale", () => {
+  it("keeps the sheet's locale and time zone and the pattern most date cells show in", () => {
+    const date = (n: number, pattern: string): SampleCell => ({ formattedValue: String(n), effectiveValue: { numberValue: n }, effectiveFormat: { numberFormat: { type: "DATE", pattern } } });
+    const model = buildTabModel("T", [[text("day"), text("n")], [date(45292, "dd.MM.yyyy"), num(1)], [date(45293, "dd.MM.yyyy"), num(2)], [date(45294, "yyyy-mm-dd"), num(3)]], 0, { locale: "de_DE", timeZone: "Europe/Berlin" });
+    expect(model).toMatchObject({ locale: "de_DE", timeZone: "Europe/Berlin" });
+    expect(model.columns).toEqual([
+      { name: "day", index: 0, type: "date", pattern: "dd.MM.yyyy" },
+      { name: "n", index: 1, type: "number" },
+    ]);
+  });
+});
