@@ -25,6 +25,9 @@ async function main() {
   const { startGoogleEmulator } = await import("@/emulators/google/server");
   const google = await startGoogleEmulator();
   Object.assign(process.env, { DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-quota-")), GOOGLE_API_ROOT_URL: google.url, DATABASE_URL: "", RATE_LIMIT_MULTIPLIER: "100", UPSTASH_REDIS_REST_URL: "", NODE_ENV: "development" });
+  const { loadConfig } = await import("@/lib/env");
+  const { uploadServiceAccountKey } = await import("@/testing/google");
+  await uploadServiceAccountKey(google.url, loadConfig().google.serviceAccount);
   const { setDatabase } = await import("@/db/client");
   const { freshPglite } = await import("@/testing/databases");
   const db = await freshPglite();

@@ -92,7 +92,12 @@ export class ConfigError extends Error {}
 export interface ServiceAccount {
   email: string;
   privateKey: string;
+  /** Where its signed assertions are exchanged for access tokens (the key file's token_uri). */
+  tokenUrl: string;
 }
+
+/** Google's token endpoint: the `token_uri` of every service-account key file. */
+const GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token";
 
 export interface AppConfig {
   env: Env;
@@ -149,13 +154,14 @@ export function generatedSecrets(dataDir: string): GeneratedSecrets {
   }
 }
 
-function parseServiceAccount(json: string): ServiceAccount {
+function parseServiceAccount(json: string, emulatedTokenUrl: string | undefined): ServiceAccount {
   const text = json.startsWith("{") ? json : Buffer.from(json, "base64").toString("utf8");
   const parsed = z
-    .object({ client_email: z.string().email(), private_key: z.string().min(1) })
+    .object({ client_email: z.string().email(), private_key: z.string().min(1), token_uri: z.url().optional() })
     .safeParse(JSON.parse(text));
   if (!parsed.success) throw new ConfigError("GOOGLE_SERVICE_ACCOUNT_JSON: needs client_email and private_key");
-  return { email: parsed.data.client_email, privateKey: parsed.data.private_key };
+  const tokenUrl = emulatedTokenUrl ?? parsed.data.token_uri ?? GOOGLE_TOKEN_URI;
+  return { email: parsed.data.client_email, privateKey: parsed.data.private_key, tokenUrl };
 }
 
 function parseKey(value: string): Buffer {
@@ -191,6 +197,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const emulatorUrl = env.GOOGLE_API_ROOT_URL ?? `http://127.0.0.1:${env.GOOGLE_EMULATOR_PORT}`;
   // Next.js reports every loopback host as "localhost" (NextURL), so a 127.0.0.1 base URL would
   // send sign-in redirects to another origin than the one holding the cookies.
+  const oauthIssuer = env.GOOGLE_OAUTH_ISSUER ?? (realGoogle ? "https://accounts.google.com" : emulatorUrl.replace(/\/$/, ""));
+  // Emulated Google answers token requests at its issuer, as Google does at oauth2.googleapis.com.
+  const emulatedTokenUrl = realGoogle ? undefined : `${oauthIssuer}/token`;
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "").replace(/^(https?:\/\/)(127(?:\.\d+){3}|\[::1\])(?=[:/]|$)/, "$1localhost");
 
   return {
@@ -208,12 +217,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       rootUrl: realGoogle ? undefined : emulatorUrl.replace(/\/$/, ""),
       apiKey: env.GOOGLE_API_KEY ?? EMULATOR_DEFAULTS.apiKey,
       serviceAccount: env.GOOGLE_SERVICE_ACCOUNT_JSON
-        ? parseServiceAccount(env.GOOGLE_SERVICE_ACCOUNT_JSON)
-        : { email: EMULATOR_DEFAULTS.serviceAccountEmail, privateKey: generated!.serviceAccountKey },
+        ? parseServiceAccount(env.GOOGLE_SERVICE_ACCOUNT_JSON, emulatedTokenUrl)
+        : { email: EMULATOR_DEFAULTS.serviceAccountEmail, privateKey: generated!.serviceAccountKey, tokenUrl: emulatedTokenUrl ?? GOOGLE_TOKEN_URI },
       oauth: {
         clientId: env.GOOGLE_CLIENT_ID ?? EMULATOR_DEFAULTS.clientId,
         clientSecret: env.GOOGLE_CLIENT_SECRET ?? EMULATOR_DEFAULTS.clientSecret,
-        issuer: env.GOOGLE_OAUTH_ISSUER ?? (realGoogle ? "https://accounts.google.com" : emulatorUrl.replace(/\/$/, "")),
+        issuer: oauthIssuer,
       },
       requestTimeoutMs: env.GOOGLE_REQUEST_TIMEOUT_MS,
       retryBudgetMs: env.GOOGLE_RETRY_BUDGET_MS,

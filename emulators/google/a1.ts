@@ -1,6 +1,5 @@
 // A1 notation as the Sheets API reads it: `Tab!A1:C9`, `'My tab'!A:C`, `Tab!2:5`, `A1` (first tab).
 // Rows and columns here are 0-based; `end*` bounds are exclusive; undefined means "to the grid's edge".
-import { columnToIndex, indexToColumn } from "../../lib/sheets/a1";
 
 export interface GridRange {
   startRow?: number;
@@ -17,7 +16,16 @@ export interface ParsedRange {
 
 export class RangeParseError extends Error {}
 
-export { columnToIndex, indexToColumn };
+/** `A` -> 0, `AA` -> 26: the emulator's own, so it never agrees with the service by sharing code. */
+export function columnToIndex(letters: string): number {
+  return [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+}
+
+export function indexToColumn(index: number): string {
+  let out = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
+  return out;
+}
 
 const CELL = /^([A-Za-z]{1,3})?(\d+)?$/;
 

@@ -1,10 +1,13 @@
-// Faults that tests arm per route: an error status, a delay, or both, for the next `count` calls.
-import { faultError, type GoogleError } from "./errors";
+// Faults that tests arm per route: an error status, a 403 reason, a delay, or a mix, for the next
+// `count` calls.
+import { faultError, reasonError, type FaultReason, type GoogleError } from "./errors";
 
 export interface FaultSpec {
   /** API method name (`values.get`, `values.append`, ...) or "*" for every route. */
   route: string;
   status?: 429 | 500 | 503;
+  /** A 403 that is not "no access", with Google's body for it (SERVICE_DISABLED, Drive rate limits, API-key restrictions). */
+  reason?: FaultReason;
   delayMs?: number;
   /** How many calls the fault applies to; default 1, -1 for "until cleared". */
   count?: number;
@@ -37,6 +40,7 @@ export class Faults {
       fault.count = (fault.count ?? 1) - 1;
       if (fault.count <= 0) this.armed.splice(i, 1);
     }
-    return { delayMs: fault.delayMs ?? 0, error: fault.status ? faultError(fault.status, route) : undefined };
+    const error = fault.reason ? reasonError(fault.reason, route) : fault.status ? faultError(fault.status, route) : undefined;
+    return { delayMs: fault.delayMs ?? 0, error };
   }
 }

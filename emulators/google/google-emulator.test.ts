@@ -1,22 +1,18 @@
 // Drives the real googleapis clients against emulators/google, one test per Sheets call we use.
-import { generateKeyPairSync } from "node:crypto";
 import { sheets, type sheets_v4 } from "@googleapis/sheets";
 import { drive } from "@googleapis/drive";
-import { JWT } from "google-auth-library";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGoogleEmulator, type GoogleEmulator } from "./server";
 import { DEMO_SPREADSHEET_ID, EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, NO_ACCESS_SPREADSHEET_ID } from "./seed";
+import { newServiceAccount, serviceAccountClient } from "./test-support";
 
 let emulator: GoogleEmulator;
 let client: sheets_v4.Sheets;
 let anonymous: sheets_v4.Sheets;
 
-function serviceAccountAuth(email = EMULATOR_SERVICE_ACCOUNT) {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const auth = new JWT({ email, key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), scopes: ["https://www.googleapis.com/auth/spreadsheets"] });
-  auth.useJWTAccessWithScope = true;
-  return auth;
-}
+const account = newServiceAccount(EMULATOR_SERVICE_ACCOUNT);
+const SCOPES = ["https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/drive.metadata.readonly"];
+const serviceAccountAuth = () => serviceAccountClient(emulator.url, account, SCOPES);
 
 async function googleError(promise: Promise<unknown>): Promise<{ status: number; body: { error: { code: number; status: string; message: string } } }> {
   try {
@@ -29,7 +25,7 @@ async function googleError(promise: Promise<unknown>): Promise<{ status: number;
 }
 
 beforeAll(async () => {
-  emulator = await startGoogleEmulator();
+  emulator = await startGoogleEmulator({ serviceAccountKeys: [account] });
   client = sheets({ version: "v4", auth: serviceAccountAuth(), rootUrl: `${emulator.url}/`, retry: false });
   anonymous = sheets({ version: "v4", auth: EMULATOR_API_KEY, rootUrl: `${emulator.url}/` });
 });
@@ -185,12 +181,25 @@ describe("faults and Drive", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
-  it("reports modifiedTime that moves on every change", async () => {
+  it("reports modifiedTime only once an edit has settled: minutes later by default, then the latest edit's time", async () => {
     const files = drive({ version: "v3", auth: serviceAccountAuth(), rootUrl: `${emulator.url}/` });
-    const before = (await files.files.get({ fileId: id, fields: "modifiedTime" })).data.modifiedTime!;
+    const modifiedTime = async () => (await files.files.get({ fileId: id, fields: "modifiedTime" })).data.modifiedTime!;
+    const before = await modifiedTime();
+    expect(before).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     await client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!B2", valueInputOption: "RAW", requestBody: { values: [["x"]] } });
-    const after = (await files.files.get({ fileId: id, fields: "modifiedTime" })).data.modifiedTime!;
-    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+    const firstEdit = Date.now();
+    await client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!B3", valueInputOption: "RAW", requestBody: { values: [["y"]] } });
+    // The default lag is about 3 minutes: right after the edits, Drive still reports the old time.
+    expect(await modifiedTime()).toBe(before);
+    // With a shorter lag the edits settle, and modifiedTime jumps to the latest one.
+    emulator.setModifiedTimeLag(300);
+    await new Promise((r) => setTimeout(r, 350));
+    const after = await modifiedTime();
+    expect(Date.parse(after)).toBeGreaterThanOrEqual(firstEdit);
+    expect(Date.parse(after)).toBeLessThanOrEqual(Date.now() - 300);
+    await client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!B4", valueInputOption: "RAW", requestBody: { values: [["z"]] } });
+    expect(await modifiedTime()).toBe(after);
+    emulator.setModifiedTimeLag(180_000);
   });
 });
 

@@ -1,41 +1,30 @@
-// Who is calling: an API key (anonymous, public reads only) or a bearer token naming an account.
-// Tokens are the service account's self-signed JWTs or the access tokens this emulator's OAuth
-// server issued. The emulator reads their claims; it is a test double, not a security boundary.
+// Who is calling: an API key (anonymous, public reads only) or a bearer access token that this
+// emulator's token endpoint issued (a service account's JWT-bearer exchange, or an OAuth grant).
+// Anything else sent as a bearer token, a self-signed JWT included, is refused with 401 as
+// Sheets v4 and Drive v3 refuse it. Scopes are checked per method before the file is looked at (which files a
+// `drive.file` token reaches is the Picker's grants' business).
 import type { IncomingMessage } from "node:http";
-import { GoogleError, permissionDenied, unauthenticated } from "./errors";
+import { GoogleError, permissionDenied, scopeInsufficient, unauthenticated } from "./errors";
 import type { Role, Spreadsheet } from "./model";
+import { hasScopeFor } from "./scopes";
+import type { AccessTokens } from "./tokens";
 
 export type Caller =
   | { kind: "apiKey" }
-  /** `scopes` as granted; `client` is the OAuth client (azp) the token was issued to, if any. */
+  /** `scopes` as granted; `client` is the OAuth client the token was issued to, if any. */
   | { kind: "account"; email: string; scopes: string[]; client?: string };
 
 const RANK: Record<Role | "none", number> = { none: 0, reader: 1, writer: 2, owner: 3 };
 
-function decodeJwtPayload(token: string): Record<string, unknown> | undefined {
-  const parts = token.split(".");
-  if (parts.length !== 3) return undefined;
-  try {
-    return JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
-
-export function identify(req: IncomingMessage, url: URL, apiKeys: ReadonlySet<string>, revoked: ReadonlySet<string>): Caller {
+/** Identifies the caller; with `method`, refuses a token none of whose scopes that method accepts (403). */
+export function identify(req: IncomingMessage, url: URL, apiKeys: ReadonlySet<string>, tokens: AccessTokens, method?: string): Caller {
   const header = req.headers.authorization;
   if (header?.startsWith("Bearer ")) {
     const token = header.slice(7).trim();
-    const claims = decodeJwtPayload(token);
-    const exp = typeof claims?.exp === "number" ? claims.exp : 0;
-    const email = typeof claims?.email === "string" ? claims.email : typeof claims?.iss === "string" && claims.iss.endsWith(".gserviceaccount.com") ? claims.iss : undefined;
-    if (!claims || !email || exp * 1000 < Date.now() || revoked.has(email)) throw unauthenticated();
-    const scope = typeof claims.scope === "string" ? claims.scope : "";
-    if (!/\/auth\/(spreadsheets|drive)/.test(scope)) {
-      throw new GoogleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", "insufficientPermissions");
-    }
-    const client = typeof claims.azp === "string" ? claims.azp : undefined;
-    return { kind: "account", email, scopes: scope.split(/\s+/).filter(Boolean), ...(client ? { client } : {}) };
+    const issued = tokens.lookup(token);
+    if (!issued) throw unauthenticated(method, token.split(".").length === 3);
+    if (method && !hasScopeFor(method, issued.scopes)) throw scopeInsufficient(method);
+    return { kind: "account", email: issued.email, scopes: issued.scopes, ...(issued.client ? { client: issued.client } : {}) };
   }
   const key = url.searchParams.get("key") ?? (req.headers["x-goog-api-key"] as string | undefined);
   if (key) {
@@ -44,12 +33,7 @@ export function identify(req: IncomingMessage, url: URL, apiKeys: ReadonlySet<st
     }
     return { kind: "apiKey" };
   }
-  throw new GoogleError(
-    403,
-    "PERMISSION_DENIED",
-    "The request is missing a valid API key.",
-    "forbidden",
-  );
+  throw new GoogleError(403, "PERMISSION_DENIED", "The request is missing a valid API key.", "forbidden");
 }
 
 export function roleOf(sheet: Spreadsheet, caller: Caller): Role | "none" {
@@ -61,7 +45,7 @@ export function roleOf(sheet: Spreadsheet, caller: Caller): Role | "none" {
 }
 
 /** Throws Google's answer when the caller may not read (or write) the spreadsheet. */
-export function authorize(sheet: Spreadsheet, caller: Caller, need: "read" | "write"): void {
+export function authorize(sheet: Spreadsheet, caller: Caller, need: "read" | "write", denied: () => GoogleError = permissionDenied): void {
   if (caller.kind === "apiKey" && need === "write") {
     throw new GoogleError(
       401,
@@ -71,5 +55,5 @@ export function authorize(sheet: Spreadsheet, caller: Caller, need: "read" | "wr
     );
   }
   const role = roleOf(sheet, caller);
-  if (RANK[role] < (need === "read" ? RANK.reader : RANK.writer)) throw permissionDenied();
+  if (RANK[role] < (need === "read" ? RANK.reader : RANK.writer)) throw denied();
 }

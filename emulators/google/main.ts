@@ -9,6 +9,8 @@ const { values } = parseArgs({
     host: { type: "string", default: "127.0.0.1" },
     data: { type: "string" },
     verbose: { type: "boolean", default: false },
+    /** How long Drive's modifiedTime lags edits; default about 3 minutes, as Google's does. */
+    "modified-time-lag-ms": { type: "string" },
   },
 });
 
@@ -16,6 +18,7 @@ const emulator = await startGoogleEmulator({
   port: Number(values.port),
   host: values.host,
   dataFile: values.data,
+  modifiedTimeLagMs: values["modified-time-lag-ms"] === undefined ? undefined : Number(values["modified-time-lag-ms"]),
   log: values.verbose ? (line) => console.log(line) : undefined,
 });
 console.log(`Google emulator on ${emulator.url} (demo spreadsheet ${DEMO_SPREADSHEET_ID})`);

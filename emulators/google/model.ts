@@ -27,7 +27,12 @@ export interface Spreadsheet {
   members: Record<string, Role | "none">;
   /** Accounts that gave an app `drive.file` access to this file (Picker), as "client email". */
   fileGrants?: string[];
+  /** Set for a file in a shared drive: Drive finds it only with `supportsAllDrives=true`. */
+  driveId?: string;
+  /** Drive's modifiedTime as reported: it moves only once an edit has settled (see settledModifiedTime). */
   modifiedTime: string;
+  /** Edits Drive does not report yet: the first one's time and the latest one's. */
+  pendingEdits?: { since: number; latest: number };
   /** Bumped on every change, like Drive's file version. */
   version: number;
   nextSheetId: number;
@@ -51,6 +56,7 @@ export interface SpreadsheetSeed {
   /** `properties.locale` and `properties.timeZone`; en_US and Etc/UTC when not given. */
   locale?: string;
   timeZone?: string;
+  driveId?: string;
 }
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -91,18 +97,36 @@ export function buildSpreadsheet(seed: SpreadsheetSeed): Spreadsheet {
     tabs,
     linkAccess: seed.linkAccess ?? "none",
     members: seed.members ?? {},
+    ...(seed.driveId ? { driveId: seed.driveId } : {}),
     modifiedTime: new Date().toISOString(),
     version: 1,
     nextSheetId: 2_000_000,
   };
 }
 
-export function touch(sheet: Spreadsheet): void {
-  const now = Date.now();
-  // modifiedTime must strictly increase even for two changes within one millisecond.
-  const last = Date.parse(sheet.modifiedTime);
-  sheet.modifiedTime = new Date(Math.max(now, last + 1)).toISOString();
+/**
+ * Drive's modifiedTime does not move at once for spreadsheets: it is reported to move about every
+ * 3 minutes after edits (google-api-go-client #444). The emulator reports an edit once the first
+ * unreported edit is `lagMs` old, then jumps to the latest edit: a hint that may come late.
+ */
+export const DEFAULT_MODIFIED_TIME_LAG_MS = 180_000;
+
+export function touch(sheet: Spreadsheet, now = Date.now()): void {
+  // Edit times strictly increase even for two changes within one millisecond.
+  const last = Math.max(Date.parse(sheet.modifiedTime), sheet.pendingEdits?.latest ?? 0);
+  const at = Math.max(now, last + 1);
+  sheet.pendingEdits = { since: sheet.pendingEdits?.since ?? at, latest: at };
   sheet.version += 1;
+}
+
+/** Reports the edits that have settled by `now` (lag 0: every edit at once); returns modifiedTime. */
+export function settledModifiedTime(sheet: Spreadsheet, lagMs: number, now = Date.now()): string {
+  const pending = sheet.pendingEdits;
+  if (pending && now - pending.since >= lagMs) {
+    sheet.modifiedTime = new Date(pending.latest).toISOString();
+    delete sheet.pendingEdits;
+  }
+  return sheet.modifiedTime;
 }
 
 export function cellAt(tab: Tab, row: number, col: number): Cell | undefined {

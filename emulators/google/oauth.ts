@@ -1,11 +1,14 @@
 // Google-like OAuth 2.0 / OpenID Connect for the emulator: oauth2-mock-server does the protocol;
 // this adds what Google does around it: a consent page where the tester picks the account, the
-// scopes granted per code and per refresh token, refresh tokens that are not rotated, revocation
-// (invalid_grant), and a configurable access-token lifetime so tests can watch refreshes happen.
+// scopes granted per code and per refresh token, Google's refresh-token rules (see refreshRules),
+// revocation (invalid_grant), the service-account JWT-bearer grant, a registry of the access
+// tokens issued (the only bearer tokens the APIs honour), and a configurable access-token
+// lifetime so tests can watch refreshes happen.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 import { EMULATOR_USER } from "./seed";
+import { AccessTokens, GOOGLE_TOKEN_URI, JWT_BEARER, ServiceAccountKeys, TokenError, verifyAssertion } from "./tokens";
 
 export const OAUTH_PATHS = {
   wellKnownDocument: "/.well-known/openid-configuration",
@@ -23,7 +26,13 @@ interface Grant {
   scope: string;
   /** The OAuth client the person granted access to (the token's azp). */
   client?: string;
+  /** access_type=offline and prompt=consent on the authorization request. */
+  offline?: boolean;
+  consent?: boolean;
 }
+
+/** Google keeps at most this many live refresh tokens per account and OAuth client. */
+export const MAX_REFRESH_TOKENS = 100;
 
 /** Scopes that come with signing in: the consent screen does not let the person untick them. */
 const SIGN_IN_SCOPES = new Set(["openid", "email", "profile", "https://www.googleapis.com/auth/userinfo.email", "https://www.googleapis.com/auth/userinfo.profile"]);
@@ -93,29 +102,85 @@ ${wantsSheets ? "<p>This includes access to your Google Sheets spreadsheets.</p>
 
 export interface EmulatorOAuth {
   issuer: OAuth2Issuer;
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): void;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
+  /** Revokes every refresh and access token of the account (as "Remove access" in its settings). */
   revoke(email: string): void;
-  revoked: ReadonlySet<string>;
+  /** The access tokens issued: the only bearer tokens Sheets and Drive honour. */
+  tokens: AccessTokens;
+  /** Public keys of service accounts, for the JWT-bearer grant. */
+  serviceAccountKeys: ServiceAccountKeys;
   setAccessTokenTtl(seconds: number): void;
   reset(): void;
 }
+
+async function readForm(req: IncomingMessage): Promise<Json> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString("utf8");
+  if ((req.headers["content-type"] ?? "").includes("json")) {
+    try {
+      return JSON.parse(raw) as Json;
+    } catch {
+      return {};
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(raw));
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+const basicAuthUser = (req: IncomingMessage) => {
+  const header = req.headers.authorization;
+  if (!header?.startsWith("Basic ")) return undefined;
+  return Buffer.from(header.slice(6), "base64").toString("utf8").split(":")[0];
+};
 
 export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
   const issuer = new OAuth2Issuer();
   await issuer.keys.generate("RS256");
   const service = new OAuth2Service(issuer, OAUTH_PATHS);
   const byCode = new Map<string, Grant>();
-  const byRefreshToken = new Map<string, Grant>();
-  const revoked = new Set<string>();
-  let accessTokenTtl = 3600;
+  const byRefreshToken = new Map<string, Grant & { client: string }>();
+  const tokens = new AccessTokens();
+  const serviceAccountKeys = new ServiceAccountKeys();
 
   const grantFor = (body: Json): Grant | undefined =>
     typeof body.code === "string" ? byCode.get(body.code) : typeof body.refresh_token === "string" ? byRefreshToken.get(body.refresh_token) : undefined;
+  const clientOf = (req: IncomingMessage, body: Json) => (typeof body.client_id === "string" ? body.client_id : basicAuthUser(req) ?? "");
+  const liveRefreshTokens = (email: string, client: string) =>
+    [...byRefreshToken].filter(([, g]) => g.email === email && g.client === client).map(([t]) => t);
+
+  /**
+   * Google's refresh-token rules for a code exchange: a refresh token only for access_type=offline;
+   * when the account already has one for this client, a new one only with prompt=consent; at most
+   * MAX_REFRESH_TOKENS live per account and client, the oldest silently revoked.
+   */
+  function refreshRules(response: { body: Json }, grant: Grant, client: string): void {
+    const existing = liveRefreshTokens(grant.email, client);
+    const token = response.body.refresh_token;
+    if (typeof token !== "string" || !grant.offline || (existing.length > 0 && !grant.consent)) {
+      delete response.body.refresh_token;
+      return;
+    }
+    byRefreshToken.set(token, { ...grant, client });
+    for (const old of existing.slice(0, Math.max(0, existing.length + 1 - MAX_REFRESH_TOKENS))) byRefreshToken.delete(old);
+  }
 
   service.on("beforeAuthorizeRedirect", (redirect: { url: URL }, req: IncomingMessage & { query: Json }) => {
     const code = redirect.url.searchParams.get("code");
+    if (!code) return;
     const client = typeof req.query.client_id === "string" ? req.query.client_id : undefined;
-    if (code) byCode.set(code, { email: String(req.query.login_email ?? EMULATOR_USER), scope: String(req.query.scope ?? "openid"), ...(client ? { client } : {}) });
+    const prompt = String(req.query.prompt ?? "").split(/\s+/);
+    byCode.set(code, {
+      email: String(req.query.login_email ?? EMULATOR_USER),
+      scope: String(req.query.scope ?? "openid"),
+      ...(client ? { client } : {}),
+      offline: req.query.access_type === "offline",
+      consent: prompt.includes("consent"),
+    });
   });
 
   service.on("beforeTokenSigning", (token: { payload: Json }, req: IncomingMessage & { body: Json }) => {
@@ -128,15 +193,16 @@ export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
       name: email.split("@")[0],
       scope: grant?.scope ?? token.payload.scope,
       ...(grant?.client ? { azp: grant.client } : {}),
-      exp: Number(token.payload.iat) + accessTokenTtl,
+      exp: Number(token.payload.iat) + tokens.ttlSeconds,
     });
   });
 
   service.on("beforeResponse", (response: { statusCode: number; body: Json }, req: IncomingMessage & { body: Json }) => {
     const body = req.body ?? {};
     const grant = grantFor(body);
+    const client = grant?.client ?? clientOf(req, body);
     if (body.grant_type === "refresh_token") {
-      if (!grant || revoked.has(grant.email)) {
+      if (!grant) {
         response.statusCode = 400;
         response.body = { error: "invalid_grant", error_description: "Token has been expired or revoked." };
         return;
@@ -144,12 +210,22 @@ export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
       // Google keeps the refresh token: it is not rotated on refresh.
       delete response.body.refresh_token;
       delete response.body.id_token;
-    } else if (grant && typeof response.body.refresh_token === "string") {
-      byRefreshToken.set(response.body.refresh_token, grant);
-      if (typeof body.code === "string") byCode.delete(body.code);
+    } else if (body.grant_type === "authorization_code") {
+      if (!grant) {
+        response.statusCode = 400;
+        response.body = { error: "invalid_grant", error_description: "Bad Request" };
+        return;
+      }
+      byCode.delete(String(body.code));
+      refreshRules(response, grant, client);
     }
-    if (grant) response.body.scope = grant.scope;
-    response.body.expires_in = accessTokenTtl;
+    if (grant) {
+      response.body.scope = grant.scope;
+      if (typeof response.body.access_token === "string") {
+        tokens.record(response.body.access_token, grant.email, grant.scope.split(/\s+/).filter(Boolean), client || undefined);
+      }
+    }
+    response.body.expires_in = tokens.ttlSeconds;
   });
 
   service.on("beforeUserinfo", (response: { body: Json }, req: IncomingMessage) => {
@@ -158,10 +234,39 @@ export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
     response.body = { sub: subjectOf(email), email, email_verified: true, name: email.split("@")[0] };
   });
 
+  /** The token endpoint's own grants: JWT-bearer (service accounts) and revocation. */
+  async function handleTokenEndpoint(req: IncomingMessage & { body?: Json }, res: ServerResponse, url: URL): Promise<boolean> {
+    const body = await readForm(req);
+    // oauth2-mock-server's body parser sees the stream consumed and keeps this body.
+    req.body = body;
+    if (url.pathname === OAUTH_PATHS.revoke) {
+      const token = String(body.token ?? url.searchParams.get("token") ?? "");
+      if (!byRefreshToken.delete(token) && !tokens.revokeToken(token)) {
+        sendJson(res, 400, { error: "invalid_token", error_description: "Token expired or revoked" });
+      } else sendJson(res, 200, {});
+      return true;
+    }
+    if (body.grant_type !== JWT_BEARER) return false;
+    try {
+      const origin = `http://${req.headers.host}`;
+      const { email, scopes } = verifyAssertion(String(body.assertion ?? ""), serviceAccountKeys, [GOOGLE_TOKEN_URI, `${origin}${OAUTH_PATHS.token}`]);
+      const { token, expiresIn } = tokens.issue(email, scopes);
+      sendJson(res, 200, { access_token: token, expires_in: expiresIn, token_type: "Bearer" });
+    } catch (err) {
+      if (!(err instanceof TokenError)) throw err;
+      sendJson(res, err.status, err.body());
+    }
+    return true;
+  }
+
   return {
     issuer,
-    revoked,
-    handle(req, res, url) {
+    tokens,
+    serviceAccountKeys,
+    async handle(req, res, url) {
+      if (req.method === "POST" && (url.pathname === OAUTH_PATHS.token || url.pathname === OAUTH_PATHS.revoke)) {
+        if (await handleTokenEndpoint(req, res, url)) return;
+      }
       if (url.pathname === OAUTH_PATHS.authorize && req.method === "GET") {
         const decision = url.searchParams.get("decision");
         if (!decision) {
@@ -185,14 +290,14 @@ export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
       service.requestHandler(req, res);
     },
     revoke(email) {
-      revoked.add(email);
+      for (const [token, grant] of byRefreshToken) if (grant.email === email) byRefreshToken.delete(token);
+      tokens.revokeAccount(email);
     },
     setAccessTokenTtl(seconds) {
-      accessTokenTtl = seconds;
+      tokens.ttlSeconds = seconds;
     },
     reset() {
-      revoked.clear();
-      accessTokenTtl = 3600;
+      tokens.ttlSeconds = 3600;
     },
   };
 }

@@ -8,6 +8,7 @@ import { identify, roleOf, type Caller } from "./identity";
 import type { Spreadsheet } from "./model";
 import { PICKER_SCRIPT } from "./picker-script";
 import type { SpreadsheetStore } from "./store";
+import type { AccessTokens } from "./tokens";
 
 export const PICKER_PATHS = { script: "/js/api.js", frame: "/picker", pick: "/picker/pick" };
 
@@ -17,12 +18,13 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 interface PickerDeps {
   store: SpreadsheetStore;
   apiKeys: ReadonlySet<string>;
-  revoked: ReadonlySet<string>;
+  /** The access tokens Google issued: the picker's OAuth token must be one of them. */
+  tokens: AccessTokens;
 }
 
 function callerFor(token: string, deps: PickerDeps): Caller & { kind: "account" } {
   const req = { headers: { authorization: `Bearer ${token}` } } as IncomingMessage;
-  const caller = identify(req, new URL("http://picker/"), deps.apiKeys, deps.revoked);
+  const caller = identify(req, new URL("http://picker/"), deps.apiKeys, deps.tokens);
   if (caller.kind !== "account") throw new GoogleError(401, "UNAUTHENTICATED", "The picker needs an OAuth token.");
   return caller;
 }

@@ -13,6 +13,9 @@ export const DEMO_SPREADSHEET_ID = EMULATOR_DEFAULTS.demoSpreadsheetId;
 export const PUBLIC_READONLY_SPREADSHEET_ID = "1PublicReadOnlySpreadsheet000000000000000002";
 /** Private to the emulator's user: reachable only through the owner's own OAuth grant. */
 export const PRIVATE_SPREADSHEET_ID = "1PrivateOwnerSpreadsheet00000000000000000003";
+/** In the shared drive "Operations", where the service account is a member (Content manager). */
+export const SHARED_DRIVE_SPREADSHEET_ID = "1SharedDriveSpreadsheet000000000000000000006";
+export const SHARED_DRIVE_ID = "0AOperationsSharedDriveUk9PVA";
 /** Shared with no one at all. */
 export const NO_ACCESS_SPREADSHEET_ID = "1NoAccessSpreadsheet000000000000000000000004";
 /** "Bestellungen": a de_DE spreadsheet (Europe/Berlin), writable by the service account. */
@@ -110,6 +113,19 @@ export function seedSpreadsheets(serviceAccount: string = EMULATOR_SERVICE_ACCOU
             bestellt: { type: "DATE", pattern: "dd.MM.yyyy" },
             geliefert: { type: "DATE_TIME", pattern: "dd.MM.yyyy HH:mm" },
           },
+        },
+      ],
+    },
+    {
+      spreadsheetId: SHARED_DRIVE_SPREADSHEET_ID,
+      title: "Team Roadmap",
+      driveId: SHARED_DRIVE_ID,
+      members: { [serviceAccount]: "writer", [EMULATOR_USER]: "owner" },
+      tabs: [
+        {
+          title: "Milestones",
+          rows: [["id", "milestone", "due"], [1, "Beta", 45400], [2, "Launch", 45500]],
+          columnFormats: { due: date },
         },
       ],
     },

@@ -2,11 +2,11 @@
 // Connect (oauth2-mock-server), fault injection and an admin API for tests, on one loopback port.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { badRequest, GoogleError, notFound } from "./errors";
+import { badRequest, fileNotFound, GoogleError, notFound } from "./errors";
 import { checkFileScope } from "./drive-file";
 import { Faults, type FaultSpec } from "./faults";
 import { authorize, identify, roleOf } from "./identity";
-import { buildSpreadsheet, touch, type Role, type SpreadsheetSeed, type TabSeed } from "./model";
+import { buildSpreadsheet, DEFAULT_MODIFIED_TIME_LAG_MS, settledModifiedTime, touch, type Role, type SpreadsheetSeed, type TabSeed } from "./model";
 import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
@@ -19,7 +19,11 @@ export interface GoogleEmulatorOptions {
   /** JSON file that keeps the spreadsheets across restarts; in memory only when absent. */
   dataFile?: string;
   serviceAccountEmail?: string;
+  /** Public keys (PEM) Google holds for service accounts, as if created or uploaded in IAM. */
+  serviceAccountKeys?: { email: string; publicKey: string }[];
   apiKeys?: string[];
+  /** How long Drive's modifiedTime lags an edit (default about 3 minutes, as reported of Google). */
+  modifiedTimeLagMs?: number;
   log?: (line: string) => void;
 }
 
@@ -29,6 +33,8 @@ export interface GoogleEmulator {
   store: SpreadsheetStore;
   faults: Faults;
   calls: Map<string, number>;
+  /** Changes how long Drive's modifiedTime lags edits (until the next reset). */
+  setModifiedTimeLag(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -37,6 +43,8 @@ interface Call {
   req: IncomingMessage;
   url: URL;
   body: Json;
+  /** The API method being served (`values.get`, `files.get`, ...). */
+  route?: string;
 }
 
 async function readBody(req: IncomingMessage): Promise<{ raw: string; json: Json }> {
@@ -69,15 +77,31 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const faults = new Faults();
   const calls = new Map<string, number>();
   const log = options.log ?? (() => {});
+  const configuredLag = options.modifiedTimeLagMs ?? DEFAULT_MODIFIED_TIME_LAG_MS;
+  let modifiedTimeLag = configuredLag;
   const oauth = await createEmulatorOAuth();
+  for (const { email, publicKey } of options.serviceAccountKeys ?? []) oauth.serviceAccountKeys.add(email, publicKey);
 
-  function spreadsheetFor(call: Call, id: string, need: "read" | "write", api: "drive" | "sheets" = "sheets") {
-    const caller = identify(call.req, call.url, apiKeys, oauth.revoked);
+  /** The caller's spreadsheet, after checking the token's scopes for `route` and the caller's role. */
+  function spreadsheetFor(call: Call, id: string, need: "read" | "write", route = call.route) {
+    const caller = identify(call.req, call.url, apiKeys, oauth.tokens, route);
     const sheet = store.get(id);
     if (!sheet) throw notFound();
-    checkFileScope(sheet, caller, api);
+    checkFileScope(sheet, caller, "sheets");
     authorize(sheet, caller, need);
     return sheet;
+  }
+
+  /** Drive's files.get: a file the caller cannot see, or one in a shared drive asked for without
+   * supportsAllDrives=true, is "File not found" (404), never 403. */
+  function driveFile(call: Call, id: string) {
+    const caller = identify(call.req, call.url, apiKeys, oauth.tokens, "files.get");
+    const sheet = store.get(id);
+    const allDrives = call.url.searchParams.get("supportsAllDrives") === "true" || call.url.searchParams.get("supportsTeamDrives") === "true";
+    if (!sheet || (sheet.driveId && !allDrives)) throw fileNotFound(id);
+    checkFileScope(sheet, caller, "drive");
+    authorize(sheet, caller, "read", () => fileNotFound(id));
+    return { sheet, caller };
   }
 
   /** Sheets and Drive routes: [method, pattern, route name, access, handler]. */
@@ -103,12 +127,13 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.get", "read", (c, id, range) =>
       readValues(spreadsheetFor(c, id, "read"), range, ...renderOptions(c.url.searchParams))],
     ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
-      const sheet = spreadsheetFor(c, id, "read", "drive");
-      const canEdit = roleOf(sheet, identify(c.req, c.url, apiKeys, oauth.revoked));
+      const { sheet, caller } = driveFile(c, id);
+      const role = roleOf(sheet, caller);
       return {
         kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
-        modifiedTime: sheet.modifiedTime, version: String(sheet.version),
-        capabilities: { canEdit: canEdit === "writer" || canEdit === "owner" },
+        modifiedTime: settledModifiedTime(sheet, modifiedTimeLag), version: String(sheet.version),
+        ...(sheet.driveId ? { driveId: sheet.driveId } : {}),
+        capabilities: { canEdit: role === "writer" || role === "owner" },
       };
     }],
   ];
@@ -123,7 +148,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       const fault = faults.take(route, id);
       if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (fault?.error) throw fault.error;
-      send(res, 200, handler(call, id, m[2] ? decodeURIComponent(m[2]) : ""));
+      send(res, 200, handler({ ...call, route }, id, m[2] ? decodeURIComponent(m[2]) : ""));
       return true;
     }
     return false;
@@ -139,6 +164,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       faults.clear();
       calls.clear();
       oauth.reset();
+      modifiedTimeLag = configuredLag;
       return send(res, 200, { ok: true });
     }
     if (path === "/faults") {
@@ -153,6 +179,19 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     if (path === "/revoke" && req.method === "POST") {
       oauth.revoke(String(body.email));
       return send(res, 200, { ok: true });
+    }
+    // "Upload a public key" for a service account, as IAM allows: its JWT-bearer assertions then verify.
+    if (path === "/service-account-keys" && req.method === "POST") {
+      oauth.serviceAccountKeys.add(String(body.email), String(body.publicKey));
+      return send(res, 200, { ok: true });
+    }
+    if (path === "/service-account-keys" && req.method === "DELETE") {
+      oauth.serviceAccountKeys.deleteAll(String(body.email));
+      return send(res, 200, { ok: true });
+    }
+    if (path === "/modified-time-lag" && req.method === "POST") {
+      modifiedTimeLag = Number(body.ms);
+      return send(res, 200, { ok: true, ms: modifiedTimeLag });
     }
     if (path === "/token-ttl" && req.method === "POST") {
       oauth.setAccessTokenTtl(Number(body.seconds));
@@ -201,13 +240,13 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       if (oauthPaths.has(url.pathname)) {
         const name = `oauth.${Object.entries(OAUTH_PATHS).find(([, p]) => p === url.pathname)![0]}`;
         calls.set(name, (calls.get(name) ?? 0) + 1);
-        return oauth.handle(req, res, url);
+        return await oauth.handle(req, res, url);
       }
       const { json } = await readBody(req);
       const call = { req, url, body: json };
       log(`${req.method} ${url.pathname}`);
       if (url.pathname.startsWith("/__admin")) return await handleAdmin(call, res);
-      if (await handlePicker(req, res, url, json, { store, apiKeys, revoked: oauth.revoked })) return;
+      if (await handlePicker(req, res, url, json, { store, apiKeys, tokens: oauth.tokens })) return;
       if (url.pathname === "/$discovery/rest") {
         return send(res, 200, { kind: "discovery#restDescription", name: "sheets", version: "v4", rootUrl: `http://${req.headers.host}/` });
       }
@@ -220,6 +259,9 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     }
   });
 
+  // Idle connections stay open a minute, as Google's front ends keep them: a client that reuses
+  // one after a long pause (a test's synchronous setup) does not race the server closing it.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
@@ -234,6 +276,9 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     store,
     faults,
     calls,
+    setModifiedTimeLag: (ms) => {
+      modifiedTimeLag = ms;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -35,7 +35,7 @@ export class SpreadsheetStore {
   copy(id: string): Spreadsheet {
     const source = this.sheets.get(id);
     if (!source) throw new Error(`unknown spreadsheet ${id}`);
-    const sheet = { ...structuredClone(source), spreadsheetId: newSpreadsheetId(), modifiedTime: new Date().toISOString(), version: 1 };
+    const sheet = { ...structuredClone(source), spreadsheetId: newSpreadsheetId(), modifiedTime: new Date().toISOString(), pendingEdits: undefined, version: 1 };
     this.sheets.set(sheet.spreadsheetId, sheet);
     this.save();
     return sheet;

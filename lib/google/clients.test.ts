@@ -13,7 +13,7 @@ const redirectUri = "http://127.0.0.1:9/callback";
 
 beforeAll(async () => {
   emulator = await startGoogleEmulator();
-  google = googleSettingsFor(emulator.url);
+  google = await googleSettingsFor(emulator.url);
 });
 afterAll(() => emulator.stop());
 

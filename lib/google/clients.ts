@@ -5,6 +5,7 @@ import { drive, type drive_v3 } from "@googleapis/drive";
 import { sheets, type sheets_v4 } from "@googleapis/sheets";
 import { JWT, OAuth2Client } from "google-auth-library";
 import type { AppConfig } from "@/lib/env";
+import { markServiceAccountSignIn } from "./errors";
 
 export type GoogleSettings = AppConfig["google"];
 
@@ -38,15 +39,38 @@ export function oauthClient(google: GoogleSettings, redirectUri?: string): OAuth
   });
 }
 
+/** The token endpoint gtoken (inside google-auth-library's JWT client) has built in. */
+export const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
+
+// One JWT client per process and key: it exchanges a signed assertion at the token endpoint
+// (the JWT-bearer grant) and keeps the access token until shortly before it expires, so every
+// sheet, registration and change check shares one token instead of signing in per call.
+let serviceAccountClient: { fingerprint: string; auth: JWT } | undefined;
+
 function serviceAccountAuth(google: GoogleSettings): JWT {
-  const auth = new JWT({
-    email: google.serviceAccount.email,
-    key: google.serviceAccount.privateKey,
-    scopes: [SHEETS_SCOPE, DRIVE_METADATA_SCOPE],
+  const { email, privateKey, tokenUrl } = google.serviceAccount;
+  const fingerprint = `${email}\n${tokenUrl}\n${privateKey}`;
+  if (serviceAccountClient?.fingerprint === fingerprint) return serviceAccountClient.auth;
+  const auth = new JWT({ email, key: privateKey, scopes: [SHEETS_SCOPE, DRIVE_METADATA_SCOPE] });
+  // The token request goes where the configuration says: the key file's token_uri (Google's own
+  // endpoint in production) or the emulator's. gtoken only knows Google's URL, so the request is
+  // pointed there on its way out; production takes this same path with an identical URL.
+  auth.transporter.interceptors.request.add({
+    resolved: async (options) => {
+      if (options.url?.toString() === GOOGLE_TOKEN_URL && tokenUrl !== GOOGLE_TOKEN_URL) options.url = new URL(tokenUrl);
+      return options;
+    },
   });
-  // A self-signed JWT as the access token: no token endpoint round trip, and no hard-coded
-  // Google token URL for the emulator to intercept.
-  auth.useJWTAccessWithScope = true;
+  // A refused token exchange is the service account failing to sign in: marked here, where it is
+  // known, so it is never mistaken for an owner's revoked grant (both say invalid_grant).
+  auth.transporter.interceptors.response.add({
+    rejected: async (err: unknown) => {
+      const url = (err as { config?: { url?: URL | string } }).config?.url?.toString();
+      if (url === tokenUrl || url === GOOGLE_TOKEN_URL) markServiceAccountSignIn(err);
+      throw err;
+    },
+  });
+  serviceAccountClient = { fingerprint, auth };
   return auth;
 }
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/limits/store";
-import { recentGoogleOutcomes, type GoogleOutcomes } from "@/lib/sheets/google-outcomes";
+import { recentGoogleOutcomes, serviceAccountSignInFailure, type GoogleOutcomes } from "@/lib/sheets/google-outcomes";
 
 export interface CheckResult {
   status: "ok" | "down";
@@ -33,11 +33,16 @@ async function timed(detail: string, probe: () => Promise<unknown>): Promise<Che
   }
 }
 
-/** Google's discovery document needs no credentials and costs no Sheets quota. */
+/**
+ * Google's discovery document needs no credentials and costs no Sheets quota; the service
+ * account's last sign-in says whether the service's own credentials still work.
+ */
 async function probeSheetsBackend(rootUrl: string): Promise<void> {
   const res = await fetch(`${rootUrl}/$discovery/rest?version=v4`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   await res.body?.cancel();
+  const signIn = serviceAccountSignInFailure();
+  if (signIn) throw new Error(`the service account cannot sign in to Google (${signIn}); check GOOGLE_SERVICE_ACCOUNT_JSON and the server clock`);
 }
 
 export async function checkHealth(): Promise<HealthReport> {

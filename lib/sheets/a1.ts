@@ -1,4 +1,4 @@
-// A1 column letters, shared by the service and emulators/google.
+// A1 column letters (emulators/google has its own: a stand-in must not share code with the service).
 
 export function columnToIndex(letters: string): number {
   let n = 0;

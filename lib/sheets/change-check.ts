@@ -1,7 +1,8 @@
 // Noticing edits made directly in the spreadsheet: the file's modifiedTime from the Drive API
 // (a separate, larger quota than Sheets), asked at most once per CHANGE_CHECK_INTERVAL_MS per
-// sheet and instance, with concurrent askers sharing one call. The tab cache re-reads a tab only
-// when the time moved; when Drive cannot answer, the owner's TTL bounds staleness instead.
+// sheet and instance, with concurrent askers sharing one call. The tab cache re-reads a tab when
+// the time moved, so an edit Drive already reports shows before the sheet's TTL runs out; the TTL
+// bounds staleness in every case, since Drive's time can lag an edit by minutes.
 import { config } from "@/lib/env";
 import { withGoogle } from "./google-access";
 import type { SheetRecord } from "./sheet-record";
@@ -19,7 +20,6 @@ interface Watch {
 }
 
 const MAX_WATCHES = 5000;
-const FORCED_CHECK_MS = 250;
 const watches = new Map<string, Watch>();
 
 async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
@@ -37,10 +37,8 @@ async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
  * after the sheet's data version last moved (a write through any instance changes the file, so
  * an answer from before it would make the next check re-read the tabs once more for nothing).
  */
-export async function sheetModifiedTime(sheet: WatchedSheet, version?: number, { force = false } = {}, now = Date.now()): Promise<string | undefined> {
-  // A forced check (Cache-Control: no-cache) still shares an answer a moment old, so clients
-  // sending no-cache on every request cost Drive one call per FORCED_CHECK_MS, not one each.
-  const interval = force ? Math.min(FORCED_CHECK_MS, config().env.CHANGE_CHECK_INTERVAL_MS) : config().env.CHANGE_CHECK_INTERVAL_MS;
+export async function sheetModifiedTime(sheet: WatchedSheet, version?: number, now = Date.now()): Promise<string | undefined> {
+  const interval = config().env.CHANGE_CHECK_INTERVAL_MS;
   const watch = watches.get(sheet.id);
   const sameVersion = watch !== undefined && (version === undefined || watch.version === version);
   if (watch && sameVersion && now - watch.checkedAt < interval) return watch.flight ?? watch.modifiedTime;

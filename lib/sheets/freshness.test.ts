@@ -1,10 +1,12 @@
-// What sets us apart on freshness and safety: edits made in the Sheets UI noticed through Drive's
-// modifiedTime without re-reading unchanged tabs; ETags with 304 and no-cache; If-Match with
-// 412; the last good copy served STALE while Google is rate limiting; idempotent creates.
+// What sets us apart on freshness and safety: edits made in the Sheets UI show within the sheet's
+// cache TTL however late Drive's modifiedTime moves (and sooner when Drive reports them early);
+// no-cache reads the sheet itself; ETags with 304; If-Match with 412; the last good copy served
+// STALE while Google is rate limiting; idempotent creates.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createUser } from "@/db/queries/users";
+import { DEFAULT_MODIFIED_TIME_LAG_MS } from "@/emulators/google/model";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
@@ -43,14 +45,57 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const user = await createUser({ email: `fresh-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
   });
+  const setTtl = async (seconds: number) => {
+    await svc.db.db.execute(sql`update sheets set cache_ttl_seconds = ${seconds}, version = version + 1 where id = ${sheetId}`);
+    const { getSheet } = await import("@/db/queries/sheets");
+    const { publishSheet } = await import("./sheet-record");
+    await publishSheet(await getSheet({ id: sheetId }));
+  };
+  const driveModifiedTime = async () => {
+    const { createGoogleClients } = await import("@/lib/google/clients");
+    const { config } = await import("@/lib/env");
+    const { drive } = createGoogleClients(config().google, { kind: "serviceAccount" });
+    return (await drive.files.get({ fileId: sheetId, fields: "modifiedTime", supportsAllDrives: true })).data.modifiedTime;
+  };
+
   beforeEach(() => {
     svc.google.calls.clear();
     svc.google.faults.clear();
+    // Unless a test says otherwise, Drive reports edits at once (the early hint).
+    svc.google.setModifiedTimeLag(0);
   });
 
   describe("change-aware cache", () => {
-    it("re-reads nothing while the file is unchanged, and shows an edit made in the sheet after the check interval", async () => {
+    it("shows an edit made in the sheet within the sheet's TTL while Drive's modifiedTime lags it by minutes", async () => {
+      const TTL_S = 2;
+      svc.google.setModifiedTimeLag(DEFAULT_MODIFIED_TIME_LAG_MS);
+      await setTtl(TTL_S);
       await names(); // warm
+      const before = await driveModifiedTime();
+      await edit("'Items'!B2", "quince"); // in the Sheets UI, not through the API
+      const editedAt = Date.now();
+      // Served from cache within the TTL: Drive's silence is no proof, but the TTL allows it.
+      expect((await api.list("Items")).headers.get("x-cache")).toBe("HIT");
+      let shownAfter = -1;
+      while (Date.now() - editedAt < TTL_S * 1000 + 3000) {
+        if ((await names())[0] === "quince") {
+          shownAfter = Date.now() - editedAt;
+          break;
+        }
+        await sleep(100);
+      }
+      expect(shownAfter).toBeGreaterThan(0);
+      // The bound holds: shown within the TTL (plus one read's time), while Drive still says nothing.
+      expect(shownAfter).toBeLessThanOrEqual(TTL_S * 1000 + 500);
+      expect(await driveModifiedTime()).toBe(before);
+      await setTtl(10);
+    });
+
+    it("re-reads nothing while the file is unchanged, and shows an edit sooner than the TTL once Drive reports it", async () => {
+      // Warm, and once more after Drive reported the edit of the test before (its lag is over now).
+      await names();
+      await sleep(CHECK_MS + 50);
+      await names();
       svc.google.calls.clear();
       for (let i = 0; i < 8; i++) {
         expect((await api.list("Items")).headers.get("x-cache")).toBe("HIT");
@@ -78,21 +123,17 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
     });
 
-    it("answers Cache-Control: no-cache with the sheet as it is now, re-reading only if it changed", async () => {
+    it("answers Cache-Control: no-cache by reading the sheet itself, whatever Drive says", async () => {
+      svc.google.setModifiedTimeLag(DEFAULT_MODIFIED_TIME_LAG_MS);
       await sleep(CHECK_MS); // past the failed Drive answer of the test before
       await names();
-      svc.google.calls.clear();
-      // Unchanged: Drive is asked now, and the copy is confirmed without a Sheets read.
-      const confirmed = await api.list("Items", "", { "Cache-Control": "no-cache" });
-      expect(confirmed.headers.get("x-cache")).toBe("HIT");
-      expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
-      expect(svc.google.calls.get("files.get") ?? 0).toBeLessThanOrEqual(1);
-      // Edited a moment ago, well within the check interval: no-cache still sees it.
-      await sleep(300);
+      // Edited a moment ago, Drive still silent: no-cache sees it.
       await edit("'Items'!C2", "77");
+      svc.google.calls.clear();
       const fresh = await api.list("Items", "select=qty", { "Cache-Control": "no-cache" });
       expect(fresh.headers.get("x-cache")).toBe("MISS");
       expect((fresh.body.data as { qty: string }[])[0]!.qty).toBe("77");
+      expect(svc.google.calls.get("values.get")).toBe(1);
     });
   });
 
@@ -121,7 +162,6 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(stale.status).toBe(412);
       expect(stale.body).toMatchObject({ success: false, error: "precondition_failed" });
       expect((await api.remove("Items", "1", { "If-Match": etag })).status).toBe(412);
-      await sleep(300); // no-cache shares a Drive answer up to 250 ms old
       const now = await api.get("Items", "1", "", { "Cache-Control": "no-cache" });
       expect(now.body.data).toMatchObject({ name: (read.body.data as { name: string }).name, qty: "99" });
 

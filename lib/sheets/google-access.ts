@@ -8,9 +8,10 @@ import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
 import { googleIdentity, reserveGoogleCall, type CallKind } from "./google-quota";
 import { TRANSIENT, withRetries, type RetryPolicy } from "./google-retry";
-import { noteGoogleOutcome } from "./google-outcomes";
+import { noteGoogleOutcome, noteServiceAccountSignIn } from "./google-outcomes";
 import { countGoogleCall } from "./sheet-stats";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
+import { log } from "@/lib/log";
 
 type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext"> & Partial<Pick<SheetRecord, "userId">>;
 
@@ -43,18 +44,37 @@ function needsReauthorization(): ApiError {
   );
 }
 
+const CONFIGURATION: Record<string, string> = {
+  service_account_auth:
+    "The service could not sign in to Google with its service account. This is a fault in the service's configuration (its key or clock), not in the sheet or its owner's authorization; the operator has been alerted.",
+  api_disabled: "Google refused the call: the Google Sheets or Drive API is not enabled in the service's Google Cloud project. The operator must enable it.",
+  scope_missing: "Google refused the call: the Google credentials in use lack the permission (OAuth scope) this call needs.",
+  api_key_restricted: "Google refused the call: the service's Google API key is restricted from this API. The operator must allow it.",
+};
+
+/** Google answered "no access" (403 or 404) and meant it: not a rate limit or a configuration fault. */
+export function isNoAccess(err: unknown): boolean {
+  const failure = readGoogleError(err);
+  return !failure.problem && (failure.status === 403 || failure.status === 404);
+}
+
 /** Turns a Google failure into the service's answer. */
 export function translateGoogleError(err: unknown): ApiError {
   const failure = readGoogleError(err);
   if (failure.invalidGrant) return needsReauthorization();
+  const problem = failure.problem;
+  if (problem === "rate_limited") {
+    return new ApiError("service_unavailable", "Google Sheets is rate limiting requests for this sheet; retry shortly.", {}, { "Retry-After": "5" });
+  }
+  if (problem && CONFIGURATION[problem]) {
+    log.error({ google_status: failure.status, google_reason: failure.reason, google_message: failure.message, problem }, `google: ${problem}`);
+    return new ApiError(problem === "service_account_auth" ? "service_unavailable" : "bad_gateway", CONFIGURATION[problem]!);
+  }
   if (failure.status === 404) return new ApiError("not_found", "Google Sheets has no spreadsheet with this id.");
   if (failure.status === 403 || failure.status === 401) {
     return new ApiError("forbidden", "The service no longer has access to this spreadsheet in Google Sheets.");
   }
   if (failure.status === 400) return new ApiError("validation_error", `Google Sheets refused the request: ${failure.message}`);
-  if (failure.status === 429) {
-    return new ApiError("service_unavailable", "Google Sheets is rate limiting requests for this sheet; retry shortly.", {}, { "Retry-After": "5" });
-  }
   if (failure.status === 503) {
     return new ApiError("service_unavailable", "Google Sheets is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" });
   }
@@ -67,7 +87,8 @@ export function translateGoogleError(err: unknown): ApiError {
  * their own rule or none). Each Sheets attempt first reserves a slot under Google's per-minute
  * quotas for its kind (reads and writes are counted apart; `quota: false` for Drive checks,
  * which have their own) and is counted for the
- * sheet's stats. A revoked grant also flags the sheet for the owner.
+ * sheet's stats. A revoked grant also flags the sheet for the owner; a service account that
+ * cannot sign in is the service's own fault, shown in /health.
  */
 export async function withGoogle<T>(
   sheet: SheetAccessRecord,
@@ -90,11 +111,15 @@ export async function withGoogle<T>(
         throw err;
       }
     };
-    return retry ? await withRetries(attempt, { retryable: retry, budgetMs: config().google.retryBudgetMs }) : await attempt();
+    const result = retry ? await withRetries(attempt, { retryable: retry, budgetMs: config().google.retryBudgetMs }) : await attempt();
+    if (sheet.access === "service_account") noteServiceAccountSignIn();
+    return result;
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const translated = translateGoogleError(err);
-    if (readGoogleError(err).invalidGrant) {
+    const failure = readGoogleError(err);
+    if (failure.problem === "service_account_auth") noteServiceAccountSignIn(`${failure.reason}: ${failure.message}`);
+    if (failure.invalidGrant) {
       await publishSheetQuietly(await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }));
     }
     throw translated;

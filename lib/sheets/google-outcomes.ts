@@ -3,6 +3,7 @@
 // document answers) and still refuse the calls that matter, which /health should say.
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
+import { log } from "@/lib/log";
 import { perProcess } from "@/lib/per-process";
 
 const WINDOW_MS = 60_000;
@@ -17,9 +18,10 @@ export function noteGoogleOutcome(err?: unknown, now = Date.now()): void {
   if (err instanceof ApiError) outcome = err.code === "service_unavailable" ? "held_back" : "failed";
   else if (err !== undefined) {
     const failure = readGoogleError(err);
-    // Ours to report only when Google itself failed: 4xx answers are about the request or sheet.
-    if (failure.status === 429) outcome = "rate_limited";
-    else if (failure.status === 0 || failure.status >= 500) outcome = "failed";
+    // Ours to report when Google itself failed or refused the service's own setup (its service
+    // account, a disabled API, a missing scope, a restricted key); other 4xx are about the request or sheet.
+    if (failure.problem === "rate_limited") outcome = "rate_limited";
+    else if (failure.status === 0 || failure.status >= 500 || (failure.problem && failure.problem !== "grant_revoked")) outcome = "failed";
   }
   events.push({ at: now, outcome });
   if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
@@ -40,4 +42,20 @@ export function recentGoogleOutcomes(now = Date.now()): GoogleOutcomes {
   const latest = events.slice(-10);
   const bad = latest.filter((e) => e.outcome !== "ok").length;
   return { calls: events.length, rate_limited: count("rate_limited"), failed: count("failed"), held_back: count("held_back"), degraded: latest.length >= 5 && bad * 2 >= latest.length };
+}
+
+// Whether the service account could last sign in (its JWT-bearer token exchange): a bad key, a
+// deleted account or a skewed clock breaks every service-account sheet at once, and is the
+// operator's to fix, so /health reports it as the sheets backend being down.
+const serviceAccount = perProcess("google-service-account", () => ({ failure: undefined as string | undefined, at: 0 }));
+
+/** Records the service account's last sign-in: undefined when it worked, else Google's answer. */
+export function noteServiceAccountSignIn(failure?: string, now = Date.now()): void {
+  if (failure) log.error({ google_error: failure }, "google: the service account cannot get an access token");
+  serviceAccount.failure = failure;
+  serviceAccount.at = now;
+}
+
+export function serviceAccountSignInFailure(): string | undefined {
+  return serviceAccount.failure;
 }

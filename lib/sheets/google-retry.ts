@@ -1,5 +1,6 @@
-// Retries for Google calls: 429 and 5xx (and no answer at all) are retried with exponential
-// backoff and full jitter, within a time budget; whatever still fails is the caller's to report.
+// Retries for Google calls: rate limits (429, and Drive's 403 userRateLimitExceeded /
+// rateLimitExceeded), 5xx and no answer at all are retried with exponential backoff and full
+// jitter, within a time budget; whatever still fails is the caller's to report.
 import { readGoogleError, type GoogleFailure } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
 
@@ -11,9 +12,9 @@ export interface RetryPolicy {
   maxDelayMs?: number;
 }
 
-export const TRANSIENT = (f: GoogleFailure) => f.status === 0 || f.status === 429 || f.status >= 500;
+export const TRANSIENT = (f: GoogleFailure) => f.status === 0 || f.problem === "rate_limited" || f.status >= 500;
 /** Failures after which Google certainly did not apply a write. */
-export const NOT_APPLIED = (f: GoogleFailure) => f.status === 429 || f.status === 503;
+export const NOT_APPLIED = (f: GoogleFailure) => f.problem === "rate_limited" || f.status === 503;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

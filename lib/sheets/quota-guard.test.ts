@@ -14,7 +14,8 @@ const clients: ReturnType<typeof rowsClient>[] = [];
 const sheetIds: string[] = [];
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY), GOOGLE_QUOTA_WAIT_MS: "0", CHANGE_CHECK_INTERVAL_MS: "0", GOOGLE_RETRY_BUDGET_MS: "200" } });
+  // Drive reports edits at once here, so an edit is noticed within the TTL and a re-read attempted.
+  svc = await startTestService({ modifiedTimeLagMs: 0, env: { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY), GOOGLE_QUOTA_WAIT_MS: "0", CHANGE_CHECK_INTERVAL_MS: "0", GOOGLE_RETRY_BUDGET_MS: "200" } });
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
   const user = await createUser({ email: `quota-${randomUUID()}@example.com`, plan: "business" });

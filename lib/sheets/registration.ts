@@ -10,7 +10,7 @@ import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
 import { createApiKey } from "@/lib/keys/create";
 import { PERMISSIONS } from "@/lib/keys/permissions";
-import { translateGoogleError } from "./google-access";
+import { isNoAccess, translateGoogleError } from "./google-access";
 import { readSheetModel } from "./read-model";
 import { getSheetModel } from "./schema";
 import { publishSheet, toSheetRecord } from "./sheet-record";
@@ -27,7 +27,8 @@ export interface Registration {
 
 async function canEdit(credential: GoogleCredential, id: string): Promise<boolean> {
   const { drive } = createGoogleClients(config().google, credential);
-  const { data } = await drive.files.get({ fileId: id, fields: "capabilities(canEdit)" });
+  // Without supportsAllDrives, Drive answers 404 for files in shared drives.
+  const { data } = await drive.files.get({ fileId: id, fields: "capabilities(canEdit)", supportsAllDrives: true });
   return data.capabilities?.canEdit === true;
 }
 
@@ -45,8 +46,7 @@ async function probePublicAccess(id: string): Promise<{ access: SheetAccess; wri
   try {
     return { access: "service_account", writable: await canEdit({ kind: "serviceAccount" }, id) };
   } catch (err) {
-    const status = readGoogleError(err).status;
-    if (status !== 403 && status !== 404) throw translateGoogleError(err);
+    if (!isNoAccess(err)) throw translateGoogleError(err);
   }
   try {
     const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
@@ -55,7 +55,7 @@ async function probePublicAccess(id: string): Promise<{ access: SheetAccess; wri
   } catch (err) {
     const status = readGoogleError(err).status;
     if (status === 404) throw new ApiError("not_found", `Google Sheets has no spreadsheet with the id ${id}.`);
-    if (status === 403 || status === 401) throw noAccess(id);
+    if (isNoAccess(err) || status === 401) throw noAccess(id);
     throw translateGoogleError(err);
   }
 }
@@ -105,8 +105,7 @@ export async function registerPrivateSheet(input: { userId: string; sheetId: str
   try {
     writable = await canEdit(credential, input.sheetId);
   } catch (err) {
-    const status = readGoogleError(err).status;
-    if (status === 403 || status === 404) {
+    if (isNoAccess(err)) {
       throw new ApiError("forbidden", `The Google account ${input.grantEmail} cannot open the spreadsheet ${input.sheetId}.`);
     }
     throw translateGoogleError(err);

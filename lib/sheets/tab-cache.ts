@@ -1,10 +1,11 @@
 // Tab values cached in process (DECISIONS 12). An entry is served while three things hold: the
 // sheet's data version in the limit store is the one it was read at (a write through any
-// instance bumps it), Drive says the file has not changed since (asked at most once per
-// CHANGE_CHECK_INTERVAL_MS; edits made in the Sheets UI show within that interval), and it is
-// younger than MAX_AGE_MS. When Drive cannot answer, the sheet's TTL decides instead. When Google
-// is rate limiting or down, the last good copy is served marked STALE, up to the sheet's
-// stale bound. Concurrent misses for a tab share one call.
+// instance bumps it), it is younger than the sheet's cache TTL, and Drive has not reported a
+// change since (asked at most once per CHANGE_CHECK_INTERVAL_MS). Drive's modifiedTime can lag an
+// edit by minutes, so it only ever makes an edit show sooner: the TTL bounds how late an edit made
+// in the Sheets UI shows, whatever Drive says. `Cache-Control: no-cache` reads the sheet itself.
+// When Google is rate limiting or down, the last good copy is served marked STALE, up to the
+// sheet's stale bound. Concurrent misses for a tab share one call.
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
 import { sheetModifiedTime } from "./change-check";
@@ -30,8 +31,6 @@ interface Entry {
 const MAX_ENTRIES = 500;
 /** A version no request carries: the entry must be read again (and is never served stale). */
 const OUT_OF_DATE = -1;
-/** Even an unchanged file is read again this often, in case Drive's time lagged an edit. */
-const MAX_AGE_MS = 10 * 60_000;
 const VERSION_TTL_SECONDS = 7 * 24 * 3600;
 const entries = new Map<string, Entry>();
 const inflight = new Map<string, Promise<Entry>>();
@@ -100,12 +99,12 @@ async function runBatch(sheetId: string): Promise<void> {
 }
 
 async function stillCurrent(sheet: TabSheet, hit: Entry, force: boolean): Promise<boolean> {
-  const age = Date.now() - hit.fetchedAt;
-  if (age >= MAX_AGE_MS) return false;
-  const modifiedTime = await sheetModifiedTime(sheet, hit.version, { force });
-  // Drive cannot tell: the TTL decides, and a client asking for a fresh answer gets one.
-  if (modifiedTime === undefined) return !force && age < sheet.cacheTtlSeconds * 1000;
-  return modifiedTime === hit.modifiedTime;
+  // No-cache asks for the sheet as it is: only a read of the sheet itself can say (Drive's time lags).
+  if (force) return false;
+  if (Date.now() - hit.fetchedAt >= sheet.cacheTtlSeconds * 1000) return false;
+  // Within the TTL, a change Drive already reports is shown at once; its silence proves nothing.
+  const modifiedTime = await sheetModifiedTime(sheet, hit.version);
+  return modifiedTime === undefined || modifiedTime === hit.modifiedTime;
 }
 
 /**
@@ -144,8 +143,7 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
 /**
  * A tab's rows from cache when current, else from Google. `version` is the sheet's data version
  * read from the store with the key (undefined when the store is unreachable). `fresh`
- * (Cache-Control: no-cache) asks Drive now whether the sheet changed, instead of trusting an
- * answer up to CHANGE_CHECK_INTERVAL_MS old: the copy is served only if it is the sheet as it is.
+ * (Cache-Control: no-cache) reads the sheet from Google now (concurrent such reads share one call).
  */
 export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
   const result = await readThrough(sheet, model, newestVersion(sheet.id, version), fresh);
