@@ -1,6 +1,6 @@
 "use client";
-// The owner's cache settings for one sheet: how long reads may be served from cache when Drive
-// cannot tell whether the sheet changed, and how old a copy may be served while Google is down.
+// The owner's cache settings for one sheet: how long reads may be served from cache (the bound on
+// how late an edit made in Google Sheets shows), and how old a copy may be served while Google is down.
 import { useState, useTransition } from "react";
 import { saveCacheSettingsAction } from "../../actions";
 

@@ -71,8 +71,9 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
           <div><dt className="text-xs text-slate-500">Stale answers, 7 days</dt><dd className="font-mono text-lg">{n(stats.total.staleServed)}</dd></div>
         </dl>
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Reads are served from cache until the sheet changes: the service asks Google Drive whether it changed at most every few seconds,
-          so edits made in Google Sheets show almost at once. When Drive cannot tell, the TTL below bounds how old an answer can be. While
+          Writes made through the API show on the next read. Edits made in Google Sheets show within the cache TTL below: a cached copy
+          is read again once it is older than that (sooner when Google Drive already reports the change, though Drive can lag edits by
+          minutes). <code>Cache-Control: no-cache</code> reads the sheet itself. A shorter TTL spends more of the Google quota. While
           Google is rate limiting or down, reads get the last good copy (marked <code>X-Cache: STALE</code>) up to the stale bound.
         </p>
         <CacheSettings sheetId={sheet.id} cacheTtlSeconds={sheet.cacheTtlSeconds} maxStaleSeconds={sheet.maxStaleSeconds} />
