@@ -47,6 +47,8 @@ const schema = z.object({
   GOOGLE_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(120_000).default(8_000),
   GOOGLE_QUOTA_PER_IDENTITY_MINUTE: z.coerce.number().int().min(1).default(60),
   GOOGLE_QUOTA_PER_PROJECT_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** The most of each Google quota window one customer account may take in a minute (1: no cap). */
+  GOOGLE_QUOTA_ACCOUNT_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   GOOGLE_QUOTA_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   CHANGE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   AUTH_SECRET: optional,

@@ -4,6 +4,7 @@
 // Anything else is #NAME?, as Sheets answers for an unknown function; a cycle is #REF!.
 import { columnToIndex } from "./a1";
 import type { NumberFormat, Scalar } from "./cells";
+import { dateToSerial } from "./number-format";
 import { cellAt, columnFormatFor, usedRowCount, type Spreadsheet, type Tab } from "./model";
 
 export interface FormulaError {
@@ -295,6 +296,10 @@ export class Calculator {
       return a === undefined ? null : isRange(a) ? (a.range[0] ?? null) : a;
     };
     switch (node.name) {
+      case "NOW":
+        // Volatile: a new value on every read, without an edit (Drive's modifiedTime does not move).
+        if (!context.format) context.format = { type: "DATE_TIME" };
+        return dateToSerial(new Date());
       case "SUM": {
         const ns = numbers();
         return isError(ns) ? ns : ns.reduce((s, n) => s + n, 0);

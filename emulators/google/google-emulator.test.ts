@@ -203,6 +203,25 @@ describe("faults and Drive", () => {
   });
 });
 
+describe("volatile values", () => {
+  it("a NOW() cell changes on every read while Drive's modifiedTime stays put", async () => {
+    const files = drive({ version: "v3", auth: serviceAccountAuth(), rootUrl: `${emulator.url}/` });
+    emulator.setModifiedTimeLag(0);
+    await client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!H2", valueInputOption: "USER_ENTERED", requestBody: { values: [["=NOW()"]] } });
+    const read = async () => (await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!H2", valueRenderOption: "UNFORMATTED_VALUE" })).data.values![0]![0] as number;
+    const modified = async () => (await files.files.get({ fileId: id, fields: "modifiedTime" })).data.modifiedTime;
+    const [first, firstModified] = [await read(), await modified()];
+    await new Promise((r) => setTimeout(r, 50));
+    const [second, secondModified] = [await read(), await modified()];
+    expect(second).toBeGreaterThan(first);
+    expect(Math.abs(second - (Date.now() - Date.UTC(1899, 11, 30)) / 86_400_000)).toBeLessThan(1 / 86_400); // within a second of now
+    expect(secondModified).toBe(firstModified);
+    const shown = (await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!H2" })).data.values![0]![0];
+    expect(shown).toMatch(/\d/);
+    emulator.setModifiedTimeLag(180_000);
+  });
+});
+
 describe("admin: make a copy", () => {
   it("copies a spreadsheet with its tabs, values and sharing under a new id, independent of the original", async () => {
     const res = await fetch(`${emulator.url}/__admin/spreadsheets/${id}/copy`, { method: "POST" });

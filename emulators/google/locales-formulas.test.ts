@@ -1,21 +1,20 @@
 // Locales, formulas, render options, field masks and grid limits of emulators/google, through
 // the official @googleapis/sheets client, checked against what Google documents and answers.
-import { generateKeyPairSync } from "node:crypto";
 import { sheets, type sheets_v4 } from "@googleapis/sheets";
-import { JWT } from "google-auth-library";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SpreadsheetSeed } from "./model";
 import { startGoogleEmulator, type GoogleEmulator } from "./server";
 import { EMULATOR_SERVICE_ACCOUNT, GERMAN_SPREADSHEET_ID } from "./seed";
+import { newServiceAccount, serviceAccountClient } from "./test-support";
 
 let emulator: GoogleEmulator;
 let client: sheets_v4.Sheets;
 
 beforeAll(async () => {
-  emulator = await startGoogleEmulator();
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const auth = new JWT({ email: EMULATOR_SERVICE_ACCOUNT, key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), scopes: ["https://www.googleapis.com/auth/spreadsheets"] });
-  auth.useJWTAccessWithScope = true;
+  // The service account signs in at the emulator's token endpoint (JWT-bearer), as at Google's.
+  const account = newServiceAccount(EMULATOR_SERVICE_ACCOUNT);
+  emulator = await startGoogleEmulator({ serviceAccountKeys: [account] });
+  const auth = serviceAccountClient(emulator.url, account, ["https://www.googleapis.com/auth/spreadsheets"]);
   client = sheets({ version: "v4", auth, rootUrl: `${emulator.url}/`, retry: false });
 });
 afterAll(() => emulator.stop());

@@ -101,7 +101,7 @@ export async function withGoogle<T>(
     const attempt = async () => {
       if (!quota) return call(clients);
       try {
-        await reserveGoogleCall(googleIdentity(sheet), kind);
+        await reserveGoogleCall(googleIdentity(sheet), kind, sheet.userId);
         countGoogleCall(sheet.id);
         const result = await call(clients);
         noteGoogleOutcome();

@@ -1,6 +1,7 @@
 // The Google quota guard: Sheets calls of one Google identity stay under its per-minute quota
 // (here 4, so the test is quick), reads of several tabs coalesce into one batchGet, a read that
-// finds no slot serves its last good copy (STALE) or a clean 503, and the owner's stats count it all.
+// finds no slot serves its last good copy (STALE) or a clean 503, the owner's stats count it all,
+// and each account gets a fair share (here 2): one account's burst leaves the others their slots.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
@@ -18,8 +19,9 @@ beforeAll(async () => {
   svc = await startTestService({ modifiedTimeLagMs: 0, env: { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY), GOOGLE_QUOTA_WAIT_MS: "0", CHANGE_CHECK_INTERVAL_MS: "0", GOOGLE_RETRY_BUDGET_MS: "200" } });
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
-  const user = await createUser({ email: `quota-${randomUUID()}@example.com`, plan: "business" });
   for (let i = 0; i < 3; i++) {
+    // One account per sheet: the service account's quota is shared, each account's share is half.
+    const user = await createUser({ email: `quota-${i}-${randomUUID()}@example.com`, plan: "business" });
     const id = String((await svc.admin("/spreadsheets", {
       title: `Quota ${i}`,
       members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer" },
@@ -72,5 +74,24 @@ describe("Google quota guard", () => {
     expect(first.today).toMatchObject({ googleCalls: 1, cacheMisses: 3, cacheHits: 1 });
     expect(first.hitRate).toBeCloseTo(0.25);
     expect((await recentSheetStats(sheetIds[1]!)).today).toMatchObject({ googleCalls: 2, staleServed: 1 });
+  });
+});
+
+describe("fair shares", () => {
+  it("one account's burst of writes through the service account cannot make another account's writes answer 503", async () => {
+    setLimitStore(memoryStore());
+    // Calendar-minute shares: start well inside a minute.
+    if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
+    svc.google.calls.clear();
+    const burst: number[] = [];
+    for (let i = 0; i < 4; i++) burst.push((await clients[0]!.create("A", { v: `burst ${i}` })).status);
+    // Account 0 gets its half of the identity's writes (2 of 4), then clean 503s.
+    expect(burst).toEqual([201, 201, 503, 503]);
+    const refused = await clients[0]!.create("A", { v: "one more" });
+    expect(refused.body.message).toMatch(/fair share/);
+    // The other accounts still write.
+    expect((await clients[1]!.create("A", { v: "other account" })).status).toBe(201);
+    expect((await clients[2]!.create("A", { v: "third account" })).status).toBe(201);
+    expect(svc.google.calls.get("values.append")).toBe(4);
   });
 });
