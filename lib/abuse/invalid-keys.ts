@@ -1,7 +1,8 @@
 // Invalid-key floods: requests whose key is missing or wrong have no account to be counted
 // against, so each instance throttles them per client address instead (a sliding minute in
-// memory: no store call, so a flood costs the shared stores nothing). Past the allowance the
-// address gets 429 before any lookup, until its failures age out.
+// memory: no store call, so a flood costs the shared stores nothing). Past the allowance a bad
+// key from the address gets 429 instead of 401, until its failures age out. A valid key is never
+// refused for its address: the key is checked first (a cached lookup).
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 
@@ -12,18 +13,23 @@ const failures = new Map<string, number[]>();
 /**
  * The caller's address from X-Forwarded-For: the entry appended by the outermost of the
  * TRUSTED_PROXY_HOPS proxies in front (each appends the address it was called from), so entries
- * a client sends itself are ignored. With no proxy, `next start` fills the header with the
- * socket's address only when the client sent none: expose the service through a proxy.
+ * a client sends itself are ignored. With no trusted proxy (the default) every entry may be the
+ * client's own, and a route handler never sees the socket: all bad keys that reach this instance
+ * share one allowance, which a client cannot dodge by rotating a header.
  */
 export function clientAddress(req: Request): string {
-  const hops = (req.headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const forwarded = req.headers.get("x-forwarded-for");
+  // Requests that reach a handler without passing a server (in-process callers) have no address;
+  // they are not lumped together. `next start` always fills the header.
+  if (forwarded === null) return UNKNOWN;
   const trusted = config().env.TRUSTED_PROXY_HOPS;
-  return hops[Math.max(0, hops.length - trusted)] ?? req.headers.get("x-real-ip") ?? UNKNOWN;
+  if (trusted === 0) return ANY;
+  const hops = forwarded.split(",").map((s) => s.trim()).filter(Boolean);
+  return hops[Math.max(0, hops.length - trusted)] ?? UNKNOWN;
 }
 
-// Requests that reach a handler without passing a server (in-process callers) have no address;
-// they are not lumped together.
 const UNKNOWN = "unknown";
+const ANY = "any address (no trusted proxy)";
 
 function recent(address: string, now: number): number[] {
   const list = (failures.get(address) ?? []).filter((t) => t > now - WINDOW_MS);
@@ -32,7 +38,7 @@ function recent(address: string, now: number): number[] {
   return list;
 }
 
-/** 429 when this address has sent too many bad keys in the last minute. */
+/** 429 when this address has sent too many bad keys in the last minute (ask only for a bad key). */
 export function refuseFloodingAddress(req: Request, now = Date.now()): void {
   const address = clientAddress(req);
   if (address === UNKNOWN) return;

@@ -2,7 +2,7 @@
 // the account's plan. When this instance has seen the key before, all of it is one round trip to
 // the limit store (a script that counts only a live key of this sheet and account); otherwise,
 // or when the cached records are gone, the records are resolved first and the count follows.
-import { timingSafeEqual } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/env";
 import { keyRecordKey, type KeyRecord } from "@/lib/keys/key-record";
 import { loadSheetRecord, resolveKeyAndSheet } from "@/lib/keys/resolve";
@@ -34,13 +34,16 @@ function remember(key: KeyRecord): void {
   owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId });
 }
 
-/** One message for malformed, unknown and other sheets' keys: no hint about which it was. */
-export const invalidKey = () => new ApiError("unauthorized", "Invalid API key for this sheet.");
+/**
+ * One message for malformed, unknown and other sheets' keys: no hint about which it was. Routes
+ * without a sheet in the path (usage) speak of no sheet.
+ */
+export const invalidKey = (forSheet = true) => new ApiError("unauthorized", forSheet ? "Invalid API key for this sheet." : "Invalid API key.");
 
 /** 401 unless `key` is a live key of `sheetId` (any sheet when `sheetId` is undefined). */
 function checkKey(key: KeyRecord | null, hash: string, sheetId: string | undefined): KeyRecord {
   // Records are found by the key's SHA-256; the final comparison is constant-time all the same.
-  if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalidKey();
+  if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalidKey(sheetId !== undefined);
   if (sheetId !== undefined && key.sheetId !== sheetId) throw invalidKey();
   if (key.revoked) throw new ApiError("unauthorized", "This API key has been revoked.");
   return key;
@@ -61,10 +64,10 @@ function storeUnavailable(method: string, err: unknown): undefined {
 
 type Attempt = { admitted: Admitted } | { storeError?: unknown };
 
-async function inOneTrip(hash: string, sheetId: string, requestId: string): Promise<Attempt> {
+async function inOneTrip(hash: string, sheetId: string, member: string): Promise<Attempt> {
   const owner = owners.get(hash);
   if (!owner || owner.sheetId !== sheetId) return {};
-  const request = requestSpec(await accountLimits(owner.userId), requestId);
+  const request = requestSpec(await accountLimits(owner.userId), member);
   try {
     const { values, consumed } = await getLimitStore().authorize([keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)], owner, request.spec);
     if (!consumed) return {};
@@ -77,10 +80,13 @@ async function inOneTrip(hash: string, sheetId: string, requestId: string): Prom
 }
 
 /** Authenticates the key for the sheet of the path and counts the request (DECISIONS 15). */
-export async function admitRequest({ hash, sheetId, requestId, method }: { hash: string; sheetId: string; requestId: string; method: string }): Promise<Admitted> {
+export async function admitRequest({ hash, sheetId, method }: { hash: string; sheetId: string; method: string }): Promise<Admitted> {
+  // The request's entry in the burst window: always the server's own and unique. The caller's
+  // X-Request-Id is not (a constant one would make repeats count once).
+  const member = randomUUID();
   // RATE_LIMITS=off (self-hosted installations, the benchmark's baseline): the key check alone.
   const limited = config().env.RATE_LIMITS === "on";
-  const attempt = limited ? await inOneTrip(hash, sheetId, requestId) : {};
+  const attempt = limited ? await inOneTrip(hash, sheetId, member) : {};
   if ("admitted" in attempt) return attempt.admitted;
   const storeDown = "storeError" in attempt;
   const resolved = await resolveKeyAndSheet(hash, sheetId, { skipStore: storeDown });
@@ -91,7 +97,7 @@ export async function admitRequest({ hash, sheetId, requestId, method }: { hash:
   else if (storeDown) decision = storeUnavailable(method, attempt.storeError);
   else {
     try {
-      decision = await consumeRequest(await accountLimits(key.userId), requestId);
+      decision = await consumeRequest(await accountLimits(key.userId), member);
     } catch (err) {
       decision = storeUnavailable(method, err);
     }

@@ -55,8 +55,8 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
   };
 }
 
-const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-type Method = (typeof METHODS)[number];
+export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type Method = (typeof METHODS)[number];
 
 /** Handlers for the methods a route does not serve: 405 in the envelope, with `Allow`. */
 export function otherMethods(allowed: Method[]) {

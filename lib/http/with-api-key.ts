@@ -12,10 +12,10 @@ import { recordUsage } from "@/lib/limits/metering";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { afterResponse } from "./after-response";
-import { applyCors } from "./cors";
+import { applyCors, corsPreflight } from "./cors";
 import { handleApiError } from "./envelope";
 import { ApiError } from "./errors";
-import { route, type RouteContext } from "./route";
+import { METHODS, route, type Method, type RouteContext } from "./route";
 
 export const API_KEY_HEADER = "X-API-Key";
 
@@ -27,29 +27,34 @@ export interface KeyContext<P> extends RouteContext<P> {
 }
 
 /** The SHA-256 of the request's key; 401 when there is none or it cannot be one of ours. */
-function keyHash(req: Request): string {
+function keyHash(req: Request, forSheet: boolean): string {
   const value = req.headers.get(API_KEY_HEADER)?.trim();
   if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
-  if (!KEY_FORMAT.test(value)) throw invalidKey();
+  if (!KEY_FORMAT.test(value)) throw invalidKey(forSheet);
   return hashApiKey(value);
 }
 
 /** The key's public prefix (what the dashboard shows), for logs: never the key itself. */
 const keyPrefix = (req: Request) => req.headers.get(API_KEY_HEADER)?.trim().slice(0, 8);
 
-/** Authenticates, throttling addresses that keep sending bad keys (they have no account to count against). */
+/**
+ * Authenticates, throttling addresses that keep sending bad keys (they have no account to count
+ * against). The key is checked first: a valid key is never refused for its address's bad keys.
+ */
 async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
-  refuseFloodingAddress(req);
   try {
     return await authenticate();
   } catch (err) {
-    if (err instanceof ApiError && err.code === "unauthorized") noteInvalidKey(req);
+    if (err instanceof ApiError && err.code === "unauthorized") {
+      refuseFloodingAddress(req);
+      noteInvalidKey(req);
+    }
     throw err;
   }
 }
 
-function requirePermission(key: KeyRecord, permission: Permission): void {
-  if (!key.permissions.includes(permission)) throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
+function requirePermission(key: KeyRecord, permission: Permission | undefined): void {
+  if (permission && !key.permissions.includes(permission)) throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
 }
 
 /** Runs the handler; whatever it answers, the answer gets the limit headers and is metered. */
@@ -77,11 +82,12 @@ const withCors = <A extends unknown[]>(inner: (...args: A) => Promise<Response>)
   return res;
 };
 
-export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission }: { permission: Permission }) {
+/** `permission` undefined: any live key of the sheet (the 405 answers of key routes). */
+export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission }: { permission: Permission | undefined }) {
   return withCors(
     route<P>(async (ctx) => {
       ctx.annotate({ sheet: ctx.params.sheetId, key_prefix: keyPrefix(ctx.req) });
-      const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, () => admitRequest({ hash: keyHash(ctx.req), sheetId: ctx.params.sheetId, requestId: ctx.requestId, method: ctx.req.method }));
+      const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, () => admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, method: ctx.req.method }));
       ctx.annotate({ key_id: key.id, account: key.userId });
       // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
       if (decision && !decision.allowed) {
@@ -102,13 +108,28 @@ export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyCont
  * Not counted and never refused by the plan, so a client that hit its limit can still see its
  * usage (as GitHub's GET /rate_limit); the handler sets the headers from the windows it reads.
  */
-export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>> & { key: KeyRecord }) => Promise<Response>, { permission }: { permission: Permission }) {
+export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>> & { key: KeyRecord }) => Promise<Response>, { permission }: { permission: Permission | undefined }) {
   return withCors(
     route(async (ctx) => {
-      const key = await unlessInvalid(ctx.req, () => authenticateKey(keyHash(ctx.req)));
+      const key = await unlessInvalid(ctx.req, () => authenticateKey(keyHash(ctx.req, false)));
       ctx.annotate({ key_prefix: keyPrefix(ctx.req), key_id: key.id, account: key.userId });
       requirePermission(key, permission);
       return handler({ ...ctx, key });
     }),
   );
+}
+
+/**
+ * The methods a key route does not serve. The key is checked (and, on sheet routes, the request
+ * counted, with the limit headers) before the 405, as for any other answer to a valid key; CORS
+ * headers come too, so a browser can read it. OPTIONS is the CORS preflight.
+ */
+export function keyRouteMethods(allowed: Method[], { account = false } = {}) {
+  const allow = [...allowed, "OPTIONS"].join(", ");
+  const refuse = (): never => {
+    throw new ApiError("method_not_allowed", `This route answers ${allow}.`, {}, { Allow: allow });
+  };
+  const handler = account ? withAccountKey(async () => refuse(), { permission: undefined }) : withApiKey<{ sheetId: string }>(async () => refuse(), { permission: undefined });
+  const others = Object.fromEntries(METHODS.filter((m) => m !== "OPTIONS" && !allowed.includes(m)).map((m) => [m, handler]));
+  return { ...others, OPTIONS: corsPreflight } as Record<Exclude<Method, "OPTIONS">, typeof handler> & { OPTIONS: typeof corsPreflight };
 }

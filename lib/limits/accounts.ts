@@ -19,7 +19,7 @@ export async function accountLimits(userId: string): Promise<AccountLimits> {
   const hit = cache.get(userId);
   if (hit && Date.now() - hit.at < ACCOUNT_TTL_MS) return hit.account;
   const user = await getUserById({ id: userId });
-  if (!user) throw new ApiError("unauthorized", "Invalid API key for this sheet.");
+  if (!user) throw new ApiError("unauthorized", "Invalid API key: its account no longer exists.");
   const account = { userId, plan: isPlanId(user.plan) ? user.plan : "free_trial", billingAnchor: user.billingAnchor } satisfies AccountLimits;
   cache.set(userId, { account, at: Date.now() });
   return account;

@@ -37,12 +37,12 @@ export function effectivePlan(id: string): Plan {
 }
 
 /** The account's windows at `now` as one request against the store. */
-export function requestSpec(account: AccountLimits, requestId: string, now = Date.now(), plan: Plan = effectivePlan(account.plan)): { spec: ConsumeSpec; windows: LimitWindow[] } {
+export function requestSpec(account: AccountLimits, member: string, now = Date.now(), plan: Plan = effectivePlan(account.plan)): { spec: ConsumeSpec; windows: LimitWindow[] } {
   const windows = limitWindows(plan, account.billingAnchor, now);
   const [burst, ...fixed] = windows;
   const spec: ConsumeSpec = {
     now,
-    member: requestId,
+    member,
     burst: { key: key(account.userId, "burst"), limit: burst!.limit, windowMs: BURST_MS },
     counters: fixed.map((w) => ({ key: key(account.userId, `${w.name}:${w.start}`), limit: w.limit, expireAt: w.end })),
   };
@@ -64,8 +64,9 @@ export function decide({ spec, windows }: { spec: ConsumeSpec; windows: LimitWin
   return { allowed: result.exceeded < 0, windows: uses, shown, spec };
 }
 
-export async function consumeRequest(account: AccountLimits, requestId: string, now = Date.now(), plan?: Plan): Promise<LimitDecision> {
-  const request = requestSpec(account, requestId, now, plan);
+/** `member` must be unique per request: it is the request's entry in the burst window. */
+export async function consumeRequest(account: AccountLimits, member: string, now = Date.now(), plan?: Plan): Promise<LimitDecision> {
+  const request = requestSpec(account, member, now, plan);
   return decide(request, await getLimitStore().consume(request.spec));
 }
 

@@ -16,8 +16,9 @@ export interface Plan {
   burst: number;
 }
 
-export function isPlanId(value: string): value is PlanId {
-  return value in PLANS;
+/** Only the plans sold: own keys of the table, never inherited names such as `constructor` or `__proto__`. */
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === "string" && Object.hasOwn(PLANS, value);
 }
 
 export function planOf(id: string): Plan {

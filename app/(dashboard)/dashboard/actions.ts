@@ -7,6 +7,7 @@ import { getSheetForUser, setSheetCacheSettings } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
+import { isPlanId } from "@/lib/limits/plans";
 import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
@@ -43,11 +44,16 @@ export const saveCacheSettingsAction = sessionAction(
   },
 );
 
-/** Plan change from the dashboard (no payment provider yet); limits follow at once. */
+/**
+ * Plan change from the dashboard (no payment provider yet); limits follow at once. A plan the
+ * service does not sell (a forged form) changes nothing: the page shows the plan as it is.
+ */
 export async function changePlanAction(form: FormData): Promise<void> {
   const user = await currentUser();
   if (!user) return;
-  await changePlan(user.id, String(form.get("plan") ?? ""));
+  const plan = String(form.get("plan") ?? "");
+  if (!isPlanId(plan)) return;
+  await changePlan(user.id, plan);
   revalidatePath("/dashboard", "layout");
 }
 

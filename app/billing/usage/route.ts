@@ -1,7 +1,5 @@
-import { corsPreflight } from "@/lib/http/cors";
 import { ok } from "@/lib/http/envelope";
-import { otherMethods } from "@/lib/http/route";
-import { withAccountKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withAccountKey } from "@/lib/http/with-api-key";
 import { accountLimits } from "@/lib/limits/accounts";
 import { limitHeaders } from "@/lib/limits/limiter";
 import { currentWindows, usageReport } from "@/lib/limits/usage-report";
@@ -20,5 +18,4 @@ export const GET = withAccountKey(
   { permission: "analytics" },
 );
 
-export const OPTIONS = corsPreflight;
-export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET", "OPTIONS"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = keyRouteMethods(["GET"], { account: true });

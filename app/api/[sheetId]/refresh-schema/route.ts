@@ -1,6 +1,5 @@
 import { ok } from "@/lib/http/envelope";
-import { otherMethods } from "@/lib/http/route";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { refreshSheetModel } from "@/lib/sheets/schema";
 
 export const dynamic = "force-dynamic";
@@ -13,4 +12,4 @@ export const POST = withApiKey(
   },
   { permission: "schema" },
 );
-export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = keyRouteMethods(["POST"]);

@@ -1,6 +1,5 @@
 import { ok } from "@/lib/http/envelope";
-import { otherMethods } from "@/lib/http/route";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { getSheetModel } from "@/lib/sheets/schema";
 import { schemaDocument } from "@/lib/sheets/tab-model";
 
@@ -8,4 +7,4 @@ export const dynamic = "force-dynamic";
 
 // GET /api/{sheetId}/schema - tabs and columns with their types
 export const GET = withApiKey(async ({ sheet }) => ok({ data: schemaDocument(await getSheetModel(sheet)) }), { permission: "schema" });
-export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = keyRouteMethods(["GET"]);

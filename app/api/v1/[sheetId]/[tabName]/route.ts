@@ -1,10 +1,8 @@
 import { readJsonBody } from "@/lib/http/body";
 import { etagOf, notModified, wantsFresh } from "@/lib/http/conditional";
-import { corsPreflight } from "@/lib/http/cors";
 import { ok } from "@/lib/http/envelope";
 import { idempotent } from "@/lib/http/idempotency";
-import { otherMethods } from "@/lib/http/route";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { createRows } from "@/lib/sheets/row-writes";
 import { findTab, listRows } from "@/lib/sheets/rows-api";
 
@@ -36,5 +34,4 @@ export const POST = withApiKey<Params>(
   { permission: "write" },
 );
 
-export const OPTIONS = corsPreflight;
-export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST", "OPTIONS"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = keyRouteMethods(["GET", "POST"]);

@@ -1,9 +1,7 @@
 import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
-import { corsPreflight } from "@/lib/http/cors";
 import { ok } from "@/lib/http/envelope";
-import { otherMethods } from "@/lib/http/route";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { deleteRow, updateRow } from "@/lib/sheets/row-writes";
 import { findTab, getRow } from "@/lib/sheets/rows-api";
 
@@ -38,5 +36,4 @@ export const DELETE = withApiKey<Params>(
   { permission: "write" },
 );
 
-export const OPTIONS = corsPreflight;
-export const { POST } = otherMethods(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+export const { POST, OPTIONS } = keyRouteMethods(["GET", "PUT", "PATCH", "DELETE"]);
