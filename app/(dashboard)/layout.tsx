@@ -1,12 +1,15 @@
 import Link from "next/link";
 import { Brand } from "@/app/components/brand";
 import { signOut } from "@/lib/auth/auth";
+import { headers } from "next/headers";
+import { RETURN_TO_HEADER } from "@/lib/auth/return-to";
 import { requireUser } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const user = await requireUser("/dashboard");
+  // The page asked for (set by proxy.ts), so a signed-out visit returns there after sign-in.
+  const user = await requireUser((await headers()).get(RETURN_TO_HEADER) ?? "/dashboard");
 
   async function signOutAction() {
     "use server";

@@ -1,18 +1,16 @@
 import { redirect } from "next/navigation";
 import { Brand } from "@/app/components/brand";
 import { signIn } from "@/lib/auth/auth";
+import { safeReturn } from "@/lib/auth/return-to";
 import { currentUser } from "@/lib/auth/session";
+import { config } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
-/** Only same-site paths: a sign-in link must not bounce the user to another host. */
-function safeReturn(path: string | undefined): string {
-  return path && path.startsWith("/") && !path.startsWith("//") ? path : "/dashboard";
-}
-
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
   const { callbackUrl, error } = await searchParams;
-  const returnTo = safeReturn(callbackUrl);
+  // Only pages of this site: a sign-in link must not bounce the user to another host.
+  const returnTo = safeReturn(callbackUrl, config().appUrl);
   if (await currentUser()) redirect(returnTo);
 
   async function signInWithGoogle() {

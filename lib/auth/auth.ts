@@ -39,7 +39,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     ],
     pages: { signIn: "/signin", error: "/signin" },
     callbacks: {
-      session: ({ session, user }) => ({ ...session, user: { ...session.user, id: user.id } }),
+      // What the pages need, nothing more: this is also what GET /api/auth/session answers, so
+      // the session token (HttpOnly for a reason) and the user row (plan, billing) stay out.
+      session: ({ session, user }) => ({ expires: session.expires, user: { id: user.id, email: user.email, name: user.name ?? null } }) as typeof session,
     },
   };
 });

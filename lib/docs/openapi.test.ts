@@ -24,6 +24,13 @@ afterAll(async () => {
 });
 
 type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; examples?: unknown[] }> } };
+type Operation = { responses: Record<string, unknown>; parameters?: unknown[] };
+type PathItem = Record<"get" | "post" | "put" | "patch" | "delete", Operation>;
+type FullDoc = {
+  tags: { name: string; description?: string }[];
+  paths: Record<string, PathItem>;
+  components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> } & Record<string, unknown>;
+};
 const documentOf = async (id: string = DEMO_SPREADSHEET_ID) => openApiDocument((await loadSheetDocs(id))!) as unknown as Doc;
 
 describe("OpenAPI document", () => {
@@ -37,7 +44,7 @@ describe("OpenAPI document", () => {
     const base = `/api/v1/${DEMO_SPREADSHEET_ID}`;
     for (const tab of ["Products", "Team%20Members", "Orders"]) {
       expect(Object.keys(doc.paths[`${base}/${tab}`]!)).toEqual(["get", "post"]);
-      expect(Object.keys(doc.paths[`${base}/${tab}/{rowId}`]!)).toEqual(["parameters", "get", "put", "delete"]);
+      expect(Object.keys(doc.paths[`${base}/${tab}/{rowId}`]!)).toEqual(["parameters", "get", "put", "patch", "delete"]);
     }
     expect(Object.keys(doc.components.schemas.Products_Row!.properties!)).toEqual(["id", "name", "price", "in_stock", "released", "rating", "notes"]);
     // A tab without an id column still answers an id (the row number); it cannot be written.
@@ -75,6 +82,52 @@ describe("OpenAPI document", () => {
     expect(doc.components.schemas.Products_Row!.properties).toHaveProperty("supplier");
     expect(doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Suppliers`]).toBeDefined();
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it("describes typed answers, select subsets, conditional requests and idempotent creates", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc;
+    const schemas = doc.components.schemas;
+    // select returns a subset: only id is always there.
+    expect(schemas.Products_Row!.required).toEqual(["id"]);
+    expect(schemas.Products_TypedRow!.required).toEqual(["id"]);
+    expect(schemas.Products_TypedRow!.properties!.price).toMatchObject({ type: ["number", "string", "null"] });
+    expect(schemas.Products_TypedRow!.properties!.in_stock).toMatchObject({ type: ["boolean", "string", "null"] });
+    expect(schemas.Products_TypedRow!.properties!.released).toMatchObject({ type: ["string", "null"], format: "date" });
+    expect(schemas.Orders_TypedRow!.properties!.placed_at).toMatchObject({ type: ["string", "null"], format: "date-time" });
+    expect(schemas.Team_Members_TypedRow!.properties!.id).toMatchObject({ type: "integer" });
+    const item = doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Products/{rowId}`]!;
+    const list = doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Products`]!;
+    expect(Object.keys(item.get.responses)).toEqual(expect.arrayContaining(["200", "304"]));
+    expect(Object.keys(list.get.responses)).toEqual(expect.arrayContaining(["200", "304"]));
+    for (const op of [item.put, item.patch, item.delete]) expect(Object.keys(op.responses)).toContain("412");
+    expect(JSON.stringify(item.get.responses["200"])).toContain("#/components/headers/ETag");
+    expect(JSON.stringify(list.get.responses["200"])).toContain("#/components/headers/X-Cache");
+    expect(JSON.stringify(list.post.responses["201"])).toContain("#/components/headers/Idempotent-Replayed");
+    expect(JSON.stringify(list.post.parameters)).toContain("#/components/parameters/Idempotency-Key");
+    expect(JSON.stringify(item.put.parameters)).toContain("#/components/parameters/If-Match");
+    expect(JSON.stringify(item.get.parameters)).toContain("#/components/parameters/If-None-Match");
+    expect(Object.keys(doc.paths["/billing/usage"]!.get.responses)).toContain("429");
+  });
+
+  it("uses every component it declares and describes every tag", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc;
+    const refs = new Set([...JSON.stringify({ ...doc, components: undefined }).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)].map((m) => `${m[1]}/${m[2]}`));
+    // Components referenced only from other components count once their referrer is used.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const r of [...refs]) {
+        const [kind, name] = r.split("/") as [string, string];
+        for (const m of JSON.stringify((doc.components as Record<string, Record<string, unknown>>)[kind]?.[name] ?? {}).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)) {
+          if (refs.has(`${m[1]}/${m[2]}`)) continue;
+          refs.add(`${m[1]}/${m[2]}`);
+          grew = true;
+        }
+      }
+    }
+    const declared = Object.entries(doc.components).filter(([kind]) => kind !== "securitySchemes").flatMap(([kind, all]) => Object.keys(all as object).map((name) => `${kind}/${name}`));
+    expect(declared.filter((d) => !refs.has(d))).toEqual([]);
+    expect([...refs].filter((r) => !declared.includes(r))).toEqual([]);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
   });
 
   it("names tab schemas uniquely whatever the tab names", () => {

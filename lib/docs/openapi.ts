@@ -3,7 +3,7 @@
 // the 429 body. GET /docs/{sheetId}/openapi.json serves it; the docs page shows the same facts.
 import pkg from "@/package.json";
 import { MAX_LIMIT } from "@/lib/sheets/query";
-import type { ColumnModel, TabModel } from "@/lib/sheets/tab-model";
+import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/tab-model";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { DOCUMENTED_ERRORS, documentedError } from "./errors";
 import { exampleCreateBody, exampleId, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
@@ -33,65 +33,111 @@ const LIMIT_HEADERS = {
   "RateLimit-Policy": { description: "IETF RateLimit-Policy field: every window of the plan, `limit;w=seconds`.", schema: { type: "string" } },
   "X-Request-Id": { description: "This request's id; quote it to support.", schema: { type: "string" } },
 };
+// Beyond the limit headers: what reads, updates and idempotent creates answer with.
+const OTHER_HEADERS = {
+  ETag: { description: "The representation's entity tag: of the rows and meta returned (lists), of the row's state (one row). Send it back in If-None-Match or If-Match.", schema: { type: "string" } },
+  "X-Cache": { description: "Where the rows came from: `HIT` (cached, unchanged), `MISS` (read from Google now) or `STALE` (Google unreachable; the last good copy within the sheet's stale bound).", schema: { type: "string", enum: ["HIT", "MISS", "STALE"] } },
+  "Idempotent-Replayed": { description: "`true` when this is the kept answer of an earlier request with the same Idempotency-Key: nothing was written again.", schema: { type: "string", enum: ["true"] } },
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+};
 const headerRefs = Object.fromEntries(Object.keys(LIMIT_HEADERS).map((h) => [h, ref("headers", h)]));
+const withHeaders = (...names: (keyof typeof OTHER_HEADERS)[]) => ({ ...headerRefs, ...Object.fromEntries(names.map((h) => [h, ref("headers", h)])) });
 
+/** Error responses of an operation; every operation can also answer 429 and 500. */
 function errorResponses(names: string[]): Json {
-  const out: Json = { "429": ref("responses", "RateLimited") };
+  const out: Json = { "429": ref("responses", "RateLimited"), "500": ref("responses", "ServerError") };
   for (const name of names) out[String(documentedError(name).status)] = ref("responses", name);
   return out;
 }
 
 const valueSchema = { type: ["string", "number", "boolean", "null"], description: "Written as entered (never as a formula); null clears the cell." };
 
+/** A column as `?typed=true` answers it: by type, and as the displayed text when it does not read as one; empty cells are null. */
+function typedColumn(c: ColumnModel): Json {
+  const description = `Column type: ${c.type}. An empty cell is null.`;
+  switch (c.type) {
+    case "number":
+    case "currency":
+    case "percent":
+      return { type: ["number", "string", "null"], description: `${description} A number (a percent as its fraction: "15%" is 0.15); text that is not a number stays text.` };
+    case "boolean":
+      return { type: ["boolean", "string", "null"], description: `${description} TRUE and FALSE are booleans; other text stays text.` };
+    case "date":
+      return { type: ["string", "null"], format: "date", description };
+    case "datetime":
+      return { type: ["string", "null"], format: "date-time", description };
+    default:
+      return { type: ["string", "null"], description };
+  }
+}
+
 function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
   const example = docs.examples.get(tab.name)?.rows[0];
-  const col = (c: ColumnModel) => [c.name, { type: "string", description: `Column type: ${c.type}. Values are strings as the sheet shows them; ?typed=true converts them.` }];
-  const rowProps = Object.fromEntries([...(tab.hasIdColumn ? [] : [["id", { type: "string", description: "Row number in the sheet (header = 1); moves when rows above are deleted." }]]), ...tab.columns.map(col)]);
+  const rowNumber = "Row number in the sheet (header = 1); moves when rows above are deleted.";
+  const rowProps = Object.fromEntries([
+    ...(tab.hasIdColumn ? [] : [["id", { type: "string", description: rowNumber }]]),
+    ...tab.columns.map((c) => [c.name, { type: "string", description: `Column type: ${c.type}. The value as the sheet shows it; an empty cell is "".` }]),
+  ]);
+  const typedProps = Object.fromEntries([
+    ...(tab.hasIdColumn ? [] : [["id", { type: "integer", description: rowNumber }]]),
+    ...tab.columns.map((c) => [c.name, typedColumn(c)]),
+  ]);
   const inputProps = Object.fromEntries(tab.columns.map((c) => [c.name, valueSchema]));
   // `id` cannot change through an update.
   const patchProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => name !== "id"));
+  // `select` answers a subset of the columns: only `id` always comes.
+  const subset = "`select` returns only the columns asked for, and `id` always.";
   return {
-    Row: { type: "object", properties: rowProps, required: Object.keys(rowProps), ...(example ? { examples: [example] } : {}) },
+    Row: { type: "object", description: `A row, values as the sheet shows them. ${subset}`, properties: rowProps, required: ["id"], additionalProperties: false, ...(example ? { examples: [example] } : {}) },
+    TypedRow: { type: "object", description: `A row with \`?typed=true\`: numbers, booleans and nulls by column type. ${subset}`, properties: typedProps, required: ["id"], additionalProperties: false },
     RowInput: { type: "object", properties: inputProps, additionalProperties: false, minProperties: 1, examples: [exampleCreateBody(docs, tab)] },
     RowPatch: { type: "object", properties: patchProps, additionalProperties: false, minProperties: 1, examples: [exampleUpdateBody(docs, tab)] },
   };
 }
 
 const jsonBody = (schema: Json) => ({ content: { "application/json": { schema } } });
-const okResponse = (description: string, schema: Json) => ({ description, headers: headerRefs, ...jsonBody(schema) });
+const okResponse = (description: string, schema: Json, headers: Json = headerRefs) => ({ description, headers, ...jsonBody(schema) });
 const envelope = (data: Json) => ({ type: "object", required: ["success", "data"], properties: { success: { const: true }, data } });
+const notModified = { "304": ref("responses", "NotModified") };
 
 function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Json> {
   const row = ref("schemas", `${id}_Row`);
+  // Reads answer display strings, or typed values with `?typed=true`.
+  const readRow = { anyOf: [row, ref("schemas", `${id}_TypedRow`)] };
   const rowId = { name: "rowId", in: "path", required: true, schema: { type: "string" }, example: exampleId(docs, tab), description: tab.hasIdColumn ? "The row's `id` value." : "The row number in the sheet." };
   const tag = [tab.name];
+  const update = (method: string) => ({
+    operationId: `${method}_${id}`, tags: tag, summary: `Update a row of ${tab.name}${method === "patch" ? " (same as PUT)" : ""}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change. With If-Match, only if the row is still as read (else 412, nothing changed).",
+    parameters: [ref("parameters", "If-Match")],
+    requestBody: { required: true, ...jsonBody(ref("schemas", `${id}_RowPatch`)) },
+    responses: { "200": okResponse("The whole row after the update, with its new ETag.", envelope(row), withHeaders("ETag")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+  });
   return {
     [tabPath(docs, tab)]: {
       get: {
-        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: "Permission: Read.",
-        parameters: ["limit", "offset", "sort", "order", "filter", "select", "typed"].map((p) => ref("parameters", p)),
-        responses: { "200": okResponse("The matching rows, paged.", { ...envelope({ type: "array", items: row }), required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: row }, meta: ref("schemas", "Meta") } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable"]) },
+        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: "Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body.",
+        parameters: [...["limit", "offset", "sort", "order", "filter", "select", "typed"].map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
+        responses: { "200": okResponse("The matching rows, paged.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: readRow }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       post: {
-        operationId: `create_${id}`, tags: tag, summary: `Create rows in ${tab.name}`, description: "Permission: Write. One row, or an array of up to 1,000, appended in one write; rows without an `id` get the next integer.",
+        operationId: `create_${id}`, tags: tag, summary: `Create rows in ${tab.name}`, description: "Permission: Write. One row, or an array of up to 1,000, appended in one write; rows without an `id` get the next integer. With an Idempotency-Key, a retry gets the first answer again and writes nothing.",
+        parameters: [ref("parameters", "Idempotency-Key")],
         requestBody: { required: true, ...jsonBody({ oneOf: [ref("schemas", `${id}_RowInput`), { type: "array", items: ref("schemas", `${id}_RowInput`), minItems: 1, maxItems: 1000 }] }) },
-        responses: { "201": okResponse("The rows as written, each with its id.", envelope({ type: "object", required: ["created", "rows"], properties: { created: { type: "integer" }, rows: { type: "array", items: row } } })), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable"]) },
+        responses: { "201": okResponse("The rows as written, each with its id.", envelope({ type: "object", required: ["created", "rows"], properties: { created: { type: "integer" }, rows: { type: "array", items: row } } }), withHeaders("Idempotent-Replayed")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
     [`${tabPath(docs, tab)}/{rowId}`]: {
       parameters: [rowId],
       get: {
-        operationId: `get_${id}`, tags: tag, summary: `Get one row of ${tab.name}`, description: "Permission: Read.",
-        parameters: [ref("parameters", "select"), ref("parameters", "typed")],
-        responses: { "200": okResponse("The row.", envelope(row)), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable"]) },
+        operationId: `get_${id}`, tags: tag, summary: `Get one row of ${tab.name}`, description: "Permission: Read. The ETag is the row's state whatever `select` or `typed` asked; with If-None-Match holding it: 304, no body.",
+        parameters: [ref("parameters", "select"), ref("parameters", "typed"), ref("parameters", "If-None-Match")],
+        responses: { "200": okResponse("The row.", envelope(readRow), withHeaders("ETag", "X-Cache")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
-      put: {
-        operationId: `update_${id}`, tags: tag, summary: `Update a row of ${tab.name}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change.",
-        requestBody: { required: true, ...jsonBody(ref("schemas", `${id}_RowPatch`)) },
-        responses: { "200": okResponse("The whole row after the update.", envelope(row)), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
-      },
+      put: update("update"),
+      patch: update("patch"),
       delete: {
-        operationId: `delete_${id}`, tags: tag, summary: `Delete a row of ${tab.name}`, description: "Permission: Write. Removes exactly the row with this id.",
+        operationId: `delete_${id}`, tags: tag, summary: `Delete a row of ${tab.name}`, description: "Permission: Write. Removes exactly the row with this id. With If-Match, only if the row is still as read (else 412, nothing deleted).",
+        parameters: [ref("parameters", "If-Match")],
         responses: { "200": okResponse("Deleted.", { type: "object", required: ["success", "message"], properties: { success: { const: true }, message: { type: "string" } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "PreconditionFailed", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
@@ -106,6 +152,9 @@ const QUERY_PARAMETERS = {
   filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,` (AND): `column` + `=`, `!=`, `>`, `>=`, `<`, `<=` or `~` (contains) + value; `a=x|y` matches either; escape `,` `|` `\\` with `\\`." },
   select: { name: "select", in: "query", schema: { type: "string" }, description: "Columns to return, comma-separated (and `id`)." },
   typed: { name: "typed", in: "query", schema: { type: "boolean", default: false }, description: "Numbers, booleans and nulls by column type instead of display strings, read in the sheet's locale; dates as ISO 8601 (date columns `2024-01-15`, datetime columns with the sheet's time-zone offset)." },
+  "If-None-Match": { name: "If-None-Match", in: "header", schema: { type: "string" }, description: "An ETag from an earlier read: 304 with no body when the answer would be the same." },
+  "If-Match": { name: "If-Match", in: "header", schema: { type: "string" }, description: "The row's ETag from your read: 412 and nothing changed when the row changed since." },
+  "Idempotency-Key": { name: "Idempotency-Key", in: "header", schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" }, description: "1-255 visible ASCII characters (a UUID): a retry with the same key and body gets the first answer (`Idempotent-Replayed: true`) for 24 hours; another body with it is 409." },
 };
 
 function components(docs: SheetDocs, ids: Map<string, string>): Json {
@@ -126,12 +175,17 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
   const responses: Json = {
     RateLimited: {
       description: `${documentedError("RateLimited").when} Plan limits (${docs.plan.label}: ${docs.plan.burst}/min, ${docs.plan.hour}/hour, ${docs.plan.day}/day, ${docs.plan.month}/billing period).`,
-      headers: { ...headerRefs, "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+      headers: { ...headerRefs, "Retry-After": ref("headers", "Retry-After") },
       ...jsonBody(ref("schemas", "RateLimitError")),
     },
   };
-  for (const e of DOCUMENTED_ERRORS) if (e.name !== "RateLimited") responses[e.name] = { description: e.when, headers: headerRefs, ...jsonBody(ref("schemas", "Error")) };
-  return { securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } }, headers: LIMIT_HEADERS, parameters: QUERY_PARAMETERS, schemas, responses };
+  for (const e of DOCUMENTED_ERRORS) {
+    if (e.name === "RateLimited") continue;
+    const retry = e.status === 503 ? { "Retry-After": ref("headers", "Retry-After") } : {};
+    responses[e.name] = { description: e.when, headers: { ...headerRefs, ...retry, ...(e.status === 412 ? { ETag: ref("headers", "ETag") } : {}) }, ...jsonBody(ref("schemas", "Error")) };
+  }
+  responses.NotModified = { description: "Not modified: the ETag in If-None-Match is current. No body; counted as a request.", headers: withHeaders("ETag", "X-Cache") };
+  return { securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } }, headers: { ...LIMIT_HEADERS, ...OTHER_HEADERS }, parameters: QUERY_PARAMETERS, schemas, responses };
 }
 
 function sheetPaths(docs: SheetDocs): Json {
@@ -141,26 +195,36 @@ function sheetPaths(docs: SheetDocs): Json {
     properties: {
       sheet_id: { type: "string" },
       sheet_name: { type: "string" },
-      tabs: { type: "array", items: { type: "object", properties: { name: { type: "string" }, columns: { type: "array", items: { type: "object", properties: { name: { type: "string" }, type: { type: "string" } } } } } } },
+      tabs: { type: "array", items: { type: "object", required: ["name", "columns"], properties: { name: { type: "string" }, columns: { type: "array", items: { type: "object", required: ["name", "type"], properties: { name: { type: "string" }, type: { type: "string", enum: [...COLUMN_TYPES] } } } } } } },
     },
   });
+  const window = { type: "object", required: ["name", "limit", "used", "remaining", "reset_at"], properties: { name: { type: "string", enum: ["burst", "hour", "day", "month"] }, limit: { type: "integer" }, used: { type: "integer" }, remaining: { type: "integer" }, reset_at: { type: "integer", description: "Unix seconds." } } };
   return {
     [`/api/${docs.sheet.id}/schema`]: {
-      get: { operationId: "getSchema", tags: ["Schema"], summary: "Tabs and columns with their types", description: "Permission: Schema.", responses: { "200": okResponse("The schema.", schemaDoc), ...errorResponses(["Unauthorized", "Forbidden"]) } },
+      get: { operationId: "getSchema", tags: ["Schema"], summary: "Tabs and columns with their types", description: "Permission: Schema.", responses: { "200": okResponse("The schema.", schemaDoc), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) } },
     },
     [`/api/${docs.sheet.id}/refresh-schema`]: {
       post: {
         operationId: "refreshSchema", tags: ["Schema"], summary: "Read the structure from Google again", description: "Permission: Schema. Drops the cached schema and rows.",
-        responses: { "200": okResponse("Refreshed.", { type: "object", properties: { success: { const: true }, message: { type: "string" }, data: { type: "object", properties: { tabs_count: { type: "integer" }, updated_at: { type: "integer", description: "Unix ms." } } } } }), ...errorResponses(["Unauthorized", "Forbidden", "BadGateway", "ServiceUnavailable"]) },
+        responses: { "200": okResponse("Refreshed.", { type: "object", required: ["success", "message", "data"], properties: { success: { const: true }, message: { type: "string" }, data: { type: "object", required: ["tabs_count", "updated_at"], properties: { tabs_count: { type: "integer" }, updated_at: { type: "integer", description: "Unix ms." } } } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
     "/billing/usage": {
       get: {
-        operationId: "getUsage", tags: ["Usage"], summary: "The account's use of its plan this billing period", description: "Permission: Analytics. Not counted toward limits, and answered past them.",
+        operationId: "getUsage", tags: ["Usage"], summary: "The account's use of its plan this billing period", description: "Permission: Analytics. Not counted toward limits, and answered past them (429 only to an address sending many invalid keys).",
         responses: {
-          "200": okResponse("Usage.", envelope({ type: "object", required: ["current_period", "daily_average", "projected_usage"], properties: { current_period: { type: "object", properties: { start: { type: "string", format: "date-time" }, end: { type: "string", format: "date-time" }, requests_used: { type: "integer" }, requests_limit: { type: "integer" }, percentage_used: { type: "number" } } }, daily_average: { type: "number" }, projected_usage: { type: "number" } } })),
-          "401": ref("responses", "Unauthorized"),
-          "403": ref("responses", "Forbidden"),
+          "200": okResponse("Usage.", envelope({
+            type: "object",
+            required: ["current_period", "daily_average", "projected_usage"],
+            properties: {
+              current_period: { type: "object", required: ["start", "end", "requests_used", "requests_limit", "percentage_used"], properties: { start: { type: "string", format: "date-time" }, end: { type: "string", format: "date-time" }, requests_used: { type: "integer" }, requests_limit: { type: "integer" }, percentage_used: { type: "number" } } },
+              daily_average: { type: "number" },
+              projected_usage: { type: "number" },
+              plan: { type: "object", required: ["id", "name"], properties: { id: { type: "string" }, name: { type: "string" } } },
+              windows: { type: ["array", "null"], description: "Each window's use now (burst, hour, day, month); null when the limit store is unreachable.", items: window },
+            },
+          })),
+          ...errorResponses(["Unauthorized", "Forbidden", "ServiceUnavailable"]),
         },
       },
     },
@@ -181,7 +245,11 @@ export function openApiDocument(docs: SheetDocs): Json {
     },
     servers: [{ url: docs.baseUrl }],
     security: [{ ApiKey: [] }],
-    tags: [...docs.model.tabs.map((t) => ({ name: t.name, description: `Rows of the tab "${t.name}".` })), { name: "Schema" }, { name: "Usage" }],
+    tags: [
+      ...docs.model.tabs.map((t) => ({ name: t.name, description: `Rows of the tab "${t.name}".` })),
+      { name: "Schema", description: "The sheet's tabs and columns, and refreshing them from Google." },
+      { name: "Usage", description: "The account's use of its plan." },
+    ],
     paths,
     components: components(docs, ids),
   };

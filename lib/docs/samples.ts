@@ -23,27 +23,25 @@ const PLACEHOLDER: Record<ColumnType, string> = {
 
 /** A made-up row: every column's type as an example value; ids 1, 2, ... */
 export function placeholderRow(tab: TabModel, n = 1): ExampleRow {
-  const row: ExampleRow = tab.hasIdColumn ? {} : { id: String(n + 1) };
+  const row: ExampleRow = Object.create(null);
+  if (!tab.hasIdColumn) row.id = String(n + 1);
   for (const c of tab.columns) row[c.name] = c.name === "id" ? String(n) : PLACEHOLDER[c.type];
   return row;
 }
 
-const LINK_CHECK_TTL_MS = 10 * 60_000;
-const linkReadable = new Map<string, { readable: boolean; at: number }>();
+// Whether anyone with the link can read a sheet is asked again once the sheet's cache TTL has
+// passed (10 s by default): the page stops showing real values within that time of the owner
+// turning link sharing off, and at once when a read of the examples finds the sheet closed.
+const linkReadable = new Map<string, { readable: Promise<boolean>; at: number }>();
 
-/** True when Google serves the sheet to anyone with the link (checked with the API key, cached). */
-async function isLinkReadable(sheetId: string): Promise<boolean> {
-  const hit = linkReadable.get(sheetId);
-  if (hit && Date.now() - hit.at < LINK_CHECK_TTL_MS) return hit.readable;
-  let readable = false;
-  try {
-    const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
-    await sheets.spreadsheets.get({ spreadsheetId: sheetId, fields: "spreadsheetId" });
-    readable = true;
-  } catch {
-    readable = false;
-  }
-  linkReadable.set(sheetId, { readable, at: Date.now() });
+/** True when Google serves the sheet to anyone with the link (checked with the API key; concurrent askers share one call). */
+function isLinkReadable(sheet: SheetRecord, now = Date.now()): Promise<boolean> {
+  const hit = linkReadable.get(sheet.id);
+  if (hit && now - hit.at < sheet.cacheTtlSeconds * 1000) return hit.readable;
+  const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
+  const readable = sheets.spreadsheets.get({ spreadsheetId: sheet.id, fields: "spreadsheetId" }).then(() => true, () => false);
+  if (linkReadable.size > 10_000) linkReadable.clear();
+  linkReadable.set(sheet.id, { readable, at: now });
   return readable;
 }
 
@@ -58,9 +56,19 @@ export interface TabExamples {
 const EXAMPLES_TTL_MS = 5 * 60_000;
 const examples = new Map<string, { at: number; value: Promise<Map<string, TabExamples>> }>();
 
-/** Up to two example rows per tab: the sheet's first rows when it is link-readable, else made up. */
+const made = (tab: TabModel): TabExamples => ({ rows: [placeholderRow(tab, 1), placeholderRow(tab, 2)], real: false });
+const madeUp = (model: SheetModel) => new Map(model.tabs.map((tab) => [tab.name, made(tab)]));
+
+/**
+ * Up to two example rows per tab: the sheet's first rows when it is link-readable, else made up.
+ * Whether it still is gets asked before any kept copy of real values is shown.
+ */
 export async function exampleRows(sheet: SheetRecord, model: SheetModel): Promise<Map<string, TabExamples>> {
   const id = `${sheet.id}\u0000${model.updatedAt}`;
+  if (!(await isLinkReadable(sheet))) {
+    examples.delete(id);
+    return madeUp(model);
+  }
   const hit = examples.get(id);
   if (hit && Date.now() - hit.at < EXAMPLES_TTL_MS) return hit.value;
   if (examples.size > 1000) examples.clear();
@@ -71,11 +79,6 @@ export async function exampleRows(sheet: SheetRecord, model: SheetModel): Promis
 
 async function readExamples(sheet: SheetRecord, model: SheetModel): Promise<Map<string, TabExamples>> {
   const out = new Map<string, TabExamples>();
-  const made = (tab: TabModel) => ({ rows: [placeholderRow(tab, 1), placeholderRow(tab, 2)], real: false });
-  if (!(await isLinkReadable(sheet.id))) {
-    for (const tab of model.tabs) out.set(tab.name, made(tab));
-    return out;
-  }
   const [version] = await getLimitStore().mget<number>([dataVersionKey(sheet.id)]).catch(() => [undefined]);
   await Promise.all(
     model.tabs.map(async (tab) => {

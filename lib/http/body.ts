@@ -1,5 +1,5 @@
 // Reads a JSON body with a size limit enforced while streaming: route handlers have none of their own.
-import { ApiError } from "./errors";
+import { ApiError, clip } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -15,12 +15,13 @@ export async function readJsonBody(req: Request, { maxBytes = MAX_BODY_BYTES } =
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ApiError("validation_error", `The request body is not valid JSON: ${(err as Error).message}`);
+    throw new ApiError("validation_error", `The request body is not valid JSON: ${clip((err as Error).message)}`);
   }
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`);
+  // The rest of the body is not read: the connection cannot carry another request after it.
+  return new ApiError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`, {}, { Connection: "close" });
 }
 
 async function readLimited(req: Request, maxBytes: number): Promise<string> {

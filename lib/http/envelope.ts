@@ -1,13 +1,8 @@
 // The spec's envelope: `{ success: true, ... }` or `{ success: false, error, message }`.
-import { randomUUID } from "node:crypto";
 import { ApiError } from "./errors";
 import { errorFields, log } from "@/lib/log";
 
-export const REQUEST_ID_HEADER = "X-Request-Id";
-
-export function newRequestId(): string {
-  return `req_${randomUUID().replace(/-/g, "")}`;
-}
+export { newRequestId, REQUEST_ID_HEADER } from "./request-id";
 
 export function json(body: Record<string, unknown>, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
@@ -31,8 +26,13 @@ export function errorResponse(err: ApiError): Response {
  * Turns anything thrown into the envelope. Unknown errors are logged with the request id and
  * answered with a generic 500: their details are not for the caller.
  */
-export function handleApiError(err: unknown, requestId: string): Response {
+export function handleApiError(err: unknown, requestId: string, signal?: AbortSignal): Response {
   if (err instanceof ApiError) return errorResponse(err);
+  if (clientAborted(err, signal)) {
+    // Nobody reads this answer; the log must not call it an outage. 499 as nginx logs it.
+    log.info({ req_id: requestId, ...errorFields(err) }, "request aborted by the client");
+    return json({ success: false, error: "client_closed_request", message: "The client closed the request before it completed." }, { status: CLIENT_CLOSED });
+  }
   if (databaseUnavailable(err)) {
     log.warn({ req_id: requestId, ...errorFields(err) }, "database unavailable");
     return errorResponse(new ApiError("service_unavailable", "The database is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" }));
@@ -51,4 +51,19 @@ export function databaseUnavailable(err: unknown): boolean {
     if (UNAVAILABLE.has(code) || code.startsWith("08")) return true;
   }
   return false;
+}
+
+/** The status a request the client gave up on is logged with (nginx's convention). */
+export const CLIENT_CLOSED = 499;
+
+/**
+ * The client went away: the request's signal fired, or reading its body failed the way Node
+ * reports a dropped connection ("aborted", ECONNRESET), which is not a database error.
+ */
+export function clientAborted(err: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return true;
+  const e = err as { name?: unknown; code?: unknown; message?: unknown } | undefined;
+  if (!e || typeof e !== "object") return false;
+  if (e.name === "AbortError" || e.name === "ResponseAborted") return true;
+  return e.code === "ECONNRESET" && e.message === "aborted";
 }

@@ -34,3 +34,15 @@ export class ApiError extends Error {
     return ERROR_STATUS[this.code];
   }
 }
+
+/** The most of a caller's text an error message repeats: a 900 KB field name is not echoed back. */
+export const MAX_ECHO = 100;
+
+/** A caller's text cut to MAX_ECHO characters, with an ellipsis when cut. */
+export function clip(text: string): string {
+  const chars = [...text];
+  return chars.length > MAX_ECHO ? `${chars.slice(0, MAX_ECHO).join("")}…` : text;
+}
+
+/** A caller's text for an error message: clipped, in quotes (JSON-escaped, so a quote cannot end it). */
+export const quoted = (text: string): string => JSON.stringify(clip(text));

@@ -2,8 +2,9 @@
 // when it is a sane one), anything thrown turned into the spec's envelope, and one structured
 // log line per request. withApiKey and withSession build on it.
 import { log } from "@/lib/log";
-import { ApiError } from "./errors";
-import { handleApiError, newRequestId, REQUEST_ID_HEADER } from "./envelope";
+import { ApiError, clip } from "./errors";
+import { handleApiError } from "./envelope";
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
 
 export interface RouteContext<P> {
   req: Request;
@@ -14,8 +15,6 @@ export interface RouteContext<P> {
 }
 
 type NextContext<P> = { params: Promise<P> };
-
-const CLIENT_REQUEST_ID = /^[\w.:-]{8,128}$/;
 
 /** The path with its parameters named (`/api/v1/{sheetId}/{tabName}`): what a log groups by. */
 function routeTemplate(pathname: string, params: Record<string, unknown>): string {
@@ -30,8 +29,7 @@ function routeTemplate(pathname: string, params: Record<string, unknown>): strin
 export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>) => Promise<Response> | Response) {
   return async (req: Request, context?: NextContext<P>): Promise<Response> => {
     const started = performance.now();
-    const given = req.headers.get(REQUEST_ID_HEADER);
-    const requestId = given && CLIENT_REQUEST_ID.test(given) ? given : newRequestId();
+    const requestId = requestIdOf(req.headers);
     const fields: Record<string, string | number | undefined> = {};
     let params = {} as P;
     let res: Response;
@@ -39,7 +37,7 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
       params = ((await context?.params) ?? {}) as P;
       res = await handler({ req, params, requestId, annotate: (f) => Object.assign(fields, f) });
     } catch (err) {
-      res = handleApiError(err, requestId);
+      res = handleApiError(err, requestId, req.signal);
     }
     res.headers.set(REQUEST_ID_HEADER, requestId);
     const url = new URL(req.url);
@@ -69,5 +67,5 @@ export function otherMethods(allowed: Method[]) {
 
 /** 404 in the envelope for paths no route serves. */
 export const unknownRoute = route(({ req }) => {
-  throw new ApiError("not_found", `No route ${req.method} ${new URL(req.url).pathname}. See GET /api for the routes.`);
+  throw new ApiError("not_found", `No route ${req.method} ${clip(new URL(req.url).pathname)}. See GET /api for the routes.`);
 });

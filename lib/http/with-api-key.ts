@@ -58,12 +58,12 @@ function requirePermission(key: KeyRecord, permission: Permission | undefined): 
 }
 
 /** Runs the handler; whatever it answers, the answer gets the limit headers and is metered. */
-async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision | undefined, requestId: string, run: () => Promise<Response>): Promise<Response> {
+async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision | undefined, req: Request, requestId: string, run: () => Promise<Response>): Promise<Response> {
   let res: Response;
   try {
     res = await run();
   } catch (err) {
-    res = handleApiError(err, requestId);
+    res = handleApiError(err, requestId, req.signal);
   }
   if (decision) for (const [name, value] of Object.entries(limitHeaders(decision))) res.headers.set(name, value);
   const status = res.status;
@@ -94,7 +94,7 @@ export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyCont
         recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429 });
         throw rateLimitError(decision);
       }
-      return answer(key, ctx.params.sheetId, decision, ctx.requestId, async () => {
+      return answer(key, ctx.params.sheetId, decision, ctx.req, ctx.requestId, async () => {
         requirePermission(key, permission);
         if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
         return handler({ ...ctx, key, sheet, dataVersion });

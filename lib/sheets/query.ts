@@ -1,7 +1,7 @@
 // List queries (DECISIONS 8-10): limit/offset, stable sort (by value when a column holds only
 // numbers or dates, empty values last), filters with = != > >= < <= ~ and `a|b` alternatives,
 // select. Values are read in the sheet's own locale: "1.234,5" in a de_DE sheet is 1234.5.
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, quoted } from "@/lib/http/errors";
 import { comparableTarget, comparableValue, comparesByValue, type ValueColumn } from "./cell-values";
 import type { TabData, TabRow } from "./rows";
 
@@ -31,7 +31,7 @@ const bad = (message: string) => new ApiError("validation_error", message);
 function integer(name: string, raw: string | null, fallback: number, min: number, max: number): number {
   if (raw === null) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw bad(`${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? "any size" : max}; got "${raw}".`);
+    throw bad(`${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? "any size" : max}; got ${quoted(raw)}.`);
   }
   return Number(raw);
 }
@@ -39,7 +39,7 @@ function integer(name: string, raw: string | null, fallback: number, min: number
 export function parseBoolean(name: string, raw: string | null): boolean {
   if (raw === null || raw === "false" || raw === "0") return false;
   if (raw === "true" || raw === "1" || raw === "") return true;
-  throw bad(`${name} must be true or false; got "${raw}".`);
+  throw bad(`${name} must be true or false; got ${quoted(raw)}.`);
 }
 
 /** Splits on an unescaped separator, resolving `\,` `\|` `\\` escapes in the pieces. */
@@ -76,11 +76,11 @@ const OPERATORS: Operator[] = ["!=", ">=", "<=", "=", ">", "<", "~"];
 function parseCondition(text: string, columns: string[]): Condition {
   if (text === "") throw bad("The filter has an empty condition: write conditions as column=value, joined by commas.");
   const at = text.search(/[!=<>~]/);
-  if (at <= 0) throw bad(`Cannot read the filter condition "${text}": write column=value (operators = != > >= < <= ~).`);
+  if (at <= 0) throw bad(`Cannot read the filter condition ${quoted(text)}: write column=value (operators = != > >= < <= ~).`);
   const column = text.slice(0, at);
   const op = OPERATORS.find((o) => text.startsWith(o, at));
-  if (!op) throw bad(`Cannot read the operator in "${text}": use = != > >= < <= or ~.`);
-  if (!columns.includes(column)) throw bad(`Unknown filter column "${column}". Columns: ${columns.join(", ")}.`);
+  if (!op) throw bad(`Cannot read the operator in ${quoted(text)}: use = != > >= < <= or ~.`);
+  if (!columns.includes(column)) throw bad(`Unknown filter column ${quoted(column)}. Columns: ${columns.join(", ")}.`);
   const rest = text.slice(at + op.length);
   const values = op === "=" ? splitEscaped(rest, "|") : [splitEscaped(rest, "|").join("|")];
   return { column, op, values };
@@ -88,14 +88,14 @@ function parseCondition(text: string, columns: string[]): Condition {
 
 export function parseListQuery(params: URLSearchParams, columns: string[]): ListQuery {
   for (const key of params.keys()) {
-    if (!KNOWN_PARAMS.includes(key)) throw bad(`Unknown query parameter "${key}". Use ${KNOWN_PARAMS.join(", ")}.`);
+    if (!KNOWN_PARAMS.includes(key)) throw bad(`Unknown query parameter ${quoted(key)}. Use ${KNOWN_PARAMS.join(", ")}.`);
   }
   const limit = integer("limit", params.get("limit"), 100, 1, MAX_LIMIT);
   const offset = integer("offset", params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
   const order = (params.get("order") ?? "asc").toLowerCase();
-  if (order !== "asc" && order !== "desc") throw bad(`order must be asc or desc; got "${params.get("order")}".`);
+  if (order !== "asc" && order !== "desc") throw bad(`order must be asc or desc; got ${quoted(params.get("order") ?? "")}.`);
   const sort = params.get("sort") ?? undefined;
-  if (sort !== undefined && !columns.includes(sort)) throw bad(`Unknown sort column "${sort}". Columns: ${columns.join(", ")}.`);
+  if (sort !== undefined && !columns.includes(sort)) throw bad(`Unknown sort column ${quoted(sort)}. Columns: ${columns.join(", ")}.`);
   const filterText = params.get("filter");
   const filters = filterText === null || filterText === "" ? [] : splitEscaped(filterText, ",").map((c) => parseCondition(c, columns));
   return { limit, offset, sort, order, filters, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
@@ -106,7 +106,7 @@ export function parseSelect(raw: string | null, columns: string[]): string[] | u
   if (raw === null) return undefined;
   const select = raw.split(",").filter(Boolean);
   const unknown = select.filter((c) => !columns.includes(c));
-  if (unknown.length || !select.length) throw bad(`Unknown select column "${unknown[0] ?? ""}". Columns: ${columns.join(", ")}.`);
+  if (unknown.length || !select.length) throw bad(`Unknown select column ${quoted(unknown[0] ?? "")}. Columns: ${columns.join(", ")}.`);
   return select;
 }
 

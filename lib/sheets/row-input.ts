@@ -1,6 +1,6 @@
 // Validation of row bodies (DECISIONS 4-6), all of it before anything is written: values are
 // strings, numbers, booleans or null; keys are columns of the tab; a row is never empty.
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, quoted } from "@/lib/http/errors";
 import type { TabData } from "./rows";
 
 export type CellInput = string | number | boolean | null;
@@ -22,9 +22,11 @@ export function checkRowShape(value: unknown, index?: number): RowInput {
   if (!entries.length) throw bad(`${where(index)} is an empty object: name at least one column.`);
   for (const [field, v] of entries) {
     const ok = v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
-    if (!ok) throw bad(`Field "${field}" ${index === undefined ? "" : `of row ${index + 1} `}must be a string, number, boolean or null.`);
+    if (!ok) throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}must be a string, number, boolean or null.`);
   }
-  return value as RowInput;
+  // Column names come from users: without a prototype, `name in row` and `row[name]` see only
+  // the body's own fields, never `constructor` or `toString` inherited from Object.prototype.
+  return Object.assign(Object.create(null) as RowInput, value);
 }
 
 export function rowsOfCreateBody(body: unknown): RowInput[] {
@@ -44,7 +46,7 @@ export function checkColumns(rows: RowInput[], data: TabData, { update }: { upda
         throw bad(`The tab "${data.tab}" has no id column: its rows are identified by row number, which the sheet assigns.`);
       }
       if (!names.includes(field)) {
-        throw bad(`${rows.length > 1 ? `Row ${i + 1}: ` : ""}"${field}" is not a column of "${data.tab}". Columns: ${names.join(", ")}.`);
+        throw bad(`${rows.length > 1 ? `Row ${i + 1}: ` : ""}${quoted(field)} is not a column of "${data.tab}". Columns: ${names.join(", ")}.`);
       }
     }
   });

@@ -1,5 +1,5 @@
 // The read side of the rows API: find the tab, serve its rows from cache, query them.
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, quoted } from "@/lib/http/errors";
 import { applyQuery, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
 import { rowEtag, rowToJson } from "./rows";
 import { findRow } from "./row-writes";
@@ -16,7 +16,7 @@ export async function findTab(sheet: SheetRecord, tabName: string): Promise<TabM
   if (!tab) {
     throw new ApiError(
       "not_found",
-      `No tab named "${tabName}" in this sheet (names are case-sensitive). Tabs: ${model.tabs.map((t) => t.name).join(", ")}. A tab added since the last schema refresh appears after POST /api/{sheetId}/refresh-schema.`,
+      `No tab named ${quoted(tabName)} in this sheet (names are case-sensitive). Tabs: ${model.tabs.map((t) => t.name).join(", ")}. A tab added since the last schema refresh appears after POST /api/{sheetId}/refresh-schema.`,
     );
   }
   return tab;
@@ -35,11 +35,11 @@ export async function listRows(sheet: SheetRecord, tab: TabModel, version: numbe
 
 export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, { fresh = false } = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string }> {
   for (const key of params.keys()) {
-    if (key !== "typed" && key !== "select") throw new ApiError("validation_error", `Unknown query parameter "${key}". Use typed or select.`);
+    if (key !== "typed" && key !== "select") throw new ApiError("validation_error", `Unknown query parameter ${quoted(key)}. Use typed or select.`);
   }
   const { data, cache } = await readTab(sheet, tab, version, { fresh });
   const row = findRow(data, rowId);
-  if (!row) throw new ApiError("not_found", `No row with id "${rowId}" in the tab "${tab.name}".`);
+  if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
   return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache, etag: rowEtag(data, row) };
 }

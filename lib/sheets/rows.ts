@@ -53,7 +53,8 @@ export interface RowView {
 }
 
 export function rowToJson(data: TabData, row: TabRow, view: RowView = { typed: false }): Record<string, JsonValue> {
-  const out: Record<string, JsonValue> = {};
+  // No prototype: a column named `__proto__` is a field like any other (JSON output is the same).
+  const out: Record<string, JsonValue> = Object.create(null);
   // Tabs without an id column still give every row its id: the row number (as Sheety does).
   if (!data.hasIdColumn) out.id = view.typed ? row.rowNumber : row.id;
   data.columns.forEach((c, i) => {

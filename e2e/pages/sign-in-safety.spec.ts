@@ -1,0 +1,92 @@
+// Sign-in from the outside: it never sends the browser to another site, deep links survive it,
+// the session endpoint gives pages what they need and nothing secret, and dashboard actions
+// posted from another origin are refused with 403. Every page answer carries an X-Request-Id.
+import { request as http } from "node:http";
+import { expect, test } from "@playwright/test";
+import { registerSheet } from "../support/dashboard";
+import { createSpreadsheet } from "../support/emulator-admin";
+import { E2E } from "../support/env";
+import { approveGoogleConsent, signIn } from "../support/google-consent";
+
+test("a callbackUrl to another site lands on the dashboard instead", async ({ page }) => {
+  for (const target of ["/\\evil.example", "//evil.example", "https://evil.example/"]) {
+    await page.context().clearCookies();
+    await page.goto(`/signin?callbackUrl=${encodeURIComponent(target)}`);
+    await page.getByTestId("sign-in-google").click();
+    await approveGoogleConsent(page, "redirect@example.com");
+    await page.waitForURL((url) => url.origin === E2E.baseUrl && url.pathname === "/dashboard");
+    // Signed in already: the sign-in page sends it straight on, to the dashboard too.
+    const again = await page.request.get(`/signin?callbackUrl=${encodeURIComponent(target)}`, { maxRedirects: 0 });
+    expect(new URL(again.headers()["location"] ?? "", E2E.baseUrl).origin).toBe(E2E.baseUrl);
+  }
+});
+
+test("a signed-out visit to a sheet page returns to it after sign-in", async ({ page }) => {
+  const sheetId = await createSpreadsheet("Deep link");
+  await signIn(page, "deeplink@example.com");
+  await registerSheet(page, sheetId);
+  await page.context().clearCookies();
+
+  await page.goto(`/dashboard/sheets/${sheetId}`);
+  await page.waitForURL(/\/signin\?/);
+  await page.getByTestId("sign-in-google").click();
+  await approveGoogleConsent(page, "deeplink@example.com");
+  await page.waitForURL(`${E2E.baseUrl}/dashboard/sheets/${sheetId}`);
+  await expect(page.getByTestId("sheet-name")).toHaveText("Deep link");
+});
+
+test("the session endpoint answers the user's id, email and name, never the session token or account data", async ({ page }) => {
+  await signIn(page, "session@example.com");
+  const token = (await page.context().cookies()).find((c) => c.name.endsWith("authjs.session-token"))!.value;
+  const res = await page.request.get("/api/auth/session");
+  const text = await res.text();
+  expect(text).not.toContain(token);
+  const body = JSON.parse(text);
+  expect(Object.keys(body).sort()).toEqual(["expires", "user"]);
+  expect(Object.keys(body.user).sort()).toEqual(["email", "id", "name"]);
+  expect(body.user.email).toBe("session@example.com");
+});
+
+test("a dashboard action posted from another origin is refused with 403", async ({ page }) => {
+  await signIn(page, "origin@example.com");
+  const res = await page.request.post("/dashboard", {
+    headers: { Origin: "https://evil.example", "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" },
+    data: "[]",
+    maxRedirects: 0,
+  });
+  expect(res.status()).toBe(403);
+  expect(await res.json()).toMatchObject({ success: false, error: "forbidden" });
+});
+
+test("pages answer with an X-Request-Id", async ({ request }) => {
+  const sheetId = await createSpreadsheet("Request ids");
+  for (const path of ["/", "/signin", "/docs", `/docs/${sheetId}`, "/docs/1NoSuchSheet00000000000000000000000000000000"]) {
+    const res = await request.get(path);
+    expect(res.headers()["x-request-id"], path).toMatch(/^req_[0-9a-f]{32}$/);
+  }
+});
+
+test("a chunked body over 1 MB gets 413 and Connection: close", async ({ page }) => {
+  const sheetId = await createSpreadsheet("Big bodies");
+  await signIn(page, "big-body@example.com");
+  const key = await registerSheet(page, sheetId);
+  const { status, connection } = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    const req = http(`${E2E.baseUrl.replace("localhost", "127.0.0.1")}/api/v1/${sheetId}/Items`, { method: "POST", headers: { "X-API-Key": key, "Content-Type": "application/json", "Transfer-Encoding": "chunked" } }, (res) => {
+      resolve({ status: res.statusCode!, connection: res.headers.connection });
+      res.resume();
+    });
+    req.on("error", reject);
+    const chunk = `"${"x".repeat(64 * 1024)}",`;
+    req.write("[");
+    // Up to 2 MB, stopping as soon as the answer came.
+    let sent = 0;
+    const pump = () => {
+      while (sent < 32 && req.write(chunk)) sent++;
+      if (sent < 32) req.once("drain", () => { sent++; pump(); });
+      else req.end('""]');
+    };
+    pump();
+  });
+  expect(status).toBe(413);
+  expect(connection).toBe("close");
+});
