@@ -116,10 +116,12 @@ test("a realistic session through Prism's validating proxy shows zero violations
     await check({ name: "create many", method: "POST", path: rows, headers: { ...k, ...json }, body: [{ name: "Prism shelf" }, { name: "Prism hook", notes: null }], status: 201 });
     await check({ name: "create in a tab without ids", method: "POST", path: members, headers: { ...k, ...json }, body: { name: "Prism member", active: false }, status: 201 });
     const id = String(one.body.data.rows[0].id);
-    const put = await check({ name: "update (PUT)", method: "PUT", path: `${rows}/${id}`, headers: { ...k, ...json }, body: { price: 15 }, status: 200 });
-    await check({ name: "update (PATCH) with If-Match", method: "PATCH", path: `${rows}/${id}`, headers: { ...k, ...json, "If-Match": put.res.headers()["etag"]! }, body: { notes: "patched" }, status: 200 });
-    await check({ name: "update, 412", method: "PUT", path: `${rows}/${id}`, headers: { ...k, ...json, "If-Match": put.res.headers()["etag"]! }, body: { notes: "stale" }, status: 412 });
-    await check({ name: "delete, 412", method: "DELETE", path: `${rows}/${id}`, headers: { ...k, "If-Match": put.res.headers()["etag"]! }, status: 412 });
+    await check({ name: "update (PUT)", method: "PUT", path: `${rows}/${id}`, headers: { ...k, ...json }, body: { price: 15, in_stock: false }, status: 200 });
+    const read = await check({ name: "get after update", method: "GET", path: `${rows}/${id}`, headers: k, status: 200 });
+    const before = read.res.headers()["etag"]!;
+    await check({ name: "update (PATCH) with If-Match", method: "PATCH", path: `${rows}/${id}`, headers: { ...k, ...json, "If-Match": before }, body: { notes: "patched" }, status: 200 });
+    await check({ name: "update, 412", method: "PUT", path: `${rows}/${id}`, headers: { ...k, ...json, "If-Match": before }, body: { notes: "stale" }, status: 412 });
+    await check({ name: "delete, 412", method: "DELETE", path: `${rows}/${id}`, headers: { ...k, "If-Match": before }, status: 412 });
     await check({ name: "delete", method: "DELETE", path: `${rows}/${id}`, headers: k, status: 200 });
 
     await check({ name: "schema", method: "GET", path: `/api/${sheetId}/schema`, headers: k, status: 200 });

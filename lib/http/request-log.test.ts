@@ -1,5 +1,6 @@
 // One JSON log line per request with its id, route template, sheet, key prefix, status and
-// duration; never a key value, a token or a cell's content. X-Request-Id is echoed.
+// duration; never a key value, a token or a cell's content. X-Request-Id is echoed. A request
+// the client aborted is logged as an abort, never as a database outage.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
@@ -7,6 +8,7 @@ import { log, setLogTarget } from "@/lib/log";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
+import { route } from "./route";
 
 let svc: TestService;
 let key: string;
@@ -50,5 +52,24 @@ describe("request logs", () => {
   it("replaces a malformed X-Request-Id with its own", async () => {
     const res = await rowsClient(DEMO_SPREADSHEET_ID, key).list("Products", "", { "X-Request-Id": "bad id with spaces" });
     expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});
+
+describe("aborted requests", () => {
+  it("are logged as aborts, not as a database outage", async () => {
+    lines.length = 0;
+    const controller = new AbortController();
+    // What Node raises when the client drops the connection while its body is read.
+    const handler = route(async ({ req }) => {
+      controller.abort();
+      await req.text();
+      throw Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+    });
+    const res = await handler(new Request("http://localhost/x", { method: "POST", body: "{}", signal: controller.signal }));
+    expect(res.status).toBe(499);
+    const entries = lines.map((l) => JSON.parse(l) as { msg: string; status?: number });
+    expect(entries.map((e) => e.msg)).toContain("request aborted by the client");
+    expect(entries.map((e) => e.msg)).not.toContain("database unavailable");
+    expect(entries.find((e) => e.msg === "request")?.status).toBe(499);
   });
 });
