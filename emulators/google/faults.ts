@@ -1,5 +1,11 @@
-// Faults that tests arm per route: an error status, a 403 reason, a delay, or a mix, for the next
-// `count` calls.
+// Faults that tests arm per route, for the next `count` calls. What a slow or failing Google does
+// to a write, in the three ways that matter:
+// - late: `delayMs` holds the call before it is applied, so the write lands after the client gave
+//   up (Google may apply a write whose answer never arrives); `answerDelayMs` applies it at once
+//   and holds only the answer;
+// - fail without applying: `status` alone;
+// - apply, then fail: `status` with `applied: true` (the change is kept, the answer is an error).
+// A 403 that is not "no access" (`reason`) is armed the same way.
 import { faultError, reasonError, type FaultReason, type GoogleError } from "./errors";
 
 export interface FaultSpec {
@@ -8,10 +14,23 @@ export interface FaultSpec {
   status?: 429 | 500 | 503;
   /** A 403 that is not "no access", with Google's body for it (SERVICE_DISABLED, Drive rate limits, API-key restrictions). */
   reason?: FaultReason;
+  /** Wait before handling the call: its effect lands this late. */
   delayMs?: number;
+  /** Wait after applying the call, before answering. */
+  answerDelayMs?: number;
+  /** With `status`: the call is applied, and then answered with the error. */
+  applied?: boolean;
   /** How many calls the fault applies to; default 1, -1 for "until cleared". */
   count?: number;
   spreadsheetId?: string;
+}
+
+export interface TakenFault {
+  delayMs: number;
+  answerDelayMs: number;
+  /** The error to answer, before applying (or after, when `applied`). */
+  error?: GoogleError;
+  applied: boolean;
 }
 
 export class Faults {
@@ -30,7 +49,7 @@ export class Faults {
   }
 
   /** Consumes the first fault matching the call and returns what to do with it. */
-  take(route: string, spreadsheetId?: string): { delayMs: number; error?: GoogleError } | undefined {
+  take(route: string, spreadsheetId?: string): TakenFault | undefined {
     const i = this.armed.findIndex(
       (f) => (f.route === "*" || f.route === route) && (!f.spreadsheetId || f.spreadsheetId === spreadsheetId),
     );
@@ -41,6 +60,6 @@ export class Faults {
       if (fault.count <= 0) this.armed.splice(i, 1);
     }
     const error = fault.reason ? reasonError(fault.reason, route) : fault.status ? faultError(fault.status, route) : undefined;
-    return { delayMs: fault.delayMs ?? 0, error };
+    return { delayMs: fault.delayMs ?? 0, answerDelayMs: fault.answerDelayMs ?? 0, error, applied: fault.applied === true };
   }
 }

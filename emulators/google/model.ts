@@ -1,6 +1,7 @@
 // The emulator's spreadsheets: tabs of cells, sharing settings and a modification clock.
 import type { Cell, NumberFormat, Scalar } from "./cells";
 import { rawCell } from "./cells";
+import type { DeveloperMetadata } from "./metadata";
 
 export type Role = "reader" | "writer" | "owner";
 
@@ -36,6 +37,8 @@ export interface Spreadsheet {
   /** Bumped on every change, like Drive's file version. */
   version: number;
   nextSheetId: number;
+  /** Developer metadata of the spreadsheet, its sheets, rows and columns (see metadata.ts). */
+  developerMetadata?: DeveloperMetadata[];
 }
 
 export interface TabSeed {

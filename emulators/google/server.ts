@@ -10,6 +10,7 @@ import { buildSpreadsheet, DEFAULT_MODIFIED_TIME_LAG_MS, settledModifiedTime, to
 import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
+import { getDeveloperMetadata, searchDeveloperMetadata } from "./metadata";
 import { appendValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
 import { SpreadsheetStore } from "./store";
 
@@ -111,6 +112,13 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       getSpreadsheet(spreadsheetFor(c, id, "read"), c.url.searchParams, `http://${c.req.headers.host}`)],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+):batchUpdate$/, "spreadsheets.batchUpdate", "write", (c, id) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdate(s, c.body))],
+    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata:search$/, "developerMetadata.search", "read", (c, id) =>
+      searchDeveloperMetadata(spreadsheetFor(c, id, "read"), c.body)],
+    ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata\/(\d+)$/, "developerMetadata.get", "read", (c, id, metadataId) => {
+      const found = getDeveloperMetadata(spreadsheetFor(c, id, "read"), Number(metadataId));
+      if (!found) throw new GoogleError(404, "NOT_FOUND", `No developer metadata with ID: ${metadataId}`, "notFound");
+      return found;
+    }],
     ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchGet$/, "values.batchGet", "read", (c, id) => {
       const sheet = spreadsheetFor(c, id, "read");
       const valueRanges = c.url.searchParams.getAll("ranges").map((r) => readValues(sheet, r, ...renderOptions(c.url.searchParams)));
@@ -146,9 +154,14 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       const id = decodeURIComponent(m[1]!);
       calls.set(route, (calls.get(route) ?? 0) + 1);
       const fault = faults.take(route, id);
-      if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      if (fault?.delayMs) await sleep(fault.delayMs);
+      if (fault?.error && !fault.applied) throw fault.error;
+      const result = handler({ ...call, route }, id, m[2] ? decodeURIComponent(m[2]) : "");
+      if (fault?.answerDelayMs) await sleep(fault.answerDelayMs);
       if (fault?.error) throw fault.error;
-      send(res, 200, handler({ ...call, route }, id, m[2] ? decodeURIComponent(m[2]) : ""));
+      // The client may have given up long ago: the change above stands, the answer goes nowhere.
+      if (!res.destroyed) send(res, 200, result);
       return true;
     }
     return false;

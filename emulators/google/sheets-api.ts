@@ -6,6 +6,7 @@ import { badRequest, unparsableRange } from "./errors";
 import { applyFields, parseFields } from "./fields";
 import { Calculator, isError } from "./formulas";
 import { ensureRoom } from "./grid-limits";
+import { createDeveloperMetadata, deleteDeveloperMetadata, shiftOnDelete, shiftOnInsert } from "./metadata";
 import { localeRules, type LocaleRules } from "./locales";
 import { cellAt, setCell, touch, usedColumnCount, usedRowCount, type Spreadsheet, type Tab } from "./model";
 
@@ -341,6 +342,7 @@ const deleteDimension: Request = (sheet, req, where) => {
     for (const row of tab.rows) row?.splice(start, end - start);
     tab.columnCount -= end - start;
   } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
+  shiftOnDelete(sheet, tab.sheetId, dimension, start, end);
   return {};
 };
 
@@ -358,6 +360,7 @@ const insertDimension: Request = (sheet, req, where) => {
     for (const row of tab.rows) if (row && start < row.length) row.splice(start, 0, ...Array<Cell | null>(n).fill(null));
     tab.columnCount += n;
   } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
+  shiftOnInsert(sheet, tab.sheetId, dimension, start, n);
   return {};
 };
 
@@ -421,7 +424,62 @@ const updateSheetProperties: Request = (sheet, req, where) => {
   return {};
 };
 
-const REQUESTS: Record<string, Request> = { deleteDimension, insertDimension, appendDimension, addSheet, updateSpreadsheetProperties, updateSheetProperties };
+/** A CellData's userEnteredValue as a stored cell: a stringValue is text, never a formula. */
+function enteredCell(data: Json | undefined): Cell | null {
+  const v = (data?.userEnteredValue ?? undefined) as Json | undefined;
+  if (!v) return null;
+  if (typeof v.formulaValue === "string") return { value: v.formulaValue, formula: true };
+  if (typeof v.numberValue === "number") return rawCell(v.numberValue);
+  if (typeof v.boolValue === "boolean") return rawCell(v.boolValue);
+  if (typeof v.stringValue === "string") return v.stringValue === "" ? null : rawCell(v.stringValue);
+  return null;
+}
+
+/**
+ * updateCells: the cells of `rows` written from `start` (only those given) or over `range`
+ * (cells of the range not given are cleared), for the fields named. The grid does not grow:
+ * writing past its edge is 400, as in Google.
+ */
+const updateCells: Request = (sheet, req, where) => {
+  const fields = String(req.fields ?? "");
+  if (!fields) throw badRequest(`${where}At least one field must be updated, but 'fields' is empty.`);
+  const values = fields === "*" || fields.split(",").some((f) => f.trim() === "userEnteredValue");
+  const start = req.start as Json | undefined;
+  const range = req.range as Json | undefined;
+  if (!start === !range) throw badRequest(`${where}exactly one of start or range must be set.`);
+  const at = (start ?? range)!;
+  const tab = tabById(sheet, at.sheetId ?? 0, where);
+  const row0 = Number(start ? start.rowIndex ?? 0 : range!.startRowIndex ?? 0);
+  const col0 = Number(start ? start.columnIndex ?? 0 : range!.startColumnIndex ?? 0);
+  const rows = Array.isArray(req.rows) ? (req.rows as Json[]) : [];
+  const width = Math.max(0, ...rows.map((r) => (Array.isArray(r.values) ? r.values.length : 0)));
+  const endRow = range ? Number(range.endRowIndex ?? tab.rowCount) : row0 + rows.length;
+  const endCol = range ? Number(range.endColumnIndex ?? tab.columnCount) : col0 + width;
+  if (endRow > tab.rowCount || endCol > tab.columnCount) {
+    throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${endRow}C${endCol}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
+  }
+  if (!values) return {};
+  if (range) {
+    for (let r = row0; r < endRow; r++) for (let c = col0; c < endCol; c++) if (cellAt(tab, r, c)) setCell(tab, r, c, null);
+  }
+  rows.forEach((row, i) => {
+    const cells = Array.isArray(row.values) ? (row.values as Json[]) : [];
+    cells.forEach((cell, j) => setCell(tab, row0 + i, col0 + j, enteredCell(cell)));
+  });
+  return {};
+};
+
+const REQUESTS: Record<string, Request> = {
+  deleteDimension,
+  insertDimension,
+  appendDimension,
+  addSheet,
+  updateSpreadsheetProperties,
+  updateSheetProperties,
+  updateCells,
+  createDeveloperMetadata: (sheet, req, where) => createDeveloperMetadata(sheet, req, where),
+  deleteDeveloperMetadata: (sheet, req, where) => deleteDeveloperMetadata(sheet, req, where),
+};
 
 export function batchUpdate(sheet: Spreadsheet, body: Json): Json {
   const requests = Array.isArray(body.requests) ? (body.requests as Json[]) : [];

@@ -25,7 +25,7 @@ export const DOCUMENTED_ERRORS: DocumentedError[] = [
   error("ServerError", "server_error", "Something failed on the service's side. Not counted."),
   error("BadGateway", "bad_gateway", "Google Sheets failed; reads are safe to retry with backoff. Not counted."),
   error("ServiceUnavailable", "service_unavailable", "Google Sheets, its quota or the rate-limit store is unavailable: see Retry-After. Not counted."),
-  error("GatewayTimeout", "gateway_timeout", "Google Sheets did not answer in time; a write's message says whether it may have landed. Not counted."),
+  error("GatewayTimeout", "gateway_timeout", "Google Sheets did not confirm a write in time and its outcome is unknown: the message says how to check (the row's id, the Idempotency-Key). Not counted."),
 ];
 
 export const documentedError = (name: string): DocumentedError => DOCUMENTED_ERRORS.find((e) => e.name === name)!;

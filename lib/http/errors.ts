@@ -46,3 +46,18 @@ export function clip(text: string): string {
 
 /** A caller's text for an error message: clipped, in quotes (JSON-escaped, so a quote cannot end it). */
 export const quoted = (text: string): string => JSON.stringify(clip(text));
+
+/**
+ * A 504 for a write Google did not confirm and that may still land (DECISIONS 7a). `writeId`
+ * names the write, so a retry with the same Idempotency-Key settles it before writing again;
+ * `answer` is the body the write would have been answered with, had it been confirmed.
+ */
+export class OutcomeUnknown extends ApiError {
+  constructor(
+    message: string,
+    readonly writeId: number,
+    readonly answer?: unknown,
+  ) {
+    super("gateway_timeout", message);
+  }
+}

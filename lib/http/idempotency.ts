@@ -2,10 +2,12 @@
 // claims it in the limit store (so this holds across instances) and its answer is kept for 24
 // hours; a retry with the same key and body gets that answer again (Idempotent-Replayed: true)
 // and writes nothing; concurrent retries wait for the first to finish. The same key with another
-// body answers 409. A 5xx answer is not kept, so the request can be retried with its key.
+// body answers 409. A 5xx answer is not kept, so the request can be retried with its key; but a
+// 504 whose write may still land keeps the write's id, and the retry settles that write first:
+// if it landed, the retry gets the first request's answer and nothing is written again.
 import { createHash } from "node:crypto";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
-import { ApiError } from "./errors";
+import { ApiError, OutcomeUnknown } from "./errors";
 import { errorFields, log } from "@/lib/log";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -17,6 +19,13 @@ const WAIT_MS = 30_000;
 interface Pending {
   state: "pending";
   fingerprint: string;
+}
+interface Unknown {
+  state: "unknown";
+  fingerprint: string;
+  writeId: number;
+  /** The answer the first request would have had, had its write been confirmed. */
+  answer: unknown;
 }
 interface Done {
   state: "done";
@@ -32,8 +41,14 @@ function replay(done: Done): Response {
   return new Response(done.body, { status: done.status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Idempotent-Replayed": "true" } });
 }
 
+/** What `create` learns of an earlier attempt with the same key whose write had an unknown outcome. */
+export interface EarlierAttempt {
+  key: string;
+  earlier?: { writeId: number; answer: unknown };
+}
+
 /** Runs `create` at most once per account and Idempotency-Key; without the header it just runs. */
-export async function idempotent(req: Request, accountId: string, request: unknown, create: () => Promise<Response>): Promise<Response> {
+export async function idempotent(req: Request, accountId: string, request: unknown, create: (attempt?: EarlierAttempt) => Promise<Response>): Promise<Response> {
   const key = req.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return create();
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
@@ -43,12 +58,13 @@ export async function idempotent(req: Request, accountId: string, request: unkno
   const recordKey = `sheetapi:idem:${accountId}:${sha256(key)}`;
   const fingerprint = sha256(`${new URL(req.url).pathname}\u0000${JSON.stringify(request)}`);
   const deadline = Date.now() + WAIT_MS;
+  let earlier: Unknown | undefined;
   for (let attempt = 0; ; attempt++) {
     let claimed: boolean;
-    let record: Pending | Done | null;
+    let record: Pending | Done | Unknown | null;
     try {
       claimed = await store.putIfAbsent(recordKey, { state: "pending", fingerprint } satisfies Pending, CLAIM_SECONDS);
-      record = claimed ? null : ((await store.mget<Pending | Done>([recordKey]))[0] ?? null);
+      record = claimed ? null : ((await store.mget<Pending | Done | Unknown>([recordKey]))[0] ?? null);
     } catch {
       throw writesPaused();
     }
@@ -57,6 +73,16 @@ export async function idempotent(req: Request, accountId: string, request: unkno
       throw new ApiError("conflict", `This ${IDEMPOTENCY_HEADER} was used for a different request in the last 24 hours. Use a new key for a new request.`);
     }
     if (record?.state === "done") return replay(record);
+    if (record?.state === "unknown") {
+      // Taken over by this retry (a concurrent retry then waits for it, as for a pending one).
+      earlier = record;
+      try {
+        await store.put(recordKey, { state: "pending", fingerprint } satisfies Pending, CLAIM_SECONDS);
+      } catch {
+        throw writesPaused();
+      }
+      break;
+    }
     if (Date.now() >= deadline) {
       throw new ApiError("conflict", `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry shortly.`, {}, { "Retry-After": "1" });
     }
@@ -64,9 +90,12 @@ export async function idempotent(req: Request, accountId: string, request: unkno
   }
   let res: Response;
   try {
-    res = await create();
+    res = await create({ key, earlier: earlier && { writeId: earlier.writeId, answer: earlier.answer } });
   } catch (err) {
-    await store.del(recordKey).catch(() => undefined);
+    // A write that may still land keeps its id under the key; otherwise the key is free again.
+    const unknown = err instanceof OutcomeUnknown ? { writeId: err.writeId, answer: err.answer } : earlier && { writeId: earlier.writeId, answer: earlier.answer };
+    if (unknown) await store.put(recordKey, { state: "unknown", fingerprint, ...unknown } satisfies Unknown, KEEP_SECONDS).catch(() => undefined);
+    else await store.del(recordKey).catch(() => undefined);
     throw err;
   }
   if (res.status >= 500) {

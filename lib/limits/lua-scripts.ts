@@ -24,6 +24,8 @@ export const UNLOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+export const HGETALL = `return redis.call('HGETALL', KEYS[1])`;
+
 export const INCR = `
 local value = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))

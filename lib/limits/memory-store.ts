@@ -86,6 +86,20 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       entries.set(key, { json: JSON.stringify(last), expiresAt: now() + ttlSeconds * 1000 });
       return last;
     },
+    hset: async (key, field, value, ttlSeconds) => {
+      const hash = (read(key) ?? {}) as Record<string, unknown>;
+      hash[field] = value;
+      entries.set(key, { json: JSON.stringify(hash), expiresAt: now() + ttlSeconds * 1000 });
+    },
+    hdel: async (key, field) => {
+      const hash = read(key) as Record<string, unknown> | null;
+      if (!hash || !Object.hasOwn(hash, field)) return;
+      delete hash[field];
+      const expiresAt = entries.get(key)!.expiresAt;
+      if (Object.keys(hash).length) entries.set(key, { json: JSON.stringify(hash), expiresAt });
+      else entries.delete(key);
+    },
+    hgetall: async <T>(key: string) => ((read(key) ?? {}) as Record<string, T>),
     tryLock: async (key, token, ttlMs) => {
       if (read(key) !== null) return false;
       entries.set(key, { json: JSON.stringify(token), expiresAt: now() + ttlMs });

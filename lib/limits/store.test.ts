@@ -32,6 +32,23 @@ describe.each(stores)("%s store", (_name, make) => {
   });
 });
 
+describe.each(stores)("%s store: hashes (pending writes)", (_name, make) => {
+  const key = `test:store:hash:${process.pid}:${Date.now()}:${_name}`;
+
+  it("sets, lists and removes fields, and forgets an emptied hash", async () => {
+    const store = make();
+    expect(await store.hgetall(key)).toEqual({});
+    await store.hset(key, "11", { kind: "create", at: 1 }, 60);
+    await store.hset(key, "12", { kind: "delete", at: 2 }, 60);
+    expect(await store.hgetall(key)).toEqual({ "11": { kind: "create", at: 1 }, "12": { kind: "delete", at: 2 } });
+    await store.hdel(key, "11");
+    await store.hdel(key, "missing");
+    expect(await store.hgetall(key)).toEqual({ "12": { kind: "delete", at: 2 } });
+    await store.hdel(key, "12");
+    expect(await store.hgetall(key)).toEqual({});
+  });
+});
+
 describe.each(stores)("%s store: counters and locks", (_name, make) => {
   const prefix = `test:store2:${process.pid}:${Date.now()}:${_name}`;
 

@@ -52,6 +52,12 @@ export interface LimitStore {
    * last one. Concurrent callers on any instance never get the same number.
    */
   allocate(key: string, floor: number, count: number, ttlSeconds: number): Promise<number>;
+  /** Sets one field of a hash to a JSON value; the hash expires `ttlSeconds` after its last change. */
+  hset(key: string, field: string, value: object, ttlSeconds: number): Promise<void>;
+  /** Removes one field of a hash. */
+  hdel(key: string, field: string): Promise<void>;
+  /** Every field of a hash (empty when there is none). */
+  hgetall<T>(key: string): Promise<Record<string, T>>;
   /** Takes a lock if it is free: true when `token` now holds it for `ttlMs`. */
   tryLock(key: string, token: string, ttlMs: number): Promise<boolean>;
   /** Releases a lock only if `token` still holds it. */

@@ -1,7 +1,7 @@
 // The limit store on Upstash Redis (or emulators/upstash over a real Redis): every operation that
 // must be atomic is one Lua script, so any number of instances agree.
 import type { Redis } from "@upstash/redis";
-import { ALLOCATE, AUTHORIZE, CONSUME, INCR, PEEK, REFUND, SET_IF_NEWER, UNLOCK } from "./lua-scripts";
+import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, INCR, PEEK, REFUND, SET_IF_NEWER, UNLOCK } from "./lua-scripts";
 import type { ConsumeResult, ConsumeSpec, LimitStore } from "./store";
 
 const consumeArgs = (spec: ConsumeSpec) => ({
@@ -35,6 +35,22 @@ export function upstashStore(redis: Redis): LimitStore {
     incr: async (key, ttlSeconds) => Number(await redis.eval(INCR, [key], [String(ttlSeconds)])),
     allocate: async (key, floor, count, ttlSeconds) =>
       Number(await redis.eval(ALLOCATE, [key], [String(floor), String(count), String(ttlSeconds)])),
+    hset: async (key, field, value, ttlSeconds) => {
+      const tx = redis.multi();
+      tx.hset(key, { [field]: JSON.stringify(value) });
+      tx.expire(key, ttlSeconds);
+      await tx.exec();
+    },
+    hdel: async (key, field) => {
+      await redis.hdel(key, field);
+    },
+    hgetall: async <T>(key: string) => {
+      // Through a script: the flat reply is read the same by Upstash and by the bridge's ioredis.
+      const flat = (await redis.eval(HGETALL, [key], [])) as string[];
+      const out: Record<string, T> = {};
+      for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = (typeof flat[i + 1] === "string" ? JSON.parse(flat[i + 1]!) : flat[i + 1]) as T;
+      return out;
+    },
     tryLock: async (key, token, ttlMs) => (await redis.set(key, token, { nx: true, px: ttlMs })) === "OK",
     unlock: async (key, token) => {
       await redis.eval(UNLOCK, [key], [token]);

@@ -72,42 +72,44 @@ describe("reads", () => {
 describe("creates", () => {
   it("retry a 429 and write exactly once", async () => {
     const before = productRows();
-    svc.google.faults.add({ route: "values.append", status: 429 });
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 429 });
     const res = await api.create("Products", { name: "After 429" });
     expect(res.status).toBe(201);
     expect(productRows()).toBe(before + 1);
   });
 
-  it("check the sheet after a 500 and write exactly once", async () => {
+  it("settle a 500 before writing again, and write exactly once", async () => {
     const before = productRows();
-    svc.google.faults.add({ route: "values.append", status: 500 });
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500 });
     const res = await api.create("Products", [{ name: "After 500 a" }, { name: "After 500 b" }]);
     expect(res.status).toBe(201);
     expect(productRows()).toBe(before + 2);
-    expect(svc.google.calls.get("values.append")).toBe(2);
+    // The write, the fence that proved it cannot land, the write again.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBe(3);
   });
 
-  it("find a write that landed after Google stopped answering, and never write it twice", async () => {
+  it("never write twice when the first write lands after Google stopped answering", async () => {
     const before = productRows();
-    svc.google.faults.add({ route: "values.append", delayMs: TIMEOUT_MS + 300 });
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: TIMEOUT_MS + 300 });
     const res = await api.create("Products", { name: "Slow write" });
     expect(res.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 600)); // the late write has arrived, and was refused
     expect(productRows()).toBe(before + 1);
-    expect(svc.google.calls.get("values.append")).toBe(1);
   });
 
-  it("leave the sheet unchanged when a bulk create keeps failing, and say so", async () => {
+  it("leave the sheet unchanged when Google keeps failing, and say the outcome is unknown and how to check", async () => {
     const before = JSON.stringify(svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]);
-    svc.google.faults.add({ route: "values.append", status: 500, count: -1 });
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500, count: -1 });
     const res = await api.create("Products", Array.from({ length: 20 }, (_, i) => ({ name: `Bulk ${i}` })));
-    expect(res.status).toBe(502);
-    expect(res.body).toMatchObject({ success: false, error: "bad_gateway" });
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({ success: false, error: "gateway_timeout" });
+    expect(String(res.body.message)).toMatch(/outcome is unknown.*Check with GET \/api\/v1\/.+\/Products\/\d+/);
     expect(JSON.stringify(svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0])).toBe(before);
   });
 });
 
 describe("deletes", () => {
-  it("check the sheet after a 500 and delete exactly the row", async () => {
+  it("settle a 500 before deleting again, and delete exactly the row", async () => {
     svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500 });
     const res = await api.remove("Products", "3");
     expect(res.status).toBe(200);

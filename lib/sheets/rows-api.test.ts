@@ -139,12 +139,12 @@ describe("creating rows", () => {
     expect((await api.get("Products", "7")).body.data).toMatchObject({ name: "Shelf", price: "$10.00" });
   });
 
-  it("creates many rows in one append", async () => {
+  it("creates many rows in one atomic batch, after one read of the tab", async () => {
     svc.google.calls.clear();
     const res = await api.create("Products", [{ name: "A" }, { name: "B", id: 100 }, { name: "C" }]);
     expect(res.status).toBe(201);
     expect((res.body.data as { rows: { id: string }[] }).rows.map((r) => r.id)).toEqual(["101", "100", "102"]);
-    expect(svc.google.calls.get("values.append")).toBe(1);
+    expect(Object.fromEntries(svc.google.calls)).toEqual({ "values.get": 1, "spreadsheets.batchUpdate": 1 });
   });
 
   it("gives row numbers to rows created in a tab without an id column", async () => {

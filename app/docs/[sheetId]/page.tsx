@@ -52,7 +52,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           {tab.hasIdColumn
             ? "Rows are identified by their id column; a created row without an id gets the next integer."
-            : "This tab has no id column: rows are identified by their row number in the sheet (header = 1, first row = 2). Row numbers move when rows above are deleted."}
+            : "This tab has no id column: rows are identified by their row number in the sheet (header = 1, first row = 2). Row numbers move when rows above are inserted or deleted: send If-Match with the row's ETag from your read, and a PUT or DELETE answers 412 instead of reaching another row; without If-Match it acts on whichever row is now at that number."}
         </p>
       </div>
       <div className="overflow-x-auto">

@@ -24,10 +24,13 @@ export const GET = withApiKey<Params>(
 // POST /api/v1/{sheetId}/{tabName} - create one row or many (an array, up to 1,000); with an
 // Idempotency-Key, a retry returns the first answer and writes nothing
 export const POST = withApiKey<Params>(
-  async ({ req, params, sheet, key, dataVersion }) => {
+  async ({ req, params, sheet, key }) => {
     const body = await readJsonBody(req);
-    return idempotent(req, key.userId, body, async () => {
-      const data = await createRows(sheet, await findTab(sheet, params.tabName), dataVersion, body);
+    return idempotent(req, key.userId, body, async (attempt) => {
+      const tab = await findTab(sheet, params.tabName);
+      const data = await createRows(sheet, tab, body, { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId });
+      // An earlier request with this key was written after all: its answer, nothing written again.
+      if (data === "earlier-landed") return ok({ data: attempt!.earlier!.answer }, { status: 201 });
       return ok({ data }, { status: 201 });
     });
   },
