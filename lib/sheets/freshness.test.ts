@@ -207,10 +207,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       const stale = await api.list("Items", "select=name");
       expect([stale.status, stale.headers.get("x-cache")]).toEqual([200, "STALE"]);
       expect((stale.body.data as { name: string }[]).map((r) => r.name)).toEqual(before);
-      svc.google.faults.add({ route: "values.append", status: 429, count: -1 });
-      const write = await api.create("Items", { name: "x" });
-      expect(write.status).toBe(503);
-      expect(write.body).toMatchObject({ success: false, error: "service_unavailable" });
+      svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 429, count: -1 });
+      // Writes read the tab fresh and never take a stale copy: they fail cleanly instead.
+      for (const write of [await api.create("Items", { name: "x" }), await api.update("Items", "1", { name: "y" })]) {
+        expect(write.status).toBe(503);
+        expect(write.body).toMatchObject({ success: false, error: "service_unavailable" });
+      }
       // /health still answers 200 (the service serves what it can) and says Google is failing.
       const { callRoute } = await import("@/testing/routes");
       const health = await callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });

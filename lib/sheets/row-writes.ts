@@ -22,13 +22,13 @@ import type { TabModel } from "./tab-model";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
 import { errorFields, log } from "@/lib/log";
 
-type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable">;
+export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable">;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
-const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
-const ID_COUNTER_TTL_SECONDS = 7 * 24 * 3600;
+export const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
+export const ID_COUNTER_TTL_SECONDS = 7 * 24 * 3600;
 
-function requireWritable(sheet: WriteSheet): void {
+export function requireWritable(sheet: WriteSheet): void {
   if (sheet.writable) return;
   throw new ApiError(
     "forbidden",
@@ -52,7 +52,7 @@ function currentRow(data: TabData, rowId: string, ifMatch: string | null): TabRo
 }
 
 /** The tab's writes take turns, on every instance; the earlier ones are settled first. */
-async function underTabLock<T>(sheet: WriteSheet, model: TabModel, work: () => Promise<T>): Promise<T> {
+export async function underTabLock<T>(sheet: WriteSheet, model: TabModel, work: () => Promise<T>): Promise<T> {
   const result = await withLock(tabLockKey(sheet.id, model.name), async () => {
     await settlePending(sheet, model);
     return work();
@@ -65,7 +65,7 @@ async function underTabLock<T>(sheet: WriteSheet, model: TabModel, work: () => P
 }
 
 /** A value as Google's CellData: a string is text (never a formula), null clears the cell. */
-function cellData(value: CellInput | string): sheets_v4.Schema$CellData {
+export function cellData(value: CellInput | string): sheets_v4.Schema$CellData {
   const v = cellValue(value);
   if (v === "") return {};
   if (typeof v === "number") return { userEnteredValue: { numberValue: v } };

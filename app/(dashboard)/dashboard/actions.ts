@@ -11,7 +11,8 @@ import { isPlanId } from "@/lib/limits/plans";
 import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
-import { refreshSheetModel } from "@/lib/sheets/schema";
+import { addIdColumn } from "@/lib/sheets/id-column";
+import { getSheetModel, refreshSheetModel } from "@/lib/sheets/schema";
 import { publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
 export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string() }), async ({ sheetUrl }, user) => {
@@ -26,6 +27,17 @@ export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() 
   const model = await refreshSheetModel(toSheetRecord(sheet));
   revalidatePath(`/dashboard/sheets/${sheetId}`);
   return { tabs: model.tabs.length, updatedAt: model.updatedAt };
+});
+
+export const addIdColumnAction = sessionAction(z.object({ sheetId: z.string(), tab: z.string() }), async ({ sheetId, tab }, user) => {
+  const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
+  if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
+  const record = toSheetRecord(sheet);
+  const model = (await getSheetModel(record)).tabs.find((t) => t.name === tab);
+  if (!model) throw new ApiError("not_found", `No tab named "${tab}": refresh the schema.`);
+  const added = await addIdColumn(record, model);
+  revalidatePath(`/dashboard/sheets/${sheetId}`);
+  return added;
 });
 
 export const saveCacheSettingsAction = sessionAction(

@@ -15,6 +15,7 @@ import { KeysPanel } from "../../keys/keys-panel";
 import { recentSheetStats } from "@/lib/sheets/sheet-stats";
 import { CacheSettings } from "./cache-settings";
 import { RefreshSchemaButton } from "./refresh-button";
+import { AddIdColumn } from "./add-id-column";
 
 export const dynamic = "force-dynamic";
 
@@ -90,6 +91,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
                 <h2 className="font-semibold" data-testid="tab-name">{tab.name}</h2>
                 <span className="text-xs text-slate-500">{tab.hasIdColumn ? "ids from the id column" : "ids are row numbers"}</span>
               </div>
+              {!tab.hasIdColumn && tab.columns.length > 0 && <AddIdColumn sheetId={sheet.id} tab={tab.name} writable={sheet.writable} />}
               {tab.columns.length === 0 ? (
                 <p className="px-4 py-3 text-sm text-slate-500">No header row: add column names in row 1.</p>
               ) : (
