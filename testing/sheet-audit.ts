@@ -9,7 +9,7 @@ export type Cells = (string | number | boolean | null)[];
 export function storedRows(google: GoogleEmulator, spreadsheetId: string, tab: string): Cells[] {
   const sheet = google.store.get(spreadsheetId)!;
   const grid = sheet.tabs.find((t) => t.title === tab)!.rows;
-  return grid.map((r) => r.map((c) => (c ? c.value : null)));
+  return Array.from(grid, (r) => (r ?? []).map((c) => (c ? c.value : null)));
 }
 
 const blank = (r: Cells) => !r.some((v) => v !== null && v !== "");
