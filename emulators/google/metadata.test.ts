@@ -1,23 +1,21 @@
 // Developer metadata, batchUpdate atomicity and write faults, driven through the real googleapis
 // client: what Google documents (spreadsheets.developerMetadata, "Read, write, and search
 // metadata"), not what the service happens to need.
-import { generateKeyPairSync } from "node:crypto";
 import { sheets, type sheets_v4 } from "@googleapis/sheets";
-import { JWT } from "google-auth-library";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGoogleEmulator, type GoogleEmulator } from "./server";
 import { DEMO_SPREADSHEET_ID, EMULATOR_SERVICE_ACCOUNT } from "./seed";
+import { newServiceAccount, serviceAccountClient } from "./test-support";
 
 let emulator: GoogleEmulator;
 let client: sheets_v4.Sheets;
 const id = DEMO_SPREADSHEET_ID;
+const account = newServiceAccount(EMULATOR_SERVICE_ACCOUNT);
+const auth = () => serviceAccountClient(emulator.url, account, ["https://www.googleapis.com/auth/spreadsheets"]);
 
 beforeAll(async () => {
-  emulator = await startGoogleEmulator();
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const auth = new JWT({ email: EMULATOR_SERVICE_ACCOUNT, key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), scopes: ["https://www.googleapis.com/auth/spreadsheets"] });
-  auth.useJWTAccessWithScope = true;
-  client = sheets({ version: "v4", auth, rootUrl: `${emulator.url}/`, retry: false });
+  emulator = await startGoogleEmulator({ serviceAccountKeys: [account] });
+  client = sheets({ version: "v4", auth: auth(), rootUrl: `${emulator.url}/`, retry: false });
 });
 afterAll(() => emulator.stop());
 beforeEach(() => {
@@ -100,7 +98,8 @@ describe("write faults", () => {
   const insert = () => batch([{ insertDimension: { range: { sheetId: 0, dimension: "ROWS", startIndex: 1, endIndex: 2 } } }]);
 
   it("late: the write lands after the client gave up", async () => {
-    const quick = sheets({ version: "v4", auth: (client.context._options as { auth: JWT }).auth, rootUrl: `${emulator.url}/`, retry: false, timeout: 100 });
+    const quick = sheets({ version: "v4", auth: auth(), rootUrl: `${emulator.url}/`, retry: false, timeout: 100 });
+    await quick.spreadsheets.get({ spreadsheetId: id }); // its token first, so only the write times out
     const before = rowCount();
     emulator.faults.add({ route: "spreadsheets.batchUpdate", delayMs: 400 });
     await expect(quick.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests: [{ insertDimension: { range: { sheetId: 0, dimension: "ROWS", startIndex: 1, endIndex: 2 } } }] } })).rejects.toThrow();
