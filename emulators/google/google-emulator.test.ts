@@ -121,6 +121,37 @@ describe("values.append", () => {
     expect(raw.data.sheets![0]!.data![0]!.rowData![0]!.values![0]!.userEnteredValue).toEqual({ stringValue: '=IMPORTXML("http://x")' });
   });
 
+  it("finds the first table: a blank row splits it, and rows land after the first block (INSERT_ROWS inserts there)", async () => {
+    const insert = await client.spreadsheets.values.append({
+      spreadsheetId: id, range: "'Team Members'!A1", valueInputOption: "RAW", insertDataOption: "INSERT_ROWS",
+      requestBody: { values: [["Hedy Lamarr", "hedy@example.com"]] },
+    });
+    expect(insert.data.tableRange).toBe("'Team Members'!A1:E3");
+    expect(insert.data.updates?.updatedRange).toBe("'Team Members'!A4:B4");
+    const names = async () => (await client.spreadsheets.values.get({ spreadsheetId: id, range: "'Team Members'!A1:A8" })).data.values;
+    // Inserted above the blank row: the block below it moved down one row.
+    expect(await names()).toEqual([["name"], ["Ada Lovelace"], ["Grace Hopper"], ["Hedy Lamarr"], [], ["Katherine Johnson"], ["Alan Turing"]]);
+    // OVERWRITE writes the next row after the (now longer) first block: the blank row.
+    const overwrite = await client.spreadsheets.values.append({
+      spreadsheetId: id, range: "'Team Members'", valueInputOption: "RAW", requestBody: { values: [["Mary Jackson"]] },
+    });
+    expect(overwrite.data.updates?.updatedRange).toBe("'Team Members'!A5");
+    expect(await names()).toEqual([["name"], ["Ada Lovelace"], ["Grace Hopper"], ["Hedy Lamarr"], ["Mary Jackson"], ["Katherine Johnson"], ["Alan Turing"]]);
+  });
+
+  it("with a blank top-left cell, overwrites the first row by default, or answers 400 when so configured (uncertain at Google)", async () => {
+    const spreadsheetId = emulator.store.add({ title: "Blank A1", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: "T", rows: [[null, "b"], ["x", "y"]] }] }).spreadsheetId;
+    const append = () => client.spreadsheets.values.append({ spreadsheetId, range: "T!A1", valueInputOption: "RAW", requestBody: { values: [["new", "row"]] } });
+    expect((await append()).data.updates?.updatedRange).toBe("T!A1:B1");
+    expect((await client.spreadsheets.values.get({ spreadsheetId, range: "T" })).data.values).toEqual([["new", "row"], ["x", "y"]]);
+    await client.spreadsheets.values.clear({ spreadsheetId, range: "T!A1" });
+    await fetch(`${emulator.url}/__admin/append-blank-top-left`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "error" }) });
+    const refused = await googleError(append());
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^Requested writing within range/);
+    await fetch(`${emulator.url}/__admin/append-blank-top-left`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "overwrite" }) });
+  });
+
   it("requires valueInputOption", async () => {
     const res = await googleError(client.spreadsheets.values.append({ spreadsheetId: id, range: "Products", requestBody: { values: [["x"]] } }));
     expect(res.body.error.message).toContain("valueInputOption");

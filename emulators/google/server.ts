@@ -11,7 +11,7 @@ import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { getDeveloperMetadata, searchDeveloperMetadata } from "./metadata";
-import { appendValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
+import { appendValues, type BlankTopLeftAppend, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
 import { SpreadsheetStore } from "./store";
 
 export interface GoogleEmulatorOptions {
@@ -25,6 +25,8 @@ export interface GoogleEmulatorOptions {
   apiKeys?: string[];
   /** How long Drive's modifiedTime lags an edit (default about 3 minutes, as reported of Google). */
   modifiedTimeLagMs?: number;
+  /** values.append into a range whose top-left cell is blank: row 1 overwritten (default) or 400; uncertain at Google. */
+  appendBlankTopLeft?: BlankTopLeftAppend;
   log?: (line: string) => void;
 }
 
@@ -80,6 +82,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const log = options.log ?? (() => {});
   const configuredLag = options.modifiedTimeLagMs ?? DEFAULT_MODIFIED_TIME_LAG_MS;
   let modifiedTimeLag = configuredLag;
+  let blankTopLeft = options.appendBlankTopLeft ?? "overwrite";
   const oauth = await createEmulatorOAuth();
   for (const { email, publicKey } of options.serviceAccountKeys ?? []) oauth.serviceAccountKeys.add(email, publicKey);
 
@@ -127,7 +130,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchUpdate$/, "values.batchUpdate", "write", (c, id) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdateValues(s, c.body))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):append$/, "values.append", "write", (c, id, range) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams))],
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams, blankTopLeft))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):clear$/, "values.clear", "write", (c, id, range) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => clearValues(s, range))],
     ["PUT", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.update", "write", (c, id, range) =>
@@ -201,6 +204,11 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     if (path === "/service-account-keys" && req.method === "DELETE") {
       oauth.serviceAccountKeys.deleteAll(String(body.email));
       return send(res, 200, { ok: true });
+    }
+    if (path === "/append-blank-top-left" && req.method === "POST") {
+      if (body.mode !== "overwrite" && body.mode !== "error") throw badRequest("mode must be overwrite or error");
+      blankTopLeft = body.mode;
+      return send(res, 200, { ok: true, mode: blankTopLeft });
     }
     if (path === "/modified-time-lag" && req.method === "POST") {
       modifiedTimeLag = Number(body.ms);

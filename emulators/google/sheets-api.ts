@@ -193,21 +193,49 @@ export function batchUpdateValues(sheet: Spreadsheet, body: Json): Json {
   };
 }
 
-export function appendValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams): Json {
+/** What values.append does when the input range's top-left cell is blank (*uncertain* at Google). */
+export type BlankTopLeftAppend = "overwrite" | "error";
+
+/**
+ * Google's "table" for values.append: from the input range's first row, the first block of
+ * consecutive rows holding a value (in the range's columns and to their right); a blank row ends
+ * it. Rows below a blank row belong to another table that append does not see.
+ */
+function findTable(tab: Tab, startRow: number, startCol: number): { start: number; end: number } | undefined {
+  const used = usedRowCount(tab);
+  const hasValue = (r: number) => (tab.rows[r] ?? []).some((cell, c) => c >= startCol && cell !== null && cell !== undefined);
+  let r = startRow;
+  while (r < used && !hasValue(r)) r++;
+  if (r >= used) return undefined;
+  const start = r;
+  while (r < used && hasValue(r)) r++;
+  return { start, end: r };
+}
+
+export function appendValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams, blankTopLeft: BlankTopLeftAppend = "overwrite"): Json {
   const input = requireInputOption(params.get("valueInputOption"));
   const insert = params.get("insertDataOption") ?? "OVERWRITE";
   if (insert !== "OVERWRITE" && insert !== "INSERT_ROWS") throw badRequest(`Invalid insertDataOption: ${insert}`);
   const { tab, grid } = resolveRange(sheet, range);
   const rows = inputRows(body);
+  const startRow = grid.startRow ?? 0;
   const startCol = grid.startCol ?? 0;
-  const used = usedRowCount(tab);
   const usedWidth = usedColumnCount(tab);
   const width = Math.max(0, ...rows.map((r) => r.length));
-  const at = used;
+  const table = findTable(tab, startRow, startCol);
+  // "Values will be appended to the next row of the table": after the first block, not the tab's end.
+  let at = table ? table.end : startRow;
+  if (table && !cellAt(tab, startRow, startCol)) {
+    // A blank top-left cell: reported as row 1 overwritten, or as a 400 (uncertain; configurable).
+    if (blankTopLeft === "error") {
+      throw badRequest(`Requested writing within range [${range}], but tried writing to row [${table.end + 1}]`);
+    }
+    at = startRow;
+  }
   const grownRows = insert === "INSERT_ROWS" ? tab.rowCount + rows.length : Math.max(tab.rowCount, at + rows.length);
   ensureRoom(sheet, tab, grownRows, Math.max(tab.columnCount, startCol + width));
   if (insert === "INSERT_ROWS") {
-    tab.rows.splice(at, 0, ...rows.map(() => [] as (Cell | null)[]));
+    if (at < tab.rows.length) tab.rows.splice(at, 0, ...rows.map(() => [] as (Cell | null)[]));
     tab.rowCount += rows.length;
   }
   rows.forEach((row, i) =>
@@ -228,8 +256,8 @@ export function appendValues(sheet: Spreadsheet, range: string, body: Json, para
   };
   if (params.get("includeValuesInResponse") === "true") updates.updatedData = readValues(sheet, updatedRange);
   const out: Json = { spreadsheetId: sheet.spreadsheetId, updates };
-  if (used > 0) {
-    out.tableRange = formatRange(tab.title, { startRow: 0, endRow: used, startCol: 0, endCol: Math.max(usedWidth, 1) });
+  if (table) {
+    out.tableRange = formatRange(tab.title, { startRow: table.start, endRow: table.end, startCol, endCol: Math.max(usedWidth, startCol + 1) });
   }
   touch(sheet);
   return out;
