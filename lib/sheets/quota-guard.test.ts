@@ -92,6 +92,7 @@ describe("fair shares", () => {
     // The other accounts still write.
     expect((await clients[1]!.create("A", { v: "other account" })).status).toBe(201);
     expect((await clients[2]!.create("A", { v: "third account" })).status).toBe(201);
-    expect(svc.google.calls.get("values.append")).toBe(4);
+    // Four creates reached Google (each one atomic batchUpdate); the refused ones did not.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBe(4);
   });
 });
