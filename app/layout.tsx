@@ -1,9 +1,30 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
+import { config } from "@/lib/env";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: "SheetAPI: your Google Sheet as a REST API",
-  description: "Turn a Google Sheet into a fast, safe JSON API with keys, permissions, rate limits and generated docs.",
+const title = "SheetAPI: your Google Sheet as a REST API";
+const description = "Turn a Google Sheet into a fast, safe JSON API with keys, permissions, rate limits and generated docs.";
+
+// Built per request (pages are dynamic), so social previews point at the service's own address.
+export function generateMetadata(): Metadata {
+  return {
+    metadataBase: new URL(config().appUrl),
+    title,
+    description,
+    icons: {
+      icon: [{ url: "/favicon.ico", sizes: "32x32" }, { url: "/favicon.svg", type: "image/svg+xml" }],
+      apple: "/apple-touch-icon.png",
+    },
+    manifest: "/manifest.webmanifest",
+    openGraph: { title, description, siteName: "SheetAPI", type: "website", images: [{ url: "/og.png", width: 1200, height: 630, alt: "SheetAPI: your Google Sheet, as a real REST API" }] },
+    twitter: { card: "summary_large_image", title, description, images: ["/og.png"] },
+  };
+}
+
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  themeColor: [{ media: "(prefers-color-scheme: light)", color: "#ffffff" }, { media: "(prefers-color-scheme: dark)", color: "#020617" }],
 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

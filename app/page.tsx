@@ -11,12 +11,12 @@ const FEATURES = [
 
 export default function Home() {
   return (
-    <main className="mx-auto max-w-5xl px-6 py-16">
+    <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-16">
       <header className="flex items-center justify-between">
         <span className="text-lg font-semibold tracking-tight">SheetAPI</span>
         <nav className="flex items-center gap-4 text-sm">
-          <Link href="/api" prefetch={false} className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">
-            API
+          <Link href="/docs" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" data-testid="docs-link">
+            Docs
           </Link>
           <Link href="/dashboard" className="rounded-md bg-emerald-600 px-3 py-1.5 font-medium text-white hover:bg-emerald-700" data-testid="sign-in">
             Sign in
@@ -24,7 +24,7 @@ export default function Home() {
         </nav>
       </header>
 
-      <section className="mt-20 max-w-3xl">
+      <section className="mt-12 max-w-3xl sm:mt-20">
         <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">Your Google Sheet, as a real REST API.</h1>
         <p className="mt-6 text-lg text-slate-600 dark:text-slate-300">
           Register a spreadsheet, create an API key, and every tab becomes a JSON collection your apps, scripts and

@@ -24,7 +24,7 @@ const load = (title: string, url: string, extra: { duration?: number } = {}) =>
 
 async function main() {
   log(`starting the service (DATA_DIR ${dir})`);
-  const service = startService(PORT, 4600, dir, { BENCH_BARE_JSON_FILE: bareFile });
+  const service = startService(PORT, 4600, dir, { BENCH_BARE_JSON_FILE: bareFile, SHEETAPI_BENCH_ROUTES: "1" });
   const server = service.process;
   try {
     await waitFor(`${BASE}/health`, 240_000);

@@ -27,7 +27,7 @@ export async function waitFor(url: string, ms: number): Promise<void> {
 
 /** `npm start` on embedded defaults plus `env`, as its own process group; stop() ends the group. */
 export function startService(port: number, googlePort: number, dataDir: string, env: Record<string, string> = {}): { base: string; process: ChildProcess; stop: () => void } {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
+  const child = spawn(process.execPath, ["lib/cli/start.mjs"], {
     env: {
       ...process.env,
       PORT: String(port),

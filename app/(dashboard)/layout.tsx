@@ -19,25 +19,26 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 dark:border-slate-800">
-        <div className="mx-auto flex max-w-5xl items-center justify-between px-6 py-4">
-          <div className="flex items-center gap-6">
+        {/* On a phone the account line wraps under the brand and nav instead of pushing the page wider. */}
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6 sm:py-4">
+          <div className="flex items-center gap-4 sm:gap-6">
             <Brand />
             <nav className="flex gap-4 text-sm text-slate-600 dark:text-slate-400">
               <Link href="/dashboard" className="hover:text-slate-900 dark:hover:text-white">Sheets</Link>
               <Link href="/dashboard/usage" className="hover:text-slate-900 dark:hover:text-white" data-testid="nav-usage">Usage</Link>
             </nav>
           </div>
-          <div className="flex items-center gap-4 text-sm">
-            <span data-testid="account-email" className="text-slate-600 dark:text-slate-400">{user.email}</span>
+          <div className="flex min-w-0 items-center gap-3 text-sm">
+            <span data-testid="account-email" title={user.email} className="min-w-0 max-w-[14rem] truncate text-slate-600 sm:max-w-xs dark:text-slate-400">{user.email}</span>
             <form action={signOutAction}>
-              <button type="submit" data-testid="sign-out" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+              <button type="submit" data-testid="sign-out" className="shrink-0 rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
                 Sign out
               </button>
             </form>
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-5xl px-6 py-10">{children}</main>
+      <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">{children}</main>
     </div>
   );
 }

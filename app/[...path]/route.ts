@@ -1,4 +1,27 @@
-import { unknownRoute } from "@/lib/http/route";
+import { config } from "@/lib/env";
+import { isPageNavigation, unknownRoute } from "@/lib/http/route";
 
-// Any path no other route serves: 404 in the spec's envelope, never an HTML page.
-export { unknownRoute as GET, unknownRoute as HEAD, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE, unknownRoute as OPTIONS };
+// Any path no other route serves. A browser loading a page gets the 404 page (app/not-found.tsx);
+// API clients, and every /api/* path whoever asks, get 404 in the spec's envelope.
+//
+// A route handler cannot render a page, and notFound() here answers an empty 404, so the page is
+// taken from this server's own prerendered /_not-found once and kept (it is static).
+let notFoundPage: Promise<string> | undefined;
+
+function loadNotFoundPage(): Promise<string> {
+  notFoundPage ??= fetch(`http://127.0.0.1:${config().env.PORT}/_not-found`, { headers: { accept: "text/html" }, signal: AbortSignal.timeout(5000) })
+    .then((res) => res.text())
+    .catch((err: unknown) => {
+      notFoundPage = undefined;
+      throw err;
+    });
+  return notFoundPage;
+}
+
+async function unknown(req: Request) {
+  if (!isPageNavigation(req)) return unknownRoute(req);
+  const html = await loadNotFoundPage().catch(() => `<!doctype html><title>Page not found · SheetAPI</title><h1>Page not found</h1><p><a href="/">SheetAPI home</a></p>`);
+  return new Response(req.method === "HEAD" ? null : html, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+export { unknown as GET, unknown as HEAD, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE, unknownRoute as OPTIONS };

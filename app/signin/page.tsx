@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { Brand } from "@/app/components/brand";
+import { SubmitButton } from "@/app/components/submit-button";
 import { signIn } from "@/lib/auth/auth";
 import { safeReturn } from "@/lib/auth/return-to";
 import { currentUser } from "@/lib/auth/session";
@@ -31,9 +32,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       )}
       <form action={signInWithGoogle} className="mt-6">
-        <button type="submit" data-testid="sign-in-google" className="w-full rounded-md bg-emerald-600 px-4 py-2.5 font-medium text-white hover:bg-emerald-700">
+        <SubmitButton testId="sign-in-google" pendingText="Opening Google…" className="w-full rounded-md bg-emerald-600 px-4 py-2.5 font-medium text-white hover:bg-emerald-700">
           Continue with Google
-        </button>
+        </SubmitButton>
       </form>
     </main>
   );

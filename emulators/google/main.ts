@@ -8,6 +8,7 @@ const { values } = parseArgs({
     port: { type: "string", default: process.env.GOOGLE_EMULATOR_PORT ?? "4010" },
     host: { type: "string", default: "127.0.0.1" },
     data: { type: "string" },
+    "service-account": { type: "string" },
     verbose: { type: "boolean", default: false },
     /** How long Drive's modifiedTime lags edits; default about 3 minutes, as Google's does. */
     "modified-time-lag-ms": { type: "string" },
@@ -19,6 +20,7 @@ const emulator = await startGoogleEmulator({
   host: values.host,
   dataFile: values.data,
   modifiedTimeLagMs: values["modified-time-lag-ms"] === undefined ? undefined : Number(values["modified-time-lag-ms"]),
+  serviceAccountEmail: values["service-account"],
   log: values.verbose ? (line) => console.log(line) : undefined,
 });
 console.log(`Google emulator on ${emulator.url} (demo spreadsheet ${DEMO_SPREADSHEET_ID})`);

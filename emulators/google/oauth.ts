@@ -4,7 +4,6 @@
 // revocation (invalid_grant), the service-account JWT-bearer grant, a registry of the access
 // tokens issued (the only bearer tokens the APIs honour), and a configurable access-token
 // lifetime so tests can watch refreshes happen.
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 import { EMULATOR_USER } from "./seed";
@@ -51,8 +50,9 @@ type Json = Record<string, unknown>;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Google's subject ids are stable numbers per account. */
-export const subjectOf = (email: string) => String(BigInt(`0x${createHash("sha256").update(email).digest("hex").slice(0, 15)}`));
+import { subjectOf } from "./subject";
+
+export { subjectOf };
 
 function decodeClaims(authorization: string | undefined): Json | undefined {
   const token = authorization?.replace(/^Bearer\s+/i, "");

@@ -1,13 +1,13 @@
-// Per-account limits on actions that cost Google calls or create secrets: registering sheets and
-// creating keys. A sliding hour in the limit store, so they hold across instances; without the
+// Per-account limits on actions that cost Google calls or create secrets: registering sheets,
+// creating keys, and the owner's dashboard "Try it" reads (which do not count against the plan). A sliding hour in the limit store, so they hold across instances; without the
 // store they are not enforced (sign-in still is), rather than locking owners out.
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import { getLimitStore } from "@/lib/limits/store";
 
 const HOUR_MS = 3_600_000;
-export const ACCOUNT_ACTION_LIMITS = { register: 20, createKey: 50 } as const;
-const LABEL = { register: "sheet registrations", createKey: "new API keys" } as const;
+export const ACCOUNT_ACTION_LIMITS = { register: 20, createKey: 50, tryIt: 120 } as const;
+const LABEL = { register: "sheet registrations", createKey: "new API keys", tryIt: "dashboard Try it reads" } as const;
 
 export async function limitAccountAction(userId: string, action: keyof typeof ACCOUNT_ACTION_LIMITS, now = Date.now()): Promise<void> {
   const limit = ACCOUNT_ACTION_LIMITS[action];

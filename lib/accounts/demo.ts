@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findApiKeyByHash, insertApiKey } from "@/db/queries/api-keys";
 import { getSheet, insertSheet } from "@/db/queries/sheets";
-import { createUser, getUserByEmail } from "@/db/queries/users";
+import { createUser, getUserByEmail, linkSignInAccount } from "@/db/queries/users";
 import type { AppConfig } from "@/lib/env";
 import { generatedSecrets } from "@/lib/env";
 import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
@@ -20,6 +20,8 @@ export interface DemoAccount {
   apiKey: string;
   sheetId: string;
   tab: string;
+  /** The Google account that signs in to the demo account in the dashboard, when there is one. */
+  signInEmail?: string;
 }
 
 /** The demo key: DEMO_API_KEY, or one generated once and kept beside the other generated secrets. */
@@ -32,10 +34,16 @@ function demoKeyValue(cfg: AppConfig): string {
   return key;
 }
 
-export async function seedDemo(cfg: AppConfig): Promise<DemoAccount> {
+/**
+ * `googleSubject`: the Google subject id that signs in as the demo account. Given only when Google
+ * is emulated (any e-mail can sign in there): sign-in finds accounts by that id, never by e-mail,
+ * so without the link the demo account could not be reached from the dashboard.
+ */
+export async function seedDemo(cfg: AppConfig, { googleSubject }: { googleSubject?: string } = {}): Promise<DemoAccount> {
   const user =
     (await getUserByEmail({ email: DEMO_EMAIL })) ??
     (await createUser({ email: DEMO_EMAIL, name: "Demo Owner", plan: "business" }));
+  if (googleSubject) await linkSignInAccount({ userId: user.id, type: "oidc", provider: "google", providerAccountId: googleSubject });
   const sheet = await getSheet({ id: DEMO_SPREADSHEET_ID });
   if (sheet && sheet.userId !== user.id) {
     throw new Error(`The demo spreadsheet ${DEMO_SPREADSHEET_ID} is registered to another account.`);
@@ -56,5 +64,5 @@ export async function seedDemo(cfg: AppConfig): Promise<DemoAccount> {
       permissions: [...PERMISSIONS],
     });
   }
-  return { apiKey, sheetId: DEMO_SPREADSHEET_ID, tab: DEMO_TAB };
+  return { apiKey, sheetId: DEMO_SPREADSHEET_ID, tab: DEMO_TAB, signInEmail: googleSubject ? DEMO_EMAIL : undefined };
 }

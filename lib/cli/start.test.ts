@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 const root = resolve(import.meta.dirname, "..", "..");
 
 function start(env: Record<string, string>) {
-  const res = spawnSync(join(root, "node_modules", ".bin", "tsx"), ["lib/cli/start.ts"], {
+  const res = spawnSync(process.execPath, ["lib/cli/start.mjs"], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-start-")), GOOGLE_EMULATOR_PORT: "4399", ...env } as Record<string, string> as NodeJS.ProcessEnv,
     encoding: "utf8",

@@ -1,5 +1,6 @@
 // Copyable request examples for the docs page: curl, JavaScript fetch and Python requests, with
-// the sheet's real address, tab and column names. The key is a placeholder, never a real one.
+// the sheet's real address, tab and column names. The key is a placeholder on public pages; the
+// dashboard fills in a key its owner has just been shown.
 
 export type Language = "curl" | "javascript" | "python";
 
@@ -8,6 +9,8 @@ export interface RequestExample {
   /** Absolute URL, already encoded. */
   url: string;
   body?: unknown;
+  /** The key to put in the example; a placeholder when not given. */
+  apiKey?: string;
 }
 
 export const KEY_PLACEHOLDER = "YOUR_API_KEY";
@@ -23,18 +26,19 @@ const pyLiteral = (value: unknown): string => {
 
 export function snippet(language: Language, r: RequestExample): string {
   const hasBody = r.body !== undefined;
+  const key = r.apiKey ?? KEY_PLACEHOLDER;
   switch (language) {
     case "curl":
       return [
         `curl${r.method === "GET" ? "" : ` -X ${r.method}`} ${shellQuote(r.url)}`,
-        `  -H "X-API-Key: ${KEY_PLACEHOLDER}"`,
+        `  -H "X-API-Key: ${key}"`,
         ...(hasBody ? [`  -H "Content-Type: application/json"`, `  -d ${shellQuote(JSON.stringify(r.body))}`] : []),
       ].join(" \\\n");
     case "javascript":
       return [
         `const res = await fetch(${JSON.stringify(r.url)}, {`,
         ...(r.method === "GET" ? [] : [`  method: "${r.method}",`]),
-        `  headers: { "X-API-Key": "${KEY_PLACEHOLDER}"${hasBody ? `, "Content-Type": "application/json"` : ""} },`,
+        `  headers: { "X-API-Key": "${key}"${hasBody ? `, "Content-Type": "application/json"` : ""} },`,
         ...(hasBody ? [`  body: JSON.stringify(${JSON.stringify(r.body, null, 2).replace(/\n/g, "\n  ")}),`] : []),
         `});`,
         `const answer = await res.json();`,
@@ -46,7 +50,7 @@ export function snippet(language: Language, r: RequestExample): string {
         ``,
         `res = requests.${r.method.toLowerCase()}(`,
         `    ${JSON.stringify(r.url)},`,
-        `    headers={"X-API-Key": "${KEY_PLACEHOLDER}"},`,
+        `    headers={"X-API-Key": "${key}"},`,
         ...(hasBody ? [`    json=${pyLiteral(r.body)},`] : []),
         `    timeout=10,`,
         `)`,

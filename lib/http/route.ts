@@ -69,3 +69,13 @@ export function otherMethods(allowed: Method[]) {
 export const unknownRoute = route(({ req }) => {
   throw new ApiError("not_found", `No route ${req.method} ${clip(new URL(req.url).pathname)}. See GET /api for the routes.`);
 });
+
+/**
+ * A browser loading a page (it asks for HTML; API clients, curl and fetch ask for JSON or
+ * anything), outside /api, whose paths answer JSON whoever asks.
+ */
+export function isPageNavigation(req: Request): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (/^\/api(\/|$)/.test(new URL(req.url).pathname)) return false;
+  return (req.headers.get("accept") ?? "").includes("text/html");
+}

@@ -85,3 +85,9 @@ export async function usageSeries(account: AccountLimits, now = Date.now()): Pro
   }
   return { days, byClass, byKey: [...keys.values()].sort((a, b) => b.total - a.total) };
 }
+
+/** The plan and what is left of each window, for the dashboard's lines beside every Try it. */
+export async function quotaSnapshot(account: AccountLimits, now = Date.now()): Promise<{ plan: string; windows: UsageReport["windows"] }> {
+  const decision = await currentWindows(account, now);
+  return { plan: planOf(account.plan).label, windows: decision?.windows.map(toWindowReport) ?? null };
+}

@@ -1,16 +1,20 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { QuickStart, type QuickStartTarget } from "./quick-start";
 
-/** Shows a key value once, with a copy button. */
-export function NewKeyNotice({ value }: { value: string }) {
+/** Shows a key value once, in full, with a copy button and (given the sheet) a first call to paste. */
+export function NewKeyNotice({ value, name, target }: { value: string; name?: string; target?: QuickStartTarget }) {
   const [copied, setCopied] = useState(false);
 
   return (
-    <div role="status" data-testid="new-key" className="rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
-      <p className="font-medium text-amber-900 dark:text-amber-100">Your API key. Copy it now: it will not be shown again.</p>
-      <div className="mt-3 flex items-center gap-2">
-        <code data-testid="new-key-value" className="flex-1 overflow-x-auto rounded bg-white px-3 py-2 font-mono text-sm dark:bg-slate-900">
+    <div role="status" data-testid="new-key" className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
+      <p className="font-medium text-amber-900 dark:text-amber-100">
+        {name ? <>Your API key <span data-testid="new-key-name">&ldquo;{name}&rdquo;</span>.</> : "Your API key."} Copy it now: it will not be shown again.
+      </p>
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+        {/* Wrapped, never clipped: the whole key must be visible and selectable on a phone too. */}
+        <code data-testid="new-key-value" className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm select-all dark:bg-slate-900">
           {value}
         </code>
         <button
@@ -22,6 +26,10 @@ export function NewKeyNotice({ value }: { value: string }) {
           {copied ? "Copied" : "Copy"}
         </button>
       </div>
+      <p className="text-sm text-amber-900 dark:text-amber-100">
+        Send it in the <code>X-API-Key</code> header of every request. Keep it on a server: anyone who sees it can use it.
+      </p>
+      {target && <QuickStart target={target} apiKey={value} />}
     </div>
   );
 }
@@ -30,10 +38,16 @@ export function NewKeyNotice({ value }: { value: string }) {
  * A key handed over by a redirecting flow, in a cookie the server forgets as soon as the key is
  * shown. Always rendered, so the value survives the refresh that forgetting it causes.
  */
-export function FlashKeyNotice({ value, forget }: { value?: string; forget: () => Promise<void> }) {
+export function FlashKeyNotice({ value, forget, target }: { value?: string; forget: () => Promise<void>; target?: QuickStartTarget }) {
   const [kept] = useState(value);
+  // Once per mount. Forgetting refreshes the page, and the refresh hands this component a new
+  // `forget` reference: depending on it would forget again, and again, in a loop of requests.
+  const forgotten = useRef(false);
+  const forgetOnce = useRef(forget);
   useEffect(() => {
-    if (kept) void forget();
-  }, [kept, forget]);
-  return kept ? <NewKeyNotice value={kept} /> : null;
+    if (!kept || forgotten.current) return;
+    forgotten.current = true;
+    void forgetOnce.current();
+  }, [kept]);
+  return kept ? <NewKeyNotice value={kept} target={target} /> : null;
 }

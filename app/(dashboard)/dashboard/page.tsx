@@ -4,11 +4,10 @@ import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
 import { getUserById } from "@/db/queries/users";
 import { planOf } from "@/lib/limits/plans";
+import { accessLabel } from "./access-label";
 import { RegisterForm } from "./register-form";
 
 export const dynamic = "force-dynamic";
-
-const ACCESS_LABEL = { public: "public link", service_account: "shared with the service", oauth: "owner's Google grant" } as const;
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
   const user = await requireUser("/dashboard");
@@ -28,13 +27,13 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="sheet-list">
           {sheets.map((s) => (
             <li key={s.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between">
-              <div>
+              <div className="min-w-0">
                 <Link href={`/dashboard/sheets/${s.id}`} className="font-medium hover:underline">{s.name}</Link>
-                <p className="font-mono text-xs text-slate-500">{s.id}</p>
+                <p className="font-mono text-xs break-all text-slate-500">{s.id}</p>
               </div>
-              <div className="flex gap-2 text-xs">
+              <div className="flex flex-wrap gap-2 text-xs">
                 {s.needsReauth && <span className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">needs re-authorization</span>}
-                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{ACCESS_LABEL[s.access]}</span>
+                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{accessLabel(s.access, s.grantEmail)}</span>
                 <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{s.writable ? "read and write" : "read-only"}</span>
               </div>
             </li>

@@ -1,5 +1,6 @@
 import { getUserById } from "@/db/queries/users";
 import { PLANS, planOf } from "@/lib/limits/plans";
+import { SubmitButton } from "@/app/components/submit-button";
 import { changePlanAction } from "./actions";
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -23,9 +24,9 @@ export async function PlanPanel({ userId }: { userId: string }) {
             <option key={id} value={id}>{p.label} ({n(p.month)} a month)</option>
           ))}
         </select>
-        <button type="submit" data-testid="plan-submit" className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+        <SubmitButton testId="plan-submit" pendingText="Changing plan…" className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
           Change plan
-        </button>
+        </SubmitButton>
       </form>
     </section>
   );

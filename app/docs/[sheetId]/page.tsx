@@ -118,8 +118,15 @@ export default async function SheetDocsPage({ params }: Props) {
       </header>
       <section className="space-y-3">
         <h2 className="text-xl font-semibold">Try it</h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">Paste a key with the Read permission and run a request from this page.</p>
-        <TryIt sheetId={docs.sheet.id} tabs={docs.model.tabs.map((t) => t.name)} />
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Paste a key with the Read permission and run a request from this page. The sheet&apos;s owner can also{" "}
+          <Link href={`/dashboard/sheets/${docs.sheet.id}#try-it`} className="underline" data-testid="owner-try-link">try it from the dashboard</Link>, which does not count against the plan.
+        </p>
+        <TryIt
+          sheetId={docs.sheet.id}
+          tabs={docs.model.tabs.map((t) => t.name)}
+          planNote={`${docs.plan.label}: ${docs.plan.burst.toLocaleString("en-US")} a minute, ${docs.plan.hour.toLocaleString("en-US")} an hour, ${docs.plan.day.toLocaleString("en-US")} a day`}
+        />
       </section>
       {docs.model.tabs.map((tab) => <TabSection key={tab.name} docs={docs} tab={tab} />)}
       <ReferenceSections docs={docs} />

@@ -1,33 +1,104 @@
 "use client";
-// "Try it": runs a list or get request from the browser with a pasted key (the API answers any
-// origin), and shows the status, the rate-limit headers and the answer. The key stays in this
-// page's memory only.
+// "Try it": runs a list or get request and shows the status, the rate-limit headers and the
+// answer. Two ways to send it: from the browser with a pasted key (the API answers any origin;
+// the key stays in this page's memory only), counted against the key's plan like any request;
+// or, for the signed-in owner in the dashboard, through their session (`asOwner`), on the same
+// read path and cache but on a separate allowance that does not spend the plan.
 import { useState } from "react";
+import type { ActionResult } from "@/lib/auth/actions";
+import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/owner-reads";
 
-const SHOWN_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-cache", "x-request-id"];
+const SHOWN_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "x-cache", "x-request-id"];
 
-export function TryIt({ sheetId, tabs }: { sheetId: string; tabs: string[] }) {
+type Result = { status: number; headers: [string, string][]; body: string; quota?: Quota; limited?: string };
+type Quota = { remaining: number; limit: number; resetAt: number };
+type UsageWindows = { name: string; limit: number; remaining: number; reset_at: number }[];
+
+const WINDOW_LABEL: Record<string, string> = { burst: "this minute", hour: "this hour", day: "today", month: "this billing period" };
+const clock = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(11, 19) + " UTC";
+const inSeconds = (unixSeconds: number) => Math.max(0, Math.round(unixSeconds - Date.now() / 1000));
+
+function quotaOf(headers: Headers): Quota | undefined {
+  const limit = headers.get("x-ratelimit-limit");
+  const remaining = headers.get("x-ratelimit-remaining");
+  const reset = headers.get("x-ratelimit-reset");
+  return limit && remaining && reset ? { limit: Number(limit), remaining: Number(remaining), resetAt: Number(reset) } : undefined;
+}
+
+/** Why a 429 happened and when it ends, in words, from the answer itself. */
+function explain429(body: unknown, headers: Headers): string {
+  const b = body as { message?: string; retry_after?: number; limit?: { allowed?: number; reset_at?: number } };
+  const resetAt = b.limit?.reset_at ?? Number(headers.get("x-ratelimit-reset") ?? 0);
+  const wait = b.retry_after ?? Number(headers.get("retry-after") ?? 0);
+  const resets = resetAt ? ` It resets at ${clock(resetAt)}, in about ${wait || inSeconds(resetAt)} s.` : "";
+  return `Rate limited (429): the key's account has used its plan's allowance. ${b.message ?? ""}${resets} Limits are per account, shared by all its keys and sheets.`;
+}
+
+export function TryIt({ sheetId, tabs, planNote, asOwner }: {
+  sheetId: string;
+  tabs: string[];
+  /** The plan's limits in words, shown before the first request. */
+  planNote?: string;
+  asOwner?: (request: OwnerReadRequest & { sheetId: string }) => Promise<ActionResult<OwnerReadAnswer>>;
+}) {
   const [key, setKey] = useState("");
   const [tab, setTab] = useState(tabs[0] ?? "");
   const [rowId, setRowId] = useState("");
   const [query, setQuery] = useState("limit=5");
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ status: number; headers: [string, string][]; body: string } | { error: string } | null>(null);
+  const [usage, setUsage] = useState<UsageWindows | null>(null);
+  const [result, setResult] = useState<Result | { error: string } | null>(null);
 
   const path = `/api/v1/${sheetId}/${encodeURIComponent(tab)}${rowId.trim() ? `/${encodeURIComponent(rowId.trim())}` : ""}${!rowId.trim() && query.trim() ? `?${query.trim().replace(/^\?/, "")}` : ""}`;
+
+  /** The key's remaining quota, from GET /billing/usage (never counted); needs Analytics. */
+  async function checkQuota(value: string) {
+    setUsage(null);
+    if (!value.trim()) return;
+    try {
+      const res = await fetch("/billing/usage", { headers: { "X-API-Key": value.trim() } });
+      if (res.ok) setUsage(((await res.json()) as { data: { windows: UsageWindows | null } }).data.windows);
+    } catch {
+      // shown after the first request instead
+    }
+  }
+
+  async function sendWithKey(): Promise<Result> {
+    const res = await fetch(path, { headers: { "X-API-Key": key.trim() } });
+    const text = await res.text();
+    let parsed: unknown;
+    let body = text;
+    try {
+      parsed = JSON.parse(text);
+      body = JSON.stringify(parsed, null, 2);
+    } catch {
+      // not JSON: show as is
+    }
+    return {
+      status: res.status,
+      headers: SHOWN_HEADERS.flatMap((h) => (res.headers.get(h) ? [[h, res.headers.get(h)!] as [string, string]] : [])),
+      body,
+      quota: quotaOf(res.headers),
+      limited: res.status === 429 ? explain429(parsed, res.headers) : undefined,
+    };
+  }
+
+  async function sendAsOwner(send: NonNullable<typeof asOwner>): Promise<Result | { error: string }> {
+    const answer = await send({ sheetId, tab, rowId, query: rowId.trim() ? "" : query });
+    if (!answer.ok) return { error: answer.error };
+    const { status, body, cache } = answer.data;
+    return {
+      status,
+      headers: cache ? [["x-cache", cache]] : [],
+      body: JSON.stringify(body, null, 2),
+      limited: status === 429 ? `${String(body.message)} Your plan and your keys are not affected.` : undefined,
+    };
+  }
 
   async function send() {
     setBusy(true);
     try {
-      const res = await fetch(path, { headers: { "X-API-Key": key.trim() } });
-      const text = await res.text();
-      let body = text;
-      try {
-        body = JSON.stringify(JSON.parse(text), null, 2);
-      } catch {
-        // not JSON: show as is
-      }
-      setResult({ status: res.status, headers: SHOWN_HEADERS.flatMap((h) => (res.headers.get(h) ? [[h, res.headers.get(h)!] as [string, string]] : [])), body });
+      setResult(asOwner ? await sendAsOwner(asOwner) : await sendWithKey());
     } catch (err) {
       setResult({ error: (err as Error).message });
     } finally {
@@ -36,13 +107,16 @@ export function TryIt({ sheetId, tabs }: { sheetId: string; tabs: string[] }) {
   }
 
   const input = "w-full rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700";
+  const quota = result && "quota" in result ? result.quota : undefined;
   return (
-    <div className="space-y-4 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="try-it">
+    <div className="space-y-4 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid={asOwner ? "owner-try-it" : "try-it"}>
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="space-y-1 text-sm sm:col-span-2">
-          <span className="text-slate-600 dark:text-slate-400">API key (kept in this page only)</span>
-          <input data-testid="tryit-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder="shk_..." className={`${input} font-mono`} />
-        </label>
+        {!asOwner && (
+          <label className="space-y-1 text-sm sm:col-span-2">
+            <span className="text-slate-600 dark:text-slate-400">API key (kept in this page only)</span>
+            <input data-testid="tryit-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} onBlur={(e) => void checkQuota(e.target.value)} placeholder="shk_..." className={`${input} font-mono`} />
+          </label>
+        )}
         <label className="space-y-1 text-sm">
           <span className="text-slate-600 dark:text-slate-400">Tab</span>
           <select data-testid="tryit-tab" value={tab} onChange={(e) => setTab(e.target.value)} className={input}>
@@ -62,8 +136,17 @@ export function TryIt({ sheetId, tabs }: { sheetId: string; tabs: string[] }) {
         <button data-testid="tryit-send" onClick={send} disabled={busy || !tab} className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-50">
           {busy ? "Sending…" : "Send"}
         </button>
-        <code className="break-all text-xs text-slate-500">GET {path}</code>
+        <code className="min-w-0 break-all text-xs text-slate-500">GET {path}</code>
       </div>
+      <p data-testid="tryit-quota" className="text-xs text-slate-600 dark:text-slate-400">
+        {asOwner
+          ? "Reads as you, through your dashboard session: not counted against your plan (up to 120 reads an hour), same data and cache as the API."
+          : quota
+            ? `${quota.remaining} of ${quota.limit} requests left in the tightest window; it resets at ${clock(quota.resetAt)}. Each request here counts against the plan of the key's account.`
+            : usage
+              ? `Left: ${usage.map((w) => `${w.remaining.toLocaleString("en-US")} of ${w.limit.toLocaleString("en-US")} ${WINDOW_LABEL[w.name] ?? w.name}`).join(" · ")}. Each request here counts against the plan.`
+              : `Each request here counts against the plan of the key's account${planNote ? ` (${planNote})` : ""}.`}
+      </p>
       {result && ("error" in result ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">{result.error}</p>
       ) : (
@@ -71,6 +154,7 @@ export function TryIt({ sheetId, tabs }: { sheetId: string; tabs: string[] }) {
           <p className="text-sm">
             Status <span data-testid="tryit-status" className={`font-mono font-semibold ${result.status < 300 ? "text-emerald-600" : "text-red-600"}`}>{result.status}</span>
           </p>
+          {result.limited && <p role="alert" data-testid="tryit-limited" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">{result.limited}</p>}
           {result.headers.length > 0 && (
             <dl data-testid="tryit-headers" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 font-mono text-xs">
               {result.headers.map(([name, value]) => (

@@ -5,6 +5,8 @@ import { useState, useTransition } from "react";
 import type { KeySummary } from "@/lib/keys/manage";
 import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "@/lib/keys/permissions";
 import { NewKeyNotice } from "../new-key-notice";
+import type { QuickStartTarget } from "../quick-start";
+import { QuotaLine, type QuotaSnapshot } from "../quota-line";
 import { createKeyAction, revokeKeyAction, updateKeyPermissionsAction } from "./actions";
 
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "never");
@@ -66,15 +68,21 @@ function KeyRow({ apiKey }: { apiKey: KeySummary }) {
               <button type="button" data-testid="save-permissions" disabled={pending || permissions.length === 0}
                 onClick={() => run(() => updateKeyPermissionsAction({ keyId: apiKey.id, permissions }), "Permissions saved.")}
                 className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
-                Save
+                {pending ? "Saving…" : "Save"}
               </button>
             )}
             {confirming ? (
-              <button type="button" data-testid="confirm-revoke" disabled={pending}
-                onClick={() => run(() => revokeKeyAction({ keyId: apiKey.id }), "Key revoked.")}
-                className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700">
-                Revoke permanently
-              </button>
+              <>
+                <button type="button" data-testid="confirm-revoke" disabled={pending}
+                  onClick={() => run(() => revokeKeyAction({ keyId: apiKey.id }), "Key revoked.")}
+                  className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-60">
+                  {pending ? "Revoking…" : "Revoke permanently"}
+                </button>
+                <button type="button" data-testid="cancel-revoke" disabled={pending} onClick={() => setConfirming(false)}
+                  className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+                  Cancel
+                </button>
+              </>
             ) : (
               <button type="button" data-testid="revoke" onClick={() => setConfirming(true)}
                 className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950">
@@ -84,17 +92,24 @@ function KeyRow({ apiKey }: { apiKey: KeySummary }) {
           </div>
         )}
       </div>
+      {confirming && !pending && (
+        <p role="alert" data-testid="revoke-warning" className="text-sm text-red-700 dark:text-red-300">
+          Revoking is permanent: apps using this key get 401 from their next request. Cancel keeps it.
+        </p>
+      )}
       {message && <p role="status" className="text-sm text-slate-600 dark:text-slate-400">{message}</p>}
     </li>
   );
 }
 
-function CreateKeyForm({ sheetId }: { sheetId: string }) {
+const DEFAULT_PERMISSIONS: Permission[] = ["read"];
+
+function CreateKeyForm({ sheetId, target, quota }: { sheetId: string; target: QuickStartTarget; quota: QuotaSnapshot }) {
   const router = useRouter();
   const [name, setName] = useState("");
-  const [permissions, setPermissions] = useState<Permission[]>(["read"]);
+  const [permissions, setPermissions] = useState<Permission[]>(DEFAULT_PERMISSIONS);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ value: string; name: string; permissions: Permission[] } | null>(null);
   const [pending, startTransition] = useTransition();
 
   function submit() {
@@ -102,8 +117,10 @@ function CreateKeyForm({ sheetId }: { sheetId: string }) {
     startTransition(async () => {
       const result = await createKeyAction({ sheetId, name, permissions });
       if (!result.ok) return setError(result.error);
-      setCreated(result.data.value);
+      setCreated({ value: result.data.value, name: name.trim(), permissions });
+      // The next key starts from the defaults, not from this key's name and permissions.
       setName("");
+      setPermissions(DEFAULT_PERMISSIONS);
       router.refresh();
     });
   }
@@ -122,9 +139,12 @@ function CreateKeyForm({ sheetId }: { sheetId: string }) {
       </div>
       {error && <p role="alert" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
       {created && (
-        <div role="dialog" aria-modal="true" aria-label="Your new API key" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-4">
-          <div className="w-full max-w-lg space-y-4 rounded-lg bg-white p-6 shadow-xl dark:bg-slate-900">
-            <NewKeyNotice value={created} />
+        <div role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">
+          {/* Scrolls inside itself on a short screen, so nothing of the key or the example is cut off. */}
+          <div className="max-h-full w-full max-w-2xl space-y-4 overflow-y-auto rounded-lg bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
+            <NewKeyNotice value={created.value} name={created.name} target={created.permissions.includes("read") ? target : undefined} />
+            <p className="text-sm text-slate-600 dark:text-slate-400">Permissions: {created.permissions.map((p) => PERMISSION_LABELS[p]).join(", ")}.</p>
+            <QuotaLine quota={quota} />
             <button type="button" data-testid="close-key-dialog" onClick={() => setCreated(null)}
               className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-700">
               I have copied it
@@ -136,7 +156,7 @@ function CreateKeyForm({ sheetId }: { sheetId: string }) {
   );
 }
 
-export function KeysPanel({ sheetId, keys }: { sheetId: string; keys: KeySummary[] }) {
+export function KeysPanel({ sheetId, keys, target, quota }: { sheetId: string; keys: KeySummary[]; target: QuickStartTarget; quota: QuotaSnapshot }) {
   return (
     <section className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="keys">
       <div className="border-b border-slate-200 px-4 py-3 dark:border-slate-800">
@@ -150,7 +170,7 @@ export function KeysPanel({ sheetId, keys }: { sheetId: string; keys: KeySummary
           {keys.map((k) => <KeyRow key={k.id} apiKey={k} />)}
         </ul>
       )}
-      <CreateKeyForm sheetId={sheetId} />
+      <CreateKeyForm sheetId={sheetId} target={target} quota={quota} />
     </section>
   );
 }

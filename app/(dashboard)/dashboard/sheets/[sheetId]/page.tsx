@@ -13,6 +13,15 @@ import { dismissNewKeyAction } from "../../actions";
 import { FlashKeyNotice } from "../../new-key-notice";
 import { KeysPanel } from "../../keys/keys-panel";
 import { recentSheetStats } from "@/lib/sheets/sheet-stats";
+import { config } from "@/lib/env";
+import { accountLimits } from "@/lib/limits/accounts";
+import { quotaSnapshot } from "@/lib/limits/usage-report";
+import { TryIt } from "@/app/docs/[sheetId]/try-it";
+import { plural } from "@/app/components/plural";
+import { accessLabel } from "../../access-label";
+import { QuickStart } from "../../quick-start";
+import { QuotaLine } from "../../quota-line";
+import { ownerReadAction } from "./actions";
 import { CacheSettings } from "./cache-settings";
 import { RefreshSchemaButton } from "./refresh-button";
 import { AddIdColumn } from "./add-id-column";
@@ -33,25 +42,30 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
     problem = err instanceof ApiError ? err.message : "The sheet's structure could not be read from Google.";
   }
   const newKey = readNewKey((await cookies()).get(NEW_KEY_COOKIE)?.value, sheet.id);
-  const [keys, stats] = await Promise.all([listKeysForSheet({ userId: user.id, sheetId: sheet.id }), recentSheetStats(sheet.id)]);
+  const [keys, stats, quota] = await Promise.all([
+    listKeysForSheet({ userId: user.id, sheetId: sheet.id }),
+    recentSheetStats(sheet.id),
+    accountLimits(user.id).then((account) => quotaSnapshot(account)),
+  ]);
   const n = (x: number) => x.toLocaleString("en-US");
+  const tabs = model?.tabs.map((t) => t.name) ?? [];
+  const target = { baseUrl: config().appUrl, sheetId: sheet.id, tab: tabs[0] };
 
   return (
     <div className="space-y-8">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div>
+        <div className="min-w-0">
           <Link href="/dashboard" className="text-sm text-slate-500 hover:underline">← Your sheets</Link>
-          <h1 className="mt-2 text-2xl font-bold" data-testid="sheet-name">{sheet.name}</h1>
-          <p className="font-mono text-xs text-slate-500">{sheet.id}</p>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {sheet.writable ? "Read and write" : "Read-only"} ·{" "}
-            {sheet.access === "oauth" ? `through ${sheet.grantEmail ?? "the owner"}'s Google grant` : sheet.access === "public" ? "public link" : "shared with the service"}
+          <h1 className="mt-2 text-2xl font-bold break-words" data-testid="sheet-name">{sheet.name}</h1>
+          <p className="font-mono text-xs break-all text-slate-500">{sheet.id}</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="sheet-access">
+            {sheet.writable ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail)}
           </p>
         </div>
         <RefreshSchemaButton sheetId={sheet.id} />
       </div>
 
-      <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} />
+      <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} target={target} />
 
       {sheet.needsReauth && (
         <p role="alert" data-testid="needs-reauth" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
@@ -61,7 +75,24 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
       )}
       {problem && <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{problem}</p>}
 
-      <KeysPanel sheetId={sheet.id} keys={keys} />
+      <section className="space-y-3 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="first-call">
+        <h2 className="text-lg font-semibold">Your first API call</h2>
+        <QuickStart target={target} />
+        <QuotaLine quota={quota} />
+      </section>
+
+      <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} />
+
+      {tabs.length > 0 && (
+        <section id="try-it" className="space-y-3" data-testid="owner-try">
+          <h2 className="text-lg font-semibold">Try it as the owner</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Read your sheet here without a key. These reads go through your session, use the same data and cache as the API, and do
+            not count against your plan. Apps and scripts use a key, as in the example above.
+          </p>
+          <TryIt sheetId={sheet.id} tabs={tabs} asOwner={ownerReadAction} />
+        </section>
+      )}
 
       <section className="space-y-4 rounded-lg border border-slate-200 p-6 dark:border-slate-800" data-testid="sheet-stats">
         <h2 className="text-lg font-semibold">Google calls and cache</h2>
@@ -83,7 +114,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
       {model && (
         <section className="space-y-6" data-testid="tabs">
           <p className="text-sm text-slate-500">
-            Schema read {new Date(model.updatedAt).toISOString().replace("T", " ").slice(0, 19)} UTC · {model.tabs.length} tabs
+            Schema read {new Date(model.updatedAt).toISOString().replace("T", " ").slice(0, 19)} UTC · {plural(model.tabs.length, "tab")}
           </p>
           {model.tabs.map((tab) => (
             <div key={tab.name} className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="tab">

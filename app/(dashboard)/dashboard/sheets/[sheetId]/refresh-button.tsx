@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
+import { plural } from "@/app/components/plural";
 import { refreshSchemaAction } from "../../actions";
 
 export function RefreshSchemaButton({ sheetId }: { sheetId: string }) {
@@ -16,7 +17,7 @@ export function RefreshSchemaButton({ sheetId }: { sheetId: string }) {
         onClick={() =>
           startTransition(async () => {
             const result = await refreshSchemaAction({ sheetId });
-            setMessage(result.ok ? `Refreshed: ${result.data.tabs} tabs.` : result.error);
+            setMessage(result.ok ? `Refreshed: ${plural(result.data.tabs, "tab")}.` : result.error);
           })
         }
         className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900"

@@ -7,8 +7,9 @@ export const dynamic = "force-dynamic";
 let body: string | undefined;
 
 // GET /api/bench/bare - the load benchmark's baseline: a route handler that only returns a
-// fixed JSON body (the rows API's own answer, saved by the benchmark). Off unless
-// BENCH_BARE_JSON_FILE is set, when it is the bare cost of this build's routing.
+// fixed JSON body (the rows API's own answer, saved by the benchmark), the bare cost of this
+// build's routing. Built only with SHEETAPI_BENCH_ROUTES=1 (next.config.mjs), so production builds
+// do not have it; even then it answers only while BENCH_BARE_JSON_FILE is set.
 export function GET(req: Request): Response | Promise<Response> {
   const file = config().env.BENCH_BARE_JSON_FILE;
   if (!file) return unknownRoute(req);

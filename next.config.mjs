@@ -1,4 +1,5 @@
-import type { NextConfig } from "next";
+// Plain JavaScript on purpose: a next.config.ts is transpiled each time Next loads it (at build
+// and again at every start); this file is read as it is.
 
 const production = process.env.NODE_ENV === "production";
 
@@ -27,10 +28,14 @@ const securityHeaders = [
   ...(production && process.env.APP_URL?.startsWith("https://") ? [{ key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" }] : []),
 ];
 
-const nextConfig: NextConfig = {
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino"],
   poweredByHeader: false,
+  // Routes named route.bench.ts exist only in builds made for the benchmarks
+  // (SHEETAPI_BENCH_ROUTES=1 at build time, as bench/ does): production never ships them.
+  pageExtensions: process.env.SHEETAPI_BENCH_ROUTES === "1" ? ["tsx", "ts", "bench.ts"] : ["tsx", "ts"],
   // The emulators are development stand-ins; lint and type errors there must not hide in builds.
   typescript: { ignoreBuildErrors: false },
   async headers() {

@@ -1,0 +1,156 @@
+// `npm start` (and `npm run dev` with --dev): the launcher. Plain JavaScript with nothing but
+// Node's own modules, because it stays alive as the parent of the server (to stop what it started
+// and to print the ready banner), so it must stay small. The work runs in processes that end:
+// lib/cli/prepare.ts (configuration, migrations, demo seed, build), emulators/google on
+// embedded defaults (its own process, for as long as the server runs), and `next start`.
+import { spawn } from "node:child_process";
+import { get, request } from "node:http";
+import { createInterface } from "node:readline";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const children = new Set();
+let stopping = false;
+
+function run(args, options) {
+  const child = spawn(process.execPath, args, { cwd: root, ...options });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  // Children get a moment to close their databases; then the launcher goes.
+  const deadline = setTimeout(() => process.exit(code), 5000);
+  deadline.unref();
+  const wait = () => (children.size === 0 ? process.exit(code) : setTimeout(wait, 50));
+  wait();
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
+
+/** Runs lib/cli/prepare.ts and resolves with its plan; exits with its code when it fails. */
+function prepare() {
+  return new Promise((done) => {
+    let plan;
+    const child = run(["--import", "tsx", "lib/cli/prepare.ts", ...process.argv.slice(2)], { stdio: ["inherit", "inherit", "inherit", "ipc"] });
+    child.on("message", (message) => (plan = message));
+    child.once("exit", (code) => (plan && code === 0 ? done(plan) : stop(code || 1)));
+  });
+}
+
+/** The status of a GET, or 0 when nothing answers (node:http rather than fetch: undici alone is ~10 MB). */
+function status(url) {
+  return new Promise((done) => {
+    const req = get(url, { timeout: 2000 }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.once("timeout", () => req.destroy());
+    req.once("error", () => done(0));
+  });
+}
+
+const answers = async (url, ok = (code) => code >= 200 && code < 300) => ok(await status(url));
+
+async function waitFor(url, ms, ok) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && !stopping) {
+    if (await answers(url, ok)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+/** POSTs JSON; resolves with the status (0 when nothing answers). */
+function postJson(url, body) {
+  return new Promise((done) => {
+    const data = JSON.stringify(body);
+    const req = request(url, { method: "POST", timeout: 5000, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data) } }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.once("timeout", () => req.destroy());
+    req.once("error", () => done(0));
+    req.end(data);
+  });
+}
+
+/** This instance's service-account key, uploaded to the emulator (a reused one too: each DATA_DIR has its own key). */
+async function uploadServiceAccountKey(emulator) {
+  const code = await postJson(`${emulator.url}/__admin/service-account-keys`, { email: emulator.serviceAccountEmail, publicKey: emulator.serviceAccountPublicKey });
+  if (code < 200 || code >= 300) {
+    console.error(`✗ emulators/google refused the service account key (HTTP ${code}).`);
+    stop(1);
+  }
+}
+
+/** emulators/google in its own process, or the one already listening on the port (a second local instance, a test run). */
+async function ensureEmulator(emulator) {
+  const health = `${emulator.url}/__admin/health`;
+  if (await answers(health)) {
+    await uploadServiceAccountKey(emulator);
+    return console.log(`▸ emulators/google already running on ${emulator.url}`);
+  }
+  run(["--import", "tsx", "emulators/google/main.ts", "--port", String(emulator.port), "--data", emulator.dataFile, "--service-account", emulator.serviceAccountEmail], { stdio: ["ignore", "ignore", "inherit"] })
+    .once("exit", (code) => !stopping && (console.error(`✗ emulators/google stopped (exit code ${code}). Set GOOGLE_EMULATOR_PORT to a free port.`), stop(1)));
+  if (!(await waitFor(health, 30_000))) {
+    console.error(`✗ Cannot start emulators/google on port ${emulator.port}. Set GOOGLE_EMULATOR_PORT to a free port.`);
+    return stop(1);
+  }
+  await uploadServiceAccountKey(emulator);
+  console.log(`▸ emulators/google on ${emulator.url}`);
+}
+
+/**
+ * On a laptop the server's JSON request lines become one short line each, and the launcher's own
+ * health checks are left out, so the ready banner is the last thing printed at start. In
+ * production the JSON goes out as it is, for log collectors.
+ */
+function readable(stream, out) {
+  createInterface({ input: stream }).on("line", (line) => {
+    if (!line.startsWith("{")) return out.write(`${line}\n`);
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg !== "request") return out.write(`${entry.level ?? "info"}: ${entry.msg}${entry.err ? ` (${entry.err.message})` : ""}\n`);
+      // The launcher's own polling until the server is ready.
+      if ((entry.route === "/health" || entry.route === "/api") && !banner.printed) return;
+      out.write(`  ${entry.method} ${entry.route} ${entry.status} ${Math.round(entry.duration_ms)} ms\n`);
+    } catch {
+      out.write(`${line}\n`);
+    }
+  });
+}
+
+const banner = { printed: false };
+
+async function main() {
+  const started = Date.now();
+  const plan = await prepare();
+  const serverStarted = Date.now();
+  // The emulator and the server start side by side: the server needs Google only for requests.
+  const emulator = plan.emulator ? ensureEmulator(plan.emulator) : Promise.resolve();
+  const server = run(plan.server.args, { env: plan.server.env, stdio: plan.production ? "inherit" : ["inherit", "pipe", "pipe"] });
+  if (!plan.production) {
+    readable(server.stdout, process.stdout);
+    readable(server.stderr, process.stderr);
+  }
+  server.once("exit", (code) => stop(code ?? 0));
+
+  const firstAnswer = waitFor(`${plan.server.localUrl}/api`, 120_000).then(() => Date.now());
+  await emulator;
+  if (await waitFor(`${plan.server.localUrl}/health`, 120_000, (code) => code === 200)) {
+    banner.printed = true;
+    const seconds = (at) => ((at - serverStarted) / 1000).toFixed(1);
+    const now = Date.now();
+    console.log(`\n${plan.banner.join("\n")}\n  (first answer ${seconds(await firstAnswer)} s and healthy ${seconds(now)} s after the server started; ${((now - started) / 1000).toFixed(1)} s after npm start)\n`);
+  } else if (!stopping) {
+    console.error(`! ${plan.server.localUrl}/health did not answer 200 within 120 s; see the server output above.`);
+  }
+}
+
+void main();

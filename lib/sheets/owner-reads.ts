@@ -1,0 +1,52 @@
+// The owner's "Try it" in the dashboard: GET reads of their own sheet through the signed-in
+// session instead of a key. It runs the API's own read path (findTab, listRows, getRow: the same
+// tab cache, change checks and Google quota guard), so what the owner sees is what a key would
+// get. It is metered apart from the plan, on its own allowance per account, so trying the
+// product does not spend the requests the owner's apps need.
+import { limitAccountAction } from "@/lib/abuse/account-actions";
+import { ApiError } from "@/lib/http/errors";
+import { getLimitStore } from "@/lib/limits/store";
+import { findTab, getRow, listRows } from "./rows-api";
+import type { SheetRecord } from "./sheet-record";
+import { dataVersionKey, type CacheStatus } from "./tab-cache";
+
+export interface OwnerReadRequest {
+  tab: string;
+  /** Empty: list the tab. */
+  rowId?: string;
+  /** A list's query string (`limit=5&sort=name`), or a row's (`typed=true`). */
+  query?: string;
+}
+
+export type OwnerReadAnswer =
+  | { status: number; body: Record<string, unknown>; cache: CacheStatus }
+  | { status: number; body: { success: false; error: string; message: string } & Record<string, unknown>; cache?: undefined };
+
+async function dataVersion(sheetId: string): Promise<number | undefined> {
+  try {
+    const [v] = await getLimitStore().mget<unknown>([dataVersionKey(sheetId)]);
+    return Number(v ?? 0);
+  } catch {
+    // As the API does without the store: the cache falls back on its TTL.
+    return undefined;
+  }
+}
+
+export async function ownerRead(userId: string, sheet: SheetRecord, request: OwnerReadRequest): Promise<OwnerReadAnswer> {
+  try {
+    await limitAccountAction(userId, "tryIt");
+    const tab = await findTab(sheet, request.tab);
+    const params = new URLSearchParams((request.query ?? "").trim().replace(/^\?/, ""));
+    const version = await dataVersion(sheet.id);
+    const rowId = request.rowId?.trim();
+    if (rowId) {
+      const { row, cache } = await getRow(sheet, tab, version, rowId, params);
+      return { status: 200, body: { success: true, data: row }, cache };
+    }
+    const { rows, meta, cache } = await listRows(sheet, tab, version, params);
+    return { status: 200, body: { success: true, data: rows, meta }, cache };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { status: err.status, body: { success: false, error: err.code, message: err.message, ...err.extra } };
+  }
+}
