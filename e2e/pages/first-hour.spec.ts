@@ -19,6 +19,16 @@ async function privateSpreadsheet(owner: string, title: string): Promise<string>
   return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
 }
 
+/** Signs `owner` up and registers a new private spreadsheet through /auth/google; lands on its page. */
+async function registerPrivately(page: Page, owner: string, title: string): Promise<string> {
+  const sheetId = await privateSpreadsheet(owner, title);
+  await signIn(page, owner);
+  await page.goto(`/auth/google?sheet_url=${sheetId}`);
+  await approveGoogleConsent(page, owner);
+  await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
+  return sheetId;
+}
+
 /** Requests the page makes in `ms`, after it had time to settle. */
 async function requestsOver(page: Page, ms: number): Promise<string[]> {
   await page.waitForTimeout(1500);
@@ -31,11 +41,7 @@ async function requestsOver(page: Page, ms: number): Promise<string[]> {
 }
 
 test("after a private registration the key page shows the key and a first call, and sends no requests in a loop", async ({ page, request }) => {
-  const sheetId = await privateSpreadsheet(OWNER, "First hour, private");
-  await signIn(page, OWNER);
-  await page.goto(`/auth/google?sheet_url=${sheetId}`);
-  await approveGoogleConsent(page, OWNER);
-  await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
+  const sheetId = await registerPrivately(page, OWNER, "First hour, private");
   const key = (await page.getByTestId("new-key-value").textContent())!.trim();
   expect(key).toMatch(/^shk_/);
 
@@ -68,11 +74,7 @@ test("after a private registration the key page shows the key and a first call, 
 });
 
 test("a new key is named, whole, explained and ready to call; the form starts over; revoke can be cancelled", async ({ page, request }) => {
-  const sheetId = await privateSpreadsheet("keys-first@example.com", "First hour, keys");
-  await signIn(page, "keys-first@example.com");
-  await page.goto(`/auth/google?sheet_url=${sheetId}`);
-  await approveGoogleConsent(page, "keys-first@example.com");
-  await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
+  const sheetId = await registerPrivately(page, "keys-first@example.com", "First hour, keys");
   await page.setViewportSize({ width: 390, height: 844 });
 
   await page.getByTestId("key-name").fill("Website");
@@ -109,11 +111,7 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
 });
 
 test("on Free Trial: the quota shows beside Try it, a 429 says why and when it ends, and the owner's Try it does not spend the plan", async ({ page, request }) => {
-  const sheetId = await privateSpreadsheet("trial@example.com", "First hour, trial");
-  await signIn(page, "trial@example.com");
-  await page.goto(`/auth/google?sheet_url=${sheetId}`);
-  await approveGoogleConsent(page, "trial@example.com");
-  await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
+  const sheetId = await registerPrivately(page, "trial@example.com", "First hour, trial");
   const key = (await page.getByTestId("new-key-value").textContent())!.trim();
   const used = async () => ((await (await request.get("/billing/usage", { headers: { "X-API-Key": key } })).json()) as { data: { current_period: { requests_used: number } } }).data.current_period.requests_used;
   expect(await used()).toBe(0);
