@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Brand } from "@/app/components/brand";
+import { SubmitButton } from "@/app/components/submit-button";
 import { signOut } from "@/lib/auth/auth";
 import { headers } from "next/headers";
 import { RETURN_TO_HEADER } from "@/lib/auth/return-to";
@@ -30,10 +31,10 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
           <div className="flex min-w-0 items-center gap-3 text-sm">
             <span data-testid="account-email" title={user.email} className="min-w-0 max-w-[14rem] truncate text-slate-600 sm:max-w-xs dark:text-slate-400">{user.email}</span>
-            <form action={signOutAction}>
-              <button type="submit" data-testid="sign-out" className="shrink-0 rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+            <form action={signOutAction} className="shrink-0">
+              <SubmitButton testId="sign-out" pendingText="Signing out…" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
                 Sign out
-              </button>
+              </SubmitButton>
             </form>
           </div>
         </div>

@@ -43,7 +43,7 @@ export default function GuidePage() {
         </nav>
       </header>
       <Section id="registering" title="Registering a sheet">
-        <p><Link href="/dashboard" className="underline">Sign in</Link> with Google and register a sheet by its address. A sheet shared with the service&apos;s Google account as Editor, or registered privately through <code>/auth/google?sheet_url=…</code> (you grant access to that sheet with your own Google account), can be read and written. A sheet that anyone with the link can view, and nothing more, is read-only.</p>
+        <p><Link href="/dashboard" className="underline">Sign in</Link> with Google and register a sheet by its address. A sheet shared with the service&apos;s Google account as Editor, or registered privately from the dashboard (you grant access to that sheet with your own Google account), can be read and written. A sheet that anyone with the link can view, and nothing more, is read-only.</p>
         <p>Row 1 of each tab holds the column names. Blank header cells are not columns; a repeated name gets a suffix (<code>email</code>, <code>email_2</code>). Column types (string, number, boolean, date, datetime, currency, percent) are inferred from the cells. After changing the header row, refresh the schema from the dashboard or with <code>POST /api/&#123;sheetId&#125;/refresh-schema</code>.</p>
       </Section>
       <Section id="keys" title="Keys and permissions">

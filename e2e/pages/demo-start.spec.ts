@@ -21,7 +21,7 @@ test.afterAll(() => {
 });
 
 test("npm start prints how to see the demo in the dashboard, and that way works", async ({ page }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   rmSync(DATA_DIR, { recursive: true, force: true });
   launcher = spawn(process.execPath, ["lib/cli/start.mjs"], {
     env: { ...process.env, PORT: String(PORT), DATA_DIR, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: `http://localhost:${PORT}`, DEMO_MODE: "1" },
@@ -31,7 +31,7 @@ test("npm start prints how to see the demo in the dashboard, and that way works"
   let output = "";
   launcher.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   launcher.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  await expect.poll(() => output, { timeout: 200_000, intervals: [500] }).toContain("Dashboard:");
+  await expect.poll(() => output, { timeout: 360_000, intervals: [500] }).toContain("Dashboard:");
   await new Promise((r) => setTimeout(r, 1500));
   await testInfo.attach("npm start output", { body: output, contentType: "text/plain" });
 

@@ -23,7 +23,7 @@ async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; wi
 }
 
 test("no page scrolls sideways at 360 and 390 px; screenshots of every page, phone and desktop, light and dark", async ({ page, browser }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const sheetId = await createSpreadsheet("A sheet with a rather long name, to see how titles wrap on a phone", [["id", "name", "email", "price"], [1, "Ada Lovelace", "ada@example.com", 12.5]]);
   await signIn(page, "a-rather-long-address.for-layout-tests@example.com");
   await registerSheet(page, sheetId);
