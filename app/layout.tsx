@@ -1,14 +1,26 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import { config } from "@/lib/env";
 import "./globals.css";
 
 const title = "SheetAPI: your Google Sheet as a REST API";
 const description = "Turn a Google Sheet into a fast, safe JSON API with keys, permissions, rate limits and generated docs.";
 
-// Built per request (pages are dynamic), so social previews point at the service's own address.
-export function generateMetadata(): Metadata {
+/** The service's address for absolute preview URLs; none when the build runs without configuration. */
+function baseUrl(): URL | undefined {
+  try {
+    return new URL(config().appUrl);
+  } catch {
+    return undefined;
+  }
+}
+
+// Social previews point at the service's own address (APP_URL), read when a page is served, not
+// when it was built (hence no page is prerendered with a build-time address).
+export async function generateMetadata(): Promise<Metadata> {
+  await connection();
   return {
-    metadataBase: new URL(config().appUrl),
+    metadataBase: baseUrl(),
     title,
     description,
     icons: {
