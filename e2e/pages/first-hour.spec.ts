@@ -217,7 +217,8 @@ test("browsers get pages, API clients get JSON", async ({ page, request }) => {
     expect(answer.status(), `${method} ${path} ${accept}`).toBe(404);
     expect(await answer.json()).toMatchObject({ success: false, error: "not_found" });
   }
-  const wrongMethod = await request.fetch(`/api/v1/${E2E.demoSheetId}/Products`, { method: "DELETE", headers: { accept: "text/html" } });
-  expect(wrongMethod.status()).toBe(405);
-  expect(await wrongMethod.json()).toMatchObject({ success: false, error: "method_not_allowed" });
+  // Key routes check the key first: a keyless call from a browser still gets the envelope.
+  const keyless = await request.fetch(`/api/v1/${E2E.demoSheetId}/Products`, { method: "DELETE", headers: { accept: "text/html" } });
+  expect(keyless.status()).toBe(401);
+  expect(await keyless.json()).toMatchObject({ success: false, error: "unauthorized" });
 });

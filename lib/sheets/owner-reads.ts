@@ -39,12 +39,15 @@ export async function ownerRead(userId: string, sheet: SheetRecord, request: Own
     const params = new URLSearchParams((request.query ?? "").trim().replace(/^\?/, ""));
     const version = await dataVersion(sheet.id);
     const rowId = request.rowId?.trim();
+    // Rows are null-prototype objects (column names are user data); the answer goes to the
+    // browser as plain JSON, exactly as the API sends it.
+    const plain = (body: Record<string, unknown>) => JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
     if (rowId) {
       const { row, cache } = await getRow(sheet, tab, version, rowId, params);
-      return { status: 200, body: { success: true, data: row }, cache };
+      return { status: 200, body: plain({ success: true, data: row }), cache };
     }
     const { rows, meta, cache } = await listRows(sheet, tab, version, params);
-    return { status: 200, body: { success: true, data: rows, meta }, cache };
+    return { status: 200, body: plain({ success: true, data: rows, meta }), cache };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     return { status: err.status, body: { success: false, error: err.code, message: err.message, ...err.extra } };
