@@ -31,7 +31,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E.port}/health`,
     // A stale server from an earlier run must never answer for this one.
     reuseExistingServer: false,
-    timeout: 180_000,
+    timeout: 420_000,
     stdout: "pipe",
     env: {
       PORT: String(E2E.port),
@@ -49,7 +49,7 @@ export default defineConfig({
     command: `until curl -fs http://127.0.0.1:${E2E.port}/health >/dev/null; do sleep 1; done; npm start`,
     url: `http://127.0.0.1:${E2E.secondPort}/health`,
     reuseExistingServer: false,
-    timeout: 240_000,
+    timeout: 480_000,
     stdout: "pipe" as const,
     env: { PORT: String(E2E.secondPort), DATA_DIR: `${E2E.dataDir}-2`, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: E2E.secondUrl, DEMO_MODE: "0", ...UNGUARDED },
   }] : [])],
