@@ -35,6 +35,7 @@ async function main() {
   const { createUser } = await import("@/db/queries/users");
   const { registerSheet } = await import("@/lib/sheets/registration");
   const { callRoute } = await import("@/testing/routes");
+  const { proveAccessWithGoogle } = await import("@/testing/google");
   const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
 
   log("5 sheets x 4 tabs x 200 rows, shared with the service account, on one Business account");
@@ -45,8 +46,9 @@ async function main() {
     const { spreadsheetId } = (await (await fetch(`${google.url}/__admin/spreadsheets`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: `Quota bench ${s}`, members: { [SA]: "writer" }, tabs: [0, 1, 2, 3].map((t) => ({ title: `Tab${t}`, rows: rows(t) })) }),
+      body: JSON.stringify({ title: `Quota bench ${s}`, members: { [SA]: "writer", "quota-bench@example.com": "owner" }, tabs: [0, 1, 2, 3].map((t) => ({ title: `Tab${t}`, rows: rows(t) })) }),
     })).json()) as { spreadsheetId: string };
+    await proveAccessWithGoogle(user, [spreadsheetId], "quota-bench@example.com");
     const key = (await registerSheet({ userId: user.id, sheetUrl: spreadsheetId })).apiKey!;
     for (let t = 0; t < 4; t++) tabs.push({ sheetId: spreadsheetId, tab: `Tab${t}`, key });
   }

@@ -1,7 +1,7 @@
 // The service's tables. SQL names are snake_case; TypeScript names are camelCase, except the
 // next-auth columns, whose property names @auth/drizzle-adapter requires as they are.
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -54,7 +54,34 @@ export const verificationTokens = pgTable(
   (t) => [primaryKey({ columns: [t.identifier, t.token] })],
 );
 
+// --- Google grants -----------------------------------------------------------------------------
+
+/**
+ * An account's grant from one Google account (DECISIONS 19): one refresh token reused for every
+ * sheet, since Google keeps at most 100 per Google account and client and silently revokes the
+ * oldest. The token is AES-256-GCM under ENCRYPTION_KEY; `scope` is what the person granted.
+ */
+export const googleGrants = pgTable(
+  "google_grants",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** Google's stable account id (the ID token's `sub`). */
+    googleSub: text("google_sub").notNull(),
+    email: text("email").notNull(),
+    refreshTokenCiphertext: text("refresh_token_ciphertext").notNull(),
+    scope: text("scope").notNull(),
+    needsReauth: boolean("needs_reauth").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("google_grants_user_sub_idx").on(t.userId, t.googleSub)],
+);
+
 // --- Sheets and keys ---------------------------------------------------------------------------
+
+/** What the registering person proved with Google: "none" for registrations made before proof existed. */
+export type SheetProof = "none" | "view" | "edit";
 
 /** How the service reaches a sheet with Google: its API key, its service account, or the owner's grant. */
 export type SheetAccess = "public" | "service_account" | "oauth";
@@ -68,7 +95,11 @@ export const sheets = pgTable(
     name: text("name").notNull(),
     access: text("access").$type<SheetAccess>().notNull(),
     writable: boolean("writable").notNull().default(false),
-    /** The owner's Google refresh token for private sheets, AES-256-GCM under ENCRYPTION_KEY. */
+    /** What the owner proved with Google when registering: edit beats view (DECISIONS 18). */
+    proof: text("proof").$type<SheetProof>().notNull().default("none"),
+    /** The owner's grant, for sheets reached through it ("oauth"). */
+    grantId: text("grant_id").references(() => googleGrants.id, { onDelete: "set null" }),
+    /** The grant's refresh token, copied for the hot path (AES-256-GCM under ENCRYPTION_KEY). */
     refreshTokenCiphertext: text("refresh_token_ciphertext"),
     grantEmail: text("grant_email"),
     needsReauth: boolean("needs_reauth").notNull().default(false),
@@ -100,10 +131,25 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /** When an account that proved edit access claimed the sheet: the key stops (DECISIONS 18). */
+    claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }),
     /** Bumped on every change, so caches never let an older copy replace a newer one. */
     version: integer("version").notNull().default(1),
   },
   (t) => [index("api_keys_sheet_idx").on(t.sheetId)],
+);
+
+/** A sheet taken over by an account that proved edit access: shown to the previous owner. */
+export const sheetClaims = pgTable(
+  "sheet_claims",
+  {
+    id: text("id").primaryKey(),
+    sheetId: text("sheet_id").notNull(),
+    sheetName: text("sheet_name").notNull(),
+    previousUserId: text("previous_user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    claimedAt: createdAt(),
+  },
+  (t) => [index("sheet_claims_previous_user_idx").on(t.previousUserId)],
 );
 
 // --- Usage ---------------------------------------------------------------------------------------
@@ -140,6 +186,8 @@ export const sheetStatsDaily = pgTable(
 );
 
 export type User = typeof users.$inferSelect;
+export type GoogleGrant = typeof googleGrants.$inferSelect;
+export type SheetClaim = typeof sheetClaims.$inferSelect;
 export type Sheet = typeof sheets.$inferSelect;
 export type NewSheet = typeof sheets.$inferInsert;
 export type ApiKey = typeof apiKeys.$inferSelect;

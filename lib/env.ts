@@ -43,6 +43,12 @@ const schema = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_OAUTH_ISSUER: optionalUrl,
+  /** The Google Picker's loader; Google's own unless Google is emulated. */
+  GOOGLE_PICKER_SCRIPT_URL: optionalUrl,
+  /** The project number of the OAuth client's Cloud project (the Picker's app id). */
+  GOOGLE_CLOUD_PROJECT_NUMBER: optional,
+  /** A browser API key for the Picker (restrict it to this site); GOOGLE_API_KEY when unset. */
+  GOOGLE_PICKER_API_KEY: optional,
   GOOGLE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   GOOGLE_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(120_000).default(8_000),
   GOOGLE_QUOTA_PER_IDENTITY_MINUTE: z.coerce.number().int().min(1).default(60),
@@ -87,6 +93,7 @@ export const PRODUCTION_REQUIRED = [
   "GOOGLE_SERVICE_ACCOUNT_JSON",
   "GOOGLE_CLIENT_ID",
   "GOOGLE_CLIENT_SECRET",
+  "GOOGLE_CLOUD_PROJECT_NUMBER",
 ] as const;
 
 export class ConfigError extends Error {}
@@ -116,6 +123,8 @@ export interface AppConfig {
     apiKey: string;
     serviceAccount: ServiceAccount;
     oauth: { clientId: string; clientSecret: string; issuer: string };
+    /** The Google Picker, loaded in the owner's browser to choose a sheet (drive.file). */
+    picker: { scriptUrl: string; appId: string; developerKey: string };
     requestTimeoutMs: number;
     /** No retry starts later than this after the first attempt. */
     retryBudgetMs: number;
@@ -225,6 +234,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         clientId: env.GOOGLE_CLIENT_ID ?? EMULATOR_DEFAULTS.clientId,
         clientSecret: env.GOOGLE_CLIENT_SECRET ?? EMULATOR_DEFAULTS.clientSecret,
         issuer: oauthIssuer,
+      },
+      picker: {
+        scriptUrl: env.GOOGLE_PICKER_SCRIPT_URL ?? (realGoogle ? "https://apis.google.com/js/api.js" : `${emulatorUrl.replace(/\/$/, "")}/js/api.js`),
+        appId: env.GOOGLE_CLOUD_PROJECT_NUMBER ?? (realGoogle ? "" : EMULATOR_DEFAULTS.projectNumber),
+        developerKey: env.GOOGLE_PICKER_API_KEY ?? env.GOOGLE_API_KEY ?? EMULATOR_DEFAULTS.apiKey,
       },
       requestTimeoutMs: env.GOOGLE_REQUEST_TIMEOUT_MS,
       retryBudgetMs: env.GOOGLE_RETRY_BUDGET_MS,

@@ -27,6 +27,7 @@ export async function googleSettingsFor(url: string): Promise<GoogleSettings> {
     apiKey: EMULATOR_DEFAULTS.apiKey,
     serviceAccount,
     oauth: { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: EMULATOR_DEFAULTS.clientSecret, issuer: url },
+    picker: { scriptUrl: `${url}/js/api.js`, appId: EMULATOR_DEFAULTS.projectNumber, developerKey: EMULATOR_DEFAULTS.apiKey },
     requestTimeoutMs: 5000,
     retryBudgetMs: 2000,
   };
@@ -53,4 +54,54 @@ export async function ownerRefreshToken(email: string): Promise<string> {
   const { code } = await consentCode(url, email);
   const { tokens } = await client.getToken(code);
   return tokens.refresh_token!;
+}
+
+/**
+ * The account connects Google as `googleEmail` through the service's own grant flow (consent on
+ * the emulator, callback checks), as the dashboard's "Choose a sheet from Google Drive" does.
+ */
+export async function connectGoogleAccount(user: { id: string; email: string | null }, googleEmail: string = EMULATOR_DEFAULTS.userEmail, ticked?: string[]) {
+  const { startGrant, completeGrant } = await import("@/lib/auth/google-grant");
+  const session = { id: user.id, email: user.email ?? googleEmail, name: null };
+  const { authorizeUrl, cookie } = startGrant(session);
+  const url = new URL(authorizeUrl);
+  if (ticked) {
+    url.searchParams.set("consent_shown", "1");
+    for (const s of ticked) url.searchParams.append("granted", s);
+  }
+  const { code, state } = await consentCode(url.toString(), googleEmail);
+  return completeGrant({ user: session, cookie, params: new URLSearchParams({ code, state: state ?? "" }) });
+}
+
+/** Picks spreadsheets in the emulator's Google Picker with the account's grant, as a click there does. */
+export async function pickInGooglePicker(userId: string, ids: string[]): Promise<void> {
+  const { pickerAccessToken } = await import("@/lib/sheets/proof");
+  const { config } = await import("@/lib/env");
+  const access = await pickerAccessToken(userId);
+  if (!access) throw new Error("the account has no Google grant: connect it first");
+  for (const fileId of ids) {
+    const res = await fetch(`${config().google.rootUrl}/picker/pick`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ oauth_token: access.token, fileId, appId: config().google.picker.appId }),
+    });
+    if (!res.ok) throw new Error(`the picker refused ${fileId}: ${res.status}`);
+  }
+}
+
+/** Proof of access the way people give it: connect Google as `googleEmail`, then pick `ids`. */
+export async function proveAccessWithGoogle(user: { id: string; email: string | null }, ids: string[], googleEmail: string = EMULATOR_DEFAULTS.userEmail): Promise<void> {
+  const { usableGrants } = await import("@/lib/sheets/proof");
+  const { config } = await import("@/lib/env");
+  // The Google account must be able to open the sheets: a test sheet shared only with the service
+  // account gets it as an editor, as its owner would share it.
+  for (const id of ids) {
+    const admin = `${config().google.rootUrl}/__admin/spreadsheets/${id}`;
+    const sheet = (await (await fetch(admin)).json()) as { members?: Record<string, string> };
+    if (sheet.members && !sheet.members[googleEmail]) {
+      await fetch(`${admin}/access`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ members: { [googleEmail]: "writer" } }) });
+    }
+  }
+  if (!(await usableGrants(user.id)).length) await connectGoogleAccount(user, googleEmail);
+  await pickInGooglePicker(user.id, ids);
 }

@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { sheets, type NewSheet, type Sheet } from "../schema";
+import { apiKeys, sheetClaims, sheets, type ApiKey, type NewSheet, type Sheet, type SheetClaim } from "../schema";
 
 const bump = { version: sql`${sheets.version} + 1` };
 
@@ -45,12 +45,13 @@ export async function flagSheetNeedsReauth({ id, refreshTokenCiphertext }: { id:
   return row;
 }
 
-/** A new owner grant for a private sheet: the encrypted refresh token replaces the old one. */
-export async function saveSheetGrant(input: { id: string; userId: string; refreshTokenCiphertext: string; grantEmail: string; writable: boolean }): Promise<Sheet | undefined> {
+/** The owner's sheet reached through their grant from now on (re-authorized, or switched to it). */
+export async function saveSheetGrant(input: { id: string; userId: string } & Pick<NewSheet, "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail">): Promise<Sheet | undefined> {
+  const { id, userId, ...set } = input;
   const [row] = await getDb()
     .update(sheets)
-    .set({ access: "oauth", refreshTokenCiphertext: input.refreshTokenCiphertext, grantEmail: input.grantEmail, writable: input.writable, needsReauth: false, ...bump })
-    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
+    .set({ ...set, needsReauth: false, ...bump })
+    .where(and(eq(sheets.id, id), eq(sheets.userId, userId)))
     .returning();
   return row;
 }
@@ -63,4 +64,32 @@ export async function setSheetCacheSettings(input: { id: string; userId: string;
     .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
     .returning();
   return row;
+}
+
+/**
+ * Hands a sheet registered with weaker proof to an account that proved edit access, and records
+ * it for the previous owner; undefined when the sheet changed hands or proof meanwhile.
+ */
+export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
+  return getDb().transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(sheets)
+      .set({ ...input.set, needsReauth: false, createdAt: now, ...bump })
+      .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.fromUserId), ne(sheets.proof, "edit")))
+      .returning();
+    if (!row) return undefined;
+    await tx.insert(sheetClaims).values({ id: input.claimId, sheetId: row.id, sheetName: row.name, previousUserId: input.fromUserId });
+    const stoppedKeys = await tx
+      .update(apiKeys)
+      .set({ claimedAt: now, version: sql`${apiKeys.version} + 1` })
+      .where(and(eq(apiKeys.sheetId, input.id), eq(apiKeys.userId, input.fromUserId), isNull(apiKeys.claimedAt)))
+      .returning();
+    return { sheet: row, stoppedKeys };
+  });
+}
+
+/** Sheets taken from the account by editors, the latest first. */
+export async function listClaimsAgainst({ userId }: { userId: string }): Promise<SheetClaim[]> {
+  return getDb().select().from(sheetClaims).where(eq(sheetClaims.previousUserId, userId)).orderBy(desc(sheetClaims.claimedAt));
 }

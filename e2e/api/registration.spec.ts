@@ -1,10 +1,20 @@
 // Registration and the authorization flow, as API clients see them without a session.
 import { expect, test } from "@playwright/test";
+import { signIn } from "../support/google-consent";
 
 test("POST /register needs a dashboard session", async ({ request }) => {
   const res = await request.post("/register", { data: { sheet_url: "1AcmeStoreDemoSpreadsheet0000000000000000001" } });
   expect(res.status()).toBe(401);
   expect(await res.json()).toMatchObject({ success: false, error: "unauthorized" });
+});
+
+test("POST /register with a session but no proof from Google is refused, naming the way to prove access", async ({ page }) => {
+  await signIn(page, "api-register@example.com");
+  const res = await page.request.post("/register", { data: { sheet_url: "1AcmeStoreDemoSpreadsheet0000000000000000001" } });
+  expect(res.status()).toBe(403);
+  const body = await res.json();
+  expect(body).toMatchObject({ success: false, error: "forbidden", reason: "no_google_grant" });
+  expect(body.message).toContain("Choose a sheet from Google Drive");
 });
 
 test("/auth/{provider}: other providers are 404, a missing or bad sheet_url is 400", async ({ request }) => {

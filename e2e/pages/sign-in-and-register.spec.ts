@@ -1,7 +1,9 @@
-// An owner's first visit: sign up through Google, register the demo sheet by address, see its
-// structure, register a private sheet through /auth/google, sign out and back in.
+// An owner's first visit: sign up through Google, try the demo sheet's address (refused: nothing
+// proves access yet), connect Google and choose it in the Picker, see its structure, register a
+// private sheet through /auth/google, sign out and back in.
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/env";
+import { chooseFromDrive, googlePicker, openRegisterForm } from "../support/dashboard";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
 
 test("sign up, register public and private sheets, sign out, sign in", async ({ page, request }) => {
@@ -13,15 +15,24 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await page.waitForURL(/\/dashboard$/);
   await expect(page.getByTestId("account-email")).toHaveText("owner@example.com");
 
-  // A bad address is refused with a clear message.
+  await openRegisterForm(page);
+  // A bad address is refused with a message for people, and stays in the field.
   await page.getByTestId("sheet-url").fill("https://example.com/not-a-sheet");
   await page.getByTestId("register-submit").click();
-  await expect(page.getByTestId("register-error")).toContainText("Google Sheets address");
+  await expect(page.getByTestId("register-error")).toContainText("not a Google Sheets address");
+  await expect(page.getByTestId("sheet-url")).toHaveValue("https://example.com/not-a-sheet");
 
-  // The demo sheet, by its address: the key is shown once.
-  await page.getByTestId("sheet-url").fill(`https://docs.google.com/spreadsheets/d/${E2E.demoSheetId}/edit#gid=0`);
+  // A real address proves nothing on its own: Google has not confirmed this account's access.
+  const demoAddress = `https://docs.google.com/spreadsheets/d/${E2E.demoSheetId}/edit#gid=0`;
+  await page.getByTestId("sheet-url").fill(demoAddress);
   await page.getByTestId("register-submit").click();
+  await expect(page.getByTestId("register-error")).toContainText("has not connected Google yet");
+  await expect(page.getByTestId("sheet-url")).toHaveValue(demoAddress);
+
+  // The demo sheet, chosen in Google Drive after connecting Google: the key is shown once.
+  await chooseFromDrive(page, E2E.demoSheetId, "owner@example.com");
   await expect(page.getByTestId("register-result")).toContainText("Acme Store");
+  await expect(page.getByTestId("register-result")).toContainText("read and write");
   const key = (await page.getByTestId("new-key-value").textContent())!.trim();
   expect(key).toMatch(/^shk_/);
 
@@ -39,17 +50,22 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await page.getByTestId("refresh-schema").click();
   await expect(page.getByRole("status").filter({ hasText: "Refreshed" })).toContainText("3 tabs");
 
-  // A private sheet through the owner's own Google grant.
+  // A private sheet through the owner's own Google grant: the grant exists, so Google's consent
+  // is not shown again; Google has not confirmed this sheet yet, so the Picker asks for it.
   await page.goto(`/auth/google?sheet_url=${encodeURIComponent(`https://docs.google.com/spreadsheets/d/${E2E.privateSheetId}/edit`)}`);
-  await expect(page.getByText("spreadsheets", { exact: false }).first()).toBeVisible();
-  await approveGoogleConsent(page, "owner@example.com");
-  await page.waitForURL(new RegExp(`/dashboard/sheets/${E2E.privateSheetId}$`));
+  await page.waitForURL(/\/dashboard\?pick=/);
+  await expect(page.getByTestId("pick-prompt")).toContainText(E2E.privateSheetId);
+  await openRegisterForm(page);
+  await page.getByTestId("choose-pending").click();
+  // Only the sheet asked for is offered.
+  await expect(googlePicker(page).locator("[data-file-id]")).toHaveCount(1);
+  await googlePicker(page).locator(`[data-file-id="${E2E.privateSheetId}"]`).click();
+  await expect(page.getByTestId("register-result")).toContainText("Private Budget");
+  await expect(page.getByTestId("new-key-value")).toHaveText(/^shk_/);
+  await page.getByTestId("register-result").getByRole("link", { name: "Private Budget" }).click();
   await expect(page.getByTestId("sheet-name")).toHaveText("Private Budget");
   await expect(page.getByTestId("tab-name")).toHaveText(["Budget"]);
-  await expect(page.getByTestId("new-key-value")).toHaveText(/^shk_/);
-  // Shown once: a reload no longer has it.
-  await page.reload();
-  await expect(page.getByTestId("sheet-name")).toHaveText("Private Budget");
+  // Shown once: the sheet page does not have it.
   await expect(page.getByTestId("new-key")).toHaveCount(0);
 
   await page.getByTestId("sign-out").click();

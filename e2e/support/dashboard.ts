@@ -1,11 +1,50 @@
 // Page objects for the dashboard.
 import { expect, type Page } from "@playwright/test";
+import { shareSpreadsheet } from "./emulator-admin";
+import { approveGoogleConsent } from "./google-consent";
 
-/** Registers a sheet from the dashboard and returns the first key's value. */
+/** The dashboard's registration form, once React has made it interactive. */
+export async function openRegisterForm(page: Page) {
+  if (!/\/dashboard(\?|$)/.test(page.url())) await page.goto("/dashboard");
+  await expect(page.locator('[data-testid="register-form"][data-hydrated="true"]')).toBeVisible();
+}
+
+/** The emulator's Google Picker frame (Google's is a frame on docs.google.com). */
+export const googlePicker = (page: Page) => page.frameLocator('iframe[title="Google Picker"]');
+
+/**
+ * "Choose a sheet from Google Drive": connects Google first when the account has not (the
+ * consent screen, as `googleEmail`), then picks `sheetId` in the Picker.
+ */
+export async function chooseFromDrive(page: Page, sheetId: string, googleEmail?: string) {
+  await openRegisterForm(page);
+  const connect = page.getByTestId("connect-google");
+  if (await connect.isVisible()) {
+    await expect(page.getByTestId("scopes-explained")).toContainText("only the specific Google Drive files that you use with this app");
+    const email = googleEmail ?? (await accountEmail(page));
+    await connect.click();
+    await approveGoogleConsent(page, email);
+    // Back on the dashboard, which opens the Picker by itself (and forgets ?picker=open).
+    await page.waitForURL(/\/dashboard(\?picker=open)?$/);
+  } else {
+    await page.getByTestId("choose-from-drive").click();
+  }
+  await googlePicker(page).locator(`[data-file-id="${sheetId}"]`).click();
+}
+
+async function accountEmail(page: Page): Promise<string> {
+  return (await page.getByTestId("account-email").textContent())!.trim();
+}
+
+/**
+ * Registers a sheet from the dashboard as its editor and returns the first key's value: the
+ * signed-in person is made an editor of the sheet in Google, then chooses it in the Picker,
+ * which is what proves access.
+ */
 export async function registerSheet(page: Page, sheetId: string): Promise<string> {
-  await page.goto("/dashboard");
-  await page.getByTestId("sheet-url").fill(sheetId);
-  await page.getByTestId("register-submit").click();
+  await openRegisterForm(page);
+  await shareSpreadsheet(sheetId, { members: { [await accountEmail(page)]: "writer" } });
+  await chooseFromDrive(page, sheetId);
   await expect(page.getByTestId("register-result")).toBeVisible();
   return (await page.getByTestId("new-key-value").textContent())!.trim();
 }

@@ -26,3 +26,8 @@ export async function copySpreadsheet(id: string): Promise<string> {
 export async function editCells(id: string, range: string, values: Rows): Promise<void> {
   await fetch(`${E2E.googleUrl}/__admin/spreadsheets/${id}/values`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ range, values }) });
 }
+
+/** Sharing as the sheet's owner sets it in Google Drive: named accounts and "anyone with the link". */
+export async function shareSpreadsheet(id: string, sharing: { members?: Record<string, "reader" | "writer" | "owner" | "none">; linkAccess?: "reader" | "writer" | "none" }): Promise<void> {
+  await fetch(`${E2E.googleUrl}/__admin/spreadsheets/${id}/access`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(sharing) });
+}

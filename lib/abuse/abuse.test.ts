@@ -8,6 +8,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
 import { ACCOUNT_ACTION_LIMITS, limitAccountAction } from "./account-actions";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 let key: string;
@@ -17,6 +18,7 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "abuse@example.com", plan: "business" });
+  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
   key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
 });
 afterAll(async () => {

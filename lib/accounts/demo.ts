@@ -49,7 +49,9 @@ export async function seedDemo(cfg: AppConfig, { googleSubject }: { googleSubjec
     throw new Error(`The demo spreadsheet ${DEMO_SPREADSHEET_ID} is registered to another account.`);
   }
   if (!sheet) {
-    await insertSheet({ id: DEMO_SPREADSHEET_ID, userId: user.id, name: "Acme Store", access: "service_account", writable: true });
+    // Seeded, not proven: the demo sheet is the service's own, so it counts as edit proof and
+    // no visitor can claim it.
+    await insertSheet({ id: DEMO_SPREADSHEET_ID, userId: user.id, name: "Acme Store", access: "service_account", writable: true, proof: "edit" });
   }
   const apiKey = demoKeyValue(cfg);
   const hash = hashApiKey(apiKey);

@@ -5,7 +5,8 @@ import { ApiError } from "@/lib/http/errors";
 import { currentUser, type SessionUser } from "./session";
 import { errorFields, log } from "@/lib/log";
 
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string };
+/** `reason`: a machine-readable cause some forms act on (such as "not_picked"). */
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; reason?: string };
 
 export function sessionAction<S extends z.ZodType, T>(schema: S, fn: (input: z.infer<S>, user: SessionUser) => Promise<T>) {
   return async (input: unknown): Promise<ActionResult<T>> => {
@@ -16,7 +17,10 @@ export function sessionAction<S extends z.ZodType, T>(schema: S, fn: (input: z.i
     try {
       return { ok: true, data: await fn(parsed.data, user) };
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, error: err.message };
+      if (err instanceof ApiError) {
+        const reason = typeof err.extra.reason === "string" ? err.extra.reason : undefined;
+        return { ok: false, error: err.message, ...(reason ? { reason } : {}) };
+      }
       log.error({ ...errorFields(err), stack: (err as Error)?.stack }, "dashboard action: unhandled error");
       return { ok: false, error: "Something went wrong on our side. Try again." };
     }

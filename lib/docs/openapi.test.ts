@@ -8,6 +8,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { startTestService, type TestService } from "@/testing/service";
 import { openApiDocument, tabIdentifiers } from "./openapi";
 import { loadSheetDocs } from "./sheet-docs";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 
@@ -16,6 +17,7 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "docs@example.com", plan: "starter" });
+  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
   await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID });
 });
 afterAll(async () => {
@@ -64,6 +66,7 @@ describe("OpenAPI document", () => {
     const { registerSheet } = await import("@/lib/sheets/registration");
     const owner = await createUser({ email: "owner@example.com" });
     await svc.admin(`/spreadsheets/${PRIVATE_SPREADSHEET_ID}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");
+    await proveAccessWithGoogle(owner, [PRIVATE_SPREADSHEET_ID]);
     await registerSheet({ userId: owner.id, sheetUrl: PRIVATE_SPREADSHEET_ID });
     const privateDoc = await documentOf(PRIVATE_SPREADSHEET_ID);
     const example = Object.entries(privateDoc.components.schemas).find(([name]) => name.endsWith("_Row"))![1].examples![0] as Record<string, string>;

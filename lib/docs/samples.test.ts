@@ -7,6 +7,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { startTestService, type TestService } from "@/testing/service";
 import { loadSheetDocs } from "./sheet-docs";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 let sheetId: string;
@@ -17,6 +18,7 @@ beforeAll(async () => {
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "samples@example.com" });
   sheetId = String((await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
+  await proveAccessWithGoogle(user, [sheetId]);
   await registerSheet({ userId: user.id, sheetUrl: sheetId });
   await setSheetCacheSettings({ id: sheetId, userId: user.id, cacheTtlSeconds: 1, maxStaleSeconds: 300 });
 });

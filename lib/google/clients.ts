@@ -20,7 +20,17 @@ export interface GoogleClients {
 }
 
 export const SHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
-/** Read-only Drive metadata: enough for modifiedTime and whether the caller can edit. */
+/**
+ * Non-sensitive: the files the person picks in the Google Picker (or the app creates), for both
+ * Drive files.get (canEdit, modifiedTime) and Sheets values.*. The only scope people grant.
+ */
+export const DRIVE_FILE_SCOPE = "https://www.googleapis.com/auth/drive.file";
+/** What an account's grant asks Google for: sign-in (to tell which Google account) and drive.file. */
+export const GRANT_SCOPES = ["openid", "email", DRIVE_FILE_SCOPE] as const;
+/**
+ * Read-only Drive metadata for the service account only (no consent, so no verification):
+ * modifiedTime and canEdit of the sheets shared with it. Restricted for people: never asked of them.
+ */
 export const DRIVE_METADATA_SCOPE = "https://www.googleapis.com/auth/drive.metadata.readonly";
 
 /** OAuth endpoints: Google's own, or the emulator's (which serves them at Google's paths). */

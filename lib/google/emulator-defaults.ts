@@ -4,6 +4,8 @@ export const EMULATOR_DEFAULTS = {
   apiKey: "emulator-api-key",
   clientId: "sheetapi-local",
   clientSecret: "sheetapi-local-secret",
+  /** The Google Cloud project number: the Picker's app id, which drive.file grants go to. */
+  projectNumber: "100000000001",
   /** The account the emulator's OAuth consent signs in by default. */
   userEmail: "owner@example.com",
   /** The seeded "Acme Store" spreadsheet that demo mode registers. */

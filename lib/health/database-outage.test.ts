@@ -14,6 +14,7 @@ import { postgresProcess } from "@/testing/postgres-process";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const pg = await postgresProcess();
 let svc: TestService;
@@ -28,7 +29,9 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     setDatabase(db);
     setLimitStore(memoryStore());
     const { registerSheet } = await import("@/lib/sheets/registration");
-    userId = (await createUser({ email: "pg-outage@example.com", plan: "business" })).id;
+    const user = await createUser({ email: "pg-outage@example.com", plan: "business" });
+    userId = user.id;
+    await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
     api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
   }, 60_000);
   afterAll(async () => {

@@ -45,6 +45,14 @@ function checkKey(key: KeyRecord | null, hash: string, sheetId: string | undefin
   // Records are found by the key's SHA-256; the final comparison is constant-time all the same.
   if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalidKey(sheetId !== undefined);
   if (sheetId !== undefined && key.sheetId !== sheetId) throw invalidKey();
+  if (key.claimed) {
+    // DECISIONS 18: an account that proved edit access claimed a sheet registered with view access.
+    throw new ApiError(
+      "unauthorized",
+      "This API key no longer works: the spreadsheet was claimed by another account that proved with Google that it can edit it. " +
+        "Keys created before the claim stop; the sheet's new owner can create new keys in their dashboard.",
+    );
+  }
   if (key.revoked) throw new ApiError("unauthorized", "This API key has been revoked.");
   return key;
 }

@@ -7,6 +7,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { MAX_ECHO } from "./errors";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -16,6 +17,7 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "client-faults@example.com", plan: "business" });
+  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
 });
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const SEED = 20261122;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -22,6 +23,7 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "fuzz@example.com", plan: "business" });
+  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
   key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
 });
 afterAll(async () => {

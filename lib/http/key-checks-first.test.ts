@@ -9,6 +9,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
 import { storesUnderTest } from "@/testing/stores";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
@@ -27,6 +28,7 @@ beforeAll(async () => {
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "checks-first@example.com", plan: "business" });
   userId = user.id;
+  await proveAccessWithGoogle({ id: userId, email: null }, [sheetId]);
   key = (await registerSheet({ userId, sheetUrl: sheetId })).apiKey!;
 });
 afterAll(async () => {
@@ -93,6 +95,7 @@ describe("burst window", () => {
     const { PUBLIC_READONLY_SPREADSHEET_ID } = await import("@/emulators/google/seed");
     const trial = await createUser({ email: `burst-member-${name}@example.com` });
     const copy = String((await svc.admin(`/spreadsheets/${PUBLIC_READONLY_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
+    await proveAccessWithGoogle(trial, [copy]);
     const trialKey = (await registerSheet({ userId: trial.id, sheetUrl: copy })).apiKey!;
     const { GET } = await import("@/app/api/[sheetId]/schema/route");
     const statuses: number[] = [];

@@ -10,6 +10,7 @@ import { PERMISSIONS } from "@/lib/keys/permissions";
 import { KEY_ROUTES } from "@/testing/key-routes";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
@@ -34,7 +35,9 @@ describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStor
     const { createKeyForSheet, revokeKey } = await import("@/lib/keys/manage");
     const owner = await createUser({ email: `owner-${storeName}@example.com`, plan: "business" });
     const other = await createUser({ email: `other-${storeName}@example.com`, plan: "business" });
+    await proveAccessWithGoogle(owner, [DEMO_SPREADSHEET_ID]);
     keys.full = (await registerSheet({ userId: owner.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+    await proveAccessWithGoogle(other, [PUBLIC_READONLY_SPREADSHEET_ID]);
     keys.otherSheet = (await registerSheet({ userId: other.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!;
     const revoked = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "old", permissions: [...PERMISSIONS] });
     await revokeKey({ userId: owner.id, keyId: revoked.key.id });

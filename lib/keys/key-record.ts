@@ -11,6 +11,8 @@ export interface KeyRecord extends Versioned {
   hash: string;
   permissions: Permission[];
   revoked: boolean;
+  /** The sheet was claimed by an account that proved edit access (absent in older records). */
+  claimed?: boolean;
 }
 
 /** Remembered for hashes no key has, so guessing keys costs no database queries. */
@@ -31,6 +33,7 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     hash: row.hash,
     permissions: row.permissions.filter(isPermission),
     revoked: row.revokedAt !== null,
+    claimed: row.claimedAt !== null,
   };
 }
 

@@ -12,6 +12,7 @@ import { redisProcess } from "@/testing/redis-process";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const redis = await redisProcess();
 const STORE_TIMEOUT_MS = 400;
@@ -27,6 +28,7 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
     setLimitStore(upstashStore(new Redis({ url: emulator.url, token: "t", retry: false, signal: () => AbortSignal.timeout(STORE_TIMEOUT_MS) })));
     const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: "outage@example.com", plan: "business" });
+    await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
     key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
     api = rowsClient(DEMO_SPREADSHEET_ID, key);
   });

@@ -13,6 +13,7 @@ import { startTestService, type TestService } from "@/testing/service";
 import { storesUnderTest } from "@/testing/stores";
 import { flushUsage } from "./metering";
 import { usageReport } from "./usage-report";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
@@ -62,6 +63,7 @@ describe.each(stores)("usage on the %s store", (storeName, makeStore) => {
     const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: `usage-${storeName}@example.com`, plan: "free_trial" }); // 5 a minute
     userId = user.id;
+    await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
     key = (await registerSheet({ userId, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
     api = rowsClient(DEMO_SPREADSHEET_ID, key);
   });

@@ -11,6 +11,7 @@ import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { storesUnderTest } from "@/testing/stores";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const CHECK_MS = 300;
 const { stores, start, stop } = await storesUnderTest();
@@ -38,11 +39,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     setLimitStore(makeStore());
     sheetId = String((await svc.admin("/spreadsheets", {
       title: `Freshness ${storeName}`,
-      members: { [SA]: "writer" },
+      members: { [SA]: "writer", "owner@example.com": "owner" },
       tabs: [{ title: "Items", rows: [["id", "name", "qty"], [1, "apple", 3], [2, "pear", 5]] }, { title: "Other", rows: [["id", "x"], [1, "y"]] }],
     })).spreadsheetId);
     const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `fresh-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+    await proveAccessWithGoogle(user, [sheetId]);
     api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
   });
   const setTtl = async (seconds: number) => {

@@ -6,17 +6,17 @@ import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ApiError } from "@/lib/http/errors";
-import { ownerRefreshToken } from "@/testing/google";
+import { proveAccessWithGoogle } from "@/testing/google";
 import { startTestService, type TestService } from "@/testing/service";
 
 let svc: TestService;
 
 beforeAll(async () => {
   svc = await startTestService();
-  const { registerPrivateSheet } = await import("./registration");
+  const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "owner@example.com" });
-  const refreshToken = await ownerRefreshToken("owner@example.com");
-  await registerPrivateSheet({ userId: user.id, sheetId: PRIVATE_SPREADSHEET_ID, refreshToken, grantEmail: "owner@example.com" });
+  await proveAccessWithGoogle(user, [PRIVATE_SPREADSHEET_ID], "owner@example.com");
+  await registerSheet({ userId: user.id, sheetUrl: PRIVATE_SPREADSHEET_ID, via: "grant" });
 });
 afterAll(() => svc.stop());
 

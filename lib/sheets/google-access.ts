@@ -1,5 +1,6 @@
 // How the service reaches one registered sheet with Google, and what Google's failures mean for
 // the API: the one place where Google errors become the service's errors.
+import { flagGrantNeedsReauth } from "@/db/queries/grants";
 import { flagSheetNeedsReauth } from "@/db/queries/sheets";
 import { decryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
@@ -121,6 +122,8 @@ export async function withGoogle<T>(
     if (failure.problem === "service_account_auth") noteServiceAccountSignIn(`${failure.reason}: ${failure.message}`);
     if (failure.invalidGrant) {
       await publishSheetQuietly(await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }));
+      // The grant is the account's, shared by its sheets: the next registration asks Google again.
+      if (sheet.refreshTokenCiphertext) await flagGrantNeedsReauth({ refreshTokenCiphertext: sheet.refreshTokenCiphertext });
     }
     throw translated;
   }

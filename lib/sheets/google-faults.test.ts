@@ -6,6 +6,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const TIMEOUT_MS = 1000;
 const BUDGET_MS = 1500;
@@ -17,6 +18,7 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "faults@example.com", plan: "business" });
+  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
 });
 afterAll(async () => {

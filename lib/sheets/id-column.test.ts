@@ -7,6 +7,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { storedRows } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 beforeAll(async () => {
@@ -24,6 +25,7 @@ it("numbers the rows 1, 2, 3... in a new id column, and creates continue from th
   const id = String((await svc.admin("/spreadsheets", { title: "No ids", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: "People", rows }] })).spreadsheetId);
   const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "id-column@example.com", plan: "business" });
+  await proveAccessWithGoogle(user, [id]);
   const reg = await registerSheet({ userId: user.id, sheetUrl: id });
   const { toSheetRecord } = await import("./sheet-record");
   const { addIdColumn } = await import("./id-column");

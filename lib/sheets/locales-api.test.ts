@@ -11,6 +11,7 @@ import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
 import { storesUnderTest } from "@/testing/stores";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
@@ -28,6 +29,9 @@ afterAll(async () => {
 async function register(sheetId: string, storeName: string) {
   const { registerSheet } = await import("./registration");
   const user = await createUser({ email: `locale-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+  // The person registering edits the sheet in Google and proves it by choosing it in the Picker.
+  await svc.admin(`/spreadsheets/${sheetId}/access`, { members: { "owner@example.com": "writer" } }, "PATCH");
+  await proveAccessWithGoogle(user, [sheetId]);
   return rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
 }
 

@@ -6,6 +6,7 @@ import { createUser } from "@/db/queries/users";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -21,6 +22,7 @@ beforeAll(async () => {
     members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer" },
     tabs: [{ title: "T", rows: [HEADER, [1, "c1", "t1", "p1", "v1", "h1"]] }],
   })).spreadsheetId);
+  await proveAccessWithGoogle(user, [id]);
   api = rowsClient(id, (await registerSheet({ userId: user.id, sheetUrl: id })).apiKey!);
 });
 afterAll(async () => {

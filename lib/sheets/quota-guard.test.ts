@@ -8,6 +8,7 @@ import { createUser } from "@/db/queries/users";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const PER_IDENTITY = 4;
 let svc: TestService;
@@ -24,10 +25,11 @@ beforeAll(async () => {
     const user = await createUser({ email: `quota-${i}-${randomUUID()}@example.com`, plan: "business" });
     const id = String((await svc.admin("/spreadsheets", {
       title: `Quota ${i}`,
-      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer" },
+      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
       tabs: [{ title: "A", rows: [["id", "v"], [1, "a"]] }, { title: "B", rows: [["id", "v"], [1, "b"]] }, { title: "C", rows: [["id", "v"], [1, "c"]] }],
     })).spreadsheetId);
     sheetIds.push(id);
+    await proveAccessWithGoogle(user, [id]);
     clients.push(rowsClient(id, (await registerSheet({ userId: user.id, sheetUrl: id })).apiKey!));
   }
   // Registration read the sheets outside the guard; the minute starts now.

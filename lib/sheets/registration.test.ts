@@ -5,13 +5,13 @@ import { getSheet } from "@/db/queries/sheets";
 import { toSheetRecord } from "./sheet-record";
 import { createUser } from "@/db/queries/users";
 import { ApiError } from "@/lib/http/errors";
-import { ownerRefreshToken } from "@/testing/google";
+import { listGrants } from "@/db/queries/grants";
+import { connectGoogleAccount, pickInGooglePicker, proveAccessWithGoogle } from "@/testing/google";
 import { startTestService, type TestService } from "@/testing/service";
 import type { User } from "@/db/schema";
 
 let svc: TestService;
 let owner: User;
-let other: User;
 let registration: typeof import("./registration");
 let schema: typeof import("./schema");
 
@@ -20,7 +20,6 @@ beforeAll(async () => {
   registration = await import("./registration");
   schema = await import("./schema");
   owner = await createUser({ email: "owner@example.com" });
-  other = await createUser({ email: "other@example.com" });
 });
 afterAll(() => svc.stop());
 
@@ -48,22 +47,29 @@ describe("registerSheet", () => {
     expect(svc.google.calls.size).toBe(0);
   });
 
-  it("answers not_found for an id Google does not know", async () => {
-    const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: "1ThisSpreadsheetDoesNotExist000000000000000" }));
-    expect(err.code).toBe("not_found");
-  });
-
-  it("answers forbidden with sharing instructions for a sheet the service cannot open", async () => {
-    const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: address(NO_ACCESS_SPREADSHEET_ID) }));
+  it("refuses an account that has not connected Google, and says how to prove access", async () => {
+    const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: address(DEMO_SPREADSHEET_ID) }));
     expect(err.code).toBe("forbidden");
-    expect(err.message).toContain("sheetapi-local@sheetapi-local.iam.gserviceaccount.com");
-    expect(err.message).toContain("/auth/google?sheet_url=");
+    expect(err.extra.reason).toBe("no_google_grant");
+    expect(err.message).toContain("Choose a sheet from Google Drive");
+    expect(await getSheet({ id: DEMO_SPREADSHEET_ID })).toBeUndefined();
   });
 
-  it("registers a sheet shared with the service account as writable, with a first key and its tabs", async () => {
+  it("refuses an id Google does not confirm for the person (unknown ids included: Google answers both with 404)", async () => {
+    await connectGoogleAccount(owner, "owner@example.com");
+    for (const id of ["1ThisSpreadsheetDoesNotExist000000000000000", NO_ACCESS_SPREADSHEET_ID, DEMO_SPREADSHEET_ID]) {
+      const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: address(id) }));
+      expect(err.code).toBe("forbidden");
+      expect(err.extra.reason).toBe("not_picked");
+      expect(err.message).toContain("owner@example.com");
+    }
+  });
+
+  it("registers a picked sheet shared with the service account as writable, with a first key and its tabs", async () => {
+    await pickInGooglePicker(owner.id, [DEMO_SPREADSHEET_ID]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: address(DEMO_SPREADSHEET_ID) });
     expect(reg.created).toBe(true);
-    expect(reg.sheet).toMatchObject({ id: DEMO_SPREADSHEET_ID, access: "service_account", writable: true, name: "Acme Store" });
+    expect(reg.sheet).toMatchObject({ id: DEMO_SPREADSHEET_ID, access: "service_account", writable: true, name: "Acme Store", proof: "edit" });
     expect(reg.apiKey).toMatch(/^shk_/);
     const doc = registration.registrationDocument(reg);
     expect(doc.tabs.map((t) => t.name)).toEqual(["Products", "Team Members", "Orders"]);
@@ -80,25 +86,30 @@ describe("registerSheet", () => {
     expect(doc.docs_url).toMatch(new RegExp(`/docs/${DEMO_SPREADSHEET_ID}$`));
   });
 
-  it("answers the same account again with 200 and no new key, and another account with conflict", async () => {
+  it("answers the same account again with 200 and no new key, and another editor with conflict", async () => {
     const again = await registration.registerSheet({ userId: owner.id, sheetUrl: DEMO_SPREADSHEET_ID });
     expect(again).toMatchObject({ created: false, apiKey: null });
-    const err = await failure(registration.registerSheet({ userId: other.id, sheetUrl: DEMO_SPREADSHEET_ID }));
+    const editor = await createUser({ email: "editor-of-demo@example.com" });
+    await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/access`, { members: { "editor-of-demo@example.com": "writer" } }, "PATCH");
+    await proveAccessWithGoogle(editor, [DEMO_SPREADSHEET_ID], "editor-of-demo@example.com");
+    const err = await failure(registration.registerSheet({ userId: editor.id, sheetUrl: DEMO_SPREADSHEET_ID }));
     expect(err.code).toBe("conflict");
+    expect((await getSheet({ id: DEMO_SPREADSHEET_ID }))!.userId).toBe(owner.id);
   });
 
-  it("registers a link-viewable sheet the service account cannot edit as read-only", async () => {
+  it("registers a link-viewable sheet the service account cannot edit as read-only, even for its owner", async () => {
+    await pickInGooglePicker(owner.id, [PUBLIC_READONLY_SPREADSHEET_ID]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID });
     // "Anyone with the link" lets the service account read, so it reads with its own quota.
-    expect(reg.sheet).toMatchObject({ access: "service_account", writable: false });
+    expect(reg.sheet).toMatchObject({ access: "service_account", writable: false, proof: "edit" });
   });
 
-  it("falls back to the API key when only anonymous reads work", async () => {
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Key only", linkAccess: "reader", tabs: [{ title: "T", rows: [["a"], [1]] }] });
-    // Take the service account's link access away: the emulator treats it as any account.
-    await svc.admin(`/spreadsheets/${String(spreadsheetId)}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "none" } }, "PATCH");
+  it("reaches a sheet the service account cannot open through the person's grant", async () => {
+    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Grant only", members: { "owner@example.com": "owner" }, tabs: [{ title: "T", rows: [["a"], [1]] }] });
+    await pickInGooglePicker(owner.id, [String(spreadsheetId)]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: String(spreadsheetId) });
-    expect(reg.sheet).toMatchObject({ access: "public", writable: false });
+    expect(reg.sheet).toMatchObject({ access: "oauth", writable: true, proof: "edit" });
+    expect(JSON.stringify(reg.sheet)).toMatch(/"refreshTokenCiphertext":"v1\./);
   });
 });
 
@@ -106,9 +117,10 @@ describe("the schema", () => {
   it("names duplicate and blank headers per the rules", async () => {
     const { spreadsheetId } = await svc.admin("/spreadsheets", {
       title: "Headers",
-      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer" },
+      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
       tabs: [{ title: "Contacts", rows: [["email", "", "name", "email", null, "email"], ["a@x", "", "A", "b@x", "", "c@x"]] }],
     });
+    await pickInGooglePicker(owner.id, [String(spreadsheetId)]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: String(spreadsheetId) });
     expect(reg.model.tabs[0]!.columns.map((c) => [c.name, c.index])).toEqual([["email", 0], ["name", 2], ["email_2", 3], ["email_3", 5]]);
     expect(reg.model.tabs[0]!.hasIdColumn).toBe(false);
@@ -125,20 +137,47 @@ describe("the schema", () => {
   });
 });
 
-describe("registerPrivateSheet", () => {
-  it("stores the owner's refresh token encrypted and reaches the private sheet with it", async () => {
-    const refreshToken = await ownerRefreshToken("owner@example.com");
-    const reg = await registration.registerPrivateSheet({ userId: owner.id, sheetId: PRIVATE_SPREADSHEET_ID, refreshToken, grantEmail: "owner@example.com" });
-    expect(reg.sheet).toMatchObject({ access: "oauth", writable: true });
+describe("the private flow (through the person's grant)", () => {
+  it("reaches the private sheet with the grant, kept encrypted, and reuses the one grant for a second sheet", async () => {
+    await pickInGooglePicker(owner.id, [PRIVATE_SPREADSHEET_ID]);
+    const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: PRIVATE_SPREADSHEET_ID, via: "grant" });
+    expect(reg.sheet).toMatchObject({ access: "oauth", writable: true, proof: "edit" });
     expect(reg.model.tabs.map((t) => t.name)).toEqual(["Budget"]);
+    const grants = await listGrants({ userId: owner.id });
+    expect(grants).toHaveLength(1);
+    expect(reg.sheet.grantId).toBe(grants[0]!.id);
     const dump = JSON.stringify(await getSheet({ id: PRIVATE_SPREADSHEET_ID }));
     expect(dump).toMatch(/"refreshTokenCiphertext":"v1\./);
-    expect(dump).not.toContain(refreshToken);
+    expect(JSON.stringify(grants)).not.toMatch(/"refreshTokenCiphertext":"(?!v1\.)/);
+    // A second private sheet: no new consent, the same grant.
+    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Second", members: { "owner@example.com": "owner" }, tabs: [{ title: "T", rows: [["a"], [1]] }] });
+    svc.google.calls.clear();
+    await pickInGooglePicker(owner.id, [String(spreadsheetId)]);
+    const second = await registration.registerSheet({ userId: owner.id, sheetUrl: String(spreadsheetId), via: "grant" });
+    expect(second.sheet.grantId).toBe(grants[0]!.id);
+    expect(svc.google.calls.get("oauth.authorize")).toBeUndefined();
+    expect(await listGrants({ userId: owner.id })).toHaveLength(1);
   });
 
-  it("refuses a grant that cannot open the sheet", async () => {
-    const refreshToken = await ownerRefreshToken("stranger@example.com");
-    const err = await failure(registration.registerPrivateSheet({ userId: other.id, sheetId: NO_ACCESS_SPREADSHEET_ID, refreshToken, grantEmail: "stranger@example.com" }));
+  it("keeps one grant per Google account when the person consents again", async () => {
+    const before = (await listGrants({ userId: owner.id }))[0]!;
+    await connectGoogleAccount(owner, "owner@example.com");
+    const after = await listGrants({ userId: owner.id });
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).toBe(before.id);
+    expect(after[0]!.refreshTokenCiphertext).not.toBe(before.refreshTokenCiphertext);
+    // Sheets reached through the grant carry the new token.
+    expect((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!.refreshTokenCiphertext).toBe(after[0]!.refreshTokenCiphertext);
+  });
+
+  it("names a scope the person unticked on the consent screen, and stores nothing", async () => {
+    const user = await createUser({ email: "unticked@example.com" });
+    const err = await failure(connectGoogleAccount(user, "unticked@example.com", []));
     expect(err.code).toBe("forbidden");
+    expect(err.message).toContain("https://www.googleapis.com/auth/drive.file");
+    expect(err.message).toContain("leave it ticked");
+    expect(await listGrants({ userId: user.id })).toHaveLength(0);
+    await connectGoogleAccount(user, "unticked@example.com", ["https://www.googleapis.com/auth/drive.file"]);
+    expect((await listGrants({ userId: user.id }))[0]!.scope).toContain("drive.file");
   });
 });

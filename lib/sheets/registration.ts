@@ -1,16 +1,19 @@
-// Registering a spreadsheet (DECISIONS 18, 19): parse the reference, decide how the service
-// reaches it and whether it may write, read its structure, store it and issue a first key.
-import { getSheet, insertSheet, saveSheetGrant } from "@/db/queries/sheets";
+// Registering a spreadsheet (DECISIONS 18, 19): parse the reference, prove with Google that the
+// person can open (or edit) it, decide how the service reaches it and whether it may write, read
+// its structure, store it and issue a first key. Edit proof claims a sheet held with view proof.
+import { claimSheet, getSheet, insertSheet, saveSheetGrant } from "@/db/queries/sheets";
 import type { Sheet, SheetAccess } from "@/db/schema";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
-import { encryptSecret } from "@/lib/auth/token-crypto";
+import { decryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
 import { createGoogleClients, type GoogleCredential } from "@/lib/google/clients";
-import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
 import { createApiKey } from "@/lib/keys/create";
+import { newId } from "@/lib/keys/ids";
+import { publishKey } from "@/lib/keys/key-record";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 import { isNoAccess, translateGoogleError } from "./google-access";
+import { proveAccess, type Proof } from "./proof";
 import { readSheetModel } from "./read-model";
 import { getSheetModel } from "./schema";
 import { publishSheet, toSheetRecord } from "./sheet-record";
@@ -25,100 +28,125 @@ export interface Registration {
   apiKey: string | null;
 }
 
-async function canEdit(credential: GoogleCredential, id: string): Promise<boolean> {
-  const { drive } = createGoogleClients(config().google, credential);
-  // Without supportsAllDrives, Drive answers 404 for files in shared drives.
-  const { data } = await drive.files.get({ fileId: id, fields: "capabilities(canEdit)", supportsAllDrives: true });
-  return data.capabilities?.canEdit === true;
+/** How the service reaches a registered sheet, and whether it may write. */
+interface Reach {
+  access: SheetAccess;
+  writable: boolean;
 }
 
-function noAccess(id: string): ApiError {
-  const { serviceAccount } = config().google;
+async function serviceAccountCanEdit(id: string): Promise<boolean | undefined> {
+  const { drive } = createGoogleClients(config().google, { kind: "serviceAccount" });
+  try {
+    const { data } = await drive.files.get({ fileId: id, fields: "capabilities(canEdit)", supportsAllDrives: true });
+    return data.capabilities?.canEdit === true;
+  } catch (err) {
+    if (isNoAccess(err)) return undefined;
+    throw translateGoogleError(err);
+  }
+}
+
+/**
+ * The service's own account when the sheet is shared with it (its quota, not the person's);
+ * otherwise the person's grant. Either way it writes only what the person proved they can edit.
+ */
+async function chooseReach(id: string, proof: Proof, via: "service" | "grant"): Promise<Reach> {
+  const personCanEdit = proof.level === "edit";
+  if (via === "service") {
+    const saCanEdit = await serviceAccountCanEdit(id);
+    if (saCanEdit !== undefined) return { access: "service_account", writable: saCanEdit && personCanEdit };
+  }
+  return { access: "oauth", writable: personCanEdit };
+}
+
+function grantFields(reach: Reach, proof: Proof) {
+  const viaGrant = reach.access === "oauth";
+  return {
+    access: reach.access,
+    writable: reach.writable,
+    proof: proof.level,
+    grantId: viaGrant ? proof.grant.id : null,
+    refreshTokenCiphertext: viaGrant ? proof.grant.refreshTokenCiphertext : null,
+    grantEmail: proof.grant.email,
+  };
+}
+
+async function readModel(id: string, reach: Reach, proof: Proof): Promise<SheetModel> {
+  const credential: GoogleCredential =
+    reach.access === "oauth" ? { kind: "oauth", refreshToken: decryptSecret(proof.grant.refreshTokenCiphertext, config().secrets.encryptionKey) } : { kind: "serviceAccount" };
+  try {
+    return await readSheetModel(createGoogleClients(config().google, credential).sheets, id);
+  } catch (err) {
+    throw translateGoogleError(err);
+  }
+}
+
+async function firstKey(userId: string, id: string): Promise<string> {
+  return (await createApiKey({ userId, sheetId: id, name: "Default key", permissions: [...PERMISSIONS] })).value;
+}
+
+function taken(existing: Sheet): ApiError {
   return new ApiError(
-    "forbidden",
-    `The service cannot open this spreadsheet. Share it with ${serviceAccount.email} (Editor to allow writes, Viewer for reads), ` +
-      `or set "Anyone with the link" to Viewer for a read-only API, or register it privately at /auth/google?sheet_url=${id}.`,
+    "conflict",
+    existing.proof === "edit"
+      ? "This spreadsheet is already registered by another account that proved it can edit it."
+      : "This spreadsheet is already registered by another account. An account that proves with Google that it can edit the spreadsheet may claim it.",
   );
 }
 
-/** How the service's own credentials reach a sheet: service account first, then the API key. */
-async function probePublicAccess(id: string): Promise<{ access: SheetAccess; writable: boolean }> {
-  try {
-    return { access: "service_account", writable: await canEdit({ kind: "serviceAccount" }, id) };
-  } catch (err) {
-    if (!isNoAccess(err)) throw translateGoogleError(err);
-  }
-  try {
-    const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
-    await sheets.spreadsheets.get({ spreadsheetId: id, fields: "spreadsheetId" });
-    return { access: "public", writable: false };
-  } catch (err) {
-    const status = readGoogleError(err).status;
-    if (status === 404) throw new ApiError("not_found", `Google Sheets has no spreadsheet with the id ${id}.`);
-    if (isNoAccess(err) || status === 401) throw noAccess(id);
-    throw translateGoogleError(err);
-  }
+/** Edit proof claims a sheet registered with view proof (or none); the earlier keys stop. */
+async function claim(userId: string, existing: Sheet, proof: Proof, via: "service" | "grant"): Promise<Registration> {
+  const reach = await chooseReach(existing.id, proof, via);
+  const model = await readModel(existing.id, reach, proof);
+  const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), set: { userId, ...grantFields(reach, proof) } });
+  if (!claimed) throw taken(existing); // claimed or re-proved concurrently
+  // Every instance must see it at once: the previous owner's keys answer 401 from now on.
+  for (const key of claimed.stoppedKeys) await publishKey(key);
+  await publishSheet(claimed.sheet);
+  return { created: true, sheet: claimed.sheet, model, apiKey: await firstKey(userId, claimed.sheet.id) };
 }
 
-async function existingRegistration(id: string, userId: string): Promise<Registration | undefined> {
-  const sheet = await getSheet({ id });
-  if (!sheet) return undefined;
-  if (sheet.userId !== userId) throw new ApiError("conflict", "This spreadsheet is already registered by another account.");
-  return { created: false, sheet, model: await getSheetModel(toSheetRecord(sheet)), apiKey: null };
-}
-
-async function create(userId: string, id: string, access: { access: SheetAccess; writable: boolean; refreshTokenCiphertext?: string; grantEmail?: string }, credential: GoogleCredential): Promise<Registration> {
-  let model: SheetModel;
-  try {
-    model = await readSheetModel(createGoogleClients(config().google, credential).sheets, id);
-  } catch (err) {
-    throw translateGoogleError(err);
-  }
+async function create(userId: string, id: string, proof: Proof, via: "service" | "grant"): Promise<Registration> {
+  const reach = await chooseReach(id, proof, via);
+  const model = await readModel(id, reach, proof);
   let sheet: Sheet;
   try {
-    sheet = await insertSheet({ id, userId, name: model.title, ...access, schema: model, schemaUpdatedAt: new Date(model.updatedAt) });
+    sheet = await insertSheet({ id, userId, name: model.title, ...grantFields(reach, proof), schema: model, schemaUpdatedAt: new Date(model.updatedAt) });
   } catch (err) {
     // Registered concurrently: answer as if this request came second.
-    const existing = await existingRegistration(id, userId);
-    if (existing) return existing;
+    const existing = await getSheet({ id });
+    if (existing?.userId === userId) return { created: false, sheet: existing, model: await getSheetModel(toSheetRecord(existing)), apiKey: null };
+    if (existing) throw taken(existing);
     throw err;
   }
-  const { value } = await createApiKey({ userId, sheetId: id, name: "Default key", permissions: [...PERMISSIONS] });
-  return { created: true, sheet, model, apiKey: value };
+  return { created: true, sheet, model, apiKey: await firstKey(userId, id) };
 }
 
-/** POST /register: a sheet the service reaches with its own credentials. */
-export async function registerSheet({ userId, sheetUrl }: { userId: string; sheetUrl: unknown }): Promise<Registration> {
-  const id = parseSheetReference(sheetUrl);
-  const existing = await existingRegistration(id, userId);
-  if (existing) return existing;
-  // Only attempts that reach Google spend the account's registration budget.
-  await limitAccountAction(userId, "register");
-  const access = await probePublicAccess(id);
-  return create(userId, id, access, access.access === "public" ? { kind: "apiKey" } : { kind: "serviceAccount" });
-}
-
-/** GET /auth/google: a sheet reached through its owner's own grant. */
-export async function registerPrivateSheet(input: { userId: string; sheetId: string; refreshToken: string; grantEmail: string }): Promise<Registration> {
-  const credential: GoogleCredential = { kind: "oauth", refreshToken: input.refreshToken };
-  let writable: boolean;
-  try {
-    writable = await canEdit(credential, input.sheetId);
-  } catch (err) {
-    if (isNoAccess(err)) {
-      throw new ApiError("forbidden", `The Google account ${input.grantEmail} cannot open the spreadsheet ${input.sheetId}.`);
-    }
-    throw translateGoogleError(err);
-  }
-  const refreshTokenCiphertext = encryptSecret(input.refreshToken, config().secrets.encryptionKey);
-  const existing = await existingRegistration(input.sheetId, input.userId);
-  if (existing) {
-    const row = await saveSheetGrant({ id: input.sheetId, userId: input.userId, refreshTokenCiphertext, grantEmail: input.grantEmail, writable });
+/** The account's own sheet again: 200, no new key; through the grant it is re-authorized with it. */
+async function again(existing: Sheet, userId: string, via: "service" | "grant"): Promise<Registration> {
+  if (via === "grant") {
+    const proof = await proveAccess(userId, existing.id);
+    const row = await saveSheetGrant({ id: existing.id, userId, ...grantFields({ access: "oauth", writable: proof.level === "edit" }, proof) });
     // The new grant must reach every instance: one still holding the old token would fail.
     await publishSheet(row);
-    return { ...existing, sheet: row ?? existing.sheet };
+    existing = row ?? existing;
   }
-  return create(input.userId, input.sheetId, { access: "oauth", writable, refreshTokenCiphertext, grantEmail: input.grantEmail }, credential);
+  return { created: false, sheet: existing, model: await getSheetModel(toSheetRecord(existing)), apiKey: null };
+}
+
+/**
+ * POST /register, the dashboard and the private flow (`via: "grant"`, reached through the
+ * person's grant): proof of access with Google first, then the sheet's structure and a first key.
+ */
+export async function registerSheet({ userId, sheetUrl, via = "service" }: { userId: string; sheetUrl: unknown; via?: "service" | "grant" }): Promise<Registration> {
+  const id = parseSheetReference(sheetUrl);
+  const existing = await getSheet({ id });
+  if (existing?.userId === userId) return again(existing, userId, via);
+  // Only attempts that reach Google spend the account's registration budget.
+  await limitAccountAction(userId, "register");
+  const proof = await proveAccess(userId, id);
+  if (!existing) return create(userId, id, proof, via);
+  if (existing.proof === "edit" || proof.level !== "edit") throw taken(existing);
+  return claim(userId, existing, proof, via);
 }
 
 /** The answer of POST /register. */
@@ -130,6 +158,7 @@ export function registrationDocument(reg: Registration) {
     docs_url: `${config().appUrl}/docs/${reg.sheet.id}`,
     writable: reg.sheet.writable,
     access: reg.sheet.access,
+    proof: reg.sheet.proof,
     api_key: reg.apiKey,
   };
 }

@@ -7,6 +7,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -21,13 +22,15 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "rows@example.com", plan: "business" });
+  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID]);
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
   readOnly = rowsClient(PUBLIC_READONLY_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!);
   unicodeId = String((await svc.admin("/spreadsheets", {
     title: "Unicode",
-    members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer" },
+    members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
     tabs: [{ title: TAB, rows: [["id", "produit", "prix"], [1, "Crème brûlée", 4.5], [2, "Café", 2]] }],
   })).spreadsheetId);
+  await proveAccessWithGoogle(user, [unicodeId]);
   unicode = rowsClient(unicodeId, (await registerSheet({ userId: user.id, sheetUrl: unicodeId })).apiKey!);
 });
 afterAll(async () => {

@@ -11,6 +11,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import { expectHonestAnswers, storedRecords, type Outcome } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const TIMEOUT_MS = 300;
 /** Longer than any fault below holds a write: after it, every copy has landed or been refused. */
@@ -61,6 +62,7 @@ async function freshSheet(): Promise<InstanceClient[]> {
   const id = String((await svc.admin("/spreadsheets", { title: "Model", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: TAB, rows }] })).spreadsheetId);
   const { registerSheet } = await import("./registration");
   const userId = (await createUser({ email: `model-${++serial}@example.com`, plan: "business" })).id;
+  await proveAccessWithGoogle({ id: userId, email: null }, [id]);
   const key = (await registerSheet({ userId, sheetUrl: id })).apiKey!;
   sheetId = id;
   return instances.map((i) => instanceClient(i, id, key));

@@ -12,6 +12,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { instanceClient, startInstance, type InstanceClient, type Instance } from "@/testing/instances";
 import { expectHonestAnswers, expectSheetMatches, storedRecords, storedRows, type Outcome } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 const TIMEOUT_MS = 400;
 let svc: TestService;
@@ -38,6 +39,7 @@ async function freshSheet(tabs: { title: string; rows: unknown[][] }[] = [{ titl
   const { registerSheet } = await import("./registration");
   // An account per sheet: registrations per account and hour are limited.
   const userId = (await createUser({ email: `late-google-${++serial}@example.com`, plan: "business" })).id;
+  await proveAccessWithGoogle({ id: userId, email: null }, [id]);
   const key = (await registerSheet({ userId, sheetUrl: id })).apiKey!;
   return { id, a: instanceClient(instances[0]!, id, key), b: instanceClient(instances[1]!, id, key) };
 }

@@ -10,15 +10,45 @@ import { changePlan } from "@/lib/limits/accounts";
 import { isPlanId } from "@/lib/limits/plans";
 import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
+import { config } from "@/lib/env";
+import { pickerAccessToken } from "@/lib/sheets/proof";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
 import { addIdColumn } from "@/lib/sheets/id-column";
 import { getSheetModel, refreshSheetModel } from "@/lib/sheets/schema";
+import { parseSheetReference } from "@/lib/sheets/sheet-url";
 import { publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
-export const registerSheetAction = sessionAction(z.object({ sheetUrl: z.string() }), async ({ sheetUrl }, user) => {
-  const reg = await registerSheet({ userId: user.id, sheetUrl });
-  revalidatePath("/dashboard");
-  return { created: reg.created, ...registrationDocument(reg) };
+/** The dashboard's words for an address that is not a Google Sheets one (the API's name the field). */
+function readableReference(sheetUrl: string): string {
+  if (!sheetUrl.trim()) throw new ApiError("validation_error", "Paste the sheet's address, or choose the sheet from Google Drive.");
+  try {
+    return parseSheetReference(sheetUrl);
+  } catch {
+    throw new ApiError(
+      "validation_error",
+      "That is not a Google Sheets address. Open the sheet in your browser and copy the address from the address bar " +
+        "(it starts with https://docs.google.com/spreadsheets/d/), or paste just the id between /d/ and /edit.",
+    );
+  }
+}
+
+export const registerSheetAction = sessionAction(
+  z.object({ sheetUrl: z.string(), via: z.enum(["service", "grant"]).default("service") }),
+  async ({ sheetUrl, via }, user) => {
+    const reg = await registerSheet({ userId: user.id, sheetUrl: readableReference(sheetUrl), via });
+    revalidatePath("/dashboard");
+    return { created: reg.created, ...registrationDocument(reg) };
+  },
+);
+
+/** What the Google Picker needs in the browser: a short-lived access token of the account's grant. */
+export const pickerSessionAction = sessionAction(z.object({}), async (_input, user) => {
+  const access = await pickerAccessToken(user.id);
+  if (!access) {
+    throw new ApiError("forbidden", "Google no longer accepts SheetAPI's access to your Drive files. Connect Google again to choose a sheet.", { reason: "no_google_grant" });
+  }
+  const { picker } = config().google;
+  return { token: access.token, email: access.email, scriptUrl: picker.scriptUrl, developerKey: picker.developerKey, appId: picker.appId };
 });
 
 export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() }), async ({ sheetId }, user) => {

@@ -1,5 +1,7 @@
 import Link from "next/link";
-import { listSheets } from "@/db/queries/sheets";
+import { listClaimsAgainst, listSheets } from "@/db/queries/sheets";
+import { usableGrants } from "@/lib/sheets/proof";
+import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
 import { getUserById } from "@/db/queries/users";
@@ -9,9 +11,15 @@ import { RegisterForm } from "./register-form";
 
 export const dynamic = "force-dynamic";
 
-export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string; pick?: string; via?: string; picker?: string }> }) {
   const user = await requireUser("/dashboard");
-  const [{ error }, sheets, account] = await Promise.all([searchParams, listSheets({ userId: user.id }), getUserById({ id: user.id })]);
+  const [{ error, pick, via, picker }, sheets, account, grants, claims] = await Promise.all([
+    searchParams,
+    listSheets({ userId: user.id }),
+    getUserById({ id: user.id }),
+    usableGrants(user.id),
+    listClaimsAgainst({ userId: user.id }),
+  ]);
 
   return (
     <div className="space-y-8">
@@ -21,6 +29,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           {error}
         </p>
       )}
+      <ClaimedNotice claims={claims} />
       {sheets.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">No sheets yet. Register one below.</p>
       ) : (
@@ -40,7 +49,13 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           ))}
         </ul>
       )}
-      <RegisterForm serviceAccountEmail={config().google.serviceAccount.email} />
+      <RegisterForm
+        serviceAccountEmail={config().google.serviceAccount.email}
+        googleEmail={grants[0]?.email ?? null}
+        pickId={pick}
+        via={via === "grant" ? "grant" : "service"}
+        autoOpen={picker === "open"}
+      />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {planOf(account?.plan ?? "free_trial").label} plan.{" "}
         <Link href="/dashboard/usage" className="font-medium underline" data-testid="usage-link">See usage and change plan</Link>

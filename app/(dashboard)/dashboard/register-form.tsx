@@ -1,59 +1,183 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
-import { registerSheetAction } from "./actions";
+import { useEffect, useRef, useState, useTransition } from "react";
+import { pickerSessionAction, registerSheetAction } from "./actions";
+import { pickSpreadsheet } from "./google-picker";
 import { NewKeyNotice } from "./new-key-notice";
 
-type Registered = { sheet_id: string; sheet_name: string; created: boolean; writable: boolean; api_key: string | null };
+type Registered = { sheet_id: string; sheet_name: string; created: boolean; writable: boolean; proof: string; docs_url: string; api_key: string | null };
+type Failure = { message: string; reason?: string; sheetId?: string };
+type Via = "service" | "grant";
 
-export function RegisterForm({ serviceAccountEmail }: { serviceAccountEmail: string }) {
+export interface RegisterFormProps {
+  serviceAccountEmail: string;
+  /** The Google account of the account's grant, when it has a usable one. */
+  googleEmail: string | null;
+  /** A sheet to choose in the Picker (the private flow sends people here when Google has not confirmed it yet). */
+  pickId?: string;
+  via?: Via;
+  /** Open the Picker at once: the person just connected Google to choose a sheet. */
+  autoOpen?: boolean;
+}
+
+const primary = "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-600 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60";
+const secondary = "inline-flex items-center justify-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
+
+function ScopesExplained() {
+  return (
+    <div className="rounded-md bg-slate-50 p-4 text-sm dark:bg-slate-900" data-testid="scopes-explained">
+      <p className="font-medium">Google will ask you to allow SheetAPI to:</p>
+      <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
+        <li><strong>See your email address</strong>, to know which Google account proves access.</li>
+        <li>
+          <strong>See, edit, create and delete only the specific Google Drive files that you use with this app</strong>: the
+          spreadsheets you choose here, nothing else in your Drive.
+        </li>
+      </ul>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">Keep both ticked. SheetAPI never asks for access to all of your files.</p>
+    </div>
+  );
+}
+
+export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "service", autoOpen }: RegisterFormProps) {
   const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<"picker" | "address" | null>(null);
+  const [address, setAddress] = useState("");
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [registered, setRegistered] = useState<Registered | null>(null);
+  const opened = useRef(false);
+  const section = useRef<HTMLElement>(null);
 
-  function submit(form: FormData) {
-    const sheetUrl = String(form.get("sheetUrl") ?? "");
-    setError(null);
-    setRegistered(null);
+  function register(sheetUrl: string, how: Via) {
+    setBusy(sheetUrl === address ? "address" : "picker");
     startTransition(async () => {
-      const result = await registerSheetAction({ sheetUrl });
+      const result = await registerSheetAction({ sheetUrl, via: how });
+      setBusy(null);
       if (result.ok) setRegistered(result.data);
-      else setError(result.error);
+      else setFailure({ message: result.error, reason: result.reason, sheetId: sheetUrl });
     });
   }
 
+  function choose(fileId?: string, how: Via = via) {
+    setFailure(null);
+    setRegistered(null);
+    setBusy("picker");
+    startTransition(async () => {
+      const session = await pickerSessionAction({});
+      if (!session.ok) {
+        setBusy(null);
+        setFailure({ message: session.error, reason: session.reason });
+        return;
+      }
+      try {
+        const outcome = await pickSpreadsheet(session.data, fileId);
+        if ("cancelled" in outcome) {
+          setBusy(null);
+          return;
+        }
+        const result = await registerSheetAction({ sheetUrl: outcome.picked.id, via: how });
+        setBusy(null);
+        if (result.ok) setRegistered(result.data);
+        else setFailure({ message: result.error, reason: result.reason, sheetId: outcome.picked.id });
+      } catch (err) {
+        setBusy(null);
+        setFailure({ message: (err as Error).message });
+      }
+    });
+  }
+
+  useEffect(() => {
+    // Marks the form interactive (tests wait for it before clicking the Picker button).
+    section.current?.setAttribute("data-hydrated", "true");
+    if (autoOpen && googleEmail && !opened.current) {
+      opened.current = true;
+      // Once: a reload or a later visit must not open the Picker again.
+      window.history.replaceState(null, "", "/dashboard");
+      choose();
+    }
+    // Once, on arrival from Google's consent screen.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  function submitAddress(e: React.FormEvent) {
+    e.preventDefault();
+    setFailure(null);
+    setRegistered(null);
+    register(address, "service");
+  }
+
+  const connectHref = "/auth/google/connect";
+  const pickerButton = (fileId?: string, label = "Choose a sheet from Google Drive", testId = "choose-from-drive") =>
+    googleEmail ? (
+      <button type="button" onClick={() => choose(fileId)} disabled={pending} data-testid={testId} className={primary}>
+        {busy === "picker" ? "Waiting for Google Drive…" : label}
+      </button>
+    ) : (
+      <a href={connectHref} data-testid="connect-google" className={primary}>Continue to Google</a>
+    );
+
   return (
-    <section className="rounded-lg border border-slate-200 p-6 dark:border-slate-800">
+    <section className="rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="register-form" ref={section}>
       <h2 className="text-lg font-semibold">Register a sheet</h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Paste the sheet&apos;s address. To let the API write, share the sheet with{" "}
-        <code className="font-mono text-xs">{serviceAccountEmail}</code> as Editor; a sheet anyone with the link can view is
-        registered read-only.
+        Choose the spreadsheet in Google Drive. Google then confirms to SheetAPI that your account can open it, and whether you can
+        edit it: the API can write only to sheets you can edit.
       </p>
-      <form action={submit} className="mt-4 flex flex-col gap-3 sm:flex-row">
-        <input
-          name="sheetUrl"
-          data-testid="sheet-url"
-          required
-          placeholder="https://docs.google.com/spreadsheets/d/…/edit"
-          className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700"
-        />
-        <button type="submit" disabled={pending} data-testid="register-submit" className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
-          {pending ? "Checking…" : "Register"}
-        </button>
-      </form>
-      <form action="/auth/google" method="get" className="mt-3 flex flex-col gap-3 sm:flex-row">
-        <input name="sheet_url" data-testid="private-sheet-url" required placeholder="Private sheet address" className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
-        <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
-          Register privately with Google
-        </button>
-      </form>
-      {error && (
-        <p role="alert" data-testid="register-error" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {error}
-        </p>
+
+      {pickId && (
+        <div role="status" data-testid="pick-prompt" className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
+          <p>
+            Google has not yet confirmed that your account can open the spreadsheet <code className="break-all font-mono text-xs">{pickId}</code>.
+            Choose it in Google Drive to prove it.
+          </p>
+          {pickerButton(pickId, "Choose it in Google Drive", "choose-pending")}
+        </div>
       )}
+
+      <div className="mt-4 space-y-3">
+        {!googleEmail && <ScopesExplained />}
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
+          {pickerButton()}
+          {googleEmail && <span className="text-xs text-slate-500" data-testid="google-account">as {googleEmail}</span>}
+        </div>
+      </div>
+
+      <form onSubmit={submitAddress} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800">
+        <label htmlFor="sheet-url" className="text-sm font-medium">Or paste the sheet&apos;s address</label>
+        <p id="sheet-url-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          For a sheet you have already chosen in Google Drive for SheetAPI (Google only confirms those). Any other sheet is refused
+          with a button to choose it in Google Drive.
+        </p>
+        <div className="mt-2 flex flex-col gap-2 sm:flex-row">
+          <input
+            id="sheet-url"
+            name="sheetUrl"
+            data-testid="sheet-url"
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            aria-describedby="sheet-url-help"
+            autoComplete="off"
+            inputMode="url"
+            placeholder="https://docs.google.com/spreadsheets/d/…/edit"
+            className="min-w-0 flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700"
+          />
+          <button type="submit" disabled={pending} data-testid="register-submit" className={secondary}>
+            {busy === "address" ? "Checking with Google…" : "Register this address"}
+          </button>
+        </div>
+      </form>
+
+      {failure && (
+        <div role="alert" data-testid="register-error" className="mt-4 space-y-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          <p>{failure.message}</p>
+          {failure.reason === "not_picked" && pickerButton(failure.sheetId, "Choose it in Google Drive", "choose-failed")}
+          {failure.reason === "no_google_grant" && googleEmail && (
+            <a href={connectHref} data-testid="connect-again" className={secondary}>Connect Google again</a>
+          )}
+        </div>
+      )}
+
       {registered && (
         <div className="mt-4 space-y-3" data-testid="register-result">
           <p className="text-sm">
@@ -63,9 +187,28 @@ export function RegisterForm({ serviceAccountEmail }: { serviceAccountEmail: str
             </Link>{" "}
             ({registered.writable ? "read and write" : "read-only"})
           </p>
+          {!registered.writable && registered.proof === "view" && (
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              Read-only because Google says your account can view this sheet but not edit it. Someone who can edit it may claim it later.
+            </p>
+          )}
           {registered.api_key && <NewKeyNotice value={registered.api_key} />}
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            Its API docs: <a className="underline" href={registered.docs_url}>{registered.docs_url}</a>
+          </p>
         </div>
       )}
+
+      <ul className="mt-6 space-y-1 text-xs text-slate-600 dark:text-slate-400">
+        <li>
+          <strong>Writes.</strong> Share the sheet with <code className="break-all font-mono">{serviceAccountEmail}</code> as Editor and
+          SheetAPI writes with its own account; otherwise it writes through your Google account.
+        </li>
+        <li>
+          <strong>Public docs.</strong> Once registered, the sheet&apos;s tab names, column names and types appear on its public docs page
+          (/docs/&lt;sheet id&gt;); for a sheet anyone with the link can view, example values from its rows appear there too.
+        </li>
+      </ul>
     </section>
   );
 }

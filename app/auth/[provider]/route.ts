@@ -1,4 +1,4 @@
-import { GRANT_CALLBACK_PATH, GRANT_COOKIE, startSheetGrant } from "@/lib/auth/sheet-grant";
+import { startPrivateRegistration } from "@/lib/auth/grant-flow";
 import { currentUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { otherMethods, route } from "@/lib/http/route";
@@ -18,8 +18,6 @@ export const GET = route<{ provider: string }>(async ({ req, params }) => {
     const back = `${url.pathname}${url.search}`;
     return new Response(null, { status: 302, headers: { Location: `/signin?callbackUrl=${encodeURIComponent(back)}` } });
   }
-  const { authorizeUrl, cookie } = startSheetGrant(user, sheetId);
-  const setCookie = `${GRANT_COOKIE}=${encodeURIComponent(cookie)}; Path=${GRANT_CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=600`;
-  return new Response(null, { status: 302, headers: { Location: authorizeUrl, "Set-Cookie": setCookie } });
+  return startPrivateRegistration(user, sheetId);
 });
 export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

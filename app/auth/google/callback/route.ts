@@ -1,10 +1,7 @@
-import { limitAccountAction } from "@/lib/abuse/account-actions";
-import { newKeyCookie } from "@/lib/auth/new-key-flash";
-import { completeSheetGrant, GRANT_CALLBACK_PATH, GRANT_COOKIE } from "@/lib/auth/sheet-grant";
+import { GRANT_COOKIE } from "@/lib/auth/google-grant";
+import { finishGrant } from "@/lib/auth/grant-flow";
 import { currentUser } from "@/lib/auth/session";
-import { ApiError } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";
-import { translateGoogleError } from "@/lib/sheets/google-access";
 
 export const dynamic = "force-dynamic";
 
@@ -13,21 +10,9 @@ function cookieValue(req: Request, name: string): string | undefined {
   return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
 }
 
-// GET /auth/google/callback - Google's answer to the private registration; lands on the sheet page
+// GET /auth/google/callback - Google's answer to the consent; registers the pending sheet, if any
 export const GET = route(async ({ req }) => {
-  const url = new URL(req.url);
   const user = await currentUser();
   if (!user) return new Response(null, { status: 302, headers: { Location: "/signin" } });
-  const clearGrant = `${GRANT_COOKIE}=; Path=${GRANT_CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0`;
-  const headers = new Headers({ "Set-Cookie": clearGrant });
-  try {
-    await limitAccountAction(user.id, "register");
-    const reg = await completeSheetGrant({ user, cookie: cookieValue(req, GRANT_COOKIE), params: url.searchParams });
-    if (reg.apiKey) headers.append("Set-Cookie", newKeyCookie(reg.sheet.id, reg.apiKey));
-    headers.set("Location", `/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}`);
-  } catch (err) {
-    const apiError = err instanceof ApiError ? err : translateGoogleError(err);
-    headers.set("Location", `/dashboard?error=${encodeURIComponent(apiError.message)}`);
-  }
-  return new Response(null, { status: 302, headers });
+  return finishGrant(user, cookieValue(req, GRANT_COOKIE), new URL(req.url).searchParams);
 });

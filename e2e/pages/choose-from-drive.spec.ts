@@ -1,0 +1,129 @@
+// "Choose a sheet from Google Drive" end to end against the emulator's Google Picker, at phone and
+// desktop widths; a scope unticked on Google's consent screen; B cannot take C's sheet from the
+// dashboard; C's edit proof claims B's view-only registration, whose key then answers 401.
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { chooseFromDrive, googlePicker, openRegisterForm } from "../support/dashboard";
+import { createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
+import { approveGoogleConsent, signIn } from "../support/google-consent";
+
+/** A full-page screenshot, kept in the test's output folder and attached to its report. */
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+for (const [label, width, height] of [["phone", 390, 844], ["desktop", 1280, 900]] as const) {
+  test(`choose a sheet from Google Drive (${label}, ${width}px)`, async ({ page }, testInfo) => {
+    test.setTimeout(60_000); // Google's consent, the Picker twice and four screenshots
+    await page.setViewportSize({ width, height });
+    const email = `drive-${label}@example.com`;
+    const sheetId = await createSpreadsheet(`Inventory (${label})`);
+    await shareSpreadsheet(sheetId, { members: { [email]: "owner" } });
+    await signIn(page, email);
+    await openRegisterForm(page);
+    await expect(page.getByTestId("scopes-explained")).toBeVisible();
+    await shot(page, testInfo, `1-register-form-${label}`);
+
+    await page.getByTestId("connect-google").click();
+    await expect(page.getByText("See, edit, create and delete only the specific Google Drive files")).toBeVisible();
+    await shot(page, testInfo, `2-google-consent-${label}`);
+    await approveGoogleConsent(page, email);
+    await page.waitForURL(/\/dashboard(\?picker=open)?$/);
+
+    // The Picker opens by itself on return, listing this person's spreadsheets.
+    const picker = googlePicker(page);
+    await expect(picker.locator(`[data-file-id="${sheetId}"]`)).toBeVisible();
+    await shot(page, testInfo, `3-google-picker-${label}`);
+    await picker.locator(`[data-file-id="${sheetId}"]`).click();
+
+    await expect(page.getByTestId("register-result")).toContainText(`Inventory (${label})`);
+    await expect(page.getByTestId("register-result")).toContainText("read and write");
+    await expect(page.getByTestId("new-key-value")).toHaveText(/^shk_/);
+    await expect(page.getByTestId("google-account")).toHaveText(`as ${email}`);
+    await shot(page, testInfo, `4-registered-${label}`);
+
+    // The same person's second sheet: no consent again, the Picker opens straight away.
+    const second = await createSpreadsheet(`Second (${label})`);
+    await shareSpreadsheet(second, { members: { [email]: "owner" } });
+    await page.goto("/dashboard");
+    await chooseFromDrive(page, second);
+    await expect(page.getByTestId("register-result")).toContainText(`Second (${label})`);
+  });
+}
+
+test("a scope unticked on Google's consent screen is named, with the way to fix it", async ({ page }) => {
+  await signIn(page, "unticks@example.com");
+  await openRegisterForm(page);
+  await page.getByTestId("connect-google").click();
+  await page.getByRole("checkbox").uncheck();
+  await approveGoogleConsent(page, "unticks@example.com");
+  await page.waitForURL(/\/dashboard\?error=/);
+  await expect(page.getByTestId("dashboard-error")).toContainText("https://www.googleapis.com/auth/drive.file");
+  await expect(page.getByTestId("dashboard-error")).toContainText("leave it ticked");
+  // Still not connected: the explanation and the way to Google are offered again.
+  await expect(page.getByTestId("connect-google")).toBeVisible();
+});
+
+test("B cannot register C's sheet; C's edit proof claims B's view-only registration", async ({ browser }) => {
+  test.setTimeout(90_000); // two people, three sheets, each through Google's consent and Picker
+  const sheetId = await createSpreadsheet("C's orders");
+  await shareSpreadsheet(sheetId, { members: { "carol@example.com": "owner" }, linkAccess: "reader" });
+  const address = `https://docs.google.com/spreadsheets/d/${sheetId}/edit`;
+
+  const bob = await (await browser.newContext()).newPage();
+  await signIn(bob, "bob@example.com");
+  // By address, before and after connecting Google: refused.
+  await openRegisterForm(bob);
+  await bob.getByTestId("sheet-url").fill(address);
+  await bob.getByTestId("register-submit").click();
+  await expect(bob.getByTestId("register-error")).toContainText("has not connected Google yet");
+  await bob.getByTestId("connect-google").click();
+  await approveGoogleConsent(bob, "bob@example.com");
+  await bob.waitForURL(/\/dashboard(\?picker=open)?$/);
+  // Bob's own Drive does not list Carol's sheet.
+  await expect(googlePicker(bob).getByText("No spreadsheets to show.")).toBeVisible();
+  await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
+  await bob.getByTestId("sheet-url").fill(sheetId);
+  await bob.getByTestId("register-submit").click();
+  await expect(bob.getByTestId("register-error")).toContainText("Google did not confirm that bob@example.com can open");
+  await expect(bob.getByTestId("sheet-url")).toHaveValue(sheetId);
+  const refused = await bob.request.post("/register", { data: { sheet_url: address } });
+  expect(refused.status()).toBe(403);
+
+  // Through the private flow, a sheet of Carol's shared only with the service account: Bob's
+  // Picker has nothing to offer for it, and nothing is registered.
+  const privateOne = await createSpreadsheet("C's private ledger");
+  await shareSpreadsheet(privateOne, { members: { "carol@example.com": "owner" } });
+  await bob.goto(`/auth/google?sheet_url=${privateOne}`);
+  await bob.waitForURL(/\/dashboard\?pick=/);
+  await openRegisterForm(bob);
+  await bob.getByTestId("choose-pending").click();
+  await expect(googlePicker(bob).getByText("No spreadsheets to show.")).toBeVisible();
+  await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
+  expect((await bob.request.post("/register", { data: { sheet_url: privateOne } })).status()).toBe(403);
+
+  // Anyone with the link can view it, Bob included: through the private flow he picks it, and
+  // Google confirms view access only, so his registration is read-only.
+  await bob.goto(`/auth/google?sheet_url=${sheetId}`);
+  await bob.waitForURL(/\/dashboard\?pick=/);
+  await openRegisterForm(bob);
+  await bob.getByTestId("choose-pending").click();
+  await googlePicker(bob).locator(`[data-file-id="${sheetId}"]`).click();
+  await expect(bob.getByTestId("register-result")).toContainText("read-only");
+  const bobKey = (await bob.getByTestId("new-key-value").textContent())!.trim();
+  expect((await bob.request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": bobKey } })).status()).toBe(200);
+
+  // Carol, its owner, chooses it in her Picker: edit beats view.
+  const carol = await (await browser.newContext()).newPage();
+  await signIn(carol, "carol@example.com");
+  await chooseFromDrive(carol, sheetId, "carol@example.com");
+  await expect(carol.getByTestId("register-result")).toContainText("read and write");
+
+  const afterClaim = await bob.request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": bobKey } });
+  expect(afterClaim.status()).toBe(401);
+  expect((await afterClaim.json()).message).toContain("claimed by another account that proved with Google that it can edit it");
+  await bob.goto("/dashboard");
+  await expect(bob.getByTestId("claimed-notice")).toContainText("C's orders");
+  await expect(bob.getByTestId("claimed-notice")).toContainText("can edit the spreadsheet");
+});

@@ -1,0 +1,61 @@
+// The redirects of the private flow (GET /auth/google?sheet_url=, its callback, and connecting
+// Google for the Picker): where each outcome lands the person. Route handlers stay thin.
+import { ApiError } from "@/lib/http/errors";
+import { needsPicker, usableGrants } from "@/lib/sheets/proof";
+import { registerSheet } from "@/lib/sheets/registration";
+import { translateGoogleError } from "@/lib/sheets/google-access";
+import { completeGrant, GRANT_CALLBACK_PATH, GRANT_COOKIE, startGrant } from "./google-grant";
+import { newKeyCookie } from "./new-key-flash";
+import type { SessionUser } from "./session";
+
+const grantCookie = (value: string, maxAge: number) =>
+  `${GRANT_COOKIE}=${encodeURIComponent(value)}; Path=${GRANT_CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`;
+
+function redirect(location: string, cookies: string[] = []): Response {
+  const headers = new Headers({ Location: location });
+  for (const c of cookies) headers.append("Set-Cookie", c);
+  return new Response(null, { status: 302, headers });
+}
+
+const toGoogle = (user: SessionUser, sheetId?: string) => {
+  const { authorizeUrl, cookie } = startGrant(user, sheetId);
+  return redirect(authorizeUrl, [grantCookie(cookie, 600)]);
+};
+
+/** Registers through the grant; a sheet Google has not given SheetAPI yet goes to the Picker. */
+async function registerThroughGrant(user: SessionUser, sheetId: string, cookies: string[]): Promise<Response> {
+  try {
+    const reg = await registerSheet({ userId: user.id, sheetUrl: sheetId, via: "grant" });
+    if (reg.apiKey) cookies.push(newKeyCookie(reg.sheet.id, reg.apiKey));
+    return redirect(`/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}`, cookies);
+  } catch (err) {
+    if (needsPicker(err)) return redirect(`/dashboard?pick=${encodeURIComponent(sheetId)}&via=grant`, cookies);
+    const apiError = err instanceof ApiError ? err : translateGoogleError(err);
+    return redirect(`/dashboard?error=${encodeURIComponent(apiError.message)}`, cookies);
+  }
+}
+
+/** GET /auth/google?sheet_url=: Google's consent only when the account has no usable grant. */
+export async function startPrivateRegistration(user: SessionUser, sheetId: string): Promise<Response> {
+  if (!(await usableGrants(user.id)).length) return toGoogle(user, sheetId);
+  return registerThroughGrant(user, sheetId, []);
+}
+
+/** GET /auth/google/connect: a grant for the Picker, then back to the dashboard with it open. */
+export async function connectGoogle(user: SessionUser): Promise<Response> {
+  return toGoogle(user);
+}
+
+/** GET /auth/google/callback. */
+export async function finishGrant(user: SessionUser, cookie: string | undefined, params: URLSearchParams): Promise<Response> {
+  const cookies = [grantCookie("", 0)];
+  let sheetId: string | undefined;
+  try {
+    ({ sheetId } = await completeGrant({ user, cookie, params }));
+  } catch (err) {
+    const apiError = err instanceof ApiError ? err : translateGoogleError(err);
+    return redirect(`/dashboard?error=${encodeURIComponent(apiError.message)}`, cookies);
+  }
+  if (!sheetId) return redirect("/dashboard?picker=open", cookies);
+  return registerThroughGrant(user, sheetId, cookies);
+}

@@ -1,0 +1,124 @@
+// Only people with access to a sheet can register it (DECISIONS 18): B cannot take C's sheet in any
+// sharing state, by address, by id or through the private flow; edit proof claims a sheet held
+// with view proof, whose keys then stop with a message saying why; between editors the first stands.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSheet, listClaimsAgainst } from "@/db/queries/sheets";
+import { createUser } from "@/db/queries/users";
+import type { User } from "@/db/schema";
+import { memoryStore } from "@/lib/limits/memory-store";
+import { setLimitStore } from "@/lib/limits/store";
+import { ApiError } from "@/lib/http/errors";
+import { connectGoogleAccount, pickInGooglePicker } from "@/testing/google";
+import { rowsClient } from "@/testing/rows-client";
+import { startTestService, type TestService } from "@/testing/service";
+
+const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
+let svc: TestService;
+let registration: typeof import("./registration");
+let b: User;
+let c: User;
+let d: User;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  setLimitStore(memoryStore());
+  registration = await import("./registration");
+  b = await createUser({ email: "b@example.com", plan: "business" });
+  c = await createUser({ email: "c@example.com", plan: "business" });
+  d = await createUser({ email: "d@example.com", plan: "business" });
+  // Each signs in to Google with their own account and connects it (drive.file).
+  for (const u of [b, c, d]) await connectGoogleAccount(u, u.email!);
+});
+afterAll(() => svc.stop());
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+async function cSheet(title: string, sharing: { serviceAccount?: boolean; link?: boolean }, editors: string[] = []): Promise<string> {
+  const members: Record<string, string> = { "c@example.com": "owner" };
+  if (sharing.serviceAccount) members[SA] = "writer";
+  for (const e of editors) members[e] = "writer";
+  const { spreadsheetId } = await svc.admin("/spreadsheets", { title, linkAccess: sharing.link ? "reader" : "none", members, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+  return String(spreadsheetId);
+}
+
+describe("B cannot register C's sheet", () => {
+  it.each([
+    ["shared with the service account as editor", { serviceAccount: true }],
+    ["viewable by anyone with the link", { link: true }],
+    ["both", { serviceAccount: true, link: true }],
+    ["shared with no one", {}],
+  ])("%s: not by address, not by id, not through the private flow; C registers it afterwards", async (_, sharing) => {
+    const id = await cSheet(`C's sheet (${_})`, sharing);
+    for (const sheetUrl of [`https://docs.google.com/spreadsheets/d/${id}/edit#gid=0`, id]) {
+      for (const via of ["service", "grant"] as const) {
+        const err = await failure(registration.registerSheet({ userId: b.id, sheetUrl, via }));
+        expect(err.code).toBe("forbidden");
+        expect(err.message).toContain("b@example.com");
+      }
+    }
+    expect(await getSheet({ id })).toBeUndefined();
+    await pickInGooglePicker(c.id, [id]);
+    const reg = await registration.registerSheet({ userId: c.id, sheetUrl: id });
+    expect(reg).toMatchObject({ created: true, sheet: { userId: c.id, proof: "edit" } });
+  });
+
+  it("B's Picker does not offer or grant a sheet B cannot open", async () => {
+    const id = await cSheet("C's private sheet", { serviceAccount: true });
+    await expect(pickInGooglePicker(b.id, [id])).rejects.toThrow(/404/);
+    expect((await failure(registration.registerSheet({ userId: b.id, sheetUrl: id }))).code).toBe("forbidden");
+  });
+});
+
+describe("edit proof claims a sheet registered with view proof", () => {
+  it("B's view-only registration of a link-viewable sheet is claimed by C; B's keys answer 401 saying why", async () => {
+    const id = await cSheet("C's link sheet", { serviceAccount: true, link: true });
+    // B opened the link and picked it: Google confirms B can view it, not edit it.
+    await pickInGooglePicker(b.id, [id]);
+    const bReg = await registration.registerSheet({ userId: b.id, sheetUrl: id });
+    expect(bReg.sheet).toMatchObject({ userId: b.id, proof: "view", writable: false });
+    const bKeys = rowsClient(id, bReg.apiKey!);
+    expect((await bKeys.list("Items")).status).toBe(200);
+    expect((await bKeys.create("Items", { name: "x" })).status).toBe(403);
+
+    await pickInGooglePicker(c.id, [id]);
+    const cReg = await registration.registerSheet({ userId: c.id, sheetUrl: id });
+    expect(cReg).toMatchObject({ created: true, sheet: { userId: c.id, proof: "edit", writable: true } });
+    expect(cReg.apiKey).toMatch(/^shk_/);
+
+    const refused = await bKeys.list("Items");
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ success: false, error: "unauthorized" });
+    expect(String(refused.body.message)).toContain("claimed by another account that proved with Google that it can edit it");
+    const cKeys = rowsClient(id, cReg.apiKey!);
+    expect((await cKeys.create("Items", { name: "by C" })).status).toBe(201);
+    // B's dashboard can say why.
+    expect(await listClaimsAgainst({ userId: b.id })).toEqual([expect.objectContaining({ sheetId: id, sheetName: "C's link sheet" })]);
+    // B, a viewer, cannot claim it back.
+    expect((await failure(registration.registerSheet({ userId: b.id, sheetUrl: id }))).code).toBe("conflict");
+  });
+
+  it("between two editors the first registration stands", async () => {
+    const id = await cSheet("Shared by two editors", { serviceAccount: true }, ["d@example.com"]);
+    await pickInGooglePicker(c.id, [id]);
+    await pickInGooglePicker(d.id, [id]);
+    const first = await registration.registerSheet({ userId: d.id, sheetUrl: id });
+    expect(first.sheet).toMatchObject({ userId: d.id, proof: "edit" });
+    const err = await failure(registration.registerSheet({ userId: c.id, sheetUrl: id }));
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain("proved it can edit");
+    expect((await getSheet({ id }))!.userId).toBe(d.id);
+    expect((await rowsClient(id, first.apiKey!).list("Items")).status).toBe(200);
+  });
+
+  it("two viewers: the first stands too (view does not beat view)", async () => {
+    const id = await cSheet("Link only", { link: true });
+    await pickInGooglePicker(b.id, [id]);
+    await pickInGooglePicker(d.id, [id]);
+    await registration.registerSheet({ userId: b.id, sheetUrl: id });
+    expect((await failure(registration.registerSheet({ userId: d.id, sheetUrl: id }))).code).toBe("conflict");
+  });
+});

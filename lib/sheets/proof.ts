@@ -1,0 +1,84 @@
+// Proof of access (DECISIONS 18): before a sheet is registered, Google confirms that the signed-in
+// person's own Google account can open it (view) or edit it. The question goes to Drive's
+// files.get with the person's grant: drive.file answers only for files they picked in the Google
+// Picker, so a spreadsheet id alone (they travel in every link) proves nothing.
+import { flagGrantNeedsReauth, listGrants } from "@/db/queries/grants";
+import type { GoogleGrant, SheetProof } from "@/db/schema";
+import { decryptSecret } from "@/lib/auth/token-crypto";
+import { config } from "@/lib/env";
+import { createGoogleClients, DRIVE_FILE_SCOPE, oauthClient } from "@/lib/google/clients";
+import { readGoogleError } from "@/lib/google/errors";
+import { ApiError } from "@/lib/http/errors";
+import { isNoAccess, translateGoogleError } from "./google-access";
+
+export interface Proof {
+  level: Exclude<SheetProof, "none">;
+  grant: GoogleGrant;
+}
+
+const refreshTokenOf = (grant: GoogleGrant) => decryptSecret(grant.refreshTokenCiphertext, config().secrets.encryptionKey);
+const usable = (g: GoogleGrant) => !g.needsReauth && g.scope.split(/\s+/).includes(DRIVE_FILE_SCOPE);
+
+/** How to give SheetAPI a sheet, for the messages below. */
+const HOW = (id: string) =>
+  `In the dashboard, use “Choose a sheet from Google Drive” and pick it there (or open /auth/google?sheet_url=${id}).`;
+
+export function noGrant(id: string): ApiError {
+  return new ApiError(
+    "forbidden",
+    `Registering a sheet needs proof from Google that your Google account can open it, and your account has not connected Google yet. ${HOW(id)}`,
+    { reason: "no_google_grant" },
+  );
+}
+
+function notProven(id: string, emails: string[]): ApiError {
+  return new ApiError(
+    "forbidden",
+    `Google did not confirm that ${emails.join(" or ")} can open the spreadsheet ${id}. SheetAPI only sees the spreadsheets you choose in Google's file picker, so a link or id alone is not enough. ${HOW(id)}`,
+    { reason: "not_picked" },
+  );
+}
+
+/** True when the person must pick the sheet in the Picker (or connect Google first) to prove access. */
+export function needsPicker(err: unknown): boolean {
+  return err instanceof ApiError && (err.extra.reason === "not_picked" || err.extra.reason === "no_google_grant");
+}
+
+/** The account's usable grants, the most recent first; an empty list when none. */
+export async function usableGrants(userId: string): Promise<GoogleGrant[]> {
+  return (await listGrants({ userId })).filter(usable);
+}
+
+/** Asks Google, with each of the account's grants, whether its Google account can open or edit `id`. */
+export async function proveAccess(userId: string, id: string): Promise<Proof> {
+  const grants = await usableGrants(userId);
+  if (!grants.length) throw noGrant(id);
+  for (const grant of grants) {
+    const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
+    try {
+      const { data } = await drive.files.get({ fileId: id, fields: "id,capabilities(canEdit)", supportsAllDrives: true });
+      return { level: data.capabilities?.canEdit === true ? "edit" : "view", grant };
+    } catch (err) {
+      const failure = readGoogleError(err);
+      if (failure.invalidGrant) await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+      else if (!isNoAccess(err)) throw translateGoogleError(err);
+    }
+  }
+  throw notProven(id, grants.map((g) => g.email));
+}
+
+/** A short-lived access token of the account's grant, for the Google Picker in its own browser. */
+export async function pickerAccessToken(userId: string): Promise<{ token: string; email: string } | undefined> {
+  for (const grant of await usableGrants(userId)) {
+    const client = oauthClient(config().google);
+    client.setCredentials({ refresh_token: refreshTokenOf(grant) });
+    try {
+      const { token } = await client.getAccessToken();
+      if (token) return { token, email: grant.email };
+    } catch (err) {
+      if (!readGoogleError(err).invalidGrant) throw translateGoogleError(err);
+      await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+    }
+  }
+  return undefined;
+}
