@@ -1,7 +1,9 @@
 // `npm start` on embedded defaults with the demo: the banner comes last and says how to see the
 // demo in the dashboard, that way works, and the launcher left beside the server stays small.
 // Runs its own instance (own port and data directory, the suite's emulator), since the suite's
-// server starts without the demo.
+// server starts without the demo. It starts as a newcomer's does, on the embedded database and
+// limit store: on the suite's shared Postgres and Redis the demo account would own the demo sheet
+// that other tests register, and share their Google quota windows.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";
@@ -23,8 +25,9 @@ test.afterAll(() => {
 test("npm start prints how to see the demo in the dashboard, and that way works", async ({ page }, testInfo) => {
   test.setTimeout(420_000);
   rmSync(DATA_DIR, { recursive: true, force: true });
+  const embedded = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|UPSTASH_REDIS_REST_)/.test(name)));
   launcher = spawn(process.execPath, ["lib/cli/start.mjs"], {
-    env: { ...process.env, PORT: String(PORT), DATA_DIR, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: `http://localhost:${PORT}`, DEMO_MODE: "1" },
+    env: { ...embedded, PORT: String(PORT), DATA_DIR, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: `http://localhost:${PORT}`, DEMO_MODE: "1" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
