@@ -6,6 +6,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
+import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 let userId: string;
@@ -16,6 +17,7 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
   userId = (await createUser({ email: "owner-reads@example.com", plan: "free_trial" })).id;
+  await proveAccessWithGoogle({ id: userId, email: null }, [DEMO_SPREADSHEET_ID]);
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
 });
 afterAll(async () => {
