@@ -25,7 +25,7 @@ test.afterAll(() => {
 test("npm start prints how to see the demo in the dashboard, and that way works", async ({ page }, testInfo) => {
   test.setTimeout(420_000);
   rmSync(DATA_DIR, { recursive: true, force: true });
-  const embedded = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|UPSTASH_REDIS_REST_)/.test(name)));
+  const embedded = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|UPSTASH_REDIS_REST_)/.test(name))) as NodeJS.ProcessEnv;
   launcher = spawn(process.execPath, ["lib/cli/start.mjs"], {
     env: { ...embedded, PORT: String(PORT), DATA_DIR, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: `http://localhost:${PORT}`, DEMO_MODE: "1" },
     stdio: ["ignore", "pipe", "pipe"],
