@@ -37,7 +37,8 @@ export const registerSheetAction = sessionAction(
   async ({ sheetUrl, via }, user) => {
     const reg = await registerSheet({ userId: user.id, sheetUrl: readableReference(sheetUrl), via });
     revalidatePath("/dashboard");
-    return { created: reg.created, ...registrationDocument(reg) };
+    // The address the first call goes to, as the sheet page shows it.
+    return { created: reg.created, ...registrationDocument(reg), base_url: config().appUrl };
   },
 );
 

@@ -6,7 +6,17 @@ import { pickerSessionAction, registerSheetAction } from "./actions";
 import { pickSpreadsheet } from "./google-picker";
 import { NewKeyNotice } from "./new-key-notice";
 
-type Registered = { sheet_id: string; sheet_name: string; created: boolean; writable: boolean; proof: string; docs_url: string; api_key: string | null };
+type Registered = {
+  sheet_id: string;
+  sheet_name: string;
+  created: boolean;
+  writable: boolean;
+  proof: string;
+  docs_url: string;
+  api_key: string | null;
+  tabs: { name: string }[];
+  base_url: string;
+};
 type Failure = { message: string; reason?: string; sheetId?: string };
 type Via = "service" | "grant";
 
@@ -125,7 +135,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         edit it: the API can write only to sheets you can edit.
       </p>
 
-      {pickId && (
+      {pickId && !registered && (
         <div role="status" data-testid="pick-prompt" className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
           <p>
             Google has not yet confirmed that your account can open the spreadsheet <code className="break-all font-mono text-xs">{pickId}</code>.
@@ -192,9 +202,21 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
               Read-only because Google says your account can view this sheet but not edit it. Someone who can edit it may claim it later.
             </p>
           )}
-          {registered.api_key && <NewKeyNotice value={registered.api_key} />}
-          <p className="text-xs text-slate-600 dark:text-slate-400">
-            Its API docs: <a className="underline" href={registered.docs_url}>{registered.docs_url}</a>
+          {registered.api_key ? (
+            <NewKeyNotice
+              value={registered.api_key}
+              target={{ baseUrl: registered.base_url, sheetId: registered.sheet_id, tab: registered.tabs[0]?.name }}
+            />
+          ) : (
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              Its API docs: <a className="underline" href={registered.docs_url} data-testid="docs-link">{registered.docs_url}</a>
+            </p>
+          )}
+          <p className="text-sm">
+            <Link href={`/dashboard/sheets/${registered.sheet_id}`} className="font-medium text-emerald-700 underline dark:text-emerald-400" data-testid="open-sheet">
+              Open the sheet&apos;s page
+            </Link>{" "}
+            <span className="text-slate-600 dark:text-slate-400">for more keys, usage and a Try it that does not count against your plan.</span>
           </p>
         </div>
       )}
