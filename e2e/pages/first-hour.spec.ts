@@ -85,7 +85,8 @@ test("after a private registration the key comes with a first call, and no page 
   await context.addCookies([{
     name: "sheetapi_new_key",
     value: encodeURIComponent(JSON.stringify({ sheetId, value: flashed })),
-    url: `${E2E.baseUrl}/dashboard`,
+    domain: new URL(E2E.baseUrl).hostname,
+    path: "/dashboard",
     httpOnly: true,
     sameSite: "Lax",
   }]);
