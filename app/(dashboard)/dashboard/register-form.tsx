@@ -58,6 +58,12 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   const [registered, setRegistered] = useState<Registered | null>(null);
   const opened = useRef(false);
   const section = useRef<HTMLElement>(null);
+  const result = useRef<HTMLDivElement>(null);
+
+  // The key is below the form: bring it into view (on a phone the Picker leaves the top in view).
+  useEffect(() => {
+    if (registered) result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [registered]);
 
   function register(sheetUrl: string, how: Via) {
     setBusy(sheetUrl === address ? "address" : "picker");
@@ -189,7 +195,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       )}
 
       {registered && (
-        <div className="mt-4 space-y-3" data-testid="register-result">
+        <div className="mt-4 scroll-mt-4 space-y-3" data-testid="register-result" ref={result}>
           <p className="text-sm">
             {registered.created ? "Registered" : "Already registered"}:{" "}
             <Link href={`/dashboard/sheets/${registered.sheet_id}`} className="font-medium text-emerald-700 underline dark:text-emerald-400">
