@@ -197,6 +197,22 @@ describe("spreadsheets.batchUpdate", () => {
     rows = await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!A1:A3" });
     expect(rows.data.values).toEqual([["id"], [], ["2"]]);
   });
+
+  it("returns the spreadsheet after the batch when includeSpreadsheetInResponse is set, limited to responseRanges", async () => {
+    const update = { updateCells: { start: { sheetId: 0, rowIndex: 1, columnIndex: 2 }, rows: [{ values: [{ userEnteredValue: { numberValue: 5 } }] }], fields: "userEnteredValue" } };
+    const plain = await client.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests: [update] } });
+    expect(plain.data.updatedSpreadsheet).toBeUndefined();
+    const { data } = await client.spreadsheets.batchUpdate({
+      spreadsheetId: id,
+      requestBody: { requests: [update], includeSpreadsheetInResponse: true, responseRanges: ["Products!2:2"], responseIncludeGridData: true },
+    });
+    expect(data.updatedSpreadsheet!.sheets).toHaveLength(1);
+    const cells = data.updatedSpreadsheet!.sheets![0]!.data![0]!.rowData![0]!.values!;
+    expect(cells[2]).toMatchObject({ formattedValue: "$5.00", effectiveValue: { numberValue: 5 } });
+    // Without responseIncludeGridData, only the properties.
+    const bare = await client.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests: [update], includeSpreadsheetInResponse: true } });
+    expect(bare.data.updatedSpreadsheet!.sheets![0]!.data).toBeUndefined();
+  });
 });
 
 describe("faults and Drive", () => {

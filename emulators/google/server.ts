@@ -6,7 +6,7 @@ import { badRequest, fileNotFound, GoogleError, notFound } from "./errors";
 import { checkFileScope } from "./drive-file";
 import { Faults, type FaultSpec } from "./faults";
 import { authorize, identify, roleOf } from "./identity";
-import { buildSpreadsheet, DEFAULT_MODIFIED_TIME_LAG_MS, settledModifiedTime, touch, type Role, type SpreadsheetSeed, type TabSeed } from "./model";
+import { buildSpreadsheet, DEFAULT_MODIFIED_TIME_LAG_MS, settledModifiedTime, touch, type Role, type Spreadsheet, type SpreadsheetSeed, type TabSeed } from "./model";
 import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
@@ -108,13 +108,25 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     return { sheet, caller };
   }
 
+  /**
+   * batchUpdate's includeSpreadsheetInResponse: the spreadsheet after the batch, limited to
+   * responseRanges, with grid data when responseIncludeGridData is true (as spreadsheets.get).
+   */
+  function withUpdatedSpreadsheet(reply: Json, sheet: Spreadsheet, c: Call): Json {
+    if (c.body.includeSpreadsheetInResponse !== true) return reply;
+    const params = new URLSearchParams();
+    for (const range of (c.body.responseRanges as string[] | undefined) ?? []) params.append("ranges", String(range));
+    if (c.body.responseIncludeGridData === true) params.set("includeGridData", "true");
+    return { ...reply, updatedSpreadsheet: getSpreadsheet(sheet, params, `http://${c.req.headers.host}`) };
+  }
+
   /** Sheets and Drive routes: [method, pattern, route name, access, handler]. */
   type Handler = (call: Call, id: string, range: string) => Json;
   const api: [string, RegExp, string, "read" | "write", Handler][] = [
     ["GET", /^\/v4\/spreadsheets\/([^/:]+)$/, "spreadsheets.get", "read", (c, id) =>
       getSpreadsheet(spreadsheetFor(c, id, "read"), c.url.searchParams, `http://${c.req.headers.host}`)],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+):batchUpdate$/, "spreadsheets.batchUpdate", "write", (c, id) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdate(s, c.body))],
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => withUpdatedSpreadsheet(batchUpdate(s, c.body), s, c))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata:search$/, "developerMetadata.search", "read", (c, id) =>
       searchDeveloperMetadata(spreadsheetFor(c, id, "read"), c.body)],
     ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata\/(\d+)$/, "developerMetadata.get", "read", (c, id, metadataId) => {

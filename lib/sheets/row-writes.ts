@@ -17,6 +17,7 @@ import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, ty
 import { matchesAny } from "@/lib/http/conditional";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
 import type { SheetRecord } from "./sheet-record";
+import { quoteTab } from "./read-model";
 import { fetchTab, invalidateSheetData } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
@@ -183,7 +184,8 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
     const row = currentRow(data, rowId, ifMatch);
     // Only the named cells are written: a concurrent update of other fields survives.
     const updates = data.columns.filter((c) => c.name in patch);
-    await guardedWrite(
+    const rowRange = `${quoteTab(model.name)}!${row.rowNumber}:${row.rowNumber}`;
+    const { updated } = await guardedWrite(
       sheet,
       model,
       "update",
@@ -196,9 +198,13 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
           `Google Sheets did not confirm the update of row ${rowId} in time; the outcome is unknown (it may still apply, but never after a later write to this tab: those wait until it is settled). Check with ${rowApi(sheet, model.name, rowId)} before retrying.`,
           writeId,
         ),
+      { readBack: [rowRange] },
     );
-    const cells = data.columns.map((c, i) => (c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!));
-    // The ETag of the row as written; the sheet's own formatting may change it on the next read.
+    // The row as the sheet now shows it (its number formats applied), read back in the write's
+    // own answer: the body and ETag are what the next read returns. A write settled after a
+    // timeout has no answer; then the row is given as written.
+    const shown = updated?.sheets?.[0]?.data?.[0]?.rowData?.[0]?.values;
+    const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!));
     return { row: rowToJson(data, { ...row, cells }), etag: rowEtag(data, { ...row, cells }) };
   });
 }

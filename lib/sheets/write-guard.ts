@@ -57,8 +57,10 @@ const ambiguous = (err: unknown) => err instanceof ApiError && (err.code === "ga
 /** Google's 429 comes before any processing: the one failure a write may simply be sent again after. */
 const RATE_LIMITED = (f: { status: number }) => f.status === 429;
 
-async function batch(sheet: Sheet, requests: SheetsRequest[]) {
-  return withGoogle(sheet, (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests } }), RATE_LIMITED, { kind: "write" });
+/** `readBack`: A1 ranges whose cells, as the sheet now shows them, come back in the same answer. */
+async function batch(sheet: Sheet, requests: SheetsRequest[], readBack?: string[]) {
+  const response = readBack?.length ? { includeSpreadsheetInResponse: true, responseRanges: readBack, responseIncludeGridData: true } : {};
+  return withGoogle(sheet, (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), RATE_LIMITED, { kind: "write" });
 }
 
 async function findMetadata(sheet: Sheet, writeId: number): Promise<Metadata | undefined> {
@@ -155,14 +157,15 @@ export async function guardedWrite(
   kind: string,
   build: (writeId: number) => SheetsRequest[],
   unknown: (writeId: number) => ApiError,
-): Promise<{ replies?: sheets_v4.Schema$Response[]; marker?: Metadata }> {
+  { readBack }: { readBack?: string[] } = {},
+): Promise<{ replies?: sheets_v4.Schema$Response[]; updated?: sheets_v4.Schema$Spreadsheet; marker?: Metadata }> {
   for (let round = 0; round < 2; round++) {
     const writeId = newWriteId();
     await recordPending(sheet.id, tab.name, writeId, kind);
     try {
-      const { data } = await batch(sheet, [clearMarkers(tab.gid), ...build(writeId)]);
+      const { data } = await batch(sheet, [clearMarkers(tab.gid), ...build(writeId)], readBack);
       await settle(sheet.id, tab.name, writeId);
-      return { replies: data.replies ?? [] };
+      return { replies: data.replies ?? [], updated: data.updatedSpreadsheet };
     } catch (err) {
       if (!ambiguous(err)) {
         // Google answered no: the batch was not applied, and cannot be later.

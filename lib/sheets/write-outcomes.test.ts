@@ -34,7 +34,7 @@ const TAB = "Items";
 const seedRows = () => [["id", "name", "qty", "note"], ...Array.from({ length: 8 }, (_, i) => [i + 1, `seed ${i + 1}`, i + 1, ""])];
 
 /** A fresh spreadsheet registered for writes, and a client on each of the two instances. */
-async function freshSheet(tabs: { title: string; rows: unknown[][] }[] = [{ title: TAB, rows: seedRows() }]): Promise<{ id: string; a: InstanceClient; b: InstanceClient }> {
+async function freshSheet(tabs: { title: string; rows: unknown[][]; columnFormats?: Record<string, { type: string; pattern: string }> }[] = [{ title: TAB, rows: seedRows() }]): Promise<{ id: string; a: InstanceClient; b: InstanceClient }> {
   const id = String((await svc.admin("/spreadsheets", { title: "Late Google", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs })).spreadsheetId);
   const { registerSheet } = await import("./registration");
   // An account per sheet: registrations per account and hour are limited.
@@ -280,6 +280,20 @@ describe("row-number ids (a tab without an id column)", () => {
     expect((await a.update(TAB, "2", { role: "rear admiral" })).body.data).toMatchObject({ id: "2", name: "Grace", role: "rear admiral" });
     expect(storedRecords(svc.google, id, TAB).map((r) => r.name)).toEqual(["Grace", "Katherine", "Alan"]);
   });
+});
+
+it("answers a PUT with the row as the sheet shows it, so its ETag is the next read's and If-Match with it succeeds", async () => {
+  const priced = { title: "Priced", rows: [["id", "name", "price"], [1, "Lamp", 24.5]], columnFormats: { price: { type: "CURRENCY", pattern: '"$"#,##0.00' } } };
+  const { a } = await freshSheet([priced]);
+  const put = await a.update("Priced", "1", { price: 5 });
+  expect(put.status).toBe(200);
+  expect(put.body.data).toMatchObject({ id: "1", price: "$5.00" });
+  const read = await a.get("Priced", "1");
+  expect(read.body.data).toEqual(put.body.data);
+  expect(put.headers.get("etag")).toBe(read.headers.get("etag"));
+  const again = await a.update("Priced", "1", { name: "Desk lamp" }, { "If-Match": put.headers.get("etag")! });
+  expect(again.status).toBe(200);
+  expect(again.body.data).toMatchObject({ name: "Desk lamp", price: "$5.00" });
 });
 
 it("leaves no write markers behind: each batch clears the tab's settled ones", async () => {
