@@ -216,20 +216,31 @@ export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: strin
   await underTabLock(sheet, model, async () => {
     const data = await fetchTab(sheet, model);
     const row = currentRow(data, rowId, ifMatch);
-    await guardedWrite(
-      sheet,
-      model,
-      "delete",
-      (writeId) => [
-        { deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: row.rowNumber - 1, endIndex: row.rowNumber } } },
-        markerRequest(writeId, "delete", { sheetId: model.gid }),
-      ],
-      (writeId) =>
-        new OutcomeUnknown(
-          `Google Sheets did not confirm the delete of row ${rowId} in time; the outcome is unknown (it may still apply, to this row only: later writes to this tab wait until it is settled). Check with ${rowApi(sheet, model.name, rowId)} before retrying.`,
-          writeId,
-        ),
-    );
+    const remove = (growFirst: boolean) =>
+      guardedWrite(
+        sheet,
+        model,
+        "delete",
+        (writeId) => [
+          ...(growFirst ? [{ appendDimension: { sheetId: model.gid, dimension: "ROWS", length: 1 } }] : []),
+          { deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: row.rowNumber - 1, endIndex: row.rowNumber } } },
+          markerRequest(writeId, "delete", { sheetId: model.gid }),
+        ],
+        (writeId) =>
+          new OutcomeUnknown(
+            `Google Sheets did not confirm the delete of row ${rowId} in time; the outcome is unknown (it may still apply, to this row only: later writes to this tab wait until it is settled). Check with ${rowApi(sheet, model.name, rowId)} before retrying.`,
+            writeId,
+          ),
+      );
+    try {
+      await remove(false);
+    } catch (err) {
+      // Google refuses to delete a grid's last rows below a frozen header ("not possible to delete
+      // all non-frozen rows"), refusing the whole batch. The same delete with a blank row added
+      // at the end in the same batch leaves the grid as the Sheets UI would: header and one blank row.
+      if (!(err instanceof ApiError && /delete all non-frozen rows|delete all the rows/.test(err.message))) throw err;
+      await remove(true);
+    }
   });
   return `Row ${rowId} deleted from "${model.name}".`;
 }

@@ -34,7 +34,7 @@ const TAB = "Items";
 const seedRows = () => [["id", "name", "qty", "note"], ...Array.from({ length: 8 }, (_, i) => [i + 1, `seed ${i + 1}`, i + 1, ""])];
 
 /** A fresh spreadsheet registered for writes, and a client on each of the two instances. */
-async function freshSheet(tabs: { title: string; rows: unknown[][]; columnFormats?: Record<string, { type: string; pattern: string }> }[] = [{ title: TAB, rows: seedRows() }]): Promise<{ id: string; a: InstanceClient; b: InstanceClient }> {
+async function freshSheet(tabs: { title: string; rows: unknown[][]; columnFormats?: Record<string, { type: string; pattern: string }>; rowCount?: number; frozenRowCount?: number }[] = [{ title: TAB, rows: seedRows() }]): Promise<{ id: string; a: InstanceClient; b: InstanceClient }> {
   const id = String((await svc.admin("/spreadsheets", { title: "Late Google", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs })).spreadsheetId);
   const { registerSheet } = await import("./registration");
   // An account per sheet: registrations per account and hour are limited.
@@ -294,6 +294,15 @@ it("answers a PUT with the row as the sheet shows it, so its ETag is the next re
   const again = await a.update("Priced", "1", { name: "Desk lamp" }, { "If-Match": put.headers.get("etag")! });
   expect(again.status).toBe(200);
   expect(again.body.data).toMatchObject({ name: "Desk lamp", price: "$5.00" });
+});
+
+it("deletes the only row under a frozen header, which Google refuses as deleting every non-frozen row", async () => {
+  const { id, a } = await freshSheet([{ title: "Single", rows: [["id", "name"], [1, "Only"]], rowCount: 2, frozenRowCount: 1 }]);
+  const del = await a.remove("Single", "1");
+  expect(del.status).toBe(200);
+  expect(storedRows(svc.google, id, "Single")).toEqual([["id", "name"]]);
+  expect((await a.list("Single")).body.data).toEqual([]);
+  expect((await a.create("Single", { name: "Next" })).status).toBe(201);
 });
 
 it("leaves no write markers behind: each batch clears the tab's settled ones", async () => {
