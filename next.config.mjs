@@ -41,7 +41,7 @@ const securityHeaders = [
 /** @type {import("next").NextConfig} */
 const nextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino"],
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pg-boss", "pg"],
   poweredByHeader: false,
   // Routes named route.bench.ts exist only in builds made for the benchmarks
   // (SHEETAPI_BENCH_ROUTES=1 at build time, as bench/ does): production never ships them.

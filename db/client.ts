@@ -16,6 +16,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
+  /** The Postgres address, for components that open their own connections (the webhook queue). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export interface DatabaseHandle {
 export function openDatabase(target: AppConfig["database"]): DatabaseHandle {
   if (target.kind === "postgres") {
     const client = postgres(target.url, { max: 10, connect_timeout: 5, onnotice: () => {} });
-    return { db: drizzlePostgres(client, { schema }), kind: "postgres", close: () => client.end({ timeout: 5 }) };
+    return { db: drizzlePostgres(client, { schema }), kind: "postgres", url: target.url, close: () => client.end({ timeout: 5 }) };
   }
   if (!target.dir.startsWith("memory://")) mkdirSync(target.dir, { recursive: true });
   const client = new PGlite(target.dir);
@@ -37,6 +39,12 @@ const current = perProcess("database", () => ({ handle: undefined as DatabaseHan
 export function getDb(): Database {
   current.handle ??= openDatabase(config().database);
   return current.handle.db;
+}
+
+/** The process's database with its kind (and address, on Postgres). */
+export function getDatabaseHandle(): DatabaseHandle {
+  getDb();
+  return current.handle!;
 }
 
 /** Makes `handle` the process's database (tests, the start command's seeding). */

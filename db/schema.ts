@@ -1,7 +1,7 @@
 // The service's tables. SQL names are snake_case; TypeScript names are camelCase, except the
 // next-auth columns, whose property names @auth/drizzle-adapter requires as they are.
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -185,6 +185,118 @@ export const sheetStatsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.sheetId, t.day] })],
 );
 
+// --- Change events and webhooks -----------------------------------------------------------------
+
+/** A sheet whose changes become events: from its first endpoint or its first poll of /events on. */
+export const changeTracking = pgTable("change_tracking", {
+  sheetId: text("sheet_id").primaryKey().references(() => sheets.id, { onDelete: "cascade" }),
+  startedAt: createdAt(),
+});
+
+/**
+ * The last copy of a tab that events were produced from: a re-read is compared with it, and a
+ * write through the API moves it on, so the write's own events are not produced twice.
+ */
+export const tabSnapshots = pgTable(
+  "tab_snapshots",
+  {
+    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    tab: text("tab").notNull(),
+    /** When the read this copy came from started: an older read never replaces a newer copy. */
+    observedAt: timestamp("observed_at", { withTimezone: true, mode: "date" }).notNull(),
+    digest: text("digest").notNull(),
+    /** The copy as JSON text (columns, id column or not, rows). */
+    content: text("content").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sheetId, t.tab] })],
+);
+
+/** One change of a tracked sheet, in the order it was seen (`seq`). */
+export const changeEvents = pgTable(
+  "change_events",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    /** The Standard Webhooks message id (`webhook-id`): the same on every delivery and resend. */
+    id: text("id").notNull().unique(),
+    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    tab: text("tab").notNull(),
+    rowId: text("row_id"),
+    /** "api" for writes through the service, "sheet" for edits found in Google Sheets. */
+    source: text("source").notNull(),
+    data: jsonb("data").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("change_events_sheet_seq_idx").on(t.sheetId, t.seq)],
+);
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    /** Event types wanted; empty: all. */
+    events: text("events").array().notNull().default(sql`'{}'::text[]`),
+    /** Tabs wanted; empty: all. */
+    tabs: text("tabs").array().notNull().default(sql`'{}'::text[]`),
+    enabled: boolean("enabled").notNull().default(true),
+    /** The signing secret (whsec_...), AES-256-GCM under ENCRYPTION_KEY: shown once, rotatable. */
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    /** Why the service disabled it (failing for days), shown to the owner; null when the owner did. */
+    disabledReason: text("disabled_reason"),
+    /** First failed attempt since the last success. */
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    lastSuccessAt: timestamp("last_success_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_endpoints_sheet_idx").on(t.sheetId)],
+);
+
+/** One event for one endpoint: delivered in `eventSeq` order within its stream (endpoint, tab, row). */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventSeq: bigint("event_seq", { mode: "number" }).notNull().references(() => changeEvents.seq, { onDelete: "cascade" }),
+    stream: text("stream").notNull(),
+    /** pending | delivered | failed (gave up after a day) | cancelled (endpoint disabled or deleted) */
+    state: text("state").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** A worker holds the delivery until then (a crashed worker's hold runs out). */
+    leasedUntil: timestamp("leased_until", { withTimezone: true, mode: "date" }),
+    lastStatus: integer("last_status"),
+    lastLatencyMs: integer("last_latency_ms"),
+    lastError: text("last_error"),
+    /** The start of the receiver's last answer (bounded). */
+    lastResponse: text("last_response"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_stream_idx").on(t.endpointId, t.stream, t.eventSeq),
+    index("webhook_deliveries_state_idx").on(t.state, t.nextAttemptAt),
+  ],
+);
+
+/** Every attempt of a delivery: the log the owner reads. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    deliveryId: text("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    at: createdAt(),
+    status: integer("status"),
+    latencyMs: integer("latency_ms").notNull(),
+    error: text("error"),
+    requestHeaders: jsonb("request_headers").notNull(),
+    response: text("response"),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId)],
+);
+
 export type User = typeof users.$inferSelect;
 export type GoogleGrant = typeof googleGrants.$inferSelect;
 export type SheetClaim = typeof sheetClaims.$inferSelect;
@@ -194,3 +306,7 @@ export type ApiKey = typeof apiKeys.$inferSelect;
 export type NewApiKey = typeof apiKeys.$inferInsert;
 export type UsageRow = typeof usageDaily.$inferInsert;
 export type SheetStatsRow = typeof sheetStatsDaily.$inferInsert;
+export type ChangeEvent = typeof changeEvents.$inferSelect;
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect;

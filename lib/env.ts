@@ -56,6 +56,14 @@ const schema = z.object({
   /** The most of each Google quota window one customer account may take in a minute (1: no cap). */
   GOOGLE_QUOTA_ACCOUNT_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   GOOGLE_QUOTA_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
+   * Webhook targets allowed although they are private or loopback addresses (self-hosted
+   * installs, tests): host names, IP addresses or CIDR ranges, comma-separated.
+   */
+  WEBHOOK_ALLOWED_TARGETS: z.string().default(""),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Scales the retry schedule, the one-day give-up and the three-day disable (tests shrink them). */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().gt(0).max(1).default(1),
   CHANGE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   AUTH_SECRET: optional,
   ENCRYPTION_KEY: optional,

@@ -7,10 +7,10 @@ export const dynamic = "force-dynamic";
 
 // (any) /health - the state of the database, the limit store and the sheets backend
 const health = route(async () => {
-  const { healthy, degraded, checks } = await checkHealth();
+  const { healthy, degraded, checks, webhooks } = await checkHealth();
   const mode = config().google.emulated ? "embedded" : "production";
   // Degraded is still 200: the service answers, serving cached or stale reads where it can.
-  if (healthy) return ok({ status: degraded ? "degraded" : "ok", mode, checks, ...(degraded ? { message: "Google Sheets is refusing or failing most recent calls: reads are served from cache (stale within each sheet's bound), writes may fail with 503." } : {}) });
+  if (healthy) return ok({ status: degraded ? "degraded" : "ok", mode, checks, webhooks, ...(degraded ? { message: "Google Sheets is refusing or failing most recent calls: reads are served from cache (stale within each sheet's bound), writes may fail with 503." } : {}) });
   const down = Object.entries(checks).filter(([, c]) => c.status === "down").map(([name]) => name);
   // Without the limit store the API still serves reads (DECISIONS 18a): say so.
   const withoutStore = checks.limit_store.status === "down" ? " Without the limit store, reads are served uncounted and writes are paused until it is back." : "";

@@ -209,6 +209,57 @@ function sheetPaths(docs: SheetDocs): Json {
         responses: { "200": okResponse("Refreshed.", { type: "object", required: ["success", "message", "data"], properties: { success: { const: true }, message: { type: "string" }, data: { type: "object", required: ["tabs_count", "updated_at"], properties: { tabs_count: { type: "integer" }, updated_at: { type: "integer", description: "Unix ms." } } } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
+    [`/api/${docs.sheet.id}/events`]: {
+      get: {
+        operationId: "listEvents", tags: ["Events"], summary: "Change events after a cursor (for clients that poll instead of receiving webhooks)",
+        description: "Permission: Read (events carry row values). The first call starts recording changes for the sheet. Writes through the API show at once; edits made in Google Sheets show when the service reads the tab again (within the sheet's cache TTL, 10 s by default, on the next read). Page with `after` = the last `seq` you saw (`meta.next_after`).",
+        parameters: [
+          { name: "after", in: "query", schema: { type: "integer", minimum: 0, default: 0 }, description: "Events with a greater `seq` than this." },
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 100 } },
+          { name: "tab", in: "query", schema: { type: "string" }, description: "Only this tab's events." },
+          { name: "type", in: "query", schema: { type: "string", enum: ["row.created", "row.updated", "row.deleted", "schema.changed"] } },
+        ],
+        responses: {
+          "200": okResponse("Events, oldest first.", {
+            type: "object",
+            required: ["success", "data", "meta"],
+            properties: {
+              success: { const: true },
+              data: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["id", "seq", "type", "timestamp", "data"],
+                  properties: {
+                    id: { type: "string", description: "The event id: the `webhook-id` of its deliveries." },
+                    seq: { type: "integer" },
+                    type: { type: "string", enum: ["row.created", "row.updated", "row.deleted", "schema.changed"] },
+                    timestamp: { type: "string", format: "date-time" },
+                    data: {
+                      type: "object",
+                      required: ["sheet_id", "tab", "row_id", "source"],
+                      properties: {
+                        sheet_id: { type: "string" },
+                        tab: { type: "string" },
+                        row_id: { type: ["string", "null"] },
+                        source: { type: "string", enum: ["api", "sheet"], description: "`api`: a write through this service; `sheet`: an edit made in Google Sheets." },
+                        row: { type: "object", additionalProperties: { type: "string" }, description: "The row after the change (before it, for row.deleted)." },
+                        previous: { type: "object", additionalProperties: { type: "string" } },
+                        changes: { type: "object", additionalProperties: { type: "object", required: ["before", "after"], properties: { before: { type: "string" }, after: { type: "string" } } } },
+                        columns: { type: "array", items: { type: "string" } },
+                        previous_columns: { type: "array", items: { type: "string" } },
+                      },
+                    },
+                  },
+                },
+              },
+              meta: { type: "object", required: ["after", "limit", "returned", "has_more", "next_after"], properties: { after: { type: "integer" }, limit: { type: "integer" }, returned: { type: "integer" }, has_more: { type: "boolean" }, next_after: { type: "integer" }, tracking_since_now: { type: "boolean" } } },
+            },
+          }),
+          ...errorResponses(["Unauthorized", "Forbidden", "ValidationError", "ServiceUnavailable"]),
+        },
+      },
+    },
     "/billing/usage": {
       get: {
         operationId: "getUsage", tags: ["Usage"], summary: "The account's use of its plan this billing period", description: "Permission: Analytics. Not counted toward limits, and answered past them (429 only to an address sending many invalid keys).",
@@ -248,6 +299,7 @@ export function openApiDocument(docs: SheetDocs): Json {
     tags: [
       ...docs.model.tabs.map((t) => ({ name: t.name, description: `Rows of the tab "${t.name}".` })),
       { name: "Schema", description: "The sheet's tabs and columns, and refreshing them from Google." },
+      { name: "Events", description: "Row and schema changes, as webhooks deliver them." },
       { name: "Usage", description: "The account's use of its plan." },
     ],
     paths,

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/limits/store";
+import { deliveryProgress } from "@/lib/webhooks/endpoints";
 import { recentGoogleOutcomes, serviceAccountSignInFailure, type GoogleOutcomes } from "@/lib/sheets/google-outcomes";
 
 export interface CheckResult {
@@ -16,6 +17,8 @@ export interface HealthReport {
   /** Everything answers, but Google has refused or failed half of this instance's recent calls. */
   degraded: boolean;
   checks: { database: CheckResult; limit_store: CheckResult; sheets_backend: CheckResult & { recent_calls: GoogleOutcomes } };
+  /** Webhook delivery backlog and progress (null when the database cannot tell). */
+  webhooks: Awaited<ReturnType<typeof deliveryProgress>> | null;
 }
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -49,12 +52,16 @@ export async function checkHealth(): Promise<HealthReport> {
   const cfg = config();
   const store = getLimitStore();
   const sheetsRoot = cfg.google.rootUrl ?? "https://sheets.googleapis.com";
+  let webhooks: HealthReport["webhooks"] = null;
   const [database, limit_store, sheets_backend] = await Promise.all([
-    timed(cfg.database.kind, () => getDb().execute(sql`select 1`)),
+    timed(cfg.database.kind, async () => {
+      await getDb().execute(sql`select 1`);
+      webhooks = await deliveryProgress().catch(() => null);
+    }),
     timed(store.kind === "memory" ? "in-process memory" : "upstash", () => store.ping()),
     timed(cfg.google.emulated ? `emulators/google at ${sheetsRoot}` : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
   ]);
   const recent = recentGoogleOutcomes();
   const checks = { database, limit_store, sheets_backend: { ...sheets_backend, recent_calls: recent } };
-  return { healthy: Object.values(checks).every((c) => c.status === "ok"), degraded: recent.degraded, checks };
+  return { healthy: Object.values(checks).every((c) => c.status === "ok"), degraded: recent.degraded, checks, webhooks };
 }

@@ -22,6 +22,7 @@ import { fetchTab, invalidateSheetData } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
 import { errorFields, log } from "@/lib/log";
+import { recordApiWrite } from "@/lib/webhooks/changes";
 
 export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable">;
 
@@ -168,7 +169,9 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
     );
     // Found after a timeout: the marker says where the rows are now.
     const start = marker?.location?.dimensionRange?.startIndex;
-    return answer(typeof start === "number" ? start + 1 : at + 1);
+    const result = answer(typeof start === "number" ? start + 1 : at + 1);
+    await recordApiWrite(sheet.id, data, { created: result.rows });
+    return result;
   });
 }
 
@@ -205,6 +208,7 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
     // timeout has no answer; then the row is given as written.
     const shown = updated?.sheets?.[0]?.data?.[0]?.rowData?.[0]?.values;
     const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!));
+    await recordApiWrite(sheet.id, data, { updated: { ...row, cells } });
     return { row: rowToJson(data, { ...row, cells }), etag: rowEtag(data, { ...row, cells }) };
   });
 }
@@ -241,6 +245,7 @@ export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: strin
       if (!(err instanceof ApiError && /delete all non-frozen rows|delete all the rows/.test(err.message))) throw err;
       await remove(true);
     }
+    await recordApiWrite(sheet.id, data, { deleted: row });
   });
   return `Row ${rowId} deleted from "${model.name}".`;
 }

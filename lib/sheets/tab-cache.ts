@@ -16,6 +16,7 @@ import { countRead } from "./sheet-stats";
 import type { SheetRecord } from "./sheet-record";
 import type { TabModel } from "./tab-model";
 import { log } from "@/lib/log";
+import { noteTabRead } from "@/lib/webhooks/changes";
 
 export type CacheStatus = "HIT" | "MISS" | "STALE";
 
@@ -129,7 +130,10 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
     flight = (async () => {
       // Asked before the read: an edit landing in between makes the next check re-read, never miss.
       const modifiedTime = await sheetModifiedTime(sheet, version);
+      const startedAt = Date.now();
       const entry = { model, data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
+      // Edits made in Google Sheets become change events (compared with the last copy, in the background).
+      void noteTabRead(sheet.id, entry.data, startedAt);
       entries.delete(key);
       entries.set(key, entry);
       if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);

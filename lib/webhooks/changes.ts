@@ -1,0 +1,194 @@
+// Change events. A tracked sheet keeps, per tab, the copy its events were last produced from
+// (tab_snapshots). Whenever the service re-reads a tab, the new copy is compared with it and the
+// differences become events of source "sheet" (edits made in Google Sheets). A write through the
+// API compares the copy it read under the tab's lock (catching edits made since), then moves the
+// copy on by its own change and records that change as events of source "api" before it answers:
+// the next re-read finds nothing new, so a write's events are never produced twice.
+// Copies move forward only: a read that started before the stored copy was taken is ignored.
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, type Database } from "@/db/client";
+import { changeEvents, changeTracking, tabSnapshots, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { errorFields, log } from "@/lib/log";
+import { perProcess } from "@/lib/per-process";
+import type { JsonValue, TabData, TabRow } from "@/lib/sheets/rows";
+import { copyOf, diffCopies, type Change, type TabCopy } from "./diff";
+import { wakeStreams, type StreamRef } from "./queue";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type EventSource = "api" | "sheet";
+
+const TRACKING_CACHE_MS = 5_000;
+const DIGEST_MEMO_MS = 60_000;
+const state = perProcess("webhooks:changes", () => ({
+  tracked: new Map<string, { on: boolean; at: number }>(),
+  /** Digest of the stored copy per tab, as this process last saw it: an unchanged re-read costs no query. */
+  digests: new Map<string, { digest: string; at: number }>(),
+  /** Observations of one tab run one after another in this process. */
+  chains: new Map<string, Promise<unknown>>(),
+}));
+
+const tabKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
+
+/** Whether the sheet's changes become events (it has an endpoint, or a client polled its events). */
+export async function isTracked(sheetId: string): Promise<boolean> {
+  const known = state.tracked.get(sheetId);
+  if (known && Date.now() - known.at < TRACKING_CACHE_MS) return known.on;
+  const rows = await getDb().select({ id: changeTracking.sheetId }).from(changeTracking).where(eq(changeTracking.sheetId, sheetId)).limit(1);
+  if (state.tracked.size > 10_000) state.tracked.clear();
+  state.tracked.set(sheetId, { on: rows.length > 0, at: Date.now() });
+  return rows.length > 0;
+}
+
+/** From now on the sheet's changes become events (its tabs' next reads are the starting copies). */
+export async function startTracking(sheetId: string): Promise<void> {
+  await getDb().insert(changeTracking).values({ sheetId }).onConflictDoNothing();
+  state.tracked.set(sheetId, { on: true, at: Date.now() });
+}
+
+export const digestOf = (content: string) => createHash("sha1").update(content).digest("base64url");
+export const newEventId = () => `msg_${randomBytes(16).toString("base64url")}`;
+
+/** Runs the tab's observations in order, in this process. */
+function inTurn<T>(sheetId: string, tab: string, work: () => Promise<T>): Promise<T> {
+  const key = tabKey(sheetId, tab);
+  const run = (state.chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+  state.chains.set(key, run);
+  void run.finally(() => state.chains.get(key) === run && state.chains.delete(key)).catch(() => undefined);
+  return run;
+}
+
+/**
+ * A re-read of a tab (tab-cache): its differences from the stored copy become "sheet" events.
+ * `startedAt`: when the read began. Never throws: a failure is logged and the next read retries.
+ */
+export async function noteTabRead(sheetId: string, data: TabData, startedAt: number): Promise<void> {
+  try {
+    if (!(await isTracked(sheetId))) return;
+    const content = JSON.stringify(copyOf(data));
+    const digest = digestOf(content);
+    const memo = state.digests.get(tabKey(sheetId, data.tab));
+    if (memo?.digest === digest && Date.now() - memo.at < DIGEST_MEMO_MS) return;
+    await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, { content, digest }, new Date(startedAt), undefined));
+  } catch (err) {
+    log.warn({ sheet: sheetId, tab: data.tab, ...errorFields(err) }, "webhooks: change detection failed");
+  }
+}
+
+export type ApiWrite = { created: Record<string, JsonValue>[] } | { updated: TabRow } | { deleted: TabRow };
+
+/**
+ * A write through the API, just confirmed by Google: `data` is the tab as read under its lock
+ * before the write. Its events exist when this returns. A failure is logged, not thrown (the
+ * write has landed): the next re-read then reports the change as an edit of source "sheet".
+ */
+export async function recordApiWrite(sheetId: string, data: TabData, write: ApiWrite): Promise<void> {
+  try {
+    if (!(await isTracked(sheetId))) return;
+    const before = copyOf(data);
+    const content = JSON.stringify(before);
+    await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, { content, digest: digestOf(content) }, new Date(), afterWrite(before, write)));
+  } catch (err) {
+    log.warn({ sheet: sheetId, tab: data.tab, ...errorFields(err) }, "webhooks: recording a write's events failed");
+  }
+}
+
+/** The copy after an API write, with the written cells marked as echoes of the write. */
+export function afterWrite(before: TabCopy, write: ApiWrite): TabCopy {
+  const rows = before.rows.map((r) => [r[0], r[1], [...r[2]]] as TabCopy["rows"][number]);
+  const echo: [string, string[]][] = [];
+  if ("created" in write) {
+    let next = Math.max(1, ...rows.map((r) => r[0])) + 1;
+    for (const json of write.created) {
+      const id = String(json.id ?? next);
+      rows.push([before.hasIdColumn ? next : Number(id), id, before.columns.map((c) => String(json[c] ?? ""))]);
+      echo.push([id, before.columns]);
+      next++;
+    }
+  } else if ("updated" in write) {
+    const row = rows.find((r) => r[0] === write.updated.rowNumber);
+    if (row) {
+      echo.push([row[1], before.columns.filter((_, i) => row[2][i] !== write.updated.cells[i])]);
+      row[2] = [...write.updated.cells];
+    }
+  } else {
+    const gone = write.deleted.rowNumber;
+    const kept = rows.filter((r) => r[0] !== gone);
+    // Rows below move up one; without an id column, their ids (row numbers) move with them.
+    for (const r of kept) if (r[0] > gone) {
+      r[0]--;
+      if (!before.hasIdColumn) r[1] = String(r[0]);
+    }
+    return { ...before, rows: kept };
+  }
+  return { ...before, rows, echo };
+}
+
+async function observe(sheetId: string, tab: string, seen: { content: string; digest: string }, observedAt: Date, after: TabCopy | undefined): Promise<void> {
+  const streams = await getDb().transaction(async (tx) => {
+    const [stored] = await tx.select().from(tabSnapshots).where(and(eq(tabSnapshots.sheetId, sheetId), eq(tabSnapshots.tab, tab))).for("update");
+    if (stored && stored.observedAt.getTime() > observedAt.getTime()) return [];
+    const events: { change: Change; source: EventSource }[] = [];
+    if (stored && stored.digest !== seen.digest) {
+      for (const change of diffCopies(JSON.parse(stored.content) as TabCopy, JSON.parse(seen.content) as TabCopy)) events.push({ change, source: "sheet" });
+    }
+    let content = seen.content;
+    let digest = seen.digest;
+    if (after) {
+      for (const change of diffCopies(JSON.parse(seen.content) as TabCopy, after)) events.push({ change, source: "api" });
+      content = JSON.stringify(after);
+      digest = digestOf(content);
+    }
+    if (stored?.digest !== digest || after) {
+      await tx
+        .insert(tabSnapshots)
+        .values({ sheetId, tab, observedAt, digest, content })
+        .onConflictDoUpdate({ target: [tabSnapshots.sheetId, tabSnapshots.tab], set: { observedAt, digest, content } });
+    }
+    state.digests.set(tabKey(sheetId, tab), { digest, at: Date.now() });
+    return insertEvents(tx, sheetId, tab, events);
+  });
+  if (streams.length) await wakeStreams(streams);
+}
+
+/** The event's payload, as delivered (`data` of the Standard Webhooks body) and listed by /events. */
+function eventData(sheetId: string, tab: string, change: Change, source: EventSource): Record<string, unknown> {
+  const base = { sheet_id: sheetId, tab, row_id: change.rowId, source };
+  switch (change.type) {
+    case "schema.changed":
+      return { ...base, columns: change.columns, previous_columns: change.previousColumns };
+    case "row.updated":
+      return { ...base, row: change.row, previous: change.previous, changes: change.changes };
+    default:
+      return { ...base, row: change.row };
+  }
+}
+
+export const streamOf = (tab: string, rowId: string | null) => `${tab}\u001f${rowId ?? ""}`;
+
+/** Stores events and a delivery of each for every enabled endpoint that wants it. */
+async function insertEvents(tx: Tx, sheetId: string, tab: string, events: { change: Change; source: EventSource }[]): Promise<StreamRef[]> {
+  if (!events.length) return [];
+  const inserted = await tx
+    .insert(changeEvents)
+    .values(events.map(({ change, source }) => ({ id: newEventId(), sheetId, type: change.type, tab, rowId: change.rowId, source, data: eventData(sheetId, tab, change, source) })))
+    .returning({ seq: changeEvents.seq, type: changeEvents.type, rowId: changeEvents.rowId });
+  const endpoints = await tx.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.sheetId, sheetId), eq(webhookEndpoints.enabled, true)));
+  const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
+  for (const endpoint of endpoints) {
+    if (endpoint.tabs.length && !endpoint.tabs.includes(tab)) continue;
+    for (const event of inserted) {
+      if (endpoint.events.length && !endpoint.events.includes(event.type)) continue;
+      deliveries.push({ id: `dlv_${randomBytes(12).toString("base64url")}`, endpointId: endpoint.id, eventSeq: event.seq, stream: streamOf(tab, event.rowId) });
+    }
+  }
+  if (deliveries.length) await tx.insert(webhookDeliveries).values(deliveries);
+  const unique = new Map(deliveries.map((d) => [`${d.endpointId}\u0000${d.stream}`, { endpointId: d.endpointId, stream: d.stream }]));
+  return [...unique.values()];
+}
+
+/** For tests and the health page: how many events a sheet has. */
+export async function eventCount(sheetId: string): Promise<number> {
+  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(changeEvents).where(eq(changeEvents.sheetId, sheetId));
+  return row?.n ?? 0;
+}

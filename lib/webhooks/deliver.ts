@@ -1,0 +1,149 @@
+// Delivering events to endpoints, following Standard Webhooks: the body is
+// `{type, timestamp, data}`, signed with the endpoint's secret (the `standardwebhooks` library)
+// under `webhook-id` (the event's id: the same on every attempt and resend, so receivers
+// deduplicate by it), `webhook-timestamp` and `webhook-signature`. At least once: a delivery is
+// marked done only after a 2xx. In order per row: a stream (endpoint, tab, row) delivers its
+// oldest undelivered event first and nothing after it until that one succeeds or is given up
+// (after a day of retries with exponential backoff). An endpoint failing for three days is
+// disabled, and its owner sees why on the sheet's webhooks page.
+import { randomBytes } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { getDb } from "@/db/client";
+import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type ChangeEvent, type WebhookDelivery, type WebhookEndpoint } from "@/db/schema";
+import { decryptSecret, encryptSecret } from "@/lib/auth/token-crypto";
+import { config } from "@/lib/env";
+import { errorFields, log } from "@/lib/log";
+import { startWorkers, wakeStreams, type StreamRef } from "./queue";
+import { guardedPost } from "./target";
+
+/** Seconds to wait after the n-th failed attempt (then the last figure), scaled by WEBHOOK_RETRY_SCALE. */
+const RETRY_SCHEDULE_S = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 21600];
+const GIVE_UP_AFTER_S = 24 * 3600;
+const DISABLE_AFTER_S = 3 * 24 * 3600;
+/** A stream's drain gives others a turn after this many deliveries. */
+const DRAIN_BATCH = 50;
+const LEASE_S = 120;
+
+const scale = () => config().env.WEBHOOK_RETRY_SCALE;
+export const retryDelayMs = (failures: number) => RETRY_SCHEDULE_S[Math.min(failures, RETRY_SCHEDULE_S.length) - 1]! * 1000 * scale();
+
+export const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
+export const sealSecret = (secret: string) => encryptSecret(secret, config().secrets.encryptionKey);
+const openSecret = (endpoint: WebhookEndpoint) => decryptSecret(endpoint.secretCiphertext, config().secrets.encryptionKey);
+
+/** The body every attempt of an event sends. */
+export const eventBody = (event: ChangeEvent) => JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+
+export function signedHeaders(secret: string, msgId: string, at: Date, body: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": "sheetapi-webhooks/1",
+    "webhook-id": msgId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(msgId, at, body),
+  };
+}
+
+/** Takes the stream's oldest undelivered delivery if it is due and no one holds it. */
+async function claimHead({ endpointId, stream }: StreamRef): Promise<WebhookDelivery | undefined> {
+  const rows = await getDb().execute(sql`
+    update webhook_deliveries d set leased_until = now() + make_interval(secs => ${LEASE_S})
+    from (select id from webhook_deliveries where endpoint_id = ${endpointId} and stream = ${stream} and state = 'pending' order by event_seq limit 1) head
+    where d.id = head.id and (d.leased_until is null or d.leased_until < now()) and d.next_attempt_at <= now()
+    returning d.id`);
+  const id = (rows as unknown as { rows?: { id: string }[] }).rows?.[0]?.id ?? (rows as unknown as { id: string }[])[0]?.id;
+  if (!id) return undefined;
+  const [delivery] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  return delivery;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  response: string | null;
+  requestHeaders: Record<string, string>;
+}
+
+/** One signed POST of the event to the endpoint. */
+export async function attempt(endpoint: WebhookEndpoint, event: ChangeEvent, at = new Date()): Promise<AttemptOutcome> {
+  const body = eventBody(event);
+  const headers = signedHeaders(openSecret(endpoint), event.id, at, body);
+  const started = performance.now();
+  try {
+    const res = await guardedPost(endpoint.url, headers, body);
+    const ok = res.status >= 200 && res.status < 300;
+    return { ok, status: res.status, latencyMs: Math.round(performance.now() - started), error: ok ? null : `HTTP ${res.status}`, response: res.body, requestHeaders: redacted(headers) };
+  } catch (err) {
+    return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: (err as Error).message.slice(0, 500), response: null, requestHeaders: redacted(headers) };
+  }
+}
+
+/** The log keeps the headers sent; the signature is kept too (it proves nothing without the secret). */
+const redacted = (headers: Record<string, string>) => ({ ...headers });
+
+async function record(endpoint: WebhookEndpoint, delivery: WebhookDelivery, outcome: AttemptOutcome): Promise<Date | undefined> {
+  const now = new Date();
+  const attempts = delivery.attempts + 1;
+  const db = getDb();
+  await db.insert(webhookAttempts).values({ deliveryId: delivery.id, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, requestHeaders: outcome.requestHeaders, response: outcome.response });
+  const last = { attempts, lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastError: outcome.error, lastResponse: outcome.response, leasedUntil: null };
+  if (outcome.ok) {
+    await db.update(webhookDeliveries).set({ ...last, state: "delivered", deliveredAt: now }).where(eq(webhookDeliveries.id, delivery.id));
+    await db.update(webhookEndpoints).set({ lastSuccessAt: now, failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+    return undefined;
+  }
+  const givingUp = now.getTime() - delivery.createdAt.getTime() >= GIVE_UP_AFTER_S * 1000 * scale();
+  const next = new Date(now.getTime() + retryDelayMs(attempts));
+  await db.update(webhookDeliveries).set({ ...last, state: givingUp ? "failed" : "pending", nextAttemptAt: next }).where(eq(webhookDeliveries.id, delivery.id));
+  const failingSince = endpoint.failingSince ?? now;
+  if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_S * 1000 * scale()) {
+    const reason = `Disabled on ${now.toISOString()}: every delivery failed since ${failingSince.toISOString()} (last: ${outcome.error ?? "no answer"}). Fix the receiver, then enable it again: undelivered events are sent then.`;
+    await db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
+    log.warn({ endpoint: endpoint.id, sheet: endpoint.sheetId }, "webhooks: endpoint disabled after failing for days");
+  } else if (!endpoint.failingSince) {
+    await db.update(webhookEndpoints).set({ failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
+  }
+  return givingUp ? undefined : next;
+}
+
+/** Delivers the stream's due events in order; schedules the next attempt when one fails. */
+export async function drainStream(ref: StreamRef): Promise<void> {
+  const db = getDb();
+  for (let delivered = 0; delivered < DRAIN_BATCH; delivered++) {
+    const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ref.endpointId));
+    if (!endpoint?.enabled) return;
+    const delivery = await claimHead(ref);
+    if (!delivery) return;
+    const [event] = await db.select().from(changeEvents).where(eq(changeEvents.seq, delivery.eventSeq));
+    if (!event) continue;
+    const outcome = await attempt(endpoint, event);
+    const retryAt = await record(endpoint, delivery, outcome);
+    if (retryAt) return wakeStreams([ref], retryAt);
+  }
+  await wakeStreams([ref]);
+}
+
+/** Due streams that have no job (jobs sent just before a crash, an endpoint enabled again). */
+export async function wakeDueStreams(endpointId?: string): Promise<number> {
+  const rows = await getDb()
+    .selectDistinct({ endpointId: webhookDeliveries.endpointId, stream: webhookDeliveries.stream })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.state, "pending"), endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined));
+  await wakeStreams(rows);
+  return rows.length;
+}
+
+/** Starts delivering in this process (the server calls it at start; idempotent). */
+export async function startDelivery(): Promise<void> {
+  await startWorkers((ref) =>
+    drainStream(ref).catch((err: unknown) => {
+      log.warn({ endpoint: ref.endpointId, ...errorFields(err) }, "webhooks: drain failed");
+      throw err;
+    }),
+  );
+  await wakeDueStreams();
+}
+

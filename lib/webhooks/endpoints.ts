@@ -1,0 +1,187 @@
+// What an owner does with a sheet's webhook endpoints: add (the secret is shown once), change,
+// rotate the secret, remove, read the delivery log, resend one delivery, replay a time range.
+// Every function takes the sheet id the owner was checked against, so an id from another sheet
+// finds nothing.
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
+import { ApiError } from "@/lib/http/errors";
+import { planLimits } from "./plans";
+import { startTracking, streamOf } from "./changes";
+import { newSecret, sealSecret, wakeDueStreams } from "./deliver";
+import { EVENT_TYPES, type EventType } from "./diff";
+import { checkTarget, TargetRefused } from "./target";
+import { wakeStreams } from "./queue";
+
+export interface EndpointInput {
+  url: string;
+  events?: string[];
+  tabs?: string[];
+}
+
+async function checkedInput(input: EndpointInput): Promise<{ url: string; events: EventType[]; tabs: string[] }> {
+  try {
+    await checkTarget(input.url.trim());
+  } catch (err) {
+    if (err instanceof TargetRefused) throw new ApiError("validation_error", `url: ${err.message}`);
+    throw err;
+  }
+  const events = [...new Set(input.events ?? [])];
+  const unknown = events.find((e) => !(EVENT_TYPES as readonly string[]).includes(e));
+  if (unknown) throw new ApiError("validation_error", `events: "${unknown}" is not an event type (${EVENT_TYPES.join(", ")}).`);
+  const tabs = [...new Set((input.tabs ?? []).map((t) => t.trim()).filter(Boolean))];
+  return { url: input.url.trim(), events: events as EventType[], tabs };
+}
+
+export async function listEndpoints(sheetId: string): Promise<WebhookEndpoint[]> {
+  return getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.sheetId, sheetId)).orderBy(webhookEndpoints.createdAt);
+}
+
+/** Adds an endpoint; the secret is in the answer and nowhere else in clear. */
+export async function addEndpoint(sheetId: string, plan: string, input: EndpointInput): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const checked = await checkedInput(input);
+  const existing = await listEndpoints(sheetId);
+  const allowed = planLimits(plan).endpointsPerSheet;
+  if (existing.length >= allowed) throw new ApiError("forbidden", `Your plan allows ${allowed} webhook endpoint${allowed === 1 ? "" : "s"} per sheet; remove one or change plan.`);
+  const secret = newSecret();
+  const [endpoint] = await getDb()
+    .insert(webhookEndpoints)
+    .values({ id: `ep_${randomBytes(12).toString("base64url")}`, sheetId, ...checked, secretCiphertext: sealSecret(secret) })
+    .returning();
+  await startTracking(sheetId);
+  return { endpoint: endpoint!, secret };
+}
+
+async function owned(sheetId: string, endpointId: string): Promise<WebhookEndpoint> {
+  const [endpoint] = await getDb().select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId)));
+  if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+  return endpoint;
+}
+
+export async function updateEndpoint(sheetId: string, endpointId: string, input: EndpointInput & { enabled: boolean }): Promise<void> {
+  const before = await owned(sheetId, endpointId);
+  const checked = await checkedInput(input);
+  await getDb()
+    .update(webhookEndpoints)
+    .set({ ...checked, enabled: input.enabled, ...(input.enabled ? { disabledReason: null, failingSince: null } : {}) })
+    .where(eq(webhookEndpoints.id, endpointId));
+  // Enabled again: what waited is sent now, in order.
+  if (input.enabled && !before.enabled) await wakeDueStreams(endpointId);
+}
+
+export async function rotateSecret(sheetId: string, endpointId: string): Promise<string> {
+  await owned(sheetId, endpointId);
+  const secret = newSecret();
+  await getDb().update(webhookEndpoints).set({ secretCiphertext: sealSecret(secret) }).where(eq(webhookEndpoints.id, endpointId));
+  return secret;
+}
+
+export async function removeEndpoint(sheetId: string, endpointId: string): Promise<void> {
+  await owned(sheetId, endpointId);
+  await getDb().delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+}
+
+export interface LogEntry {
+  id: string;
+  state: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastLatencyMs: number | null;
+  lastError: string | null;
+  lastResponse: string | null;
+  nextAttemptAt: Date;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  event: { id: string; type: string; tab: string; rowId: string | null; source: string; data: unknown; createdAt: Date };
+}
+
+/** The endpoint's most recent deliveries, newest first. */
+export async function deliveryLog(sheetId: string, endpointId: string, limit = 50): Promise<LogEntry[]> {
+  await owned(sheetId, endpointId);
+  const rows = await getDb()
+    .select({ d: webhookDeliveries, e: changeEvents })
+    .from(webhookDeliveries)
+    .innerJoin(changeEvents, eq(changeEvents.seq, webhookDeliveries.eventSeq))
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
+    .limit(limit);
+  return rows.map(({ d, e }) => ({
+    id: d.id,
+    state: d.state,
+    attempts: d.attempts,
+    lastStatus: d.lastStatus,
+    lastLatencyMs: d.lastLatencyMs,
+    lastError: d.lastError,
+    lastResponse: d.lastResponse,
+    nextAttemptAt: d.nextAttemptAt,
+    deliveredAt: d.deliveredAt,
+    createdAt: d.createdAt,
+    event: { id: e.id, type: e.type, tab: e.tab, rowId: e.rowId, source: e.source, data: e.data, createdAt: e.createdAt },
+  }));
+}
+
+export async function deliveryAttempts(deliveryId: string) {
+  return getDb().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
+}
+
+const newDeliveryId = () => `dlv_${randomBytes(12).toString("base64url")}`;
+
+/** Sends a delivery's event again (same webhook-id: a receiver that has it can ignore it). */
+export async function resendDelivery(sheetId: string, endpointId: string, deliveryId: string): Promise<void> {
+  await owned(sheetId, endpointId);
+  const [original] = await getDb().select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)));
+  if (!original) throw new ApiError("not_found", "No such delivery for this endpoint.");
+  await getDb().insert(webhookDeliveries).values({ id: newDeliveryId(), endpointId, eventSeq: original.eventSeq, stream: original.stream });
+  await wakeStreams([{ endpointId, stream: original.stream }]);
+}
+
+/** Sends again every event of the sheet from `from` to `to` that the endpoint wants, in order. */
+export async function replayRange(sheetId: string, endpointId: string, from: Date, to: Date): Promise<number> {
+  const endpoint = await owned(sheetId, endpointId);
+  if (!(from <= to)) throw new ApiError("validation_error", "The range's start must be before its end.");
+  const events = await getDb()
+    .select({ seq: changeEvents.seq, tab: changeEvents.tab, rowId: changeEvents.rowId })
+    .from(changeEvents)
+    .where(
+      and(
+        eq(changeEvents.sheetId, sheetId),
+        gte(changeEvents.createdAt, from),
+        lte(changeEvents.createdAt, to),
+        endpoint.events.length ? inArray(changeEvents.type, endpoint.events) : undefined,
+        endpoint.tabs.length ? inArray(changeEvents.tab, endpoint.tabs) : undefined,
+      ),
+    )
+    .orderBy(changeEvents.seq)
+    .limit(10_000);
+  if (!events.length) return 0;
+  const deliveries = events.map((e) => ({ id: newDeliveryId(), endpointId, eventSeq: e.seq, stream: streamOf(e.tab, e.rowId) }));
+  await getDb().insert(webhookDeliveries).values(deliveries);
+  await wakeStreams([...new Set(deliveries.map((d) => d.stream))].map((stream) => ({ endpointId, stream })));
+  return events.length;
+}
+
+/** Backlog and progress, for /health and the dashboard. */
+export async function deliveryProgress(sheetId?: string) {
+  const scope = sheetId ? sql`and e.sheet_id = ${sheetId}` : sql``;
+  const result = await getDb().execute(sql`
+    select
+      count(*) filter (where d.state = 'pending')::int as pending,
+      count(*) filter (where d.state = 'pending' and d.next_attempt_at <= now())::int as due,
+      count(*) filter (where d.state = 'pending' and d.attempts > 0)::int as retrying,
+      count(*) filter (where d.state = 'failed')::int as failed,
+      count(*) filter (where d.state = 'delivered' and d.delivered_at > now() - interval '1 hour')::int as delivered_last_hour,
+      extract(epoch from now() - min(d.created_at) filter (where d.state = 'pending'))::float as oldest_pending_seconds
+    from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+    where true ${scope}`);
+  const rows = (result as unknown as { rows?: Record<string, unknown>[] }).rows ?? (result as unknown as Record<string, unknown>[]);
+  const r = rows[0] ?? {};
+  return {
+    pending: Number(r.pending ?? 0),
+    due: Number(r.due ?? 0),
+    retrying: Number(r.retrying ?? 0),
+    failed: Number(r.failed ?? 0),
+    delivered_last_hour: Number(r.delivered_last_hour ?? 0),
+    oldest_pending_seconds: r.oldest_pending_seconds === null || r.oldest_pending_seconds === undefined ? null : Math.round(Number(r.oldest_pending_seconds)),
+  };
+}

@@ -1,0 +1,185 @@
+// Webhook targets are checked against SSRF: only http(s), no credentials in the URL, and no
+// loopback, link-local (cloud metadata at 169.254.169.254), private, unique-local, multicast or
+// otherwise reserved address, checked on the addresses a name resolves to at connection time
+// (the connection uses the very address checked, so a name cannot resolve twice differently)
+// and again for every redirect. WEBHOOK_ALLOWED_TARGETS lets a self-hosted install (and tests)
+// reach named hosts or ranges anyway.
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { BlockList, isIP } from "node:net";
+import { config } from "@/lib/env";
+
+export class TargetRefused extends Error {}
+
+const BLOCKED_V4 = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"];
+const BLOCKED_V6 = ["::/127", "64:ff9b::/96", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8"];
+
+const blocked = new BlockList();
+for (const range of BLOCKED_V4) blocked.addSubnet(range.split("/")[0]!, Number(range.split("/")[1]), "ipv4");
+for (const range of BLOCKED_V6) blocked.addSubnet(range.split("/")[0]!, Number(range.split("/")[1]), "ipv6");
+
+interface Allowed {
+  hosts: Set<string>;
+  ranges: BlockList;
+}
+
+let allowedCache: { source: string; allowed: Allowed } | undefined;
+function allowed(): Allowed {
+  const source = config().env.WEBHOOK_ALLOWED_TARGETS;
+  if (allowedCache?.source === source) return allowedCache.allowed;
+  const hosts = new Set<string>();
+  const ranges = new BlockList();
+  for (const entry of source.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean)) {
+    const [address, bits] = entry.split("/");
+    const family = isIP(address!);
+    if (family && bits) ranges.addSubnet(address!, Number(bits), family === 4 ? "ipv4" : "ipv6");
+    else if (family) ranges.addAddress(address!, family === 4 ? "ipv4" : "ipv6");
+    else hosts.add(entry);
+  }
+  allowedCache = { source, allowed: { hosts, ranges } };
+  return allowedCache.allowed;
+}
+
+/** Whether a resolved address may be reached. */
+export function addressAllowed(address: string): boolean {
+  const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+  if (allowed().ranges.check(address, family)) return true;
+  // An IPv4 address written as IPv6 (::ffff:10.0.0.1, ::ffff:a00:1) is checked as the IPv4 address it is.
+  const mapped = family === "ipv6" ? mappedIpv4(address) : undefined;
+  if (mapped) return addressAllowed(mapped);
+  return !blocked.check(address, family);
+}
+
+function mappedIpv4(address: string): string | undefined {
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (dotted) return dotted;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return undefined;
+  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+}
+
+const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+
+/** The URL's shape: http(s), a host, no credentials; an address written in it is checked here. */
+export function checkTargetUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TargetRefused("The URL is not valid.");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new TargetRefused("Only http and https URLs can receive webhooks.");
+  if (url.username || url.password) throw new TargetRefused("The URL must not carry credentials; authenticate the webhook by its signature instead.");
+  if (raw.length > 2000) throw new TargetRefused("The URL is longer than 2,000 characters.");
+  const host = bareHost(url);
+  if (isIP(host) && !allowed().hosts.has(host) && !addressAllowed(host)) throw new TargetRefused(`${host} is a loopback, link-local, private or reserved address.`);
+  return url;
+}
+
+/** DNS resolution that refuses private addresses: used for the connection itself. */
+function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void): void {
+  dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const list = addresses as LookupAddress[];
+    const refused = list.find((a) => !addressAllowed(a.address));
+    if (refused || !list.length) return callback(new TargetRefused(`${hostname} resolves to ${refused?.address ?? "nothing"}, a loopback, link-local, private or reserved address.`), []);
+    if (options.all) return callback(null, list);
+    callback(null, list[0]!.address, list[0]!.family);
+  });
+}
+
+/** Checks a URL before it is saved: its shape and what its name resolves to now. */
+export async function checkTarget(raw: string): Promise<URL> {
+  const url = checkTargetUrl(raw);
+  const host = bareHost(url);
+  if (isIP(host) || allowed().hosts.has(host)) return url;
+  await new Promise<void>((resolve, reject) =>
+    guardedLookup(host, { all: true }, (err) => (err ? reject(err instanceof TargetRefused ? err : new TargetRefused(`${host} cannot be resolved.`)) : resolve())),
+  );
+  return url;
+}
+
+export interface PostResult {
+  status: number;
+  /** The start of the answer (up to `keepBytes`). */
+  body: string;
+}
+
+const MAX_REDIRECTS = 3;
+
+/**
+ * POSTs `body` to the URL within `timeoutMs` in all (redirects included), reading at most
+ * `maxBytes` of the answer. A redirect is followed (method and body kept) only to a target that
+ * passes the same checks. Throws TargetRefused or a network error.
+ */
+export async function guardedPost(raw: string, headers: Record<string, string>, body: string, { timeoutMs = config().env.WEBHOOK_TIMEOUT_MS, maxBytes = 64 * 1024, keepBytes = 2048 } = {}): Promise<PostResult> {
+  const deadline = Date.now() + timeoutMs;
+  let target = raw;
+  for (let hop = 0; ; hop++) {
+    const url = checkTargetUrl(target);
+    const res = await postOnce(url, headers, body, deadline);
+    const location = res.headers.location;
+    if ([301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && location) {
+      res.resume();
+      if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+      target = new URL(location, url).toString();
+      continue;
+    }
+    return { status: res.statusCode ?? 0, body: await readBounded(res, maxBytes, keepBytes, deadline) };
+  }
+}
+
+function postOnce(url: URL, headers: Record<string, string>, body: string, deadline: number): Promise<IncomingMessage> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return Promise.reject(new Error("timed out"));
+  const host = bareHost(url);
+  const trusted = allowed().hosts.has(host);
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(
+      url,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        ...(trusted ? {} : { lookup: guardedLookup as never }),
+        timeout: remaining,
+      },
+      resolve,
+    );
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${Math.round(remaining)} ms`)), remaining);
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.on("response", () => clearTimeout(timer));
+    req.end(body);
+  });
+}
+
+function readBounded(res: IncomingMessage, maxBytes: number, keepBytes: number, deadline: number): Promise<string> {
+  return new Promise((resolve) => {
+    const kept: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(kept).toString("utf8").slice(0, keepBytes));
+    };
+    const timer = setTimeout(() => {
+      res.destroy();
+      done();
+    }, Math.max(0, deadline - Date.now()));
+    res.on("data", (chunk: Buffer) => {
+      if (size < keepBytes) kept.push(chunk.subarray(0, keepBytes - size));
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        done();
+      }
+    });
+    res.on("end", done);
+    res.on("error", done);
+    res.on("close", done);
+  });
+}

@@ -1,0 +1,240 @@
+// The webhook suite: change events and deliveries end to end, in-process: the rows API and the tab cache
+// against emulators/google, events from API writes and from edits made "in the Sheets UI",
+// Standard Webhooks signatures, retries until a failing receiver recovers, a restart with a
+// backlog, on PGlite and on the real Postgres.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "@/db/queries/users";
+import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { callRoute } from "@/testing/routes";
+import { rowsClient } from "@/testing/rows-client";
+import { proveAccessWithGoogle } from "@/testing/google";
+import { startTestService, type TestService } from "@/testing/service";
+
+const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver that answers `failing` requests with 500 before it recovers. */
+function receiver() {
+  const got: Received[] = [];
+  let failing = 0;
+  let answered = 0;
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      answered++;
+      if (failing > 0) {
+        failing--;
+        res.writeHead(500).end("not now");
+        return;
+      }
+      got.push({ headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  return {
+    got,
+    answered: () => answered,
+    failNext: (n: number) => (failing = n),
+    url: async () => {
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** The suite, on PGlite (webhooks.test.ts) or the real Postgres (webhooks-postgres.test.ts). */
+export function webhookSuite(name: string, dbUrl: string | undefined) {
+describe(`webhooks on ${name}`, () => {
+  let svc: TestService;
+  let sheetId: string;
+  let api: ReturnType<typeof rowsClient>;
+  let hook: ReturnType<typeof receiver>;
+  let secret: string;
+  let endpointId: string;
+
+  const events = async (query = "") => {
+    const mod = await import("@/app/api/[sheetId]/events/route");
+    const res = await callRoute(mod.GET, { path: `/api/${sheetId}/events${query ? `?${query}` : ""}`, params: { sheetId }, headers: { "X-API-Key": api.key } });
+    expect(res.status).toBe(200);
+    return res.body.data as { id: string; seq: number; type: string; data: Record<string, unknown> }[];
+  };
+  let cursor = 0;
+  /** Events since the last call (waiting up to a few seconds for `count` of them). */
+  const newEvents = async (count: number) => {
+    const list = await until(`${count} events`, async () => {
+      const found = await events(`after=${cursor}`);
+      return found.length >= count ? found : undefined;
+    }, 5000);
+    cursor = list.at(-1)!.seq;
+    return list;
+  };
+  const delivered = () => new Map(hook.got.map((m) => [String(m.headers["webhook-id"]), JSON.parse(m.body) as { type: string; data: Record<string, unknown> }]));
+
+  beforeAll(async () => {
+    svc = await startTestService({
+      postgresUrl: dbUrl,
+      env: { CHANGE_CHECK_INTERVAL_MS: "600000", WEBHOOK_ALLOWED_TARGETS: "127.0.0.1", WEBHOOK_RETRY_SCALE: "0.0002" },
+    });
+    setLimitStore(memoryStore());
+    sheetId = String((await svc.admin("/spreadsheets", {
+      title: "Hooks",
+      members: { [SA]: "writer", "owner@example.com": "owner" },
+      tabs: [
+        { title: "Items", rows: [["id", "name", "qty"], [1, "apple", 3], [2, "pear", 5]] },
+        { title: "People", rows: [["name", "team"], ["ada", "eng"], ["grace", "eng"]] },
+      ],
+    })).spreadsheetId);
+    const { registerSheet } = await import("@/lib/sheets/registration");
+    const user = await createUser({ email: `hooks-${randomUUID()}@example.com`, plan: "business" });
+    await proveAccessWithGoogle(user, [sheetId]);
+    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    hook = receiver();
+    const { addEndpoint } = await import("@/lib/webhooks/endpoints");
+    const added = await addEndpoint(sheetId, "business", { url: await hook.url() });
+    secret = added.secret;
+    endpointId = added.endpoint.id;
+    const { startDelivery } = await import("@/lib/webhooks/deliver");
+    await startDelivery();
+    // The starting copies: the first reads after tracking began.
+    await api.list("Items", "", { "Cache-Control": "no-cache" });
+    await api.list("People", "", { "Cache-Control": "no-cache" });
+    await sleep(200);
+  });
+  afterAll(async () => {
+    const { stopQueue } = await import("@/lib/webhooks/queue");
+    await stopQueue();
+    await hook.close();
+    setLimitStore(undefined);
+    await svc.stop();
+  });
+
+  it("API writes produce their events at once, and a re-read does not produce them again", async () => {
+    expect(await events(`after=${cursor}`)).toEqual([]);
+    const created = await api.create("Items", { name: "plum", qty: 7 });
+    expect(created.status).toBe(201);
+    // At once: listed before anything re-reads the tab.
+    const afterCreate = await events(`after=${cursor}`);
+    expect(afterCreate.map((e) => [e.type, e.data.row_id, e.data.source])).toEqual([["row.created", "3", "api"]]);
+    expect(afterCreate[0]!.data.row).toEqual({ id: "3", name: "plum", qty: "7" });
+    expect((await api.update("Items", "1", { qty: 4 })).status).toBe(200);
+    expect((await api.remove("Items", "2")).status).toBe(200);
+    const list = await newEvents(3);
+    expect(list.map((e) => e.type)).toEqual(["row.created", "row.updated", "row.deleted"]);
+    expect(list[1]!.data).toMatchObject({ tab: "Items", row_id: "1", source: "api", changes: { qty: { before: "3", after: "4" } }, previous: { id: "1", name: "apple", qty: "3" } });
+    expect(list[2]!.data).toMatchObject({ row_id: "2", row: { id: "2", name: "pear", qty: "5" } });
+    await api.list("Items", "", { "Cache-Control": "no-cache" });
+    await sleep(300);
+    expect(await events(`after=${cursor}`)).toEqual([]);
+  });
+
+  it("an edit made in the Sheets UI produces exactly its events when the tab is read again", async () => {
+    await svc.admin(`/spreadsheets/${sheetId}/values`, { range: "Items!B2", values: [["green apple"]] });
+    await svc.admin(`/spreadsheets/${sheetId}/values`, { range: "Items!A5:C5", values: [["8", "fig", "2"]] });
+    await svc.admin(`/spreadsheets/${sheetId}/values`, { range: "People!B3", values: [["research"]] });
+    await api.list("Items", "", { "Cache-Control": "no-cache" });
+    await api.list("People", "", { "Cache-Control": "no-cache" });
+    const list = await newEvents(3);
+    await sleep(300);
+    expect(await events(`after=${cursor}`)).toEqual([]);
+    expect(list.map((e) => [e.type, e.data.tab, e.data.row_id, e.data.source])).toEqual(
+      expect.arrayContaining([
+        ["row.updated", "Items", "1", "sheet"],
+        ["row.created", "Items", "8", "sheet"],
+        ["row.updated", "People", "3", "sheet"],
+      ]),
+    );
+    expect(list.length).toBe(3);
+    expect(list.find((e) => e.data.row_id === "1")!.data.changes).toEqual({ name: { before: "apple", after: "green apple" } });
+    expect(list.find((e) => e.data.tab === "People")!.data).toMatchObject({ row: { id: "3", name: "grace", team: "research" }, changes: { team: { before: "eng", after: "research" } } });
+  });
+
+  it("a header change is one schema.changed event", async () => {
+    await svc.admin(`/spreadsheets/${sheetId}/values`, { range: "People!C1", values: [["since"]] });
+    await api.list("People", "", { "Cache-Control": "no-cache" });
+    const list = await newEvents(1);
+    expect(list.map((e) => e.type)).toEqual(["schema.changed"]);
+    expect(list[0]!.data).toMatchObject({ tab: "People", columns: ["name", "team", "since"], previous_columns: ["name", "team"] });
+  });
+
+  it("delivers every event, signed so that the standardwebhooks verifier accepts it", async () => {
+    const all = await events();
+    await until("every event delivered", () => (delivered().size >= all.length ? true : undefined));
+    const verifier = new Webhook(secret);
+    for (const m of hook.got) {
+      const payload = verifier.verify(m.body, m.headers as Record<string, string>) as { type: string };
+      expect(payload.type).toMatch(/^(row\.|schema\.)/);
+    }
+    expect([...delivered().keys()].sort()).toEqual(all.map((e) => e.id).sort());
+    expect(() => new Webhook(secret).verify(hook.got[0]!.body.replace("Items", "Itemz"), hook.got[0]!.headers as Record<string, string>)).toThrow();
+  });
+
+  it("a receiver that fails then recovers gets every event once (by webhook-id), in order per row", async () => {
+    hook.got.length = 0;
+    hook.failNext(4);
+    await api.update("Items", "3", { qty: 10 });
+    await api.update("Items", "3", { qty: 11 });
+    await api.update("Items", "1", { qty: 12 });
+    await api.update("Items", "3", { qty: 13 });
+    const list = await newEvents(4);
+    await until("the backlog delivered", () => (list.every((e) => delivered().has(e.id)) ? true : undefined));
+    expect(hook.answered()).toBeGreaterThanOrEqual(list.length + 4);
+    const row3 = hook.got.map((m) => JSON.parse(m.body) as { data: { row_id: string; row: { qty: string } } }).filter((m) => m.data.row_id === "3");
+    const firstSeen = [...new Map(row3.map((m) => [m.data.row.qty, m])).keys()];
+    expect(firstSeen).toEqual(["10", "11", "13"]);
+    const { deliveryLog } = await import("@/lib/webhooks/endpoints");
+    const log = await deliveryLog(sheetId, endpointId, 10);
+    expect(log.filter((d) => list.some((e) => e.id === d.event.id)).every((d) => d.state === "delivered")).toBe(true);
+    expect(log.some((d) => d.attempts > 1)).toBe(true);
+  });
+
+  it("a restart in the middle of a backlog loses nothing", async () => {
+    hook.got.length = 0;
+    hook.failNext(1_000_000);
+    for (let i = 0; i < 5; i++) await api.update("Items", "1", { qty: 100 + i });
+    const list = await newEvents(5);
+    await until("a failed attempt", () => (hook.answered() > 0 ? true : undefined));
+    const { stopQueue } = await import("@/lib/webhooks/queue");
+    await stopQueue();
+    hook.failNext(0);
+    const { startDelivery } = await import("@/lib/webhooks/deliver");
+    await startDelivery();
+    await until("the backlog delivered after the restart", () => (list.every((e) => delivered().has(e.id)) ? true : undefined));
+    const order = hook.got.map((m) => (JSON.parse(m.body) as { data: { row: { qty: string } } }).data.row.qty);
+    expect([...new Set(order)]).toEqual(["100", "101", "102", "103", "104"]);
+  });
+
+  it("resends one delivery with the same webhook-id, and replays a time range", async () => {
+    const { deliveryLog, resendDelivery, replayRange } = await import("@/lib/webhooks/endpoints");
+    const [latest] = await deliveryLog(sheetId, endpointId, 1);
+    hook.got.length = 0;
+    await resendDelivery(sheetId, endpointId, latest!.id);
+    await until("the resend", () => (hook.got.length ? true : undefined));
+    expect(hook.got[0]!.headers["webhook-id"]).toBe(latest!.event.id);
+    hook.got.length = 0;
+    const count = await replayRange(sheetId, endpointId, new Date(Date.now() - 3_600_000), new Date());
+    expect(count).toBe((await events("limit=1000")).length);
+    await until("the replay", () => (delivered().size === count ? true : undefined));
+  });
+});
+}
