@@ -3,7 +3,8 @@
 import { defineConfig } from "@playwright/test";
 import { E2E } from "./e2e/support/env";
 
-const UNGUARDED = { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "1000000", GOOGLE_QUOTA_PER_PROJECT_MINUTE: "1000000" };
+// Webhook receivers in the tests listen on loopback, which the service refuses unless allowed.
+const UNGUARDED = { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "1000000", GOOGLE_QUOTA_PER_PROJECT_MINUTE: "1000000", WEBHOOK_ALLOWED_TARGETS: "127.0.0.1" };
 
 export default defineConfig({
   testDir: "./e2e",

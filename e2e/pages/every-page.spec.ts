@@ -34,6 +34,7 @@ test("no page scrolls sideways at 360 and 390 px; screenshots of every page, pho
     { name: "sign-in", path: "/signin", on: visitor },
     { name: "dashboard", path: "/dashboard", on: page },
     { name: "sheet", path: `/dashboard/sheets/${sheetId}`, on: page },
+    { name: "webhooks", path: `/dashboard/sheets/${sheetId}/webhooks`, on: page },
     { name: "usage", path: "/dashboard/usage", on: page },
     { name: "guide", path: "/docs", on: visitor },
     { name: "sheet-docs", path: `/docs/${sheetId}`, on: visitor },

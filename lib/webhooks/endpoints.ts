@@ -90,6 +90,8 @@ export interface LogEntry {
   lastLatencyMs: number | null;
   lastError: string | null;
   lastResponse: string | null;
+  /** The headers of the last attempt (null before the first). */
+  requestHeaders: Record<string, string> | null;
   nextAttemptAt: Date;
   deliveredAt: Date | null;
   createdAt: Date;
@@ -106,6 +108,9 @@ export async function deliveryLog(sheetId: string, endpointId: string, limit = 5
     .where(eq(webhookDeliveries.endpointId, endpointId))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
     .limit(limit);
+  const ids = rows.map(({ d }) => d.id);
+  const attempts = ids.length ? await getDb().select({ deliveryId: webhookAttempts.deliveryId, headers: webhookAttempts.requestHeaders }).from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(webhookAttempts.id) : [];
+  const lastHeaders = new Map(attempts.map((a) => [a.deliveryId, a.headers as Record<string, string>]));
   return rows.map(({ d, e }) => ({
     id: d.id,
     state: d.state,
@@ -114,15 +119,12 @@ export async function deliveryLog(sheetId: string, endpointId: string, limit = 5
     lastLatencyMs: d.lastLatencyMs,
     lastError: d.lastError,
     lastResponse: d.lastResponse,
+    requestHeaders: lastHeaders.get(d.id) ?? null,
     nextAttemptAt: d.nextAttemptAt,
     deliveredAt: d.deliveredAt,
     createdAt: d.createdAt,
     event: { id: e.id, type: e.type, tab: e.tab, rowId: e.rowId, source: e.source, data: e.data, createdAt: e.createdAt },
   }));
-}
-
-export async function deliveryAttempts(deliveryId: string) {
-  return getDb().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
 }
 
 const newDeliveryId = () => `dlv_${randomBytes(12).toString("base64url")}`;

@@ -1,6 +1,7 @@
 import { getUserById } from "@/db/queries/users";
 import { PLANS, planOf } from "@/lib/limits/plans";
 import { SubmitButton } from "@/app/components/submit-button";
+import { WEBHOOK_ENDPOINTS_PER_SHEET } from "@/lib/webhooks/plans";
 import { changePlanAction } from "./actions";
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -16,6 +17,9 @@ export async function PlanPanel({ userId }: { userId: string }) {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         {n(plan.month)} requests per billing period · {n(plan.day)} per day · {n(plan.hour)} per hour · {n(plan.burst)} per minute.
         Shared by all your keys and sheets.
+      </p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="plan-webhooks">
+        Webhook endpoints per sheet: {Object.entries(PLANS).map(([id, p]) => `${p.label} ${WEBHOOK_ENDPOINTS_PER_SHEET[id as keyof typeof PLANS]}`).join(" · ")}. Deliveries count toward nothing.
       </p>
       <form action={changePlanAction} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center">
         {/* Keyed by the plan: React resets a form after its action, and the select must then show the new plan. */}

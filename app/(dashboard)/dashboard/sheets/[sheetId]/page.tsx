@@ -83,6 +83,8 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
 
       <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} />
 
+      <p className="text-sm" data-testid="webhooks-link"><Link href={`/dashboard/sheets/${sheet.id}/webhooks`} className="font-medium underline">Webhooks</Link>: get a signed POST when rows change, through the API or in Google Sheets.</p>
+
       {tabs.length > 0 && (
         <section id="try-it" className="space-y-3" data-testid="owner-try">
           <h2 className="text-lg font-semibold">Try it as the owner</h2>

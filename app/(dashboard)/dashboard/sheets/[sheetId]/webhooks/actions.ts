@@ -1,0 +1,60 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getSheetForUser } from "@/db/queries/sheets";
+import { getUserById } from "@/db/queries/users";
+import { sessionAction } from "@/lib/auth/actions";
+import { ApiError } from "@/lib/http/errors";
+import { addEndpoint, removeEndpoint, replayRange, resendDelivery, rotateSecret, updateEndpoint } from "@/lib/webhooks/endpoints";
+
+// The sheet's webhook endpoints, managed by its owner. Every action checks the sheet is theirs.
+async function ownSheet(sheetId: string, userId: string) {
+  const sheet = await getSheetForUser({ id: sheetId, userId });
+  if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
+  return sheet;
+}
+
+const page = (sheetId: string) => `/dashboard/sheets/${sheetId}/webhooks`;
+const endpointFields = { url: z.string().trim().min(1, "Enter the URL that receives the webhooks.").max(2000), events: z.array(z.string()).max(10), tabs: z.array(z.string()).max(200) };
+
+export const addEndpointAction = sessionAction(z.object({ sheetId: z.string(), ...endpointFields }), async ({ sheetId, ...input }, user) => {
+  await ownSheet(sheetId, user.id);
+  const plan = (await getUserById({ id: user.id }))?.plan ?? "free_trial";
+  const { endpoint, secret } = await addEndpoint(sheetId, plan, input);
+  revalidatePath(page(sheetId));
+  return { id: endpoint.id, secret };
+});
+
+export const updateEndpointAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), enabled: z.boolean(), ...endpointFields }), async ({ sheetId, endpointId, ...input }, user) => {
+  await ownSheet(sheetId, user.id);
+  await updateEndpoint(sheetId, endpointId, input);
+  revalidatePath(page(sheetId));
+  return null;
+});
+
+export const rotateSecretAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string() }), async ({ sheetId, endpointId }, user) => {
+  await ownSheet(sheetId, user.id);
+  return { secret: await rotateSecret(sheetId, endpointId) };
+});
+
+export const removeEndpointAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string() }), async ({ sheetId, endpointId }, user) => {
+  await ownSheet(sheetId, user.id);
+  await removeEndpoint(sheetId, endpointId);
+  revalidatePath(page(sheetId));
+  return null;
+});
+
+export const resendAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), deliveryId: z.string() }), async ({ sheetId, endpointId, deliveryId }, user) => {
+  await ownSheet(sheetId, user.id);
+  await resendDelivery(sheetId, endpointId, deliveryId);
+  revalidatePath(page(sheetId));
+  return null;
+});
+
+export const replayAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), from: z.iso.datetime(), to: z.iso.datetime() }), async ({ sheetId, endpointId, from, to }, user) => {
+  await ownSheet(sheetId, user.id);
+  const count = await replayRange(sheetId, endpointId, new Date(from), new Date(to));
+  revalidatePath(page(sheetId));
+  return { count };
+});

@@ -1,0 +1,79 @@
+// The owner adds a webhook endpoint, sees deliveries arrive in the log, and resends one; the
+// page fits a phone and a desktop without sideways scrolling.
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
+import { registerSheet } from "../support/dashboard";
+import { createSpreadsheet } from "../support/emulator-admin";
+import { E2E } from "../support/env";
+import { signIn } from "../support/google-consent";
+
+test("an owner adds an endpoint, sees deliveries in the log and resends one", async ({ page }) => {
+  test.setTimeout(120_000);
+  const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      got.push({ headers: req.headers, body });
+      res.writeHead(200, { "content-type": "text/plain" }).end("thanks");
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/sheet-hooks`;
+
+  const sheetId = await createSpreadsheet("Webhook orders", [["id", "name", "qty"], [1, "apple", 3]]);
+  await signIn(page, `hooks-${Date.now()}@example.com`);
+  const key = await registerSheet(page, sheetId);
+
+  await page.goto(`/dashboard/sheets/${sheetId}`);
+  await page.getByTestId("webhooks-link").getByRole("link", { name: "Webhooks" }).click();
+  await expect(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
+  await expect(page.getByTestId("endpoint-allowance")).toContainText("0 of 1 endpoint on the Free Trial plan");
+
+  // A private address is refused with a clear message.
+  await page.getByTestId("endpoint-url").fill("http://169.254.169.254/latest/meta-data/");
+  await page.getByTestId("add-endpoint").click();
+  await expect(page.getByTestId("endpoint-error")).toContainText("link-local");
+
+  await page.getByTestId("endpoint-url").fill(hookUrl);
+  await page.getByTestId("add-endpoint").click();
+  const secret = (await page.getByTestId("endpoint-secret-value").textContent())!.trim();
+  expect(secret).toMatch(/^whsec_/);
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("endpoint-url-shown")).toHaveText(hookUrl);
+
+  // A write through the API: its event is delivered, signed with the secret shown once.
+  const created = await fetch(`${E2E.baseUrl}/api/v1/${sheetId}/Items`, { method: "POST", headers: { "X-API-Key": key, "content-type": "application/json" }, body: JSON.stringify({ name: "pear", qty: 5 }) });
+  expect(created.status).toBe(201);
+  await expect.poll(() => got.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+  const payload = new Webhook(secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as { type: string; data: { row: Record<string, string>; source: string } };
+  expect(payload).toMatchObject({ type: "row.created", data: { row: { id: "2", name: "pear", qty: "5" }, source: "api" } });
+
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("delivery").first()).toHaveAttribute("data-state", "delivered", { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  const delivery = page.getByTestId("delivery").first();
+  await expect(delivery).toContainText("row.created");
+  await expect(delivery).toContainText("HTTP 200");
+  await delivery.getByText("Request and answer").click();
+  await expect(delivery.getByTestId("delivery-response")).toContainText("thanks");
+
+  await delivery.getByTestId("resend").click();
+  await expect.poll(() => got.length, { timeout: 20_000 }).toBe(2);
+  expect(got[1]!.headers["webhook-id"]).toBe(got[0]!.headers["webhook-id"]);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("delivery")).toHaveCount(2, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+
+  for (const size of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(size);
+    await page.reload();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `sideways scroll at ${size.width} px`).toBeLessThanOrEqual(0);
+  }
+  receiver.close();
+});
