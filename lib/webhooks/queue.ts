@@ -67,14 +67,21 @@ export async function wakeStreams(streams: StreamRef[], startAfter?: Date): Prom
   if (!startAfter) for (const id of queue.workers) boss.notifyWorker(id);
 }
 
-/** Starts this process's workers (idempotent): `concurrency` streams are drained at once. */
-export async function startWorkers(handler: Handler, concurrency = 4): Promise<void> {
+/**
+ * Starts this process's workers (idempotent). Each takes up to `batch` due jobs per fetch and
+ * drains their streams side by side, so up to `workers` x `batch` streams are sent at once; a
+ * stream's own deliveries stay one after another (deliver.ts).
+ */
+export async function startWorkers(handler: Handler, { workers = 2, batch = 50 } = {}): Promise<void> {
   if (queue.handler) return;
   queue.handler = handler;
   const boss = await getBoss();
-  for (let i = 0; i < concurrency; i++) {
-    const id = await boss.work<StreamRef>(STREAM_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      if (job) await queue.handler?.(job.data);
+  for (let i = 0; i < workers; i++) {
+    const id = await boss.work<StreamRef>(STREAM_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: batch }, async (jobs) => {
+      const results = await Promise.allSettled(jobs.map((job) => queue.handler?.(job.data)));
+      // A failed drain fails the batch: pg-boss tries its jobs again (a delivered event is not sent twice).
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
     });
     queue.workers.push(id);
   }
