@@ -26,6 +26,7 @@ const TOPICS = [
   ["limits", "Plans and rate limits"],
   ["errors", "Errors"],
   ["retries", "Retries"],
+  ["webhooks", "Webhooks and events"],
 ] as const;
 
 export default function GuidePage() {
@@ -77,6 +78,11 @@ export default function GuidePage() {
       </Section>
       <Section id="retries" title="Retries">
         <p>On 429, wait <code>Retry-After</code> seconds (also in the body as <code>retry_after</code>). On 502, 503 and 504, retry reads with exponential backoff and jitter (1 s, 2 s, 4 s…). A write answered 503 was not applied: retry it. A write answered 504 has an unknown outcome (Google may still apply it, once, and never after a later write to the tab): its message says how to check (the row&apos;s id); a create retried with the same <code>Idempotency-Key</code> is never written twice. The service itself settles every write Google did not confirm before sending anything again, and never writes a row twice.</p>
+      </Section>
+      <Section id="webhooks" title="Webhooks and events">
+        <p>On a sheet&apos;s dashboard page, <em>Webhooks</em> adds endpoints (their URL, and optionally the events and tabs they want). Each change to a row becomes an event: <code>row.created</code>, <code>row.updated</code> (with <code>changes</code>: each changed column&apos;s <code>before</code> and <code>after</code>), <code>row.deleted</code>, <code>schema.changed</code> (the header row). Its <code>source</code> is <code>api</code> for writes through the API, sent before the write answers, or <code>sheet</code> for edits made in Google Sheets, found when the service next reads the tab (within the sheet&apos;s cache TTL, 10 s by default, of the next read). Rows are matched by <code>id</code>, so a row moved in the sheet is no event; on a tab without an id column, inserting or deleting a row above others is one event.</p>
+        <p>Deliveries follow Standard Webhooks: a POST of <code>&#123; type, timestamp, data &#125;</code> with <code>webhook-id</code> (the event id: deduplicate by it), <code>webhook-timestamp</code> and <code>webhook-signature</code>, an HMAC-SHA256 with the endpoint&apos;s secret (shown once, rotatable); verify it with any Standard Webhooks library. A 2xx within 10 s is success; otherwise the delivery is retried with exponential backoff for a day, and a row&apos;s events arrive in order. An endpoint that fails for three days is disabled, and its page says why. Only public http(s) addresses are accepted. Webhooks count toward nothing on your plan; endpoints per sheet: Free Trial 1, Starter 3, Professional 10, Business 25.</p>
+        <p>Clients that poll instead call <code>GET /api/&#123;sheetId&#125;/events?after=&lt;seq&gt;</code> with a key holding the Read permission (events carry row values); page on with <code>meta.next_after</code>. The first call starts recording the sheet&apos;s changes.</p>
       </Section>
     </article>
   );
