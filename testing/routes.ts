@@ -6,5 +6,7 @@ export async function callRoute(handler: unknown, { method = "GET", path, params
   if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
   const res = await (handler as Handler)(new Request(`http://localhost${path}`, init), { params: Promise.resolve(params) });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  // CSV and other non-JSON answers keep only their text.
+  const isJson = (res.headers.get("content-type") ?? "application/json").includes("json");
+  return { status: res.status, headers: res.headers, text, body: text && isJson ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }

@@ -2,7 +2,7 @@
 // row, per-tab row schemas, the X-API-Key scheme, the error envelope, the rate-limit headers and
 // the 429 body. GET /docs/{sheetId}/openapi.json serves it; the docs page shows the same facts.
 import pkg from "@/package.json";
-import { MAX_LIMIT } from "@/lib/sheets/query";
+import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/query";
 import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/tab-model";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { DOCUMENTED_ERRORS, documentedError } from "./errors";
@@ -39,6 +39,9 @@ const OTHER_HEADERS = {
   "X-Cache": { description: "Where the rows came from: `HIT` (cached, unchanged), `MISS` (read from Google now) or `STALE` (Google unreachable; the last good copy within the sheet's stale bound).", schema: { type: "string", enum: ["HIT", "MISS", "STALE"] } },
   "Idempotent-Replayed": { description: "`true` when this is the kept answer of an earlier request with the same Idempotency-Key: nothing was written again.", schema: { type: "string", enum: ["true"] } },
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+  "Last-Modified": { description: "When the rows (or the schema) answered were read from Google: the answer reflects the sheet as it was then.", schema: { type: "string" } },
+  Age: { description: "Seconds since that read (0 when read for this request).", schema: { type: "integer" } },
+  "X-Total-Count": { description: "Rows matching the query (CSV answers, which have no `meta`).", schema: { type: "integer" } },
 };
 const headerRefs = Object.fromEntries(Object.keys(LIMIT_HEADERS).map((h) => [h, ref("headers", h)]));
 const withHeaders = (...names: (keyof typeof OTHER_HEADERS)[]) => ({ ...headerRefs, ...Object.fromEntries(names.map((h) => [h, ref("headers", h)])) });
@@ -113,11 +116,22 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
     responses: { "200": okResponse("The whole row after the update, with its new ETag.", envelope(row), withHeaders("ETag")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
   });
   return {
+    [`${tabPath(docs, tab)}.csv`]: {
+      get: {
+        operationId: `csv_${id}`, tags: tag, summary: `Rows of ${tab.name} as CSV`, description: `Permission: Read. The list query (filter, sort, select, typed, offset) as RFC 4180 CSV with a header line, for tools that cannot set headers (spreadsheets' IMPORTDATA, BI tools); \`limit\` defaults to every matching row, up to ${MAX_CSV_ROWS.toLocaleString("en-US")}. A cell that would run as a formula when the file is opened (starting with = + - @) is prefixed with ', unless it is a number.`,
+        parameters: [ref("parameters", "csv_limit"), ...LIST_PARAMETERS.filter((p) => p !== "limit").map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
+        responses: {
+          "200": { description: "The matching rows as CSV.", headers: withHeaders("ETag", "X-Cache", "Last-Modified", "Age", "X-Total-Count"), content: { "text/csv": { schema: { type: "string" } } } },
+          ...notModified,
+          ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]),
+        },
+      },
+    },
     [tabPath(docs, tab)]: {
       get: {
-        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: "Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body.",
-        parameters: [...["limit", "offset", "sort", "order", "filter", "select", "typed"].map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
-        responses: { "200": okResponse("The matching rows, paged.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: readRow }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: `Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body. \`Accept: text/csv\` answers the same query as CSV, as \`GET ${tabPath(docs, tab)}.csv\` does.`,
+        parameters: [...LIST_PARAMETERS.map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
+        responses: { "200": okResponse("The matching rows, paged.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: readRow }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       post: {
         operationId: `create_${id}`, tags: tag, summary: `Create rows in ${tab.name}`, description: "Permission: Write. One row, or an array of up to 1,000, appended in one write; rows without an `id` get the next integer. With an Idempotency-Key, a retry gets the first answer again and writes nothing.",
@@ -130,8 +144,8 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
       parameters: [rowId],
       get: {
         operationId: `get_${id}`, tags: tag, summary: `Get one row of ${tab.name}`, description: "Permission: Read. The ETag is the row's state whatever `select` or `typed` asked; with If-None-Match holding it: 304, no body.",
-        parameters: [ref("parameters", "select"), ref("parameters", "typed"), ref("parameters", "If-None-Match")],
-        responses: { "200": okResponse("The row.", envelope(readRow), withHeaders("ETag", "X-Cache")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+        parameters: [ref("parameters", "select"), ref("parameters", "typed"), ref("parameters", "fresh"), ref("parameters", "If-None-Match")],
+        responses: { "200": okResponse("The row.", envelope(readRow), withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       put: update("update"),
       patch: update("patch"),
@@ -144,7 +158,11 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   };
 }
 
+const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "select", "typed", "fresh"];
+
 const QUERY_PARAMETERS = {
+  csv_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_CSV_ROWS, default: MAX_CSV_ROWS }, description: "Rows to return (default: all matching, up to the maximum)." },
+  fresh: { name: "fresh", in: "query", schema: { type: "boolean", default: false }, description: "`true` reads the sheet from Google now instead of the cached copy, as `Cache-Control: no-cache` does (for tools that cannot set headers). Parameters starting with `_` (cache-busters such as `_=1700000000000`) are ignored." },
   limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 100 }, description: "Rows to return." },
   offset: { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 }, description: "Rows to skip." },
   sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by (by value when all its values are numbers or dates, in the sheet's locale; stable; empty values last)." },
@@ -184,8 +202,8 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
     const retry = e.status === 503 ? { "Retry-After": ref("headers", "Retry-After") } : {};
     responses[e.name] = { description: e.when, headers: { ...headerRefs, ...retry, ...(e.status === 412 ? { ETag: ref("headers", "ETag") } : {}) }, ...jsonBody(ref("schemas", "Error")) };
   }
-  responses.NotModified = { description: "Not modified: the ETag in If-None-Match is current. No body; counted as a request.", headers: withHeaders("ETag", "X-Cache") };
-  return { securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } }, headers: { ...LIMIT_HEADERS, ...OTHER_HEADERS }, parameters: QUERY_PARAMETERS, schemas, responses };
+  responses.NotModified = { description: "Not modified: the ETag in If-None-Match is current. No body; counted as a request.", headers: withHeaders("ETag", "X-Cache", "Last-Modified", "Age") };
+  return { securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" }, Bearer: { type: "http", scheme: "bearer", description: "The same key as `Authorization: Bearer <key>`." } }, headers: { ...LIMIT_HEADERS, ...OTHER_HEADERS }, parameters: QUERY_PARAMETERS, schemas, responses };
 }
 
 function sheetPaths(docs: SheetDocs): Json {
@@ -201,7 +219,7 @@ function sheetPaths(docs: SheetDocs): Json {
   const window = { type: "object", required: ["name", "limit", "used", "remaining", "reset_at"], properties: { name: { type: "string", enum: ["burst", "hour", "day", "month"] }, limit: { type: "integer" }, used: { type: "integer" }, remaining: { type: "integer" }, reset_at: { type: "integer", description: "Unix seconds." } } };
   return {
     [`/api/${docs.sheet.id}/schema`]: {
-      get: { operationId: "getSchema", tags: ["Schema"], summary: "Tabs and columns with their types", description: "Permission: Schema.", responses: { "200": okResponse("The schema.", schemaDoc), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) } },
+      get: { operationId: "getSchema", tags: ["Schema"], summary: "Tabs and columns with their types", description: "Permission: Schema.", responses: { "200": okResponse("The schema.", schemaDoc, { ...headerRefs, "Last-Modified": ref("headers", "Last-Modified"), Age: ref("headers", "Age") }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) } },
     },
     [`/api/${docs.sheet.id}/refresh-schema`]: {
       post: {
@@ -295,7 +313,7 @@ export function openApiDocument(docs: SheetDocs): Json {
       description: `REST API of the spreadsheet "${docs.model.title}": each tab is a collection, each row an item. Every answer carries \`success\`; errors are \`{ success: false, error, message }\`. Docs: ${docs.baseUrl}/docs/${docs.sheet.id}`,
     },
     servers: [{ url: docs.baseUrl }],
-    security: [{ ApiKey: [] }],
+    security: [{ ApiKey: [] }, { Bearer: [] }],
     tags: [
       ...docs.model.tabs.map((t) => ({ name: t.name, description: `Rows of the tab "${t.name}".` })),
       { name: "Schema", description: "The sheet's tabs and columns, and refreshing them from Google." },

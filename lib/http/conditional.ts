@@ -1,6 +1,7 @@
 // Conditional requests: ETags of what a read returned, If-None-Match answered with 304 (no body),
 // and the If-Match check that updates and deletes make against the row as it is now.
 import { createHash } from "node:crypto";
+import { ApiError, quoted } from "./errors";
 
 /** A strong ETag of a JSON value. */
 export function etagOf(value: unknown): string {
@@ -23,7 +24,15 @@ export function notModified(req: Request, etag: string, headers: Record<string, 
   return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": "private, no-cache", ...headers } });
 }
 
-/** Cache-Control: no-cache (or max-age=0) on a read asks for the sheet as it is now. */
+/**
+ * Cache-Control: no-cache (or max-age=0) on a read asks for the sheet as it is now; so does
+ * `?fresh=true` (or `fresh`, `fresh=1`), for tools that cannot set headers.
+ */
 export function wantsFresh(req: Request): boolean {
+  const fresh = new URL(req.url).searchParams.get("fresh");
+  if (fresh !== null && !["", "true", "1", "false", "0"].includes(fresh)) {
+    throw new ApiError("validation_error", `fresh must be true or false; got ${quoted(fresh)}.`);
+  }
+  if (fresh === "" || fresh === "true" || fresh === "1") return true;
   return /\b(no-cache|max-age=0)\b/i.test(req.headers.get("cache-control") ?? "");
 }

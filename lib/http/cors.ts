@@ -1,7 +1,7 @@
 // CORS for key-authenticated routes: browser apps and static sites call the API with a key in
-// X-API-Key (never cookies), so any origin may call, and the limit headers are readable.
-const ALLOW_HEADERS = ["X-API-Key", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Cache-Control"];
-const EXPOSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag", "X-Cache", "Idempotent-Replayed"];
+// X-API-Key or Authorization: Bearer (never cookies), so any origin may call, and the limit headers are readable.
+const ALLOW_HEADERS = ["X-API-Key", "Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Cache-Control"];
+const EXPOSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag", "X-Cache", "Idempotent-Replayed", "Age", "Last-Modified", "X-Total-Count"];
 
 export function applyCors(headers: Headers): void {
   headers.set("Access-Control-Allow-Origin", "*");

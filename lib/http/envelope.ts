@@ -15,6 +15,14 @@ export function ok(body: Record<string, unknown>, init: { status?: number; heade
   return json({ success: true, ...body }, init);
 }
 
+/** A CSV answer (RFC 4180, UTF-8, with its header line), shown inline under the tab's name. */
+export function csvResponse(body: ReadableStream<Uint8Array>, name: string, headers: Record<string, string>): Response {
+  const filename = `${name.replace(/[^\w.-]+/g, "_") || "rows"}.csv`;
+  return new Response(body, {
+    headers: { ...headers, "Content-Type": "text/csv; charset=utf-8; header=present", "Content-Disposition": `inline; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(`${name}.csv`)}` },
+  });
+}
+
 export function errorResponse(err: ApiError): Response {
   return json(
     { success: false, error: err.code, message: err.message, ...err.extra },

@@ -15,9 +15,10 @@ import { afterResponse } from "./after-response";
 import { applyCors, corsPreflight } from "./cors";
 import { handleApiError } from "./envelope";
 import { ApiError } from "./errors";
+import { API_KEY_HEADER, requestKey } from "./key-carrier";
 import { METHODS, route, type Method, type RouteContext } from "./route";
 
-export const API_KEY_HEADER = "X-API-Key";
+export { API_KEY_HEADER };
 
 export interface KeyContext<P> extends RouteContext<P> {
   key: KeyRecord;
@@ -28,14 +29,20 @@ export interface KeyContext<P> extends RouteContext<P> {
 
 /** The SHA-256 of the request's key; 401 when there is none or it cannot be one of ours. */
 function keyHash(req: Request, forSheet: boolean): string {
-  const value = req.headers.get(API_KEY_HEADER)?.trim();
-  if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header.`);
+  const value = requestKey(req);
+  if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header (or as Authorization: Bearer <key>).`);
   if (!KEY_FORMAT.test(value)) throw invalidKey(forSheet);
   return hashApiKey(value);
 }
 
 /** The key's public prefix (what the dashboard shows), for logs: never the key itself. */
-const keyPrefix = (req: Request) => req.headers.get(API_KEY_HEADER)?.trim().slice(0, 8);
+const keyPrefix = (req: Request) => {
+  try {
+    return requestKey(req)?.slice(0, 8);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Authenticates, throttling addresses that keep sending bad keys (they have no account to count

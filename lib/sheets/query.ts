@@ -3,6 +3,7 @@
 // select. Values are read in the sheet's own locale: "1.234,5" in a de_DE sheet is 1234.5.
 import { ApiError, quoted } from "@/lib/http/errors";
 import { comparableTarget, comparableValue, comparesByValue, type ValueColumn } from "./cell-values";
+import { checkParams } from "./query-params";
 import type { TabData, TabRow } from "./rows";
 
 export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~";
@@ -25,6 +26,7 @@ export interface ListQuery {
 }
 
 export const MAX_LIMIT = 1000;
+export const MAX_CSV_ROWS = 100_000;
 const KNOWN_PARAMS = ["limit", "offset", "sort", "order", "filter", "select", "typed"];
 const bad = (message: string) => new ApiError("validation_error", message);
 
@@ -86,11 +88,10 @@ function parseCondition(text: string, columns: string[]): Condition {
   return { column, op, values };
 }
 
-export function parseListQuery(params: URLSearchParams, columns: string[]): ListQuery {
-  for (const key of params.keys()) {
-    if (!KNOWN_PARAMS.includes(key)) throw bad(`Unknown query parameter ${quoted(key)}. Use ${KNOWN_PARAMS.join(", ")}.`);
-  }
-  const limit = integer("limit", params.get("limit"), 100, 1, MAX_LIMIT);
+/** `maxLimit`: CSV answers stream up to MAX_CSV_ROWS rows and default to all of them. */
+export function parseListQuery(params: URLSearchParams, columns: string[], { maxLimit = MAX_LIMIT } = {}): ListQuery {
+  checkParams(params, KNOWN_PARAMS);
+  const limit = integer("limit", params.get("limit"), maxLimit === MAX_LIMIT ? 100 : maxLimit, 1, maxLimit);
   const offset = integer("offset", params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
   const order = (params.get("order") ?? "asc").toLowerCase();
   if (order !== "asc" && order !== "desc") throw bad(`order must be asc or desc; got ${quoted(params.get("order") ?? "")}.`);

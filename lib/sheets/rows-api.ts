@@ -1,6 +1,10 @@
 // The read side of the rows API: find the tab, serve its rows from cache, query them.
+import { etagOf } from "@/lib/http/conditional";
 import { ApiError, quoted } from "@/lib/http/errors";
-import { applyQuery, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
+import { acceptedFormat, type ReadFormat } from "@/lib/http/negotiate";
+import { csvStream } from "./csv";
+import { checkParams } from "./query-params";
+import { applyQuery, MAX_CSV_ROWS, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
 import { rowEtag, rowToJson } from "./rows";
 import { findRow } from "./row-writes";
 import { getSheetModel, refreshSheetModel } from "./schema";
@@ -22,24 +26,55 @@ export async function findTab(sheet: SheetRecord, tabName: string): Promise<TabM
   return tab;
 }
 
+/**
+ * The tab a read names, and the format it asks for: `Accept: text/csv`, or `.csv` after the tab
+ * name for tools that cannot set headers (a tab whose own name ends in `.csv` is that tab, as JSON).
+ */
+export async function findReadTab(sheet: SheetRecord, tabName: string, accept: string | null): Promise<{ tab: TabModel; format: ReadFormat }> {
+  try {
+    return { tab: await findTab(sheet, tabName), format: acceptedFormat(accept) };
+  } catch (err) {
+    const named = /^(.+)\.csv$/i.exec(tabName)?.[1];
+    if (!named || !(err instanceof ApiError) || err.code !== "not_found") throw err;
+    return { tab: await findTab(sheet, named).catch(() => Promise.reject(err)), format: "csv" };
+  }
+}
+
 export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, { fresh = false } = {}) {
   const { data, cache } = await readTab(sheet, tab, version, { fresh });
   const query = parseListQuery(params, queryColumns(data));
   const { rows, total } = applyQuery(data, query);
   return {
     cache,
+    readAt: data.readAt,
     rows: rows.map((r) => rowToJson(data, r, query)),
     meta: { total, limit: query.limit, offset: query.offset, returned: rows.length },
   };
 }
 
-export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, { fresh = false } = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string }> {
-  for (const key of params.keys()) {
-    if (key !== "typed" && key !== "select") throw new ApiError("validation_error", `Unknown query parameter ${quoted(key)}. Use typed or select.`);
-  }
+/** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
+export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, { fresh = false } = {}) {
+  const { data, cache } = await readTab(sheet, tab, version, { fresh });
+  const query = parseListQuery(params, queryColumns(data), { maxLimit: MAX_CSV_ROWS });
+  const { rows, total } = applyQuery(data, query);
+  const columns = [...(data.hasIdColumn ? [] : ["id"]), ...data.columns.map((c) => c.name).filter((name) => !query.select || name === "id" || query.select.includes(name))];
+  return {
+    cache,
+    readAt: data.readAt,
+    total,
+    columns,
+    etag: etagOf(["csv", columns, query.typed, total, rows.map((r) => [r.id, r.cells])]),
+    body: csvStream(columns, (function* () {
+      for (const r of rows) yield rowToJson(data, r, query);
+    })()),
+  };
+}
+
+export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, { fresh = false } = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
+  checkParams(params, ["typed", "select"]);
   const { data, cache } = await readTab(sheet, tab, version, { fresh });
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
-  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache, etag: rowEtag(data, row) };
+  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache, etag: rowEtag(data, row), readAt: data.readAt };
 }

@@ -25,6 +25,8 @@ export interface TabData {
   lastRowNumber: number;
   /** How the sheet displays numbers and dates: what its cells are read with. */
   where: SheetLocale;
+  /** When these values were read from Google (ms): what a read's Last-Modified and Age report. */
+  readAt: number;
 }
 
 /** Builds rows from values.get (FORMATTED_VALUE) output; types come from the schema by name. */
@@ -43,7 +45,7 @@ export function parseTabValues(tab: string, values: string[][], model?: TabModel
     const cells = columns.map((c) => String(raw[c.index] ?? ""));
     rows.push({ rowNumber: r + 1, id: idIndex >= 0 ? cells[idIndex]! : String(r + 1), cells });
   }
-  return { tab, columns, hasIdColumn: idIndex >= 0, rows, lastRowNumber: Math.max(1, values.length), where: sheetLocaleOf(model) };
+  return { tab, columns, hasIdColumn: idIndex >= 0, rows, lastRowNumber: Math.max(1, values.length), where: sheetLocaleOf(model), readAt: Date.now() };
 }
 
 export interface RowView {

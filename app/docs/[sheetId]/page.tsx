@@ -44,6 +44,8 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
   const id = exampleId(docs, tab);
   const firstText = tab.columns.find((c) => c.name !== "id" && c.type === "string");
   const listQuery = firstText && ex?.rows[0]?.[firstText.name] ? `?filter=${encodeURIComponent(`${firstText.name}=${ex.rows[0][firstText.name]}`)}&limit=10` : "?limit=10";
+  const csvColumns = tab.columns.filter((c) => c.name !== "id").slice(0, 2).map((c) => c.name);
+  const csvQuery = csvColumns.length ? `?select=${encodeURIComponent(csvColumns.join(","))}` : "";
   const listAnswer = { success: true, data: ex?.rows ?? [], meta: { total: ex?.rows.length ?? 0, limit: 100, offset: 0, returned: ex?.rows.length ?? 0 } };
   return (
     <section id={`tab-${encodeURIComponent(tab.name)}`} data-testid="docs-tab" data-tab-name={tab.name} className="space-y-6 border-t border-slate-200 pt-10 dark:border-slate-800">
@@ -76,6 +78,10 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
           <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{JSON.stringify(listAnswer, null, 2)}</pre>
         </details>
       </Endpoint>
+      <Endpoint method="GET" path={`${tabPath(docs, tab)}.csv`} permission="Read">
+        <p className="text-sm text-slate-600 dark:text-slate-400">The same query as CSV (or send <code>Accept: text/csv</code> to the path above); every matching row by default, up to 100,000.</p>
+        <CodeBlock snippets={examples({ method: "GET", url: `${base}.csv${csvQuery}` })} />
+      </Endpoint>
       <Endpoint method="GET" path={`${tabPath(docs, tab)}/{rowId}`} permission="Read">
         <CodeBlock snippets={examples({ method: "GET", url: `${base}/${encodeURIComponent(id)}` })} />
       </Endpoint>
@@ -104,7 +110,7 @@ export default async function SheetDocsPage({ params }: Props) {
         <p className="text-sm text-slate-500">API documentation</p>
         <h1 className="text-3xl font-bold" data-testid="docs-title">{docs.model.title}</h1>
         <p className="text-slate-600 dark:text-slate-400">
-          Each tab of this spreadsheet is a JSON collection and each row an item. Base address <code className="break-all">{docs.baseUrl}</code>; every request sends its key in the <code>X-API-Key</code> header.{" "}
+          Each tab of this spreadsheet is a JSON collection and each row an item. Base address <code className="break-all">{docs.baseUrl}</code>; every request sends its key in the <code>X-API-Key</code> header (or as <code>Authorization: Bearer</code>).{" "}
           {docs.sheet.writable ? "Keys with the Write permission can create, update and delete rows." : "This sheet is read-only: write requests answer 403 until the owner makes it writable."}
         </p>
         <nav className="flex flex-wrap gap-2 text-sm">

@@ -27,7 +27,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
     <>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Keys and permissions</h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">The sheet&apos;s owner creates keys in the dashboard; a key&apos;s value is shown once. Send it as <code>X-API-Key</code>.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">The sheet&apos;s owner creates keys in the dashboard; a key&apos;s value is shown once. Send it as <code>X-API-Key</code>, or as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
         <Table head={["Permission", "Grants"]} rows={[
           ["Read", "GET rows"],
           ["Write", "POST, PUT, DELETE rows"],
@@ -45,6 +45,8 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           [<code key="f">filter</code>, "conditions joined by , (all must hold)"],
           [<code key="c">select</code>, "only these columns (and id), comma-separated"],
           [<code key="t">typed</code>, "true: numbers, booleans and nulls instead of display strings; dates as ISO 8601"],
+          [<code key="fr">fresh</code>, "true: read the sheet from Google now, not the cached copy (as Cache-Control: no-cache)"],
+          [<code key="u">_…</code>, "names starting with _ (cache-busters such as _=1700000000000) are ignored; any other unknown name answers 400"],
         ]} />
         <Table testId="filter-examples" head={["Filter", "Matches"]} rows={[
           [<code key="1">{`${text}=Ada`}</code>, "equal, case-sensitive"],
@@ -55,6 +57,13 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           [<code key="6">{`${num}<100,${text}~a`}</code>, "both conditions"],
           [<code key="7">{`${text}=a\\,b`}</code>, "a value holding a comma (escape , | and \\ with \\)"],
         ]} />
+      </section>
+      <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800" data-testid="docs-formats">
+        <h2 className="text-xl font-semibold">CSV and freshness</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          <code>Accept: text/csv</code>, or <code>.csv</code> after the tab name (<code>/api/v1/{docs.sheet.id}/{encodeURIComponent(tab?.name ?? "Tab")}.csv?select={text}</code>), answers the same query as RFC 4180 CSV with a header line: every matching row by default, up to 100,000, with <code>X-Total-Count</code>. Cells starting with = + - or @ get a leading &apos; so a spreadsheet opening the file never runs them as formulas (numbers such as -12.5 stay as they are).
+          Every read carries <code>Last-Modified</code> (when its rows were read from Google), <code>Age</code> (seconds since), <code>ETag</code> and <code>X-Cache</code>.
+        </p>
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Errors</h2>

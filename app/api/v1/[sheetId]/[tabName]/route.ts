@@ -1,21 +1,30 @@
 import { readJsonBody } from "@/lib/http/body";
 import { etagOf, notModified, wantsFresh } from "@/lib/http/conditional";
-import { ok } from "@/lib/http/envelope";
+import { csvResponse, ok } from "@/lib/http/envelope";
+import { readHeaders } from "@/lib/http/read-headers";
 import { idempotent } from "@/lib/http/idempotency";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { createRows } from "@/lib/sheets/row-writes";
-import { findTab, listRows } from "@/lib/sheets/rows-api";
+import { findReadTab, findTab, listCsv, listRows } from "@/lib/sheets/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string };
 
 // GET /api/v1/{sheetId}/{tabName} - list rows: filter, sort, page, select; ETag of the rows
-// returned (If-None-Match: 304); Cache-Control: no-cache reads the sheet as it is now
+// returned (If-None-Match: 304), Last-Modified and Age of the copy; Cache-Control: no-cache or
+// ?fresh=true reads the sheet as it is now; Accept: text/csv or {tabName}.csv streams CSV
 export const GET = withApiKey<Params>(
   async ({ req, params, sheet, dataVersion }) => {
-    const result = await listRows(sheet, await findTab(sheet, params.tabName), dataVersion, new URL(req.url).searchParams, { fresh: wantsFresh(req) });
+    const { tab, format } = await findReadTab(sheet, params.tabName, req.headers.get("accept"));
+    const args = [sheet, tab, dataVersion, new URL(req.url).searchParams, { fresh: wantsFresh(req) }] as const;
+    if (format === "csv") {
+      const csv = await listCsv(...args);
+      const headers = { ...readHeaders(csv), "X-Total-Count": String(csv.total) };
+      return notModified(req, csv.etag, headers) ?? csvResponse(csv.body, tab.name, headers);
+    }
+    const result = await listRows(...args);
     const etag = etagOf({ data: result.rows, meta: result.meta });
-    const headers = { "X-Cache": result.cache, ETag: etag, "Cache-Control": "private, no-cache" };
+    const headers = readHeaders({ ...result, etag });
     return notModified(req, etag, headers) ?? ok({ data: result.rows, meta: result.meta }, { headers });
   },
   { permission: "read" },

@@ -1,6 +1,7 @@
 import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { ok } from "@/lib/http/envelope";
+import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { deleteRow, updateRow } from "@/lib/sheets/row-writes";
 import { findTab, getRow } from "@/lib/sheets/rows-api";
@@ -8,12 +9,13 @@ import { findTab, getRow } from "@/lib/sheets/rows-api";
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string; rowId: string };
 
-// GET /api/v1/{sheetId}/{tabName}/{rowId} - one row, with the row's ETag (If-None-Match: 304)
+// GET /api/v1/{sheetId}/{tabName}/{rowId} - one row, with the row's ETag (If-None-Match: 304),
+// Last-Modified and Age of the copy it comes from
 export const GET = withApiKey<Params>(
   async ({ req, params, sheet, dataVersion }) => {
-    const { row, cache, etag } = await getRow(sheet, await findTab(sheet, params.tabName), dataVersion, params.rowId, new URL(req.url).searchParams, { fresh: wantsFresh(req) });
-    const headers = { "X-Cache": cache, ETag: etag, "Cache-Control": "private, no-cache" };
-    return notModified(req, etag, headers) ?? ok({ data: row }, { headers });
+    const { row, ...state } = await getRow(sheet, await findTab(sheet, params.tabName), dataVersion, params.rowId, new URL(req.url).searchParams, { fresh: wantsFresh(req) });
+    const headers = readHeaders(state);
+    return notModified(req, state.etag, headers) ?? ok({ data: row }, { headers });
   },
   { permission: "read" },
 );
