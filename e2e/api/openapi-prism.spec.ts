@@ -102,6 +102,8 @@ test("a realistic session through Prism's validating proxy shows zero violations
     await check({ name: "list typed, no id column", method: "GET", path: `${members}?typed=true`, headers: k, status: 200 });
     await check({ name: "list typed, percent and datetime", method: "GET", path: `${orders}?typed=true`, headers: k, status: 200 });
     await check({ name: "list with select", method: "GET", path: `${rows}?select=name,price`, headers: k, status: 200 });
+    await check({ name: "list with a bearer key, fresh", method: "GET", path: `${rows}?fresh=true`, headers: { Authorization: `Bearer ${key}` }, status: 200 });
+    await check({ name: "list as CSV", method: "GET", path: `${rows}.csv?select=name,price&filter=${encodeURIComponent("price>=20")}`, headers: k, status: 200 });
     await check({ name: "list typed with select", method: "GET", path: `${members}?select=name&typed=true`, headers: k, status: 200 });
     const got = await check({ name: "get", method: "GET", path: `${rows}/1`, headers: k, status: 200 });
     const etag = got.res.headers()["etag"]!;
