@@ -158,16 +158,17 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   };
 }
 
-const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "select", "typed", "fresh"];
+const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed", "fresh"];
 
 const QUERY_PARAMETERS = {
   csv_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_CSV_ROWS, default: MAX_CSV_ROWS }, description: "Rows to return (default: all matching, up to the maximum)." },
   fresh: { name: "fresh", in: "query", schema: { type: "boolean", default: false }, description: "`true` reads the sheet from Google now instead of the cached copy, as `Cache-Control: no-cache` does (for tools that cannot set headers). Parameters starting with `_` (cache-busters such as `_=1700000000000`) are ignored." },
   limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 100 }, description: "Rows to return." },
   offset: { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 }, description: "Rows to skip." },
-  sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by (by value when all its values are numbers or dates, in the sheet's locale; stable; empty values last)." },
-  order: { name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
-  filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,` (AND): `column` + `=`, `!=`, `>`, `>=`, `<`, `<=` or `~` (contains) + value; `a=x|y` matches either; escape `,` `|` `\\` with `\\`." },
+  sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by, or several joined by `,` (later ones break ties): by value when all its values are numbers or dates, in the sheet's locale; stable; empty values last." },
+  order: { name: "order", in: "query", schema: { type: "string", pattern: "^(asc|desc)(,(asc|desc))*$", default: "asc" }, description: "`asc` or `desc` for every sort column, or one per sort column (`asc,desc`)." },
+  filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,`, all of which must hold: `column` + operator + value. `=` equals (`a=x|y`: any of them; `a=` is empty), `!=` differs (`a!=x|y`: none of them; `a!=` is not empty), `>` `>=` `<` `<=` (by value for numbers and for dates in date columns), `~` contains (case-insensitive), `~=` equals ignoring case, with `*` for any text (`name~=desk*` starts with, `*lamp` ends with, `*oak*` contains; `x|y` any). Numbers and dates in `=` and `!=` compare by value (`price=24.5` matches `$24.50`). Escape `,` `|` `\\` (and `*` in `~=`) with `\\`." },
+  or: { name: "or", in: "query", schema: { type: "array", items: { type: "string" } }, style: "form", explode: true, description: "Conditions joined by `,` of which at least one must hold (OR across columns), in the `filter` syntax; ANDed with `filter` and with any other `or` parameter." },
   select: { name: "select", in: "query", schema: { type: "string" }, description: "Columns to return, comma-separated (and `id`)." },
   typed: { name: "typed", in: "query", schema: { type: "boolean", default: false }, description: "Numbers, booleans and nulls by column type instead of display strings, read in the sheet's locale; dates as ISO 8601 (date columns `2024-01-15`, datetime columns with the sheet's time-zone offset)." },
   "If-None-Match": { name: "If-None-Match", in: "header", schema: { type: "string" }, description: "An ETag from an earlier read: 304 with no body when the answer would be the same." },

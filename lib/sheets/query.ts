@@ -3,16 +3,23 @@
 // select. Values are read in the sheet's own locale: "1.234,5" in a de_DE sheet is 1234.5.
 import { ApiError, quoted } from "@/lib/http/errors";
 import { comparableTarget, comparableValue, comparesByValue, type ValueColumn } from "./cell-values";
+import { likePattern } from "./like";
+import { multiSortOrder } from "./multi-sort";
 import { checkParams } from "./query-params";
 import type { TabData, TabRow } from "./rows";
 
-export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~";
+export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~" | "~=";
 
 export interface Condition {
   column: string;
   op: Operator;
-  /** One value, or several for `=` with `|`. */
+  /** One value, or several for `=`, `!=` and `~=` with `|`. */
   values: string[];
+}
+
+export interface SortKey {
+  column: string;
+  order: "asc" | "desc";
 }
 
 export interface ListQuery {
@@ -21,13 +28,17 @@ export interface ListQuery {
   sort?: string;
   order: "asc" | "desc";
   filters: Condition[];
+  /** `or` parameters: in each group at least one condition holds (ANDed with `filters`). */
+  anyOf: Condition[][];
+  /** Sort keys after the first (`sort=a,b&order=asc,desc`). */
+  thenBy: SortKey[];
   select?: string[];
   typed: boolean;
 }
 
 export const MAX_LIMIT = 1000;
 export const MAX_CSV_ROWS = 100_000;
-const KNOWN_PARAMS = ["limit", "offset", "sort", "order", "filter", "select", "typed"];
+const KNOWN_PARAMS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed"];
 const bad = (message: string) => new ApiError("validation_error", message);
 
 function integer(name: string, raw: string | null, fallback: number, min: number, max: number): number {
@@ -73,18 +84,20 @@ export function splitEscaped(text: string, separator: string): string[] {
   return parts;
 }
 
-const OPERATORS: Operator[] = ["!=", ">=", "<=", "=", ">", "<", "~"];
+const OPERATORS: Operator[] = ["!=", ">=", "<=", "~=", "=", ">", "<", "~"];
+/** Operators whose value may list alternatives with `|`. */
+const ALTERNATIVES: ReadonlySet<Operator> = new Set(["=", "!=", "~="]);
 
 function parseCondition(text: string, columns: string[]): Condition {
   if (text === "") throw bad("The filter has an empty condition: write conditions as column=value, joined by commas.");
   const at = text.search(/[!=<>~]/);
-  if (at <= 0) throw bad(`Cannot read the filter condition ${quoted(text)}: write column=value (operators = != > >= < <= ~).`);
+  if (at <= 0) throw bad(`Cannot read the filter condition ${quoted(text)}: write column=value (operators = != > >= < <= ~ ~=).`);
   const column = text.slice(0, at);
   const op = OPERATORS.find((o) => text.startsWith(o, at));
-  if (!op) throw bad(`Cannot read the operator in ${quoted(text)}: use = != > >= < <= or ~.`);
+  if (!op) throw bad(`Cannot read the operator in ${quoted(text)}: use = != > >= < <= ~ or ~=.`);
   if (!columns.includes(column)) throw bad(`Unknown filter column ${quoted(column)}. Columns: ${columns.join(", ")}.`);
   const rest = text.slice(at + op.length);
-  const values = op === "=" ? splitEscaped(rest, "|") : [splitEscaped(rest, "|").join("|")];
+  const values = ALTERNATIVES.has(op) ? splitEscaped(rest, "|") : [splitEscaped(rest, "|").join("|")];
   return { column, op, values };
 }
 
@@ -93,13 +106,29 @@ export function parseListQuery(params: URLSearchParams, columns: string[], { max
   checkParams(params, KNOWN_PARAMS);
   const limit = integer("limit", params.get("limit"), maxLimit === MAX_LIMIT ? 100 : maxLimit, 1, maxLimit);
   const offset = integer("offset", params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
-  const order = (params.get("order") ?? "asc").toLowerCase();
-  if (order !== "asc" && order !== "desc") throw bad(`order must be asc or desc; got ${quoted(params.get("order") ?? "")}.`);
-  const sort = params.get("sort") ?? undefined;
-  if (sort !== undefined && !columns.includes(sort)) throw bad(`Unknown sort column ${quoted(sort)}. Columns: ${columns.join(", ")}.`);
-  const filterText = params.get("filter");
-  const filters = filterText === null || filterText === "" ? [] : splitEscaped(filterText, ",").map((c) => parseCondition(c, columns));
-  return { limit, offset, sort, order, filters, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
+  const [first, ...thenBy] = parseSort(params.get("sort"), params.get("order"), columns);
+  const conditions = (text: string | null) => (text === null || text === "" ? [] : splitEscaped(text, ",").map((c) => parseCondition(c, columns)));
+  const filters = conditions(params.get("filter"));
+  const anyOf = params.getAll("or").map(conditions).filter((group) => group.length > 0);
+  return { limit, offset, sort: first?.column, order: first?.order ?? "asc", filters, anyOf, thenBy, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
+}
+
+/**
+ * `sort=a` or `sort=a,b` (a `,` inside a name escaped as `\,`; a column whose whole name is the
+ * value wins), with `order=asc|desc` for every key, or one direction per key (`order=asc,desc`).
+ */
+export function parseSort(rawSort: string | null, rawOrder: string | null, columns: string[]): SortKey[] {
+  const orders = (rawOrder ?? "asc").toLowerCase().split(",");
+  if (orders.some((o) => o !== "asc" && o !== "desc")) throw bad(`order must be asc or desc; got ${quoted(rawOrder ?? "")}.`);
+  if (rawSort === null) {
+    if (orders.length > 1) throw bad("order lists several directions but sort names no column.");
+    return [];
+  }
+  const names = columns.includes(rawSort) ? [rawSort] : splitEscaped(rawSort, ",").map((n) => n.replace(/\\([,|\\])/g, "$1"));
+  for (const name of names) if (!columns.includes(name)) throw bad(`Unknown sort column ${quoted(name)}. Columns: ${columns.join(", ")}.`);
+  if (new Set(names).size !== names.length) throw bad(`sort names a column twice: ${quoted(rawSort)}.`);
+  if (orders.length !== 1 && orders.length !== names.length) throw bad(`order gives ${orders.length} directions for ${names.length} sort columns: give one, or one per column.`);
+  return names.map((column, i) => ({ column, order: (orders[i] ?? orders[0]) as "asc" | "desc" }));
 }
 
 /** `select=colA,colB`: the columns to return (the id always comes too). */
@@ -201,6 +230,10 @@ function compileCondition(data: TabData, c: Condition): Test {
       const needle = target.toLowerCase();
       return (i) => values[i]!.toLowerCase().includes(needle);
     }
+    case "~=": {
+      const patterns = c.values.map(likePattern);
+      return (i) => patterns.some((p) => p.test(values[i]!));
+    }
     case ">":
       return (i) => values[i] !== "" && compare(i) > 0;
     case ">=":
@@ -213,8 +246,10 @@ function compileCondition(data: TabData, c: Condition): Test {
 }
 
 export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total: number } {
-  const tests = q.filters.map((c) => compileCondition(data, c));
-  const order = q.sort ? sortOrder(data, q.sort, q.order) : undefined;
+  const all = q.filters.map((c) => compileCondition(data, c));
+  const groups = (q.anyOf ?? []).map((group) => group.map((c) => compileCondition(data, c)));
+  const tests: Test[] = groups.length ? [...all, (i) => groups.every((g) => g.some((t) => t(i)))] : all;
+  const order = q.thenBy?.length ? multiSortOrder(data, [{ column: q.sort!, order: q.order }, ...q.thenBy]) : q.sort ? sortOrder(data, q.sort, q.order) : undefined;
   const page: TabRow[] = [];
   let total = 0;
   for (let k = 0; k < data.rows.length; k++) {

@@ -22,6 +22,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
   const tab = docs.model.tabs.find((t) => t.columns.length > 0);
   const text = tab?.columns.find((c) => c.type === "string" && c.name !== "id")?.name ?? "name";
   const num = tab?.columns.find((c) => ["number", "currency", "percent"].includes(c.type))?.name ?? "price";
+  const date = tab?.columns.find((c) => c.type === "date" || c.type === "datetime")?.name;
   const p = docs.plan;
   return (
     <>
@@ -40,9 +41,10 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
         <Table head={["Parameter", "Meaning"]} rows={[
           [<code key="l">limit</code>, "1 to 1,000 rows (default 100)"],
           [<code key="o">offset</code>, "rows to skip (default 0)"],
-          [<code key="s">sort</code>, "a column; by value when all its values are numbers or dates (in the sheet's locale); stable; empty values last"],
-          [<code key="r">order</code>, "asc (default) or desc"],
+          [<code key="s">sort</code>, "a column, or several joined by , (later ones break ties); by value when all its values are numbers or dates (in the sheet's locale); stable; empty values last"],
+          [<code key="r">order</code>, "asc (default) or desc, for all sort columns or one per column (asc,desc)"],
           [<code key="f">filter</code>, "conditions joined by , (all must hold)"],
+          [<code key="or">or</code>, "conditions joined by , of which one must hold (across columns); repeat for several groups"],
           [<code key="c">select</code>, "only these columns (and id), comma-separated"],
           [<code key="t">typed</code>, "true: numbers, booleans and nulls instead of display strings; dates as ISO 8601"],
           [<code key="fr">fresh</code>, "true: read the sheet from Google now, not the cached copy (as Cache-Control: no-cache)"],
@@ -54,6 +56,13 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           [<code key="3">{`${text}!=Ada`}</code>, "different"],
           [<code key="4">{`${num}>=20`}</code>, "by value when both sides are numbers in the sheet's locale, or dates in date columns; else text order; empty cells never match"],
           [<code key="5">{`${text}~ada`}</code>, "contains, case-insensitive"],
+          [<code key="5a">{`${text}~=ada`}</code>, "equal ignoring case"],
+          [<code key="5b">{`${text}~=ada*`}</code>, "starts with, ignoring case (* is any text: *ada ends with, *ada* contains)"],
+          [<code key="5c">{`${text}=`}</code>, "empty; with != not empty"],
+          [<code key="5d">{`${num}=20|30`}</code>, "any of these values (by value in number, currency and date columns); != none of them"],
+          ...(date ? [[<code key="5e">{`${date}>=2024-03-01`}</code>, "date columns compare by the date (ISO 8601, or as the sheet shows dates), not the text"]] : []),
+          [<code key="5f">{`or=${text}~=*a*,${num}<10`}</code>, "either condition (an or parameter, ANDed with filter)"],
+          [<code key="5g">{`sort=${text},${num}&order=asc,desc`}</code>, "sort by several columns"],
           [<code key="6">{`${num}<100,${text}~a`}</code>, "both conditions"],
           [<code key="7">{`${text}=a\\,b`}</code>, "a value holding a comma (escape , | and \\ with \\)"],
         ]} />
