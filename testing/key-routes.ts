@@ -25,6 +25,8 @@ export const KEY_ROUTES: KeyRoute[] = [
   { name: "GET /api/v1/{sheetId}/{tabName}/{rowId}", method: "GET", permission: "read", load: row, path: (id) => `/api/v1/${id}/Products/1`, params: { tabName: "Products", rowId: "1" } },
   { name: "PUT /api/v1/{sheetId}/{tabName}/{rowId}", method: "PUT", permission: "write", load: row, path: (id) => `/api/v1/${id}/Products/2`, params: { tabName: "Products", rowId: "2" }, body: { notes: "checked" } },
   { name: "DELETE /api/v1/{sheetId}/{tabName}/{rowId}", method: "DELETE", permission: "write", load: row, path: (id) => `/api/v1/${id}/Products/6`, params: { tabName: "Products", rowId: "6" } },
+  { name: "GET /api/v1/{sheetId}/{tabName}/_aggregate", method: "GET", permission: "read", load: () => import("@/app/api/v1/[sheetId]/[tabName]/%5Faggregate/route"), path: (id) => `/api/v1/${id}/Products/_aggregate?group_by=in_stock`, params: { tabName: "Products" } },
+  { name: "GET /api/v1/{sheetId}/{tabName}/_distinct", method: "GET", permission: "read", load: () => import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route"), path: (id) => `/api/v1/${id}/Products/_distinct?column=in_stock`, params: { tabName: "Products" } },
   { name: "GET /api/{sheetId}/schema", method: "GET", permission: "schema", load: () => import("@/app/api/[sheetId]/schema/route"), path: (id) => `/api/${id}/schema` },
   { name: "POST /api/{sheetId}/refresh-schema", method: "POST", permission: "schema", load: () => import("@/app/api/[sheetId]/refresh-schema/route"), path: (id) => `/api/${id}/refresh-schema` },
   { name: "GET /billing/usage", method: "GET", permission: "analytics", load: () => import("@/app/billing/usage/route"), path: () => "/billing/usage", accountLevel: true },

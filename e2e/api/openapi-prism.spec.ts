@@ -103,6 +103,9 @@ test("a realistic session through Prism's validating proxy shows zero violations
     await check({ name: "list typed, percent and datetime", method: "GET", path: `${orders}?typed=true`, headers: k, status: 200 });
     await check({ name: "list with select", method: "GET", path: `${rows}?select=name,price`, headers: k, status: 200 });
     await check({ name: "list with a bearer key, fresh", method: "GET", path: `${rows}?fresh=true`, headers: { Authorization: `Bearer ${key}` }, status: 200 });
+    await check({ name: "list with or, ~= and two sort keys", method: "GET", path: `${rows}?filter=${encodeURIComponent("name~=*e*")}&or=${encodeURIComponent("price<30,in_stock=FALSE")}&sort=in_stock,price&order=asc,desc`, headers: k, status: 200 });
+    await check({ name: "aggregate", method: "GET", path: `${rows}/_aggregate?group_by=in_stock&aggregate=${encodeURIComponent("count,sum:price,avg:rating")}&typed=true`, headers: k, status: 200 });
+    await check({ name: "distinct", method: "GET", path: `${rows}/_distinct?column=in_stock`, headers: k, status: 200 });
     await check({ name: "list as CSV", method: "GET", path: `${rows}.csv?select=name,price&filter=${encodeURIComponent("price>=20")}`, headers: k, status: 200 });
     await check({ name: "list typed with select", method: "GET", path: `${members}?select=name&typed=true`, headers: k, status: 200 });
     const got = await check({ name: "get", method: "GET", path: `${rows}/1`, headers: k, status: 200 });

@@ -2,6 +2,7 @@
 // row, per-tab row schemas, the X-API-Key scheme, the error envelope, the rate-limit headers and
 // the 429 body. GET /docs/{sheetId}/openapi.json serves it; the docs page shows the same facts.
 import pkg from "@/package.json";
+import { MAX_GROUPS } from "@/lib/sheets/aggregate";
 import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/query";
 import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/tab-model";
 import { ERROR_STATUS } from "@/lib/http/errors";
@@ -127,6 +128,20 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
         },
       },
     },
+    [`${tabPath(docs, tab)}/_aggregate`]: {
+      get: {
+        operationId: `aggregate_${id}`, tags: tag, summary: `Count and totals of ${tab.name}'s rows, grouped`, description: `Permission: Read. From the cached copy, like a list (no Google call while it is current). Rows kept by \`filter\` and \`or\`, grouped by the \`group_by\` columns' values (groups in value order), with \`count\` and any of \`sum\` \`avg\` \`min\` \`max\` over number, currency and percent columns read by value in the sheet's locale${aggregateExample(tab)}. Empty cells and text that is not a number are left out of sum/avg/min/max; a group without any gives null.`,
+        parameters: ["group_by", "aggregate", "filter", "or", "group_limit", "offset", "typed", "fresh"].map((p) => ref("parameters", p)).concat([ref("parameters", "If-None-Match")]),
+        responses: { "200": okResponse("The groups.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: ref("schemas", "AggregateGroup") }, meta: ref("schemas", "AggregateMeta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+      },
+    },
+    [`${tabPath(docs, tab)}/_distinct`]: {
+      get: {
+        operationId: `distinct_${id}`, tags: tag, summary: `Distinct values of a column of ${tab.name}`, description: "Permission: Read. The column's values among the rows `filter` and `or` keep, each once, in value order (empty last): what a dropdown offers. From the cached copy.",
+        parameters: ["column", "filter", "or", "group_limit", "offset", "typed", "fresh"].map((p) => ref("parameters", p)).concat([ref("parameters", "If-None-Match")]),
+        responses: { "200": okResponse("The values.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: { type: ["string", "number", "boolean", "null"] } }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+      },
+    },
     [tabPath(docs, tab)]: {
       get: {
         operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: `Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body. \`Accept: text/csv\` answers the same query as CSV, as \`GET ${tabPath(docs, tab)}.csv\` does.`,
@@ -158,10 +173,22 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   };
 }
 
+/** ` (here: ...)`: an aggregate request using the tab's own columns. */
+function aggregateExample(tab: TabModel): string {
+  const group = tab.columns.find((c) => c.type === "string" || c.type === "boolean");
+  const num = tab.columns.find((c) => ["number", "currency", "percent"].includes(c.type));
+  if (!group || !num) return "";
+  return ` (here: \`?group_by=${group.name}&aggregate=count,sum:${num.name},avg:${num.name}\`)`;
+}
+
 const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed", "fresh"];
 
 const QUERY_PARAMETERS = {
   csv_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_CSV_ROWS, default: MAX_CSV_ROWS }, description: "Rows to return (default: all matching, up to the maximum)." },
+  group_by: { name: "group_by", in: "query", schema: { type: "string" }, description: "Columns to group by, comma-separated; none: one group of all matching rows." },
+  aggregate: { name: "aggregate", in: "query", schema: { type: "string", default: "count" }, description: "`count` (always given) and `sum:column`, `avg:column`, `min:column`, `max:column` over number, currency or percent columns, comma-separated." },
+  column: { name: "column", in: "query", required: true, schema: { type: "string" }, description: "The column whose distinct values to list." },
+  group_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_GROUPS, default: 1000 }, description: "Groups (or values) to return." },
   fresh: { name: "fresh", in: "query", schema: { type: "boolean", default: false }, description: "`true` reads the sheet from Google now instead of the cached copy, as `Cache-Control: no-cache` does (for tools that cannot set headers). Parameters starting with `_` (cache-busters such as `_=1700000000000`) are ignored." },
   limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 100 }, description: "Rows to return." },
   offset: { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 }, description: "Rows to skip." },
@@ -188,6 +215,16 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
         limit: { type: "object", required: ["allowed", "current", "reset_at"], properties: { allowed: { type: "integer" }, current: { type: "integer" }, reset_at: { type: "integer", description: "Unix seconds." } } },
       },
     },
+    AggregateGroup: {
+      type: "object",
+      required: ["group", "count"],
+      properties: {
+        group: { type: "object", description: "The group_by columns' values (as the sheet shows them; typed with `?typed=true`).", additionalProperties: { type: ["string", "number", "boolean", "null"] } },
+        count: { type: "integer", description: "Matching rows in the group." },
+        ...Object.fromEntries(["sum", "avg", "min", "max"].map((fn) => [fn, { type: "object", description: `${fn} of each column asked for; null when the group has no number in it.`, additionalProperties: { type: ["number", "null"] } }])),
+      },
+    },
+    AggregateMeta: { type: "object", required: ["groups", "rows", "limit", "offset", "returned"], properties: { groups: { type: "integer", description: "Groups in all." }, rows: { type: "integer", description: "Rows the filter kept." }, limit: { type: "integer" }, offset: { type: "integer" }, returned: { type: "integer" } } },
     Meta: { type: "object", required: ["total", "limit", "offset", "returned"], properties: { total: { type: "integer" }, limit: { type: "integer" }, offset: { type: "integer" }, returned: { type: "integer" } } },
   };
   for (const tab of docs.model.tabs) for (const [name, schema] of Object.entries(rowSchemas(tab, docs))) schemas[`${ids.get(tab.name)}_${name}`] = schema;

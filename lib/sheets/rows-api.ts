@@ -2,6 +2,7 @@
 import { etagOf } from "@/lib/http/conditional";
 import { ApiError, quoted } from "@/lib/http/errors";
 import { acceptedFormat, type ReadFormat } from "@/lib/http/negotiate";
+import { aggregate, parseAggregate, parseDistinct } from "./aggregate";
 import { csvStream } from "./csv";
 import { checkParams } from "./query-params";
 import { applyQuery, MAX_CSV_ROWS, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
@@ -77,4 +78,12 @@ export async function getRow(sheet: SheetRecord, tab: TabModel, version: number 
   if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
   return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache, etag: rowEtag(data, row), readAt: data.readAt };
+}
+
+/** `_aggregate` and `_distinct`: groups of the matching rows, from the cached copy. */
+export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, kind: "aggregate" | "distinct", { fresh = false } = {}) {
+  const { data, cache } = await readTab(sheet, tab, version, { fresh });
+  const query = kind === "distinct" ? parseDistinct(params, data) : parseAggregate(params, data);
+  const result = aggregate(data, query, params);
+  return { cache, readAt: data.readAt, query, ...result };
 }

@@ -46,6 +46,12 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
   const listQuery = firstText && ex?.rows[0]?.[firstText.name] ? `?filter=${encodeURIComponent(`${firstText.name}=${ex.rows[0][firstText.name]}`)}&limit=10` : "?limit=10";
   const csvColumns = tab.columns.filter((c) => c.name !== "id").slice(0, 2).map((c) => c.name);
   const csvQuery = csvColumns.length ? `?select=${encodeURIComponent(csvColumns.join(","))}` : "";
+  const groupColumn = tab.columns.find((c) => c.name !== "id" && (c.type === "string" || c.type === "boolean"));
+  const numberColumn = tab.columns.find((c) => c.name !== "id" && ["number", "currency", "percent"].includes(c.type));
+  const aggregateQuery = [
+    ...(groupColumn ? [`group_by=${encodeURIComponent(groupColumn.name)}`] : []),
+    `aggregate=${encodeURIComponent(numberColumn ? `count,sum:${numberColumn.name},avg:${numberColumn.name}` : "count")}`,
+  ].join("&");
   const listAnswer = { success: true, data: ex?.rows ?? [], meta: { total: ex?.rows.length ?? 0, limit: 100, offset: 0, returned: ex?.rows.length ?? 0 } };
   return (
     <section id={`tab-${encodeURIComponent(tab.name)}`} data-testid="docs-tab" data-tab-name={tab.name} className="space-y-6 border-t border-slate-200 pt-10 dark:border-slate-800">
@@ -82,6 +88,16 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         <p className="text-sm text-slate-600 dark:text-slate-400">The same query as CSV (or send <code>Accept: text/csv</code> to the path above); every matching row by default, up to 100,000.</p>
         <CodeBlock snippets={examples({ method: "GET", url: `${base}.csv${csvQuery}` })} />
       </Endpoint>
+      <Endpoint method="GET" path={`${tabPath(docs, tab)}/_aggregate`} permission="Read">
+        <p className="text-sm text-slate-600 dark:text-slate-400">Count, and sum, avg, min, max of number columns, over the rows <code>filter</code> keeps, grouped by <code>group_by</code>; from the cached copy. Answers <code>{"{ data: [{ group, count, sum, avg, … }], meta: { groups, rows, … } }"}</code>.</p>
+        <CodeBlock snippets={examples({ method: "GET", url: `${base}/_aggregate?${aggregateQuery}` })} />
+      </Endpoint>
+      {groupColumn && (
+        <Endpoint method="GET" path={`${tabPath(docs, tab)}/_distinct`} permission="Read">
+          <p className="text-sm text-slate-600 dark:text-slate-400">Each value of a column once, in order, among the rows <code>filter</code> keeps: what a dropdown offers.</p>
+          <CodeBlock snippets={examples({ method: "GET", url: `${base}/_distinct?column=${encodeURIComponent(groupColumn.name)}` })} />
+        </Endpoint>
+      )}
       <Endpoint method="GET" path={`${tabPath(docs, tab)}/{rowId}`} permission="Read">
         <CodeBlock snippets={examples({ method: "GET", url: `${base}/${encodeURIComponent(id)}` })} />
       </Endpoint>
