@@ -22,6 +22,8 @@ const row = () => import("@/app/api/v1/[sheetId]/[tabName]/[rowId]/route");
 export const KEY_ROUTES: KeyRoute[] = [
   { name: "GET /api/v1/{sheetId}/{tabName}", method: "GET", permission: "read", load: rows, path: (id) => `/api/v1/${id}/Products`, params: { tabName: "Products" } },
   { name: "POST /api/v1/{sheetId}/{tabName}", method: "POST", permission: "write", load: rows, path: (id) => `/api/v1/${id}/Products`, params: { tabName: "Products" }, body: { name: "Shelf" }, okStatus: 201 },
+  { name: "PATCH /api/v1/{sheetId}/{tabName}?filter=", method: "PATCH", permission: "write", load: rows, path: (id) => `/api/v1/${id}/Products?filter=id%3D5`, params: { tabName: "Products" }, body: { notes: "bulk" } },
+  { name: "DELETE /api/v1/{sheetId}/{tabName}?filter=", method: "DELETE", permission: "write", load: rows, path: (id) => `/api/v1/${id}/Products?filter=id%3D999`, params: { tabName: "Products" } },
   { name: "GET /api/v1/{sheetId}/{tabName}/{rowId}", method: "GET", permission: "read", load: row, path: (id) => `/api/v1/${id}/Products/1`, params: { tabName: "Products", rowId: "1" } },
   { name: "PUT /api/v1/{sheetId}/{tabName}/{rowId}", method: "PUT", permission: "write", load: row, path: (id) => `/api/v1/${id}/Products/2`, params: { tabName: "Products", rowId: "2" }, body: { notes: "checked" } },
   { name: "DELETE /api/v1/{sheetId}/{tabName}/{rowId}", method: "DELETE", permission: "write", load: row, path: (id) => `/api/v1/${id}/Products/6`, params: { tabName: "Products", rowId: "6" } },

@@ -45,7 +45,7 @@ describe("OpenAPI document", () => {
     const doc = await documentOf();
     const base = `/api/v1/${DEMO_SPREADSHEET_ID}`;
     for (const tab of ["Products", "Team%20Members", "Orders"]) {
-      expect(Object.keys(doc.paths[`${base}/${tab}`]!)).toEqual(["get", "post"]);
+      expect(Object.keys(doc.paths[`${base}/${tab}`]!)).toEqual(["get", "post", "patch", "delete"]);
       expect(Object.keys(doc.paths[`${base}/${tab}/{rowId}`]!)).toEqual(["parameters", "get", "put", "patch", "delete"]);
     }
     expect(Object.keys(doc.components.schemas.Products_Row!.properties!)).toEqual(["id", "name", "price", "in_stock", "released", "rating", "notes"]);

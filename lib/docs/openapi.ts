@@ -110,6 +110,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   const readRow = { anyOf: [row, ref("schemas", `${id}_TypedRow`)] };
   const rowId = { name: "rowId", in: "path", required: true, schema: { type: "string" }, example: exampleId(docs, tab), description: tab.hasIdColumn ? "The row's `id` value." : "The row number in the sheet." };
   const tag = [tab.name];
+  const writeResult = { type: "object", required: ["created", "rows"], properties: { created: { type: "integer" }, updated: { type: "integer", description: "Upserts: rows updated." }, rows: { type: "array", items: row } } };
   const update = (method: string) => ({
     operationId: `${method}_${id}`, tags: tag, summary: `Update a row of ${tab.name}${method === "patch" ? " (same as PUT)" : ""}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change. With If-Match, only if the row is still as read (else 412, nothing changed).",
     parameters: [ref("parameters", "If-Match")],
@@ -149,10 +150,25 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
         responses: { "200": okResponse("The matching rows, paged.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: readRow }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       post: {
-        operationId: `create_${id}`, tags: tag, summary: `Create rows in ${tab.name}`, description: "Permission: Write. One row, or an array of up to 1,000, appended in one write; rows without an `id` get the next integer. With an Idempotency-Key, a retry gets the first answer again and writes nothing.",
-        parameters: [ref("parameters", "Idempotency-Key")],
+        operationId: `create_${id}`, tags: tag, summary: `Create rows in ${tab.name}, or upsert them by a key column`, description: "Permission: Write. One row, or an array of up to 1,000, appended in one write; rows without an `id` get the next integer. With `?upsert=column`, a row whose key matches a row of the tab updates that row's named cells and the others are appended, all in one write (201 when any row was created, else 200); If-Match then lists the ETags of the rows it updates. With an Idempotency-Key, a retry gets the first answer again and writes nothing.",
+        parameters: [ref("parameters", "upsert"), ref("parameters", "If-Match-Rows"), ref("parameters", "Idempotency-Key")],
         requestBody: { required: true, ...jsonBody({ oneOf: [ref("schemas", `${id}_RowInput`), { type: "array", items: ref("schemas", `${id}_RowInput`), minItems: 1, maxItems: 1000 }] }) },
-        responses: { "201": okResponse("The rows as written, each with its id.", envelope({ type: "object", required: ["created", "rows"], properties: { created: { type: "integer" }, rows: { type: "array", items: row } } }), withHeaders("Idempotent-Replayed")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+        responses: {
+          "201": okResponse("The rows as written, each with its id (in body order).", envelope(writeResult), withHeaders("Idempotent-Replayed")),
+          "200": okResponse("An upsert that created nothing: every row was an update.", envelope(writeResult), withHeaders("Idempotent-Replayed")),
+          ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]),
+        },
+      },
+      patch: {
+        operationId: `updateMany_${id}`, tags: tag, summary: `Update the rows of ${tab.name} a filter matches, or many rows by a key`, description: `Permission: Write. An object with \`?filter=\` (required; \`or\` too): its cells are written to every matching row, at most \`limit\` of them (default 1; more matches answer 409 and change nothing); \`dry_run=true\` answers the matches and their ETags without writing. An array: each row is found by its \`?key=\` column (default \`id\`) and gets its own values (404 and nothing changed if one is missing). One atomic write either way; with If-Match, every changed row must still be as read (else 412).${byKeyExample(tab)}`,
+        parameters: ["filter", "or", "write_limit", "dry_run", "key", "If-Match-Rows", "Idempotency-Key"].map((p) => ref("parameters", p)),
+        requestBody: { required: true, ...jsonBody({ oneOf: [ref("schemas", `${id}_RowPatch`), { type: "array", items: ref("schemas", `${id}_RowInput`), minItems: 1, maxItems: 1000 }] }) },
+        responses: { "200": okResponse("What matched and the rows after the update (as now, for a dry run), with their ETags.", envelope({ type: "object", required: ["matched", "updated", "dry_run", "rows", "etags"], properties: { matched: { type: "integer" }, updated: { type: "integer" }, dry_run: { type: "boolean" }, rows: { type: "array", items: row }, etags: { type: "array", items: { type: "string" } } } }), withHeaders("Idempotent-Replayed")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+      },
+      delete: {
+        operationId: `deleteMany_${id}`, tags: tag, summary: `Delete the rows of ${tab.name} a filter matches`, description: "Permission: Write. `?filter=` is required (`or` too); at most `limit` rows (default 1; more matches answer 409 and delete nothing), in one atomic write; `dry_run=true` answers the matches without deleting. With If-Match, every row must still be as read (else 412).",
+        parameters: ["filter", "or", "write_limit", "dry_run", "If-Match-Rows", "Idempotency-Key"].map((p) => ref("parameters", p)),
+        responses: { "200": okResponse("What matched and what was deleted.", { type: "object", required: ["success", "message", "data"], properties: { success: { const: true }, message: { type: "string" }, data: { type: "object", required: ["matched", "deleted", "dry_run", "ids", "etags"], properties: { matched: { type: "integer" }, deleted: { type: "integer" }, dry_run: { type: "boolean" }, ids: { type: "array", items: { type: "string" } }, etags: { type: "array", items: { type: "string" } } } } } }, withHeaders("Idempotent-Replayed")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PreconditionFailed", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
     [`${tabPath(docs, tab)}/{rowId}`]: {
@@ -173,6 +189,14 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   };
 }
 
+/** ` (here: ...)`: a write by key using the tab's own columns. */
+function byKeyExample(tab: TabModel): string {
+  const key = tab.columns.find((c) => c.name !== "id" && c.type === "string");
+  const other = tab.columns.find((c) => c.name !== "id" && c !== key);
+  if (!key || !other) return "";
+  return ` Here: \`PATCH ?filter=${key.name}=…\` with \`{"${other.name}": …}\`, or \`PATCH ?key=${key.name}\` with \`[{"${key.name}": …, "${other.name}": …}]\`.`;
+}
+
 /** ` (here: ...)`: an aggregate request using the tab's own columns. */
 function aggregateExample(tab: TabModel): string {
   const group = tab.columns.find((c) => c.type === "string" || c.type === "boolean");
@@ -185,6 +209,11 @@ const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "or", "se
 
 const QUERY_PARAMETERS = {
   csv_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_CSV_ROWS, default: MAX_CSV_ROWS }, description: "Rows to return (default: all matching, up to the maximum)." },
+  upsert: { name: "upsert", in: "query", schema: { type: "string" }, description: "A key column: rows whose key matches a row of the tab update it (named cells only), the others are created. Every row must carry the key; `id` works on tabs with an id column." },
+  write_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 1 }, description: "The most rows this request may change; more matches answer 409 and change nothing." },
+  dry_run: { name: "dry_run", in: "query", schema: { type: "boolean", default: false }, description: "`true`: answer what would match (ids, ETags), write nothing." },
+  key: { name: "key", in: "query", schema: { type: "string", default: "id" }, description: "Array bodies: the column that finds each row (its value as the sheet shows it, or by value in number and date columns)." },
+  "If-Match-Rows": { name: "If-Match", in: "header", schema: { type: "string" }, description: "ETags of the rows as you read them (comma-separated, e.g. a dry run's `etags`): 412 and nothing changed when any row the request changes is not among them." },
   group_by: { name: "group_by", in: "query", schema: { type: "string" }, description: "Columns to group by, comma-separated; none: one group of all matching rows." },
   aggregate: { name: "aggregate", in: "query", schema: { type: "string", default: "count" }, description: "`count` (always given) and `sum:column`, `avg:column`, `min:column`, `max:column` over number, currency or percent columns, comma-separated." },
   column: { name: "column", in: "query", required: true, schema: { type: "string" }, description: "The column whose distinct values to list." },

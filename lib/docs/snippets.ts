@@ -5,7 +5,7 @@
 export type Language = "curl" | "javascript" | "python";
 
 export interface RequestExample {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Absolute URL, already encoded. */
   url: string;
   body?: unknown;

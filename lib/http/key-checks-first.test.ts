@@ -46,10 +46,10 @@ describe("405 on key routes", () => {
     expect(noKey.headers.get("access-control-allow-origin")).toBe("*");
 
     const before = await callRoute(mod.GET, { path, params, headers: { "X-API-Key": key } });
-    const refused = await callRoute(mod.DELETE, { method: "DELETE", path, params, headers: { "X-API-Key": key } });
+    const refused = await callRoute(mod.PUT, { method: "PUT", path, params, headers: { "X-API-Key": key } });
     expect(refused.status).toBe(405);
     expect(refused.body).toMatchObject({ success: false, error: "method_not_allowed" });
-    expect(refused.headers.get("allow")).toBe("GET, POST, OPTIONS");
+    expect(refused.headers.get("allow")).toBe("GET, POST, PATCH, DELETE, OPTIONS");
     expect(refused.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
     expect(refused.headers.get("access-control-allow-origin")).toBe("*");
     expect(remaining(refused)).toBe(remaining(before) - 1);

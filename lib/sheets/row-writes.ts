@@ -86,7 +86,7 @@ function maxIntegerId(ids: Iterable<string>): number {
 }
 
 /** Ids for new rows: given ones checked against the sheet, missing ones from the tab's counter. */
-async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Promise<string[]> {
+export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Promise<string[]> {
   const taken = new Set(data.rows.map((r) => r.id));
   const given = new Set<string>();
   const missing: number[] = [];
@@ -112,6 +112,19 @@ async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Pr
   return ids;
 }
 
+/** New rows as Google's RowData: each named cell, the id column from `ids`, the rest blank. */
+export function newRowCells(data: TabData, rows: RowInput[], ids: string[]): sheets_v4.Schema$RowData[] {
+  const width = Math.max(0, ...data.columns.map((c) => c.index)) + 1;
+  return rows.map((row, i) => {
+    const cells: sheets_v4.Schema$CellData[] = Array.from({ length: width }, () => ({}));
+    for (const c of data.columns) {
+      if (c.name === "id" && data.hasIdColumn) cells[c.index] = cellData(/^\d+$/.test(ids[i]!) ? Number(ids[i]) : ids[i]!);
+      else if (c.name in row) cells[c.index] = cellData(row[c.name]!);
+    }
+    return { values: cells };
+  });
+}
+
 export type CreateResult = { created: number; rows: Record<string, JsonValue>[] };
 
 /**
@@ -130,15 +143,7 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
     const ids = data.hasIdColumn ? await assignIds(sheet, data, rows) : [];
     // Row index (0-based) of the first new row: right after the last row holding anything.
     const at = data.lastRowNumber;
-    const width = Math.max(0, ...data.columns.map((c) => c.index)) + 1;
-    const values = rows.map((row, i) => {
-      const cells: sheets_v4.Schema$CellData[] = Array.from({ length: width }, () => ({}));
-      for (const c of data.columns) {
-        if (c.name === "id" && data.hasIdColumn) cells[c.index] = cellData(/^\d+$/.test(ids[i]!) ? Number(ids[i]) : ids[i]!);
-        else if (c.name in row) cells[c.index] = cellData(row[c.name]!);
-      }
-      return { values: cells };
-    });
+    const values = newRowCells(data, rows, ids);
     const answer = (firstRow: number): CreateResult => ({
       created: rows.length,
       rows: rows.map((row, i) => {

@@ -25,7 +25,7 @@ function examples(r: RequestExample) {
 }
 
 function Endpoint({ method, path, permission, children }: { method: string; path: string; permission: string; children?: React.ReactNode }) {
-  const color = { GET: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200", POST: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200", PUT: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200", DELETE: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" }[method];
+  const color = { GET: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200", PATCH: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200", POST: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200", PUT: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200", DELETE: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" }[method];
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -52,6 +52,8 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
     ...(groupColumn ? [`group_by=${encodeURIComponent(groupColumn.name)}`] : []),
     `aggregate=${encodeURIComponent(numberColumn ? `count,sum:${numberColumn.name},avg:${numberColumn.name}` : "count")}`,
   ].join("&");
+  const keyColumn = firstText;
+  const keyValue = String((keyColumn && ex?.rows[0]?.[keyColumn.name]) || "value");
   const listAnswer = { success: true, data: ex?.rows ?? [], meta: { total: ex?.rows.length ?? 0, limit: 100, offset: 0, returned: ex?.rows.length ?? 0 } };
   return (
     <section id={`tab-${encodeURIComponent(tab.name)}`} data-testid="docs-tab" data-tab-name={tab.name} className="space-y-6 border-t border-slate-200 pt-10 dark:border-slate-800">
@@ -105,6 +107,22 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         <p className="text-sm text-slate-600 dark:text-slate-400">One row, or an array of up to 1,000 rows in one write. Answers 201 with <code>{"{ created, rows }"}</code>.</p>
         <CodeBlock snippets={examples({ method: "POST", url: base, body: exampleCreateBody(docs, tab) })} />
       </Endpoint>
+      {keyColumn && (
+        <>
+          <Endpoint method="PATCH" path={`${tabPath(docs, tab)}?filter=…`} permission="Write">
+            <p className="text-sm text-slate-600 dark:text-slate-400">The named cells of every row the filter matches, in one write: at most <code>limit</code> rows (default 1; more matches change nothing and answer 409); <code>dry_run=true</code> only counts. An array body instead updates each row found by <code>?key={keyColumn.name}</code> with its own values.</p>
+            <CodeBlock snippets={examples({ method: "PATCH", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}`, body: exampleUpdateBody(docs, tab) })} />
+          </Endpoint>
+          <Endpoint method="POST" path={`${tabPath(docs, tab)}?upsert=${keyColumn.name}`} permission="Write">
+            <p className="text-sm text-slate-600 dark:text-slate-400">Upsert: rows whose <code>{keyColumn.name}</code> matches are updated cell by cell, the others appended, in one write.</p>
+            <CodeBlock snippets={examples({ method: "POST", url: `${base}?upsert=${encodeURIComponent(keyColumn.name)}`, body: [exampleCreateBody(docs, tab)] })} />
+          </Endpoint>
+          <Endpoint method="DELETE" path={`${tabPath(docs, tab)}?filter=…`} permission="Write">
+            <p className="text-sm text-slate-600 dark:text-slate-400">Every row the filter matches, in one write, with the same <code>limit</code> and <code>dry_run</code>.</p>
+            <CodeBlock snippets={examples({ method: "DELETE", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}&dry_run=true` })} />
+          </Endpoint>
+        </>
+      )}
       <Endpoint method="PUT" path={`${tabPath(docs, tab)}/{rowId}`} permission="Write">
         <p className="text-sm text-slate-600 dark:text-slate-400">Changes only the cells named in the body; answers the whole row.</p>
         <CodeBlock snippets={examples({ method: "PUT", url: `${base}/${encodeURIComponent(id)}`, body: exampleUpdateBody(docs, tab) })} />

@@ -4,6 +4,7 @@ import { csvResponse, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { idempotent } from "@/lib/http/idempotency";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
+import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/bulk-writes";
 import { createRows } from "@/lib/sheets/row-writes";
 import { findReadTab, findTab, listCsv, listRows } from "@/lib/sheets/rows-api";
 
@@ -30,20 +31,56 @@ export const GET = withApiKey<Params>(
   { permission: "read" },
 );
 
-// POST /api/v1/{sheetId}/{tabName} - create one row or many (an array, up to 1,000); with an
+// POST /api/v1/{sheetId}/{tabName} - create one row or many (an array, up to 1,000); with
+// ?upsert=column, rows whose key matches are updated and the rest created; with an
 // Idempotency-Key, a retry returns the first answer and writes nothing
 export const POST = withApiKey<Params>(
   async ({ req, params, sheet, key }) => {
     const body = await readJsonBody(req);
-    return idempotent(req, key.userId, body, async (attempt) => {
+    const upsert = new URL(req.url).searchParams.get("upsert");
+    return idempotent(req, key.userId, upsert === null ? body : { upsert, body }, async (attempt) => {
       const tab = await findTab(sheet, params.tabName);
-      const data = await createRows(sheet, tab, body, { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId });
+      const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };
+      const data = upsert === null ? await createRows(sheet, tab, body, opts) : await upsertRows(sheet, tab, upsert, body, opts);
       // An earlier request with this key was written after all: its answer, nothing written again.
-      if (data === "earlier-landed") return ok({ data: attempt!.earlier!.answer }, { status: 201 });
-      return ok({ data }, { status: 201 });
+      const answer = data === "earlier-landed" ? (attempt!.earlier!.answer as typeof data) : data;
+      return ok({ data: answer }, { status: upsert !== null && (answer as { created?: number }).created === 0 ? 200 : 201 });
     });
   },
   { permission: "write" },
 );
 
-export const { PUT, PATCH, DELETE, OPTIONS } = keyRouteMethods(["GET", "POST"]);
+// PATCH /api/v1/{sheetId}/{tabName} - an object with ?filter=: the same cells of every matching
+// row (at most `limit`, default 1; dry_run=true only counts); an array: each row found by its
+// ?key= column (default id) gets its own values. One atomic write; If-Match, Idempotency-Key.
+export const PATCH = withApiKey<Params>(
+  async ({ req, params, sheet, key }) => {
+    const body = await readJsonBody(req);
+    const search = new URL(req.url).searchParams;
+    return idempotent(req, key.userId, { search: search.toString(), body }, async (attempt) => {
+      const tab = await findTab(sheet, params.tabName);
+      const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };
+      const data = Array.isArray(body) ? await updateEach(sheet, tab, search, body, opts) : await updateWhere(sheet, tab, search, body, opts);
+      return ok({ data: data === "earlier-landed" ? attempt!.earlier!.answer : data });
+    });
+  },
+  { permission: "write" },
+);
+
+// DELETE /api/v1/{sheetId}/{tabName}?filter= - every matching row (at most `limit`, default 1;
+// dry_run=true only counts), in one atomic write; If-Match, Idempotency-Key
+export const DELETE = withApiKey<Params>(
+  async ({ req, params, sheet, key }) => {
+    const search = new URL(req.url).searchParams;
+    return idempotent(req, key.userId, { search: search.toString() }, async (attempt) => {
+      const tab = await findTab(sheet, params.tabName);
+      const data = await deleteWhere(sheet, tab, search, { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") });
+      const answer = (data === "earlier-landed" ? attempt!.earlier!.answer : data) as DeleteResult;
+      const message = answer.dry_run ? `${answer.matched} row(s) of "${tab.name}" match; nothing was deleted (dry run).` : `${answer.deleted} row(s) deleted from "${tab.name}".`;
+      return ok({ message, data: answer });
+    });
+  },
+  { permission: "write" },
+);
+
+export const { PUT, OPTIONS } = keyRouteMethods(["GET", "POST", "PATCH", "DELETE"]);

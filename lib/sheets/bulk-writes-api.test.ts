@@ -1,0 +1,188 @@
+// Writes by value, end to end through the route handlers against emulators/google, on every
+// limit store, checked in the spreadsheet itself: PATCH and DELETE on a tab with a filter (a
+// filter required, `limit`, dry runs, If-Match), bulk updates with different values per row,
+// upserts by a key column, Idempotency-Key replays, each one batchUpdate; and two instances
+// racing upserts, filtered deletes and filtered updates on the same rows.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createUser } from "@/db/queries/users";
+import { setLimitStore } from "@/lib/limits/store";
+import { instanceClient, startInstance, type Instance } from "@/testing/instances";
+import { callRoute } from "@/testing/routes";
+import { storedRecords } from "@/testing/sheet-audit";
+import { startTestService, type TestService } from "@/testing/service";
+import { storesUnderTest } from "@/testing/stores";
+import { proveAccessWithGoogle } from "@/testing/google";
+
+const { stores, start, stop } = await storesUnderTest();
+let svc: TestService;
+let instances: Instance[];
+const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
+const CONTACTS = [
+  ["id", "email", "name", "plan", "score"],
+  [1, "ada@example.com", "Ada", "pro", 10],
+  [2, "grace@example.com", "Grace", "free", 20],
+  [3, "alan@example.com", "Alan", "free", 30],
+  [4, "kat@example.com", "Katherine", "pro", 40],
+  [5, "edsger@example.com", "Edsger", "team", 50],
+];
+
+beforeAll(async () => {
+  svc = await startTestService();
+  await start();
+  instances = [await startInstance(), await startInstance()];
+});
+afterAll(async () => {
+  await stop();
+  await svc.stop();
+});
+beforeEach(() => svc.google.calls.clear());
+
+describe.each(stores)("on the %s store", (storeName, makeStore) => {
+  let sheetId: string;
+  let key: string;
+  let user: Awaited<ReturnType<typeof createUser>>;
+  const batches = () => svc.google.calls.get("spreadsheets.batchUpdate") ?? 0;
+  const records = (tab = "Contacts") => storedRecords(svc.google, sheetId, tab);
+  const send = async (method: "PATCH" | "DELETE" | "POST", query: string, body?: unknown, headers: Record<string, string> = {}, on = 0, tab = "Contacts") =>
+    callRoute(instances[on]!.collection[method], { method, path: `/api/v1/${sheetId}/${encodeURIComponent(tab)}${query ? `?${query}` : ""}`, params: { sheetId, tabName: tab }, headers: { "X-API-Key": key, ...headers }, body });
+
+  beforeAll(async () => {
+    setLimitStore(makeStore());
+    user = await createUser({ email: `bulk-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+  });
+
+  // A fresh spreadsheet per test: each checks the sheet's whole content.
+  beforeEach(async () => {
+    sheetId = String((await svc.admin("/spreadsheets", { title: "Bulk", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Contacts", rows: CONTACTS }, { title: "People", rows: [["name", "city"], ["Ada", "London"], ["Bob", "Paris"], ["Cy", "Paris"]] }] })).spreadsheetId);
+    const { registerSheet } = await import("./registration");
+    await proveAccessWithGoogle(user, [sheetId]);
+    key = (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!;
+    svc.google.calls.clear();
+  });
+
+  it("PATCH with a filter updates the matching rows' named cells in one write, within limit", async () => {
+    const noFilter = await send("PATCH", "", { plan: "x" });
+    expect(noFilter.status).toBe(400);
+    expect(noFilter.body.message).toMatch(/^A filter is required/);
+    const tooMany = await send("PATCH", "filter=plan=free", { plan: "pro" });
+    expect(tooMany.status).toBe(409);
+    expect(tooMany.body.message).toMatch(/^2 rows match "filter=plan=free", more than limit=1; nothing was changed/);
+    expect(batches()).toBe(0);
+    const dry = await send("PATCH", "filter=plan=free&dry_run=true", { plan: "pro" });
+    expect(dry.body.data).toMatchObject({ matched: 2, updated: 0, dry_run: true });
+    expect(batches()).toBe(0);
+    const res = await send("PATCH", "filter=plan=free&limit=2", { plan: "pro", score: 99 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ matched: 2, updated: 2, dry_run: false, rows: [{ id: "2", email: "grace@example.com", plan: "pro", score: "99" }, { id: "3", plan: "pro", score: "99" }] });
+    expect(batches()).toBe(1);
+    expect(records().map((r) => `${r.id}:${r.plan}:${r.score}`)).toEqual(["1:pro:10", "2:pro:99", "3:pro:99", "4:pro:40", "5:team:50"]);
+    // By key: the usual case, one row by its email.
+    expect((await send("PATCH", `filter=${encodeURIComponent("email=ada@example.com")}`, { name: "Ada L." })).body.data).toMatchObject({ updated: 1 });
+    expect(records()[0]).toMatchObject({ name: "Ada L.", email: "ada@example.com" });
+    expect((await send("PATCH", "filter=plan=none", { plan: "x" })).body.data).toMatchObject({ matched: 0, updated: 0, rows: [] });
+    expect((await send("PATCH", "filter=plan=free", { id: "9" })).status).toBe(400);
+  });
+
+  it("checks If-Match against every row it changes: the ETags of a dry run", async () => {
+    const dry = await send("PATCH", "filter=plan=pro&limit=5&dry_run=true", { score: 0 });
+    const etags = (dry.body.data as { etags: string[] }).etags;
+    expect(etags).toHaveLength(2);
+    await send("PATCH", `filter=${encodeURIComponent("email=kat@example.com")}`, { name: "Kathy" });
+    const stale = await send("PATCH", "filter=plan=pro&limit=5", { score: 0 }, { "If-Match": etags.join(", ") });
+    expect(stale.status).toBe(412);
+    expect(stale.body.message).toMatch(/^Row 4 is not as you read it/);
+    expect(records().map((r) => r.score)).toEqual(["10", "20", "30", "40", "50"]);
+    const fresh = (await send("DELETE", "filter=plan=pro&limit=5&dry_run=true")).body.data as { etags: string[]; ids: string[] };
+    expect(fresh.ids).toEqual(["1", "4"]);
+    expect((await send("PATCH", "filter=plan=pro&limit=5", { score: 0 }, { "If-Match": fresh.etags.join(", ") })).status).toBe(200);
+  });
+
+  it("DELETE with a filter removes exactly the matching rows in one write", async () => {
+    expect((await send("DELETE", "")).status).toBe(400);
+    expect((await send("DELETE", "filter=plan=free")).status).toBe(409);
+    const dry = await send("DELETE", "filter=plan=free&dry_run=true");
+    expect(dry.body).toMatchObject({ success: true, message: '2 row(s) of "Contacts" match; nothing was deleted (dry run).', data: { matched: 2, deleted: 0, ids: ["2", "3"] } });
+    expect(records()).toHaveLength(5);
+    const res = await send("DELETE", `filter=plan=free&or=${encodeURIComponent("score>=50,name=Ada")}&limit=3`);
+    expect(res.body).toMatchObject({ success: true, message: '0 row(s) deleted from "Contacts".' });
+    const both = await send("DELETE", `or=${encodeURIComponent("plan=free,score>=50")}&limit=3`);
+    expect(both.body).toMatchObject({ message: '3 row(s) deleted from "Contacts".', data: { deleted: 3, ids: ["2", "3", "5"] } });
+    expect(batches()).toBe(1);
+    expect(records().map((r) => r.id)).toEqual(["1", "4"]);
+    // A tab without an id column: rows found as they are now, never a neighbour.
+    expect((await send("DELETE", "filter=city=Paris&limit=2", undefined, {}, 0, "People")).body.data).toMatchObject({ deleted: 2, ids: ["3", "4"] });
+    expect(records("People")).toEqual([{ name: "Ada", city: "London" }]);
+  });
+
+  it("PATCH with an array updates each row by its key with its own values, or nothing", async () => {
+    const res = await send("PATCH", "", [{ id: "1", score: 11 }, { id: "3", score: 33, plan: "pro" }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ updated: 2, rows: [{ id: "1", score: "11" }, { id: "3", score: "33", plan: "pro" }] });
+    const byEmail = await send("PATCH", "key=email", [{ email: "grace@example.com", name: "Grace H." }, { email: "kat@example.com", score: 44 }]);
+    expect(byEmail.body.data).toMatchObject({ updated: 2 });
+    expect(batches()).toBe(2);
+    expect(records().map((r) => `${r.name}:${r.score}`)).toEqual(["Ada:11", "Grace H.:20", "Alan:33", "Katherine:44", "Edsger:50"]);
+    const missing = await send("PATCH", "key=email", [{ email: "ada@example.com", score: 1 }, { email: "nobody@example.com", score: 2 }]);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('No row of "Contacts" has email "nobody@example.com"; nothing was changed.');
+    expect(records()[0]!.score).toBe("11");
+    expect((await send("PATCH", "", [{ id: "1", score: 1 }, { id: "1", score: 2 }])).body.message).toBe('"id" "1" appears twice in the body: each row is written once.');
+    expect((await send("PATCH", "", [{ score: 1 }])).body.message).toMatch(/^Row 1 of the body has no "id"/);
+    expect((await send("PATCH", "key=colour", [{ id: "1" }])).status).toBe(400);
+  });
+
+  it("upserts by a key column: matches updated cell by cell, the rest appended with new ids, in one write", async () => {
+    const res = await send("POST", "upsert=email", [{ email: "ada@example.com", score: 15 }, { email: "barbara@example.com", name: "Barbara", plan: "free" }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ created: 1, updated: 1, rows: [{ id: "1", name: "Ada", score: "15" }, { id: "6", email: "barbara@example.com", name: "Barbara", score: "" }] });
+    expect(batches()).toBe(1);
+    expect(records().map((r) => `${r.id}:${r.email}:${r.score}`)).toEqual(["1:ada@example.com:15", "2:grace@example.com:20", "3:alan@example.com:30", "4:kat@example.com:40", "5:edsger@example.com:50", "6:barbara@example.com:"]);
+    const again = await send("POST", "upsert=email", { email: "barbara@example.com", plan: "pro" });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ created: 0, updated: 1 });
+    const byId = await send("POST", "upsert=id", [{ id: "2", plan: "team" }, { id: "40", email: "new@example.com" }]);
+    expect(byId.body.data).toMatchObject({ created: 1, updated: 1 });
+    expect(records().at(-1)).toMatchObject({ id: "40", email: "new@example.com" });
+    expect((await send("POST", "upsert=email", [{ name: "no key" }])).status).toBe(400);
+    expect((await send("POST", "upsert=email", [{ email: "ada@example.com", id: "77" }])).body.message).toMatch(/id cannot be changed/);
+    expect((await send("POST", "upsert=id", [{ name: "x" }], {}, 0, "People")).body.message).toMatch(/has no id column/);
+  });
+
+  it("replays a filtered write sent again with the same Idempotency-Key", async () => {
+    const headers = { "Idempotency-Key": `bulk-${randomUUID()}` };
+    const first = await send("DELETE", "filter=plan=team", undefined, headers);
+    const again = await send("DELETE", "filter=plan=team", undefined, headers);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(batches()).toBe(1);
+    expect((await send("DELETE", "filter=plan=pro&limit=2", undefined, headers)).status).toBe(409);
+  });
+
+  it("two instances racing upserts of one key write one row; racing filtered deletes remove each row once", async () => {
+    const racers = await Promise.all([
+      send("POST", "upsert=email", { email: "race@example.com", score: 100 }, {}, 0),
+      send("POST", "upsert=email", { email: "race@example.com", name: "Racer" }, {}, 1),
+    ]);
+    expect(racers.map((r) => r.status).sort()).toEqual([200, 201]);
+    const raced = records().filter((r) => r.email === "race@example.com");
+    expect(raced).toHaveLength(1);
+    expect(raced[0]).toMatchObject({ id: "6", score: "100", name: "Racer" });
+
+    const deletes = await Promise.all([send("DELETE", "filter=plan=free&limit=2", undefined, {}, 0), send("DELETE", "filter=score<=30&limit=3", undefined, {}, 1)]);
+    expect(deletes.every((r) => r.status === 200)).toBe(true);
+    const deleted = deletes.flatMap((r) => (r.body.data as { ids: string[] }).ids);
+    expect(deleted.sort()).toEqual(["1", "2", "3"]);
+    expect(records().map((r) => r.id)).toEqual(["4", "5", "6"]);
+
+    const updates = await Promise.all([send("PATCH", "filter=id>=4&limit=3", { plan: "gold" }, {}, 0), send("PATCH", "filter=id>=5&limit=3", { name: "Same" }, {}, 1)]);
+    expect(updates.map((r) => r.status)).toEqual([200, 200]);
+    expect(records().map((r) => `${r.id}:${r.plan}:${r.name}`)).toEqual(["4:gold:Katherine", "5:gold:Same", "6:gold:Same"]);
+  });
+
+  it("the rows API of each instance sees the other's bulk writes", async () => {
+    await send("PATCH", "", [{ id: "5", score: 55 }], {}, 0);
+    const other = instanceClient(instances[1]!, sheetId, key);
+    expect((await other.get("Contacts", "5")).body.data).toMatchObject({ score: "55" });
+  });
+});

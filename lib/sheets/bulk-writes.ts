@@ -1,0 +1,328 @@
+// Writes that find their rows by value rather than by id (DECISIONS 5-7a hold for each): update
+// or delete every row a filter matches, update many rows with different values found by a key
+// column, and upsert by a key column. Each is one step under the tab's lock, on any instance: the
+// earlier writes are settled, the tab is read as it is now, every row is found and checked (the
+// filter's `limit`, If-Match), and then one guarded batchUpdate does all of it, or nothing is
+// written. A filtered write needs a filter and changes at most `limit` rows (default 1: a filter
+// meant for one row that matches several changes nothing); `dry_run=true` answers what it would
+// match without writing.
+import type { sheets_v4 } from "@googleapis/sheets";
+import { matchesAny } from "@/lib/http/conditional";
+import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
+import { comparableTarget, comparableValue, comparesByValue } from "./cell-values";
+import { applyQuery, parseBoolean, parseListQuery, queryColumns } from "./query";
+import { checkParams } from "./query-params";
+import { checkColumns, checkRowShape, displayed, rowsOfCreateBody, type RowInput } from "./row-input";
+import { assignIds, cellData, newRowCells, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
+import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
+import { fetchTab } from "./tab-cache";
+import type { TabModel } from "./tab-model";
+import { guardedWrite, markerRequest, outcomeOf, type SheetsRequest } from "./write-guard";
+
+export const MAX_ROWS_PER_WRITE = 1000;
+const bad = (message: string) => new ApiError("validation_error", message);
+
+export interface WriteOptions {
+  ifMatch?: string | null;
+  /** An earlier request with the same Idempotency-Key whose write had an unknown outcome. */
+  earlierWrite?: number;
+  idempotencyKey?: string;
+}
+
+type Json = Record<string, JsonValue>;
+export type EarlierLanded = "earlier-landed";
+
+const retryHint = (o: WriteOptions) =>
+  o.idempotencyKey ? "Send the same request again with the same Idempotency-Key: it will not be applied twice." : "Read the rows before retrying (an Idempotency-Key lets a retry settle this for you).";
+
+// --- Finding rows --------------------------------------------------------------------------------
+
+interface Scope {
+  rows: TabRow[];
+  limit: number;
+  dryRun: boolean;
+  describe: string;
+}
+
+/** `filter` (and `or`) of a filtered write, read as a list reads them; `limit` and `dry_run`. */
+function scopeOf(params: URLSearchParams, data: TabData): Scope {
+  checkParams(params, ["filter", "or", "limit", "dry_run"]);
+  const filter = params.get("filter") ?? "";
+  const or = params.getAll("or").filter(Boolean);
+  if (!filter && !or.length) {
+    throw bad("A filter is required: PATCH and DELETE on a tab change the rows ?filter= matches (e.g. ?filter=email=ada@example.com). To change one row by its id, use /{tabName}/{rowId}.");
+  }
+  const limitText = params.get("limit");
+  if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_ROWS_PER_WRITE)) {
+    throw bad(`limit must be an integer from 1 to ${MAX_ROWS_PER_WRITE}: the most rows this request may change; got ${quoted(limitText)}.`);
+  }
+  const query = parseListQuery(new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")), queryColumns(data));
+  const { rows } = applyQuery(data, { ...query, limit: data.rows.length, offset: 0 });
+  return { rows, limit: limitText === null ? 1 : Number(limitText), dryRun: parseBoolean("dry_run", params.get("dry_run")), describe: [filter && `filter=${filter}`, ...or.map((o) => `or=${o}`)].filter(Boolean).join("&") };
+}
+
+function checkLimit(scope: Scope): void {
+  if (scope.rows.length <= scope.limit) return;
+  throw new ApiError(
+    "conflict",
+    `${scope.rows.length} rows match ${quoted(scope.describe)}, more than limit=${scope.limit}; nothing was changed. Check them with GET and the same filter (or dry_run=true), then send limit=${Math.min(scope.rows.length, MAX_ROWS_PER_WRITE)} if they are all meant.`,
+  );
+}
+
+/** With If-Match (the ETags of the client's reads), every row about to change must still be as read. */
+function checkIfMatch(data: TabData, rows: TabRow[], ifMatch: string | null | undefined): void {
+  if (ifMatch === null || ifMatch === undefined) return;
+  const changed = rows.find((r) => !matchesAny(ifMatch, rowEtag(data, r)));
+  if (!changed) return;
+  throw new ApiError("precondition_failed", `Row ${changed.id} is not as you read it (its ETag is now ${rowEtag(data, changed)}; If-Match must list the ETag of every row the request changes); nothing was changed. Read again and retry.`, {}, { ETag: rowEtag(data, changed) });
+}
+
+/** Rows by the value of a key column: as displayed, and by value in number and date columns (`sku=12` finds "12.00"). */
+function keyIndex(data: TabData, key: string) {
+  const at = data.columns.findIndex((c) => c.name === key);
+  const column = data.columns[at] ?? { type: "number" as const };
+  const byText = new Map<string, TabRow[]>();
+  const byValue = new Map<number, TabRow[]>();
+  const add = <K>(map: Map<K, TabRow[]>, k: K, row: TabRow) => map.set(k, [...(map.get(k) ?? []), row]);
+  for (const row of data.rows) {
+    const text = at >= 0 ? row.cells[at]! : row.id;
+    add(byText, text, row);
+    const n = comparesByValue(column.type) ? comparableValue(text, column, data.where) : undefined;
+    if (n !== undefined) add(byValue, n, row);
+  }
+  return (value: string): TabRow[] => {
+    const found = byText.get(value);
+    if (found) return found;
+    const n = comparesByValue(column.type) ? comparableTarget(value, column, data.where) : undefined;
+    return n === undefined ? [] : (byValue.get(n) ?? []);
+  };
+}
+
+function keyColumn(params: URLSearchParams, name: string, data: TabData, { creates }: { creates: boolean }): string {
+  const key = params.get(name) ?? "id";
+  if (!queryColumns(data).includes(key)) throw bad(`Unknown ${name} column ${quoted(key)}. Columns: ${queryColumns(data).join(", ")}.`);
+  if (creates && key === "id" && !data.hasIdColumn) throw bad(`The tab "${data.tab}" has no id column: upsert by one of its columns (?${name}=column).`);
+  return key;
+}
+
+/** Each body row's key value, required and distinct. */
+function keysOf(rows: RowInput[], key: string): string[] {
+  const seen = new Set<string>();
+  return rows.map((row, i) => {
+    const v = row[key];
+    if (v === undefined || v === null || v === "") throw bad(`Row ${i + 1} of the body has no ${quoted(key)}: it is the key that finds the row.`);
+    const text = displayed(v);
+    if (seen.has(text)) throw bad(`${quoted(key)} ${quoted(text)} appears twice in the body: each row is written once.`);
+    seen.add(text);
+    return text;
+  });
+}
+
+function uniqueMatch(data: TabData, find: (v: string) => TabRow[], key: string, value: string): TabRow | undefined {
+  const found = find(value);
+  if (found.length > 1) throw new ApiError("conflict", `${found.length} rows of "${data.tab}" have ${key} ${quoted(value)} (ids ${found.map((r) => r.id).join(", ")}): a key must find one row. Nothing was changed.`);
+  return found[0];
+}
+
+// --- Requests ------------------------------------------------------------------------------------
+
+/** One updateCells per named cell: cells the body does not name are never touched. */
+function cellUpdates(data: TabData, model: TabModel, row: TabRow, patch: RowInput): SheetsRequest[] {
+  return data.columns
+    .filter((c) => c.name in patch)
+    .map((col) => ({ updateCells: { start: { sheetId: model.gid, rowIndex: row.rowNumber - 1, columnIndex: col.index }, rows: [{ values: [cellData(patch[col.name]!)] }], fields: "userEnteredValue" } }));
+}
+
+function patched(data: TabData, row: TabRow, patch: RowInput): TabRow {
+  return { ...row, cells: data.columns.map((c, i) => (c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!)) };
+}
+
+/** Bottom-up, contiguous rows merged: each deleteDimension's range stays valid after the ones before it. */
+function rowDeletes(model: TabModel, rows: TabRow[]): SheetsRequest[] {
+  const numbers = [...new Set(rows.map((r) => r.rowNumber))].sort((a, b) => b - a);
+  const ranges: [number, number][] = [];
+  for (const n of numbers) {
+    const last = ranges.at(-1);
+    if (last && last[0] === n + 1) last[0] = n;
+    else ranges.push([n, n]);
+  }
+  return ranges.map(([from, to]) => ({ deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: from - 1, endIndex: to } } }));
+}
+
+async function send(sheet: WriteSheet, model: TabModel, kind: string, requests: SheetsRequest[], unknown: (writeId: number) => OutcomeUnknown, location: sheets_v4.Schema$DeveloperMetadataLocation = { sheetId: model.gid }) {
+  return guardedWrite(sheet, model, kind, (writeId) => [...requests, markerRequest(writeId, kind, location)], unknown);
+}
+
+// --- Filtered update and delete ------------------------------------------------------------------
+
+export interface UpdateResult {
+  matched: number;
+  updated: number;
+  dry_run: boolean;
+  rows: Json[];
+  etags: string[];
+}
+
+/** PATCH /{tab}?filter=: the body's cells written to every matching row. */
+export async function updateWhere(sheet: WriteSheet, model: TabModel, params: URLSearchParams, body: unknown, opts: WriteOptions = {}): Promise<UpdateResult | EarlierLanded> {
+  requireWritable(sheet);
+  const patch = checkRowShape(body);
+  if ("id" in patch) throw bad("id cannot be changed: it identifies the row.");
+  const plan = (data: TabData) => {
+    checkColumns([patch], data, { update: true });
+    return scopeOf(params, data);
+  };
+  const preview = async () => {
+    const data = await fetchTab(sheet, model);
+    const scope = plan(data);
+    return scope.dryRun ? { matched: scope.rows.length, updated: 0, dry_run: true, rows: scope.rows.map((r) => rowToJson(data, r)), etags: scope.rows.map((r) => rowEtag(data, r)) } : undefined;
+  };
+  if (parseBoolean("dry_run", params.get("dry_run"))) return (await preview())!;
+  return underTabLock(sheet, model, async () => {
+    if (opts.earlierWrite !== undefined && (await outcomeOf(sheet.id, opts.earlierWrite))) return "earlier-landed";
+    const data = await fetchTab(sheet, model);
+    const scope = plan(data);
+    checkLimit(scope);
+    checkIfMatch(data, scope.rows, opts.ifMatch);
+    const after = scope.rows.map((r) => patched(data, r, patch));
+    const answer: UpdateResult = { matched: scope.rows.length, updated: scope.rows.length, dry_run: false, rows: after.map((r) => rowToJson(data, r)), etags: after.map((r) => rowEtag(data, r)) };
+    if (!scope.rows.length) return answer;
+    await send(sheet, model, "update", scope.rows.flatMap((r) => cellUpdates(data, model, r, patch)), (writeId) =>
+      new OutcomeUnknown(`Google Sheets did not confirm the update of ${scope.rows.length} row(s) (ids ${scope.rows.map((r) => r.id).join(", ")}) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(opts)}`, writeId, answer),
+    );
+    return answer;
+  });
+}
+
+export interface DeleteResult {
+  matched: number;
+  deleted: number;
+  dry_run: boolean;
+  ids: string[];
+  etags: string[];
+}
+
+/** DELETE /{tab}?filter=: every matching row removed, in one batch. */
+export async function deleteWhere(sheet: WriteSheet, model: TabModel, params: URLSearchParams, opts: WriteOptions = {}): Promise<DeleteResult | EarlierLanded> {
+  requireWritable(sheet);
+  const describe = (data: TabData, scope: Scope, deleted: number): DeleteResult => ({ matched: scope.rows.length, deleted, dry_run: scope.dryRun, ids: scope.rows.map((r) => r.id), etags: scope.rows.map((r) => rowEtag(data, r)) });
+  if (parseBoolean("dry_run", params.get("dry_run"))) {
+    const data = await fetchTab(sheet, model);
+    return describe(data, scopeOf(params, data), 0);
+  }
+  return underTabLock(sheet, model, async () => {
+    if (opts.earlierWrite !== undefined && (await outcomeOf(sheet.id, opts.earlierWrite))) return "earlier-landed";
+    const data = await fetchTab(sheet, model);
+    const scope = scopeOf(params, data);
+    checkLimit(scope);
+    checkIfMatch(data, scope.rows, opts.ifMatch);
+    const answer = describe(data, scope, scope.rows.length);
+    if (!scope.rows.length) return answer;
+    await send(sheet, model, "delete", rowDeletes(model, scope.rows), (writeId) =>
+      new OutcomeUnknown(`Google Sheets did not confirm the delete of ${scope.rows.length} row(s) (ids ${answer.ids.join(", ")}) in time; the outcome is unknown (it applies whole or not at all, to these rows only). ${retryHint(opts)}`, writeId, answer),
+    );
+    return answer;
+  });
+}
+
+// --- Bulk update and upsert by key ---------------------------------------------------------------
+
+function bodyRows(body: unknown, what: string): RowInput[] {
+  if (!Array.isArray(body)) throw bad(`${what} takes an array of rows.`);
+  if (body.length > MAX_ROWS_PER_WRITE) throw bad(`At most ${MAX_ROWS_PER_WRITE} rows can be written in one request; got ${body.length}.`);
+  return rowsOfCreateBody(body);
+}
+
+/** PATCH /{tab} with an array: each item finds its row by `key` (default id) and changes its other named cells. */
+export async function updateEach(sheet: WriteSheet, model: TabModel, params: URLSearchParams, body: unknown, opts: WriteOptions = {}): Promise<UpdateResult | EarlierLanded> {
+  requireWritable(sheet);
+  checkParams(params, ["key"]);
+  const items = bodyRows(body, "A bulk update");
+  return underTabLock(sheet, model, async () => {
+    if (opts.earlierWrite !== undefined && (await outcomeOf(sheet.id, opts.earlierWrite))) return "earlier-landed";
+    const data = await fetchTab(sheet, model);
+    const key = keyColumn(params, "key", data, { creates: false });
+    const keys = keysOf(items, key);
+    const patches = items.map((item) => Object.assign(Object.create(null) as RowInput, Object.fromEntries(Object.entries(item).filter(([name]) => name !== key))));
+    patches.forEach((p, i) => {
+      if (!Object.keys(p).length) throw bad(`Row ${i + 1} of the body names only its key: name a column to change.`);
+    });
+    checkColumns(patches, data, { update: true });
+    const find = keyIndex(data, key);
+    const targets = keys.map((value) => {
+      const row = uniqueMatch(data, find, key, value);
+      if (!row) throw new ApiError("not_found", `No row of "${data.tab}" has ${key} ${quoted(value)}; nothing was changed.`);
+      return row;
+    });
+    if (new Set(targets).size !== targets.length) throw bad("Two rows of the body find the same row of the sheet: each row is written once.");
+    checkIfMatch(data, targets, opts.ifMatch);
+    const after = targets.map((r, i) => patched(data, r, patches[i]!));
+    const answer: UpdateResult = { matched: targets.length, updated: targets.length, dry_run: false, rows: after.map((r) => rowToJson(data, r)), etags: after.map((r) => rowEtag(data, r)) };
+    await send(sheet, model, "update", targets.flatMap((r, i) => cellUpdates(data, model, r, patches[i]!)), (writeId) =>
+      new OutcomeUnknown(`Google Sheets did not confirm the update of ${targets.length} row(s) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(opts)}`, writeId, answer),
+    );
+    return answer;
+  });
+}
+
+export interface UpsertResult {
+  created: number;
+  updated: number;
+  rows: Json[];
+}
+
+/**
+ * POST /{tab}?upsert=column: each body row whose key matches a row of the tab updates that row's
+ * named cells; the others are appended after the tab's last row (with ids as creates get them).
+ */
+export async function upsertRows(sheet: WriteSheet, model: TabModel, keyName: string, body: unknown, opts: WriteOptions = {}): Promise<UpsertResult | EarlierLanded> {
+  requireWritable(sheet);
+  const rows = rowsOfCreateBody(body);
+  return underTabLock(sheet, model, async () => {
+    if (opts.earlierWrite !== undefined && (await outcomeOf(sheet.id, opts.earlierWrite))) return "earlier-landed";
+    const data = await fetchTab(sheet, model);
+    const key = keyColumn(new URLSearchParams({ upsert: keyName }), "upsert", data, { creates: true });
+    const keys = keysOf(rows, key);
+    checkColumns(rows, data, { update: false });
+    const find = keyIndex(data, key);
+    const targets = keys.map((value) => uniqueMatch(data, find, key, value));
+    const existing = rows.flatMap((row, i) => {
+      const target = targets[i];
+      if (!target) return [];
+      if (key !== "id" && "id" in row && displayed(row.id!) !== target.id) throw bad(`Row ${i + 1} of the body would change the id of row ${target.id}: id cannot be changed.`);
+      return [{ i, row: target, patch: Object.assign(Object.create(null) as RowInput, Object.fromEntries(Object.entries(row).filter(([name]) => name !== key && name !== "id"))) }];
+    });
+    const fresh = rows.flatMap((row, i) => (targets[i] ? [] : [{ i, row }]));
+    checkIfMatch(data, existing.map((e) => e.row), opts.ifMatch);
+    const ids = data.hasIdColumn && fresh.length ? await assignIds(sheet, data, fresh.map((f) => f.row)) : [];
+    const at = data.lastRowNumber;
+    const out: Json[] = new Array(rows.length);
+    for (const e of existing) out[e.i] = rowToJson(data, patched(data, e.row, e.patch));
+    fresh.forEach((f, k) => {
+      const rowNumber = at + 1 + k;
+      const id = data.hasIdColumn ? ids[k]! : String(rowNumber);
+      out[f.i] = rowToJson(data, { rowNumber, id, cells: data.columns.map((c) => (c.name === "id" && data.hasIdColumn ? id : displayed(f.row[c.name] ?? null))) });
+    });
+    const answer: UpsertResult = { created: fresh.length, updated: existing.length, rows: out };
+    const range = { sheetId: model.gid, dimension: "ROWS", startIndex: at, endIndex: at + fresh.length };
+    const requests: SheetsRequest[] = [
+      ...existing.flatMap((e) => cellUpdates(data, model, e.row, e.patch)),
+      ...(fresh.length
+        ? [
+            { insertDimension: { range, inheritFromBefore: at > 1 } },
+            { updateCells: { start: { sheetId: model.gid, rowIndex: at, columnIndex: 0 }, rows: newRowCells(data, fresh.map((f) => f.row), ids), fields: "userEnteredValue" } },
+          ]
+        : []),
+    ];
+    if (!requests.length) return answer;
+    await send(
+      sheet,
+      model,
+      "upsert",
+      requests,
+      (writeId) => new OutcomeUnknown(`Google Sheets did not confirm the upsert of ${rows.length} row(s) in time; the outcome is unknown (it applies whole or not at all, once). ${retryHint(opts)}`, writeId, answer),
+      fresh.length ? { dimensionRange: range } : { sheetId: model.gid },
+    );
+    return answer;
+  });
+}
