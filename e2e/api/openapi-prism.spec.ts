@@ -128,6 +128,14 @@ test("a realistic session through Prism's validating proxy shows zero violations
     await check({ name: "update, 412", method: "PUT", path: `${rows}/${id}`, headers: { ...k, ...json, "If-Match": before }, body: { notes: "stale" }, status: 412 });
     await check({ name: "delete, 412", method: "DELETE", path: `${rows}/${id}`, headers: { ...k, "If-Match": before }, status: 412 });
     await check({ name: "delete", method: "DELETE", path: `${rows}/${id}`, headers: k, status: 200 });
+    await check({ name: "upsert", method: "POST", path: `${rows}?upsert=name`, headers: { ...k, ...json }, body: [{ name: "Prism shelf", price: 7 }, { name: "Prism rail", price: 9 }], status: 201 });
+    await check({ name: "upsert, all updates", method: "POST", path: `${rows}?upsert=name`, headers: { ...k, ...json }, body: { name: "Prism rail", notes: "again" }, status: 200 });
+    const dry = await check({ name: "filtered update, dry run", method: "PATCH", path: `${rows}?filter=${encodeURIComponent("name~=prism*")}&limit=5&dry_run=true`, headers: { ...k, ...json }, body: { notes: "bulk" }, status: 200 });
+    await check({ name: "filtered update with If-Match", method: "PATCH", path: `${rows}?filter=${encodeURIComponent("name~=prism*")}&limit=5`, headers: { ...k, ...json, "If-Match": dry.body.data.etags.join(", ") }, body: { notes: "bulk" }, status: 200 });
+    await check({ name: "bulk update by key", method: "PATCH", path: `${rows}?key=name`, headers: { ...k, ...json }, body: [{ name: "Prism shelf", price: 8 }, { name: "Prism rail", price: 10 }], status: 200 });
+    await check({ name: "filtered delete, over the limit", method: "DELETE", path: `${rows}?filter=${encodeURIComponent("name~=prism*")}`, headers: k, status: 409 });
+    await check({ name: "filtered delete", method: "DELETE", path: `${rows}?filter=${encodeURIComponent("name~=prism*")}&limit=10`, headers: k, status: 200 });
+    await check({ name: "filtered update without a filter", method: "PATCH", path: rows, headers: { ...k, ...json }, body: { notes: "x" }, status: 400 });
 
     await check({ name: "schema", method: "GET", path: `/api/${sheetId}/schema`, headers: k, status: 200 });
     await check({ name: "refresh-schema", method: "POST", path: `/api/${sheetId}/refresh-schema`, headers: k, status: 200 });
