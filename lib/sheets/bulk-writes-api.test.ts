@@ -54,7 +54,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   // A fresh spreadsheet per test: each checks the sheet's whole content.
   beforeEach(async () => {
-    sheetId = String((await svc.admin("/spreadsheets", { title: "Bulk", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Contacts", rows: CONTACTS }, { title: "People", rows: [["name", "city"], ["Ada", "London"], ["Bob", "Paris"], ["Cy", "Paris"]] }] })).spreadsheetId);
+    sheetId = String((await svc.admin("/spreadsheets", { title: "Bulk", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Contacts", rows: CONTACTS, columnFormats: { score: { type: "CURRENCY", pattern: '"$"#,##0.00' } } }, { title: "People", rows: [["name", "city"], ["Ada", "London"], ["Bob", "Paris"], ["Cy", "Paris"]] }] })).spreadsheetId);
     const { registerSheet } = await import("./registration");
     await proveAccessWithGoogle(user, [sheetId]);
     key = (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!;
@@ -74,7 +74,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(batches()).toBe(0);
     const res = await send("PATCH", "filter=plan=free&limit=2", { plan: "pro", score: 99 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ matched: 2, updated: 2, dry_run: false, rows: [{ id: "2", email: "grace@example.com", plan: "pro", score: "99" }, { id: "3", plan: "pro", score: "99" }] });
+    expect(res.body.data).toMatchObject({ matched: 2, updated: 2, dry_run: false, rows: [{ id: "2", email: "grace@example.com", plan: "pro", score: "$99.00" }, { id: "3", plan: "pro", score: "$99.00" }] });
     expect(batches()).toBe(1);
     expect(records().map((r) => `${r.id}:${r.plan}:${r.score}`)).toEqual(["1:pro:10", "2:pro:99", "3:pro:99", "4:pro:40", "5:team:50"]);
     // By key: the usual case, one row by its email.
@@ -118,7 +118,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("PATCH with an array updates each row by its key with its own values, or nothing", async () => {
     const res = await send("PATCH", "", [{ id: "1", score: 11 }, { id: "3", score: 33, plan: "pro" }]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ updated: 2, rows: [{ id: "1", score: "11" }, { id: "3", score: "33", plan: "pro" }] });
+    expect(res.body.data).toMatchObject({ updated: 2, rows: [{ id: "1", score: "$11.00" }, { id: "3", score: "$33.00", plan: "pro" }] });
     const byEmail = await send("PATCH", "key=email", [{ email: "grace@example.com", name: "Grace H." }, { email: "kat@example.com", score: 44 }]);
     expect(byEmail.body.data).toMatchObject({ updated: 2 });
     expect(batches()).toBe(2);
@@ -135,7 +135,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("upserts by a key column: matches updated cell by cell, the rest appended with new ids, in one write", async () => {
     const res = await send("POST", "upsert=email", [{ email: "ada@example.com", score: 15 }, { email: "barbara@example.com", name: "Barbara", plan: "free" }]);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data).toMatchObject({ created: 1, updated: 1, rows: [{ id: "1", name: "Ada", score: "15" }, { id: "6", email: "barbara@example.com", name: "Barbara", score: "" }] });
+    expect(res.body.data).toMatchObject({ created: 1, updated: 1, rows: [{ id: "1", name: "Ada", score: "$15.00" }, { id: "6", email: "barbara@example.com", name: "Barbara", score: "" }] });
     expect(batches()).toBe(1);
     expect(records().map((r) => `${r.id}:${r.email}:${r.score}`)).toEqual(["1:ada@example.com:15", "2:grace@example.com:20", "3:alan@example.com:30", "4:kat@example.com:40", "5:edsger@example.com:50", "6:barbara@example.com:"]);
     const again = await send("POST", "upsert=email", { email: "barbara@example.com", plan: "pro" });
@@ -180,9 +180,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(records().map((r) => `${r.id}:${r.plan}:${r.name}`)).toEqual(["4:gold:Katherine", "5:gold:Same", "6:gold:Same"]);
   });
 
-  it("the rows API of each instance sees the other's bulk writes", async () => {
-    await send("PATCH", "", [{ id: "5", score: 55 }], {}, 0);
+  it("answers rows as the sheet shows them, so their ETags are the next read's; each instance sees the other's writes", async () => {
+    const written = await send("PATCH", "", [{ id: "5", score: 55 }], {}, 0);
     const other = instanceClient(instances[1]!, sheetId, key);
-    expect((await other.get("Contacts", "5")).body.data).toMatchObject({ score: "55" });
+    const read = await other.get("Contacts", "5");
+    expect(read.body.data).toMatchObject({ score: "$55.00" });
+    expect(read.headers.get("etag")).toBe((written.body.data as { etags: string[] }).etags[0]);
   });
 });

@@ -15,6 +15,7 @@ import { checkParams } from "./query-params";
 import { checkColumns, checkRowShape, displayed, rowsOfCreateBody, type RowInput } from "./row-input";
 import { assignIds, cellData, newRowCells, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
+import { quoteTab } from "./read-model";
 import { fetchTab } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { guardedWrite, markerRequest, outcomeOf, type SheetsRequest } from "./write-guard";
@@ -149,8 +150,36 @@ function rowDeletes(model: TabModel, rows: TabRow[]): SheetsRequest[] {
   return ranges.map(([from, to]) => ({ deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: from - 1, endIndex: to } } }));
 }
 
-async function send(sheet: WriteSheet, model: TabModel, kind: string, requests: SheetsRequest[], unknown: (writeId: number) => OutcomeUnknown, location: sheets_v4.Schema$DeveloperMetadataLocation = { sheetId: model.gid }) {
-  return guardedWrite(sheet, model, kind, (writeId) => [...requests, markerRequest(writeId, kind, location)], unknown);
+/** Contiguous row numbers as A1 row ranges (`'Tab'!4:6`). */
+function rowRanges(model: TabModel, rowNumbers: number[]): string[] {
+  const sorted = [...new Set(rowNumbers)].sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const n of sorted) {
+    const last = ranges.at(-1);
+    if (last && last[1] === n - 1) last[1] = n;
+    else ranges.push([n, n]);
+  }
+  return ranges.map(([from, to]) => `${quoteTab(model.name)}!${from}:${to}`);
+}
+
+/**
+ * Sends the requests and the write's marker as one guarded batch; the rows numbered `readBack`
+ * come back as the sheet now shows them (number formats applied), so answers and ETags are what
+ * the next read gives. A write settled after a timeout has no answer: then rows are as written.
+ */
+async function send(sheet: WriteSheet, model: TabModel, kind: string, requests: SheetsRequest[], unknown: (writeId: number) => OutcomeUnknown, { location = { sheetId: model.gid }, readBack = [] }: { location?: sheets_v4.Schema$DeveloperMetadataLocation; readBack?: number[] } = {}): Promise<Map<number, string[]>> {
+  const { updated } = await guardedWrite(sheet, model, kind, (writeId) => [...requests, markerRequest(writeId, kind, location)], unknown, { readBack: rowRanges(model, readBack) });
+  const shown = new Map<number, string[]>();
+  for (const tab of updated?.sheets ?? []) {
+    for (const grid of tab.data ?? []) grid.rowData?.forEach((r, k) => shown.set((grid.startRow ?? 0) + k + 1, (r.values ?? []).map((v) => v.formattedValue ?? "")));
+  }
+  return shown;
+}
+
+/** A row as the sheet shows it after the write, when read back; else as written. */
+function asShown(data: TabData, row: TabRow, shown: Map<number, string[]>): TabRow {
+  const cells = shown.get(row.rowNumber);
+  return cells ? { ...row, cells: data.columns.map((c) => cells[c.index] ?? "") } : row;
 }
 
 // --- Filtered update and delete ------------------------------------------------------------------
@@ -162,6 +191,8 @@ export interface UpdateResult {
   rows: Json[];
   etags: string[];
 }
+
+const updateAnswer = (data: TabData, updated: number, rows: TabRow[]): UpdateResult => ({ matched: rows.length, updated, dry_run: false, rows: rows.map((r) => rowToJson(data, r)), etags: rows.map((r) => rowEtag(data, r)) });
 
 /** PATCH /{tab}?filter=: the body's cells written to every matching row. */
 export async function updateWhere(sheet: WriteSheet, model: TabModel, params: URLSearchParams, body: unknown, opts: WriteOptions = {}): Promise<UpdateResult | EarlierLanded> {
@@ -185,12 +216,12 @@ export async function updateWhere(sheet: WriteSheet, model: TabModel, params: UR
     checkLimit(scope);
     checkIfMatch(data, scope.rows, opts.ifMatch);
     const after = scope.rows.map((r) => patched(data, r, patch));
-    const answer: UpdateResult = { matched: scope.rows.length, updated: scope.rows.length, dry_run: false, rows: after.map((r) => rowToJson(data, r)), etags: after.map((r) => rowEtag(data, r)) };
+    const answer = updateAnswer(data, scope.rows.length, after);
     if (!scope.rows.length) return answer;
-    await send(sheet, model, "update", scope.rows.flatMap((r) => cellUpdates(data, model, r, patch)), (writeId) =>
+    const shown = await send(sheet, model, "update", scope.rows.flatMap((r) => cellUpdates(data, model, r, patch)), (writeId) =>
       new OutcomeUnknown(`Google Sheets did not confirm the update of ${scope.rows.length} row(s) (ids ${scope.rows.map((r) => r.id).join(", ")}) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(opts)}`, writeId, answer),
-    );
-    return answer;
+    { readBack: scope.rows.map((r) => r.rowNumber) });
+    return updateAnswer(data, scope.rows.length, after.map((r) => asShown(data, r, shown)));
   });
 }
 
@@ -257,11 +288,11 @@ export async function updateEach(sheet: WriteSheet, model: TabModel, params: URL
     if (new Set(targets).size !== targets.length) throw bad("Two rows of the body find the same row of the sheet: each row is written once.");
     checkIfMatch(data, targets, opts.ifMatch);
     const after = targets.map((r, i) => patched(data, r, patches[i]!));
-    const answer: UpdateResult = { matched: targets.length, updated: targets.length, dry_run: false, rows: after.map((r) => rowToJson(data, r)), etags: after.map((r) => rowEtag(data, r)) };
-    await send(sheet, model, "update", targets.flatMap((r, i) => cellUpdates(data, model, r, patches[i]!)), (writeId) =>
+    const answer = updateAnswer(data, targets.length, after);
+    const shown = await send(sheet, model, "update", targets.flatMap((r, i) => cellUpdates(data, model, r, patches[i]!)), (writeId) =>
       new OutcomeUnknown(`Google Sheets did not confirm the update of ${targets.length} row(s) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(opts)}`, writeId, answer),
-    );
-    return answer;
+    { readBack: targets.map((r) => r.rowNumber) });
+    return updateAnswer(data, targets.length, after.map((r) => asShown(data, r, shown)));
   });
 }
 
@@ -296,14 +327,15 @@ export async function upsertRows(sheet: WriteSheet, model: TabModel, keyName: st
     checkIfMatch(data, existing.map((e) => e.row), opts.ifMatch);
     const ids = data.hasIdColumn && fresh.length ? await assignIds(sheet, data, fresh.map((f) => f.row)) : [];
     const at = data.lastRowNumber;
-    const out: Json[] = new Array(rows.length);
-    for (const e of existing) out[e.i] = rowToJson(data, patched(data, e.row, e.patch));
+    const written: TabRow[] = new Array(rows.length);
+    for (const e of existing) written[e.i] = patched(data, e.row, e.patch);
     fresh.forEach((f, k) => {
       const rowNumber = at + 1 + k;
       const id = data.hasIdColumn ? ids[k]! : String(rowNumber);
-      out[f.i] = rowToJson(data, { rowNumber, id, cells: data.columns.map((c) => (c.name === "id" && data.hasIdColumn ? id : displayed(f.row[c.name] ?? null))) });
+      written[f.i] = { rowNumber, id, cells: data.columns.map((c) => (c.name === "id" && data.hasIdColumn ? id : displayed(f.row[c.name] ?? null))) };
     });
-    const answer: UpsertResult = { created: fresh.length, updated: existing.length, rows: out };
+    const answerOf = (shown: Map<number, string[]>): UpsertResult => ({ created: fresh.length, updated: existing.length, rows: written.map((r) => rowToJson(data, asShown(data, r, shown))) });
+    const answer = answerOf(new Map());
     const range = { sheetId: model.gid, dimension: "ROWS", startIndex: at, endIndex: at + fresh.length };
     const requests: SheetsRequest[] = [
       ...existing.flatMap((e) => cellUpdates(data, model, e.row, e.patch)),
@@ -315,14 +347,14 @@ export async function upsertRows(sheet: WriteSheet, model: TabModel, keyName: st
         : []),
     ];
     if (!requests.length) return answer;
-    await send(
+    const shown = await send(
       sheet,
       model,
       "upsert",
       requests,
       (writeId) => new OutcomeUnknown(`Google Sheets did not confirm the upsert of ${rows.length} row(s) in time; the outcome is unknown (it applies whole or not at all, once). ${retryHint(opts)}`, writeId, answer),
-      fresh.length ? { dimensionRange: range } : { sheetId: model.gid },
+      { location: fresh.length ? { dimensionRange: range } : { sheetId: model.gid }, readBack: written.map((r) => r.rowNumber) },
     );
-    return answer;
+    return answerOf(shown);
   });
 }
