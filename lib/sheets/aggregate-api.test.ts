@@ -52,6 +52,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toEqual([{ group: {}, count: 6, sum: { price: 816.49 }, avg: { price: 136.081666666667 }, min: { price: 19 }, max: { rating: 4.8 } }]);
     expect(res.body.meta).toEqual({ groups: 1, rows: 6, limit: 1000, offset: 0, returned: 1 });
+    const none = await call(demo, "Products", "aggregate", "aggregate=count,sum:price&filter=price%3E10000");
+    expect(none.body.data).toEqual([{ group: {}, count: 0, sum: { price: null } }]);
   });
 
   it("groups by one or two columns, in value order, honouring filter and or", async () => {

@@ -96,11 +96,14 @@ export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchPar
       s.max = Math.max(s.max, value);
     });
   }
+  // Without group_by there is always one group, as SQL's count(*) over no rows is 0.
+  if (!q.groupBy.length && !byKey.size) byKey.set("[]", { first: -1, count: 0, stats: q.measures.map(() => ({ sum: 0, n: 0, min: Infinity, max: -Infinity })) });
   const all = [...byKey.values()];
   const groups = all.slice(q.offset, q.offset + q.limit).map((g) => {
-    const row = data.rows[g.first]!;
+    const row = data.rows[g.first];
     const group: Record<string, JsonValue> = Object.create(null);
     for (const c of q.groupBy) {
+      if (!row) break;
       const column = data.columns[at(c)];
       const text = column ? row.cells[at(c)]! : row.id;
       group[c] = q.typed ? typedValue(text, column ?? { type: "number" }, data.where) : text;
