@@ -33,7 +33,7 @@ const TOPICS = [
 
 export default function GuidePage() {
   return (
-    <article className="space-y-8 leading-relaxed">
+    <article className="space-y-8 leading-relaxed [&_code]:[overflow-wrap:anywhere]">
       <header className="space-y-3">
         <h1 className="text-3xl font-bold">SheetAPI guide</h1>
         <p className="text-slate-600 dark:text-slate-400">

@@ -68,6 +68,6 @@ test("a typed client generated from the OpenAPI document does create, read, upda
 
   const out = execFileSync(join(process.cwd(), "node_modules/.bin/tsx"), [join(dir, "client.ts")], { env: { ...process.env, BASE_URL: E2E.baseUrl, API_KEY: key }, encoding: "utf8" });
   const result = JSON.parse(out.trim().split("\n").at(-1)!);
-  expect(result).toMatchObject({ created: 201, read: "Typed client lamp", updated: "15", listed: 1, removed: 200, gone: 404, goneError: { success: false, error: "not_found" } });
+  expect(result).toMatchObject({ created: 201, read: "Typed client lamp", updated: "$15.00", listed: 1, removed: 200, gone: 404, goneError: { success: false, error: "not_found" } });
   expect(result.id).toMatch(/^\d+$/);
 });

@@ -139,7 +139,7 @@ export default async function SheetDocsPage({ params }: Props) {
   if (!docs) notFound();
   const anyReal = [...docs.examples.values()].some((e) => e.real);
   return (
-    <div className="space-y-10">
+    <div className="space-y-10 [&_code]:[overflow-wrap:anywhere]">
       <header className="space-y-3">
         <p className="text-sm text-slate-500">API documentation</p>
         <h1 className="text-3xl font-bold" data-testid="docs-title">{docs.model.title}</h1>
