@@ -208,6 +208,22 @@ describe(`webhooks on ${name}`, () => {
     expect(log.some((d) => d.attempts > 1)).toBe(true);
   });
 
+  it("writes by value (upsert, bulk update by key, filtered delete) produce one event per row at once", async () => {
+    const mod = await import("@/app/api/v1/[sheetId]/[tabName]/route");
+    const send = (method: "POST" | "PATCH" | "DELETE", query: string, body?: unknown) =>
+      callRoute(mod[method], { method, path: `/api/v1/${sheetId}/Items?${query}`, params: { sheetId, tabName: "Items" }, headers: { "X-API-Key": api.key }, body });
+    expect((await send("POST", "upsert=name", [{ name: "bulk-a", qty: 1 }, { name: "bulk-b", qty: 2 }])).status).toBe(201);
+    const created = await newEvents(2);
+    expect(created.map((e) => [e.type, (e.data.row as { name: string }).name, e.data.source])).toEqual([["row.created", "bulk-a", "api"], ["row.created", "bulk-b", "api"]]);
+    expect((await send("PATCH", "key=name", [{ name: "bulk-a", qty: 10 }])).status).toBe(200);
+    expect((await newEvents(1)).map((e) => [e.type, (e.data.row as { qty: string }).qty])).toEqual([["row.updated", "10"]]);
+    expect((await send("DELETE", `filter=${encodeURIComponent("name~=bulk-*")}&limit=2`)).status).toBe(200);
+    expect((await newEvents(2)).map((e) => e.type)).toEqual(["row.deleted", "row.deleted"]);
+    await api.list("Items", "", { "Cache-Control": "no-cache" });
+    await sleep(200);
+    expect(await events(`after=${cursor}`)).toEqual([]);
+  });
+
   it("a restart in the middle of a backlog loses nothing", async () => {
     hook.got.length = 0;
     hook.failNext(1_000_000);

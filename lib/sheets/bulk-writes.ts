@@ -13,8 +13,9 @@ import { comparableTarget, comparableValue, comparesByValue } from "./cell-value
 import { applyQuery, parseBoolean, parseListQuery, queryColumns } from "./query";
 import { checkParams } from "./query-params";
 import { checkColumns, checkRowShape, displayed, rowsOfCreateBody, type RowInput } from "./row-input";
-import { assignIds, cellData, newRowCells, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
+import { appendBlankRow, assignIds, cellData, newRowCells, refusesDeletingEveryRow, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
+import { recordApiWrite } from "@/lib/webhooks/changes";
 import { quoteTab } from "./read-model";
 import { fetchTab } from "./tab-cache";
 import type { TabModel } from "./tab-model";
@@ -221,7 +222,9 @@ export async function updateWhere(sheet: WriteSheet, model: TabModel, params: UR
     const shown = await send(sheet, model, "update", scope.rows.flatMap((r) => cellUpdates(data, model, r, patch)), (writeId) =>
       new OutcomeUnknown(`Google Sheets did not confirm the update of ${scope.rows.length} row(s) (ids ${scope.rows.map((r) => r.id).join(", ")}) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(opts)}`, writeId, answer),
     { readBack: scope.rows.map((r) => r.rowNumber) });
-    return updateAnswer(data, scope.rows.length, after.map((r) => asShown(data, r, shown)));
+    const result = after.map((r) => asShown(data, r, shown));
+    await recordApiWrite(sheet.id, data, { updated: result });
+    return updateAnswer(data, scope.rows.length, result);
   });
 }
 
@@ -249,9 +252,13 @@ export async function deleteWhere(sheet: WriteSheet, model: TabModel, params: UR
     checkIfMatch(data, scope.rows, opts.ifMatch);
     const answer = describe(data, scope, scope.rows.length);
     if (!scope.rows.length) return answer;
-    await send(sheet, model, "delete", rowDeletes(model, scope.rows), (writeId) =>
-      new OutcomeUnknown(`Google Sheets did not confirm the delete of ${scope.rows.length} row(s) (ids ${answer.ids.join(", ")}) in time; the outcome is unknown (it applies whole or not at all, to these rows only). ${retryHint(opts)}`, writeId, answer),
-    );
+    const remove = (growFirst: boolean) =>
+      send(sheet, model, "delete", [...(growFirst ? [appendBlankRow(model.gid)] : []), ...rowDeletes(model, scope.rows)], (writeId) =>
+        new OutcomeUnknown(`Google Sheets did not confirm the delete of ${scope.rows.length} row(s) (ids ${answer.ids.join(", ")}) in time; the outcome is unknown (it applies whole or not at all, to these rows only). ${retryHint(opts)}`, writeId, answer),
+      );
+    // Every row under a frozen header: Google wants a row left, so a blank one is added in the same batch.
+    await remove(false).catch((err: unknown) => (refusesDeletingEveryRow(err) ? remove(true) : Promise.reject(err)));
+    await recordApiWrite(sheet.id, data, { deleted: scope.rows });
     return answer;
   });
 }
@@ -292,7 +299,9 @@ export async function updateEach(sheet: WriteSheet, model: TabModel, params: URL
     const shown = await send(sheet, model, "update", targets.flatMap((r, i) => cellUpdates(data, model, r, patches[i]!)), (writeId) =>
       new OutcomeUnknown(`Google Sheets did not confirm the update of ${targets.length} row(s) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(opts)}`, writeId, answer),
     { readBack: targets.map((r) => r.rowNumber) });
-    return updateAnswer(data, targets.length, after.map((r) => asShown(data, r, shown)));
+    const result = after.map((r) => asShown(data, r, shown));
+    await recordApiWrite(sheet.id, data, { updated: result });
+    return updateAnswer(data, targets.length, result);
   });
 }
 
@@ -355,6 +364,8 @@ export async function upsertRows(sheet: WriteSheet, model: TabModel, keyName: st
       (writeId) => new OutcomeUnknown(`Google Sheets did not confirm the upsert of ${rows.length} row(s) in time; the outcome is unknown (it applies whole or not at all, once). ${retryHint(opts)}`, writeId, answer),
       { location: fresh.length ? { dimensionRange: range } : { sheetId: model.gid }, readBack: written.map((r) => r.rowNumber) },
     );
-    return answerOf(shown);
+    const result = answerOf(shown);
+    await recordApiWrite(sheet.id, data, { updated: existing.map((e) => asShown(data, written[e.i]!, shown)), created: fresh.map((f) => result.rows[f.i]!) });
+    return result;
   });
 }

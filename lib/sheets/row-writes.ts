@@ -220,6 +220,14 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
 
 // --- Delete ------------------------------------------------------------------------------------
 
+/**
+ * Google refuses to delete a grid's last rows below a frozen header ("not possible to delete all
+ * non-frozen rows"), refusing the whole batch; the same batch with a blank row appended first
+ * leaves the grid as the Sheets UI would: header and one blank row.
+ */
+export const refusesDeletingEveryRow = (err: unknown) => err instanceof ApiError && /delete all non-frozen rows|delete all the rows/.test(err.message);
+export const appendBlankRow = (gid: number) => ({ appendDimension: { sheetId: gid, dimension: "ROWS", length: 1 } });
+
 export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: string, { ifMatch = null }: { ifMatch?: string | null } = {}): Promise<string> {
   requireWritable(sheet);
   await underTabLock(sheet, model, async () => {
@@ -231,7 +239,7 @@ export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: strin
         model,
         "delete",
         (writeId) => [
-          ...(growFirst ? [{ appendDimension: { sheetId: model.gid, dimension: "ROWS", length: 1 } }] : []),
+          ...(growFirst ? [appendBlankRow(model.gid)] : []),
           { deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: row.rowNumber - 1, endIndex: row.rowNumber } } },
           markerRequest(writeId, "delete", { sheetId: model.gid }),
         ],
@@ -247,7 +255,7 @@ export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: strin
       // Google refuses to delete a grid's last rows below a frozen header ("not possible to delete
       // all non-frozen rows"), refusing the whole batch. The same delete with a blank row added
       // at the end in the same batch leaves the grid as the Sheets UI would: header and one blank row.
-      if (!(err instanceof ApiError && /delete all non-frozen rows|delete all the rows/.test(err.message))) throw err;
+      if (!refusesDeletingEveryRow(err)) throw err;
       await remove(true);
     }
     await recordApiWrite(sheet.id, data, { deleted: row });

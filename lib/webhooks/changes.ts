@@ -75,7 +75,9 @@ export async function noteTabRead(sheetId: string, data: TabData, startedAt: num
   }
 }
 
-export type ApiWrite = { created: Record<string, JsonValue>[] } | { updated: TabRow } | { deleted: TabRow };
+/** What an API write changed; bulk writes (filtered, by key, upserts) name several rows. */
+export type ApiWrite = { created?: Record<string, JsonValue>[]; updated?: TabRow | TabRow[]; deleted?: TabRow | TabRow[] };
+const listOf = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
 
 /**
  * A write through the API, just confirmed by Google: `data` is the tab as read under its lock
@@ -95,9 +97,16 @@ export async function recordApiWrite(sheetId: string, data: TabData, write: ApiW
 
 /** The copy after an API write, with the written cells marked as echoes of the write. */
 export function afterWrite(before: TabCopy, write: ApiWrite): TabCopy {
-  const rows = before.rows.map((r) => [r[0], r[1], [...r[2]]] as TabCopy["rows"][number]);
+  let rows = before.rows.map((r) => [r[0], r[1], [...r[2]]] as TabCopy["rows"][number]);
   const echo: [string, string[]][] = [];
-  if ("created" in write) {
+  for (const updated of listOf(write.updated)) {
+    const row = rows.find((r) => r[0] === updated.rowNumber);
+    if (row) {
+      echo.push([row[1], before.columns.filter((_, i) => row[2][i] !== updated.cells[i])]);
+      row[2] = [...updated.cells];
+    }
+  }
+  if (write.created) {
     let next = Math.max(1, ...rows.map((r) => r[0])) + 1;
     for (const json of write.created) {
       const id = String(json.id ?? next);
@@ -105,23 +114,18 @@ export function afterWrite(before: TabCopy, write: ApiWrite): TabCopy {
       echo.push([id, before.columns]);
       next++;
     }
-  } else if ("updated" in write) {
-    const row = rows.find((r) => r[0] === write.updated.rowNumber);
-    if (row) {
-      echo.push([row[1], before.columns.filter((_, i) => row[2][i] !== write.updated.cells[i])]);
-      row[2] = [...write.updated.cells];
-    }
-  } else {
-    const gone = write.deleted.rowNumber;
-    const kept = rows.filter((r) => r[0] !== gone);
-    // Rows below move up one; without an id column, their ids (row numbers) move with them.
-    for (const r of kept) if (r[0] > gone) {
+  }
+  const deleted = listOf(write.deleted).map((r) => r.rowNumber).sort((a, b) => b - a);
+  if (!deleted.length) return { ...before, rows, echo };
+  // Bottom-up: rows below each deleted one move up one; without an id column, their ids (row numbers) move with them.
+  for (const gone of deleted) {
+    rows = rows.filter((r) => r[0] !== gone);
+    for (const r of rows) if (r[0] > gone) {
       r[0]--;
       if (!before.hasIdColumn) r[1] = String(r[0]);
     }
-    return { ...before, rows: kept };
   }
-  return { ...before, rows, echo };
+  return { ...before, rows };
 }
 
 async function observe(sheetId: string, tab: string, seen: { content: string; digest: string }, observedAt: Date, after: TabCopy | undefined): Promise<void> {
