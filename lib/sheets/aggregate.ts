@@ -9,7 +9,7 @@ import { comparableValue, typedValue, type JsonValue } from "./cell-values";
 import { multiSortOrder } from "./multi-sort";
 import { applyQuery, parseBoolean, parseListQuery, queryColumns, splitEscaped } from "./query";
 import { checkParams } from "./query-params";
-import type { TabData } from "./rows";
+import type { TabData, TabRow } from "./rows";
 
 export const FUNCTIONS = ["sum", "avg", "min", "max"] as const;
 type Fn = (typeof FUNCTIONS)[number];
@@ -61,6 +61,21 @@ export function parseAggregate(params: URLSearchParams, data: TabData): Aggregat
 
 const exact = (x: number) => Number(x.toPrecision(15));
 
+// Each number column's values as numbers, read once per cached copy of the tab (the copy never
+// changes: a write or an edit brings a new one).
+const numberColumns = new WeakMap<TabData, Map<string, (number | undefined)[]>>();
+function numbersOf(data: TabData, column: string): (number | undefined)[] {
+  let byColumn = numberColumns.get(data);
+  if (!byColumn) numberColumns.set(data, (byColumn = new Map()));
+  let numbers = byColumn.get(column);
+  if (!numbers) {
+    const at = data.columns.findIndex((c) => c.name === column);
+    numbers = data.rows.map((r) => comparableValue(r.cells[at]!, data.columns[at]!, data.where));
+    byColumn.set(column, numbers);
+  }
+  return numbers;
+}
+
 /** `_distinct?column=`: the column's values among the matching rows, as groups of one column. */
 export function parseDistinct(params: URLSearchParams, data: TabData): AggregateQuery {
   checkParams(params, ["column", "filter", "or", "limit", "offset", "typed"]);
@@ -77,24 +92,26 @@ export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchPar
   const matched = new Set(applyQuery(data, { ...parseListQuery(filters, queryColumns(data)), limit: data.rows.length, offset: 0 }).rows);
   const at = (column: string) => data.columns.findIndex((c) => c.name === column);
   const order = q.groupBy.length ? multiSortOrder(data, q.groupBy.map((column) => ({ column, order: "asc" as const }))) : data.rows.map((_, i) => i);
+  const keyCells = q.groupBy.map(at);
+  const measured = q.measures.map((m) => numbersOf(data, m.column));
+  const keyOf = (row: TabRow) => (keyCells.length === 1 ? (keyCells[0]! >= 0 ? row.cells[keyCells[0]!]! : row.id) : JSON.stringify(keyCells.map((c) => (c >= 0 ? row.cells[c] : row.id))));
   const byKey = new Map<string, { first: number; count: number; stats: { sum: number; n: number; min: number; max: number }[] }>();
   for (const i of order) {
     const row = data.rows[i]!;
     if (!matched.has(row)) continue;
-    const key = JSON.stringify(q.groupBy.map((c) => (at(c) >= 0 ? row.cells[at(c)] : row.id)));
+    const key = keyOf(row);
     let g = byKey.get(key);
     if (!g) byKey.set(key, (g = { first: i, count: 0, stats: q.measures.map(() => ({ sum: 0, n: 0, min: Infinity, max: -Infinity })) }));
     g.count++;
-    q.measures.forEach((m, k) => {
-      const column = data.columns[at(m.column)]!;
-      const value = comparableValue(row.cells[at(m.column)]!, column, data.where);
-      if (value === undefined) return;
+    for (let k = 0; k < measured.length; k++) {
+      const value = measured[k]![i];
+      if (value === undefined) continue;
       const s = g.stats[k]!;
       s.sum += value;
       s.n++;
-      s.min = Math.min(s.min, value);
-      s.max = Math.max(s.max, value);
-    });
+      if (value < s.min) s.min = value;
+      if (value > s.max) s.max = value;
+    }
   }
   // Without group_by there is always one group, as SQL's count(*) over no rows is 0.
   if (!q.groupBy.length && !byKey.size) byKey.set("[]", { first: -1, count: 0, stats: q.measures.map(() => ({ sum: 0, n: 0, min: Infinity, max: -Infinity })) });
