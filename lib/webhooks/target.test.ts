@@ -84,8 +84,9 @@ describe("webhook targets", () => {
     const slow = createServer(() => undefined);
     const port = await listen(slow, "127.0.0.2");
     const started = Date.now();
-    await expect(guardedPost(`http://127.0.0.2:${port}/`, {}, "{}", { timeoutMs: 300 })).rejects.toThrow(/300 ms|timed out/);
-    expect(Date.now() - started).toBeLessThan(1500);
+    await expect(guardedPost(`http://127.0.0.2:${port}/`, {}, "{}", { timeoutMs: 300 })).rejects.toThrow(/no answer within \d+ ms|timed out/);
+    // Well under the 10 s default, allowing for a busy machine.
+    expect(Date.now() - started).toBeLessThan(3000);
     slow.closeAllConnections();
     slow.close();
   });
