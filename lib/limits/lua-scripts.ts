@@ -20,9 +20,55 @@ local last = current + tonumber(ARGV[2])
 redis.call('SET', KEYS[1], last, 'EX', tonumber(ARGV[3]))
 return last`;
 
-export const UNLOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+// A fair lock: KEYS = holder (a string that expires with its lease), queue (waiters by ticket),
+// alive (each waiter's last sign of life, Unix ms), ticket counter.
+// LOCK_TURN: ARGV = token, ticket (0 when it has none yet), lease ms, alive ms, now (Unix ms).
+// Joins the queue (or keeps its place), forgets waiters that stopped asking, and takes the lock
+// when it is free and this waiter is first. Returns { held (1/0), waiters ahead, ticket }.
+export const LOCK_TURN = `
+local token = ARGV[1]
+local ticket = tonumber(ARGV[2])
+local holder = redis.call('GET', KEYS[1])
+if holder == token then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return {1, 0, ticket}
+end
+if not redis.call('ZSCORE', KEYS[2], token) then
+  if ticket <= 0 then ticket = redis.call('INCR', KEYS[4]) end
+  redis.call('ZADD', KEYS[2], ticket, token)
+end
+redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + tonumber(ARGV[4]), token)
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[5])) do
+  redis.call('ZREM', KEYS[2], gone)
+  redis.call('ZREM', KEYS[3], gone)
+end
+for i = 2, 4 do redis.call('PEXPIRE', KEYS[i], 86400000) end
+local ahead = redis.call('ZRANK', KEYS[2], token)
+if holder or ahead > 0 then return {0, ahead, ticket} end
+redis.call('SET', KEYS[1], token, 'PX', ARGV[3])
+redis.call('ZREM', KEYS[2], token)
+redis.call('ZREM', KEYS[3], token)
+return {1, 0, ticket}`;
+
+// KEYS[1] = holder; ARGV = token, lease ms. Extends the lease only if the token still holds it.
+export const LOCK_RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
+
+// KEYS = holder, queue, alive; ARGV[1] = token. Releases the lock if held, or leaves the queue.
+export const LOCK_RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 0`;
+
+// KEYS = holder, hash; ARGV = token, field, JSON value, ttl seconds. Sets the field only while
+// the token holds the lock: a holder whose lease ran out cannot record anything more.
+export const HSET_IF_HOLDER = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[4]))
+return 1`;
 
 export const HGETALL = `return redis.call('HGETALL', KEYS[1])`;
 

@@ -25,6 +25,12 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     }
     return b;
   };
+  // Fair locks: the holder and its lease, the waiters by ticket with their last sign of life.
+  const locks = new Map<string, { holder?: { token: string; until: number }; queue: Map<string, { ticket: number; alive: number }>; tickets: number }>();
+  const holderOf = (key: string) => {
+    const holder = locks.get(key)?.holder;
+    return holder && holder.until > now() ? holder : undefined;
+  };
   const read = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return null;
@@ -33,6 +39,11 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       return null;
     }
     return JSON.parse(entry.json) as unknown;
+  };
+  const setField = (key: string, field: string, value: object, ttlSeconds: number) => {
+    const hash = (read(key) ?? {}) as Record<string, unknown>;
+    hash[field] = value;
+    entries.set(key, { json: JSON.stringify(hash), expiresAt: now() + ttlSeconds * 1000 });
   };
   // The same algorithm as the Lua script; one process, so plain code is atomic.
   const consume = (spec: ConsumeSpec): ConsumeResult => {
@@ -86,11 +97,7 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       entries.set(key, { json: JSON.stringify(last), expiresAt: now() + ttlSeconds * 1000 });
       return last;
     },
-    hset: async (key, field, value, ttlSeconds) => {
-      const hash = (read(key) ?? {}) as Record<string, unknown>;
-      hash[field] = value;
-      entries.set(key, { json: JSON.stringify(hash), expiresAt: now() + ttlSeconds * 1000 });
-    },
+    hset: async (key, field, value, ttlSeconds) => setField(key, field, value, ttlSeconds),
     hdel: async (key, field) => {
       const hash = read(key) as Record<string, unknown> | null;
       if (!hash || !Object.hasOwn(hash, field)) return;
@@ -100,13 +107,45 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       else entries.delete(key);
     },
     hgetall: async <T>(key: string) => ((read(key) ?? {}) as Record<string, T>),
-    tryLock: async (key, token, ttlMs) => {
-      if (read(key) !== null) return false;
-      entries.set(key, { json: JSON.stringify(token), expiresAt: now() + ttlMs });
+    lockTurn: async (key, token, ticket, leaseMs, aliveMs) => {
+      const t = now();
+      const lock = locks.get(key) ?? { queue: new Map<string, { ticket: number; alive: number }>(), tickets: 0 };
+      locks.set(key, lock);
+      if (lock.holder && lock.holder.until <= t) lock.holder = undefined;
+      if (lock.holder?.token === token) {
+        lock.holder.until = t + leaseMs;
+        return { held: true, ahead: 0, ticket };
+      }
+      let mine = lock.queue.get(token);
+      if (!mine) lock.queue.set(token, (mine = { ticket: ticket > 0 ? ticket : ++lock.tickets, alive: 0 }));
+      mine.alive = t + aliveMs;
+      let ahead = 0;
+      for (const [other, w] of lock.queue) {
+        if (w.alive < t) lock.queue.delete(other);
+        else if (w.ticket < mine.ticket || (w.ticket === mine.ticket && other < token)) ahead++;
+      }
+      if (lock.holder || ahead > 0) return { held: false, ahead, ticket: mine.ticket };
+      lock.queue.delete(token);
+      lock.holder = { token, until: t + leaseMs };
+      return { held: true, ahead: 0, ticket: mine.ticket };
+    },
+    renewLock: async (key, token, leaseMs) => {
+      const holder = holderOf(key);
+      if (holder?.token !== token) return false;
+      holder.until = now() + leaseMs;
       return true;
     },
-    unlock: async (key, token) => {
-      if (read(key) === token) entries.delete(key);
+    releaseLock: async (key, token) => {
+      const lock = locks.get(key);
+      if (!lock) return;
+      if (lock.holder?.token === token) lock.holder = undefined;
+      lock.queue.delete(token);
+      if (!lock.holder && lock.queue.size === 0) locks.delete(key);
+    },
+    hsetIfHolder: async (lockKey, token, key, field, value, ttlSeconds) => {
+      if (holderOf(lockKey)?.token !== token) return false;
+      setField(key, field, value, ttlSeconds);
+      return true;
     },
     consume: async (spec) => consume(spec),
     peek: async (spec) => {

@@ -49,7 +49,7 @@ describe.each(stores)("%s store: hashes (pending writes)", (_name, make) => {
   });
 });
 
-describe.each(stores)("%s store: counters and locks", (_name, make) => {
+describe.each(stores)("%s store: counters", (_name, make) => {
   const prefix = `test:store2:${process.pid}:${Date.now()}:${_name}`;
 
   it("counts", async () => {
@@ -66,16 +66,6 @@ describe.each(stores)("%s store: counters and locks", (_name, make) => {
     const got = await Promise.all(Array.from({ length: 50 }, () => store.allocate(`${prefix}:ids`, 0, 1, 60)));
     expect(new Set(got).size).toBe(50);
     expect(Math.max(...got)).toBe(151);
-  });
-
-  it("locks for one holder at a time and lets only the holder unlock", async () => {
-    const store = make();
-    expect(await store.tryLock(`${prefix}:lock`, "a", 5000)).toBe(true);
-    expect(await store.tryLock(`${prefix}:lock`, "b", 5000)).toBe(false);
-    await store.unlock(`${prefix}:lock`, "b");
-    expect(await store.tryLock(`${prefix}:lock`, "b", 5000)).toBe(false);
-    await store.unlock(`${prefix}:lock`, "a");
-    expect(await store.tryLock(`${prefix}:lock`, "b", 5000)).toBe(true);
   });
 });
 

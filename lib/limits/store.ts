@@ -58,10 +58,18 @@ export interface LimitStore {
   hdel(key: string, field: string): Promise<void>;
   /** Every field of a hash (empty when there is none). */
   hgetall<T>(key: string): Promise<Record<string, T>>;
-  /** Takes a lock if it is free: true when `token` now holds it for `ttlMs`. */
-  tryLock(key: string, token: string, ttlMs: number): Promise<boolean>;
-  /** Releases a lock only if `token` still holds it. */
-  unlock(key: string, token: string): Promise<void>;
+  /**
+   * A fair lock's turn (lib/limits/lock.ts): joins the lock's queue with a new ticket (`ticket`
+   * 0) or keeps its place, marks the waiter alive for `aliveMs` (waiters that stop asking are
+   * dropped), and takes the lock for `leaseMs` when it is free and this waiter is first.
+   */
+  lockTurn(key: string, token: string, ticket: number, leaseMs: number, aliveMs: number): Promise<LockTurn>;
+  /** Extends the lease: false when `token` no longer holds the lock. */
+  renewLock(key: string, token: string, leaseMs: number): Promise<boolean>;
+  /** Releases the lock if `token` holds it, and leaves its queue. */
+  releaseLock(key: string, token: string): Promise<void>;
+  /** Sets one field of a hash (like hset) only while `token` holds the lock `lockKey`: true when set. */
+  hsetIfHolder(lockKey: string, token: string, key: string, field: string, value: object, ttlSeconds: number): Promise<boolean>;
   /** Checks every window and counts in all of them only if none is full, atomically. */
   consume(spec: ConsumeSpec): Promise<ConsumeResult>;
   /** Gives a counted request back (its answer was a 5xx). */
@@ -73,6 +81,14 @@ export interface LimitStore {
    * record is a usable key of `expect.sheetId` and `expect.userId`, consumes `spec`.
    */
   authorize(reads: string[], expect: { sheetId: string; userId: string }, spec: ConsumeSpec): Promise<AuthorizeResult>;
+}
+
+export interface LockTurn {
+  held: boolean;
+  /** Waiters before this one in the queue (the holder not counted). */
+  ahead: number;
+  /** This waiter's place: pass it back on the next turn. */
+  ticket: number;
 }
 
 export interface AuthorizeResult {

@@ -1,7 +1,7 @@
 // The limit store on Upstash Redis (or emulators/upstash over a real Redis): every operation that
 // must be atomic is one Lua script, so any number of instances agree.
 import type { Redis } from "@upstash/redis";
-import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, INCR, PEEK, REFUND, SET_IF_NEWER, UNLOCK } from "./lua-scripts";
+import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SET_IF_NEWER } from "./lua-scripts";
 import type { ConsumeResult, ConsumeSpec, LimitStore } from "./store";
 
 const consumeArgs = (spec: ConsumeSpec) => ({
@@ -14,6 +14,9 @@ const toConsumeResult = ([exceeded, oldest, ...used]: number[]): ConsumeResult =
   used,
   oldestBurst: oldest! < 0 ? null : oldest!,
 });
+
+/** A lock's keys: its holder, its queue of waiters, their signs of life, its ticket counter. */
+const lockKeys = (key: string) => [key, `${key}:queue`, `${key}:alive`, `${key}:tickets`];
 
 export function upstashStore(redis: Redis): LimitStore {
   return {
@@ -51,10 +54,16 @@ export function upstashStore(redis: Redis): LimitStore {
       for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = (typeof flat[i + 1] === "string" ? JSON.parse(flat[i + 1]!) : flat[i + 1]) as T;
       return out;
     },
-    tryLock: async (key, token, ttlMs) => (await redis.set(key, token, { nx: true, px: ttlMs })) === "OK",
-    unlock: async (key, token) => {
-      await redis.eval(UNLOCK, [key], [token]);
+    lockTurn: async (key, token, ticket, leaseMs, aliveMs) => {
+      const [held, ahead, mine] = (await redis.eval(LOCK_TURN, lockKeys(key), [token, ticket, leaseMs, aliveMs, Date.now()].map(String))) as number[];
+      return { held: held === 1, ahead: ahead!, ticket: Number(mine) };
     },
+    renewLock: async (key, token, leaseMs) => Number(await redis.eval(LOCK_RENEW, [key], [token, String(leaseMs)])) === 1,
+    releaseLock: async (key, token) => {
+      await redis.eval(LOCK_RELEASE, lockKeys(key).slice(0, 3), [token]);
+    },
+    hsetIfHolder: async (lockKey, token, key, field, value, ttlSeconds) =>
+      Number(await redis.eval(HSET_IF_HOLDER, [lockKey, key], [token, field, JSON.stringify(value), String(ttlSeconds)])) === 1,
     consume: async (spec) => {
       const { keys, args } = consumeArgs(spec);
       return toConsumeResult((await redis.eval(CONSUME, keys, args)) as number[]);

@@ -10,8 +10,10 @@
 //   an earlier fence. Only then may anything be sent again, as a new write with a new id.
 // - Before a write is sent its id is recorded as pending for the tab in the limit store, and
 //   every writer of a tab (under the tab's lock, on any instance) settles the pending writes it
-//   finds before it reads the tab and writes. A write left unsettled (Google not answering the
-//   fence either) therefore blocks the tab's writes, never corrupts them.
+//   finds before it reads the tab and writes. A write is recorded only while its writer still
+//   holds the lock's lease, so one whose lease ran out cannot slip in after the next writer
+//   settled. A write left unsettled (Google not answering the fence either) therefore blocks the
+//   tab's writes, never corrupts them.
 // - Markers are removed by the tab's next write batch (its first request): by then every write of
 //   the tab is settled, and each was sent once, so no copy is left in flight to claim its id again.
 //   Fences stay: a write they stopped may still arrive. Google caps developer metadata at 30,000
@@ -19,6 +21,7 @@
 import { randomInt } from "node:crypto";
 import type { sheets_v4 } from "@googleapis/sheets";
 import { ApiError } from "@/lib/http/errors";
+import { heldLock } from "@/lib/limits/lock";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import { withGoogle } from "./google-access";
 import type { SheetRecord } from "./sheet-record";
@@ -103,11 +106,17 @@ async function fence(sheet: Sheet, writeId: number): Promise<Settled | undefined
 const store = () => getLimitStore();
 
 async function recordPending(sheetId: string, tab: string, writeId: number, kind: string): Promise<void> {
+  const lock = heldLock();
+  const value = { kind, at: Date.now() };
+  let recorded = true;
   try {
-    await store().hset(pendingKey(sheetId, tab), String(writeId), { kind, at: Date.now() }, PENDING_TTL_SECONDS);
+    // Only while the tab's lock is still ours: a writer whose lease ran out sends nothing more.
+    if (lock) recorded = await store().hsetIfHolder(lock.key, lock.token, pendingKey(sheetId, tab), String(writeId), value, PENDING_TTL_SECONDS);
+    else await store().hset(pendingKey(sheetId, tab), String(writeId), value, PENDING_TTL_SECONDS);
   } catch {
     throw writesPaused();
   }
+  if (!recorded) throw new ApiError("service_unavailable", `This write to "${tab}" took longer than its turn on the tab allows; nothing was written. Retry shortly.`, {}, { "Retry-After": "1" });
 }
 
 async function settle(sheetId: string, tab: string, writeId: number, outcome?: Settled): Promise<void> {
