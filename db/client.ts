@@ -1,6 +1,6 @@
 // One database client for the whole service: postgres.js when DATABASE_URL is set, PGlite (an
 // embedded Postgres) under DATA_DIR otherwise. Both speak the same SQL through Drizzle.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -28,8 +28,52 @@ export function openDatabase(target: AppConfig["database"]): DatabaseHandle {
     return { db: drizzlePostgres(client, { schema }), kind: "postgres", url: target.url, close: () => client.end({ timeout: 5 }) };
   }
   if (!target.dir.startsWith("memory://")) mkdirSync(target.dir, { recursive: true });
-  const client = new PGlite(target.dir);
+  const gate = process.env[DATABASE_GATE_VAR];
+  const client = gate ? gatedPglite(target.dir, gate) : new PGlite(target.dir);
   return { db: drizzlePglite(client, { schema }), kind: "pglite", close: () => client.close() };
+}
+
+/**
+ * Set by `npm start` for the server, which starts while the start's preparation (migrations, demo
+ * seed) still has the embedded database open: PGlite allows one process at a time, so the server
+ * opens it only once the preparation removed this file (or died: the file holds its pid).
+ */
+export const DATABASE_GATE_VAR = "SHEETAPI_DATABASE_GATE";
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function gateOpens(gate: string): Promise<void> {
+  for (;;) {
+    let pid: number;
+    try {
+      pid = Number(readFileSync(gate, "utf8"));
+    } catch {
+      return;
+    }
+    if (!pid || !running(pid)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** PGlite opened on its first query, once the gate is open (what drizzle calls: query, transaction). */
+function gatedPglite(dir: string, gate: string): PGlite {
+  let opened: Promise<PGlite> | undefined;
+  const open = () => (opened ??= gateOpens(gate).then(() => new PGlite(dir)));
+  const client = {
+    query: async (...args: Parameters<PGlite["query"]>) => (await open()).query(...args),
+    transaction: async (...args: Parameters<PGlite["transaction"]>) => (await open()).transaction(...args),
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
+  };
+  return client as unknown as PGlite;
 }
 
 // One per process: two PGlite instances on one directory would corrupt it.

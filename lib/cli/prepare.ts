@@ -1,24 +1,26 @@
-// The work `npm start` does before the server runs, in a process of its own that exits when done
-// (so the database engine, the build and this module graph do not stay in memory beside the
-// server): checks the configuration, applies the migrations, seeds the demo account, builds the
-// app when needed, and hands the launcher (start.mjs) what to run and what to print.
+// The work `npm start` does before and beside the server, in a process of its own that exits when
+// done (so the database engine, the build and this module graph do not stay in memory beside the
+// server): checks the configuration, builds the app when needed, hands the launcher (start.mjs)
+// what to run, then applies the migrations and seeds the demo account and hands it the banner.
+// On the embedded database the server starts meanwhile: PGlite opens in one process at a time, so
+// the server opens it only once a gate file written here is gone (db/client.ts), and its first
+// answers that need no database do not wait. On Postgres the migrations come first, as a server
+// must not query a schema they are still changing.
 import { createPublicKey } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openDatabase, setDatabase } from "@/db/client";
-import { describeDatabaseError, migrateDatabase } from "@/db/migrate";
+import { DATABASE_GATE_VAR } from "@/db/client";
 import { subjectOf } from "@/emulators/google/subject";
-import { DEMO_EMAIL, seedDemo, type DemoAccount } from "@/lib/accounts/demo";
+import type { DemoAccount } from "@/lib/accounts/demo";
 import { ConfigError, loadConfig, type AppConfig } from "@/lib/env";
 import { buildIsStale, nextBin, runNextBuild } from "./next-build";
 
-/** What the launcher needs; sent over IPC. */
+/** What the launcher needs to start the server; sent over IPC, then `{ banner }` once the database is ready. */
 export interface StartPlan {
   production: boolean;
   /** emulators/google to run (or reuse) on loopback, when Google is embedded. */
   emulator?: { port: number; url: string; dataFile: string; serviceAccountEmail: string; serviceAccountPublicKey: string };
   server: { command: string; args: string[]; env: NodeJS.ProcessEnv; localUrl: string };
-  /** Printed once the server answers, last, so nothing buries it. */
-  banner: string[];
 }
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -31,6 +33,13 @@ function fail(message: string): never {
 }
 
 async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined> {
+  // Imported here, not at the top: the server is started before these (PGlite, drizzle, the
+  // account modules) have loaded.
+  const [{ openDatabase, setDatabase }, { describeDatabaseError, migrateDatabase }, { DEMO_EMAIL, seedDemo }] = await Promise.all([
+    import("@/db/client"),
+    import("@/db/migrate"),
+    import("@/lib/accounts/demo"),
+  ]);
   const target = cfg.database.kind === "postgres" ? cfg.database.url : cfg.database.dir;
   const handle = openDatabase(cfg.database);
   try {
@@ -76,7 +85,9 @@ async function main() {
   step(`Configuration: database ${cfg.database.kind}, limit store ${cfg.limitStore.kind}, Google ${cfg.google.emulated ? "emulated" : "live"}`);
   const emulatorUrl = `http://127.0.0.1:${cfg.env.GOOGLE_EMULATOR_PORT}`;
 
-  const demo = await prepareDatabase(cfg);
+  // Postgres: migrated before the server starts. PGlite: after, behind the gate (see the top).
+  const gate = cfg.database.kind === "pglite" ? resolve(cfg.dataDir, "database-preparing.pid") : undefined;
+  const database = gate ? undefined : await prepareDatabase(cfg);
   const port = String(cfg.env.PORT);
   const host = cfg.env.HOST ?? (cfg.production ? "0.0.0.0" : "127.0.0.1");
   const env: NodeJS.ProcessEnv = {
@@ -87,6 +98,7 @@ async function main() {
     // `next start` always runs with NODE_ENV=production; what was allowed here stays allowed there.
     ...(cfg.production ? {} : { ALLOW_EMBEDDED: "1" }),
     ...(embeddedGoogle ? { GOOGLE_API_ROOT_URL: emulatorUrl } : {}),
+    ...(gate ? { [DATABASE_GATE_VAR]: gate } : {}),
   };
   // Next sets NODE_ENV itself; an inherited "development" breaks `next build` prerendering.
   Reflect.deleteProperty(env, "NODE_ENV");
@@ -113,10 +125,20 @@ async function main() {
         }
       : undefined,
     server: { command: process.execPath, args: [nextBin, dev ? "dev" : "start", "-p", port, "-H", host], env, localUrl: `http://127.0.0.1:${port}` },
-    banner: bannerLines(cfg.appUrl, demo),
   };
-  if (!process.send) fail("lib/cli/prepare.ts is run by lib/cli/start.mjs (npm start), not on its own.");
-  process.send(plan, () => process.exit(0));
+  const send = process.send?.bind(process);
+  if (!send) fail("lib/cli/prepare.ts is run by lib/cli/start.mjs (npm start), not on its own.");
+  if (gate) writeFileSync(gate, String(process.pid));
+  send(plan);
+  let demo = database;
+  if (gate) {
+    try {
+      demo = await prepareDatabase(cfg);
+    } finally {
+      rmSync(gate, { force: true });
+    }
+  }
+  send({ banner: bannerLines(cfg.appUrl, demo) }, () => process.exit(0));
 }
 
 void main();

@@ -1,8 +1,9 @@
 // `npm start` (and `npm run dev` with --dev): the launcher. Plain JavaScript with nothing but
 // Node's own modules, because it stays alive as the parent of the server (to stop what it started
 // and to print the ready banner), so it must stay small. The work runs in processes that end:
-// lib/cli/prepare.ts (configuration, migrations, demo seed, build), emulators/google on
-// embedded defaults (its own process, for as long as the server runs), and `next start`.
+// lib/cli/prepare.ts (configuration, build, migrations, demo seed: on the embedded database the
+// server starts while the migrations run), emulators/google on embedded defaults (its own
+// process, for as long as the server runs), and `next start`.
 import { spawn } from "node:child_process";
 import { get, request } from "node:http";
 import { createInterface } from "node:readline";
@@ -33,13 +34,23 @@ function stop(code) {
 
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
 
-/** Runs lib/cli/prepare.ts and resolves with its plan; exits with its code when it fails. */
+/**
+ * Runs lib/cli/prepare.ts and resolves with its plan as soon as it sends it (the server can start)
+ * and a promise of the banner (sent once the database is ready); stops everything, with its
+ * code, when it fails.
+ */
 function prepare() {
   return new Promise((done) => {
-    let plan;
+    let finished = false;
+    let bannerReady;
+    const banner = new Promise((r) => (bannerReady = r));
     const child = run(["--import", "tsx", "lib/cli/prepare.ts", ...process.argv.slice(2)], { stdio: ["inherit", "inherit", "inherit", "ipc"] });
-    child.on("message", (message) => (plan = message));
-    child.once("exit", (code) => (plan && code === 0 ? done(plan) : stop(code || 1)));
+    child.on("message", (message) => {
+      if (!message.banner) return done({ plan: message, banner });
+      finished = true;
+      bannerReady(message.banner);
+    });
+    child.once("exit", (code) => (finished && code === 0 ? undefined : stop(code || 1)));
   });
 }
 
@@ -130,7 +141,7 @@ const banner = { printed: false };
 
 async function main() {
   const started = Date.now();
-  const plan = await prepare();
+  const { plan, banner: bannerLines } = await prepare();
   const serverStarted = Date.now();
   // The emulator and the server start side by side: the server needs Google only for requests.
   const emulator = plan.emulator ? ensureEmulator(plan.emulator) : Promise.resolve();
@@ -143,11 +154,12 @@ async function main() {
 
   const firstAnswer = waitFor(`${plan.server.localUrl}/api`, 120_000).then(() => Date.now());
   await emulator;
+  const lines = await bannerLines;
   if (await waitFor(`${plan.server.localUrl}/health`, 120_000, (code) => code === 200)) {
     banner.printed = true;
     const seconds = (at) => ((at - serverStarted) / 1000).toFixed(1);
     const now = Date.now();
-    console.log(`\n${plan.banner.join("\n")}\n  (first answer ${seconds(await firstAnswer)} s and healthy ${seconds(now)} s after the server started; ${((now - started) / 1000).toFixed(1)} s after npm start)\n`);
+    console.log(`\n${lines.join("\n")}\n  (first answer ${seconds(await firstAnswer)} s and healthy ${seconds(now)} s after the server started; ${((now - started) / 1000).toFixed(1)} s after npm start)\n`);
   } else if (!stopping) {
     console.error(`! ${plan.server.localUrl}/health did not answer 200 within 120 s; see the server output above.`);
   }
