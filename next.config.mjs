@@ -43,6 +43,11 @@ const nextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pg-boss", "pg"],
   poweredByHeader: false,
+  // `next start` would load every route's modules at start (the dashboard, the Google clients,
+  // the database driver), on the CPU the first request needs, and keep them all in memory. Each
+  // route's modules load on its first request instead: the first answer comes sooner and an idle
+  // server holds less (bench/RESULTS.md, Start).
+  experimental: { preloadEntriesOnStart: false },
   // Routes named route.bench.ts exist only in builds made for the benchmarks
   // (SHEETAPI_BENCH_ROUTES=1 at build time, as bench/ does): production never ships them.
   pageExtensions: process.env.SHEETAPI_BENCH_ROUTES === "1" ? ["tsx", "ts", "bench.ts"] : ["tsx", "ts"],
