@@ -62,12 +62,13 @@ async function gateOpens(gate: string): Promise<void> {
   }
 }
 
-/** PGlite opened on its first query, once the gate is open (what drizzle calls: query, transaction). */
+/** PGlite opened on its first query, once the gate is open (what drizzle and pg-boss call: query, exec, transaction). */
 function gatedPglite(dir: string, gate: string): PGlite {
   let opened: Promise<PGlite> | undefined;
   const open = () => (opened ??= gateOpens(gate).then(() => new PGlite(dir)));
   const client = {
     query: async (...args: Parameters<PGlite["query"]>) => (await open()).query(...args),
+    exec: async (...args: Parameters<PGlite["exec"]>) => (await open()).exec(...args),
     transaction: async (...args: Parameters<PGlite["transaction"]>) => (await open()).transaction(...args),
     close: async () => {
       if (opened) await (await opened).close();
