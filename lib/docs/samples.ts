@@ -79,11 +79,11 @@ export async function exampleRows(sheet: SheetRecord, model: SheetModel): Promis
 
 async function readExamples(sheet: SheetRecord, model: SheetModel): Promise<Map<string, TabExamples>> {
   const out = new Map<string, TabExamples>();
-  const [version] = await getLimitStore().mget<number>([dataVersionKey(sheet.id)]).catch(() => [undefined]);
+  const versions = await getLimitStore().mget<number>(model.tabs.map((tab) => dataVersionKey(sheet.id, tab.name))).catch(() => []);
   await Promise.all(
-    model.tabs.map(async (tab) => {
+    model.tabs.map(async (tab, i) => {
       try {
-        const { data } = await readTab(sheet, tab, Number(version ?? 0));
+        const { data } = await readTab(sheet, tab, Number(versions[i] ?? 0));
         const rows = data.rows.slice(0, 2).map((r) => rowToJson(data, r));
         out.set(tab.name, rows.length ? { rows, real: true } : made(tab));
       } catch {

@@ -18,7 +18,7 @@ export interface Admitted {
   key: KeyRecord;
   /** Null when the sheet is no longer registered, or when no sheet was asked for. */
   sheet: SheetRecord | null;
-  /** The sheet's data version for the tab cache (undefined when the store is unreachable). */
+  /** The data version of the path's tab for the tab cache (undefined when the store is unreachable or no tab was asked for). */
   dataVersion: number | undefined;
   /** Undefined when the request was not counted (store unreachable, or an uncounted route). */
   decision: LimitDecision | undefined;
@@ -72,32 +72,36 @@ function storeUnavailable(method: string, err: unknown): undefined {
 
 type Attempt = { admitted: Admitted } | { storeError?: unknown };
 
-async function inOneTrip(hash: string, sheetId: string, member: string): Promise<Attempt> {
+async function inOneTrip(hash: string, sheetId: string, tab: string | undefined, member: string): Promise<Attempt> {
   const owner = owners.get(hash);
   if (!owner || owner.sheetId !== sheetId) return {};
   const request = requestSpec(await accountLimits(owner.userId), member);
   try {
-    const { values, consumed } = await getLimitStore().authorize([keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)], owner, request.spec);
+    const reads = [keyRecordKey(hash), sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])];
+    const { values, consumed } = await getLimitStore().authorize(reads, owner, request.spec);
     if (!consumed) return {};
     const [key, sheet, version] = values as [KeyRecord, SheetRecord | null, unknown];
-    return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheetRecord(sheetId)), dataVersion: Number(version ?? 0), decision: decide(request, consumed) } };
+    return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheetRecord(sheetId)), dataVersion: tab === undefined ? undefined : Number(version ?? 0), decision: decide(request, consumed) } };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     return { storeError: err };
   }
 }
 
-/** Authenticates the key for the sheet of the path and counts the request (DECISIONS 15). */
-export async function admitRequest({ hash, sheetId, method }: { hash: string; sheetId: string; method: string }): Promise<Admitted> {
+/**
+ * Authenticates the key for the sheet of the path and counts the request (DECISIONS 15). `tab`:
+ * the path's tab, whose data version comes in the same round trip.
+ */
+export async function admitRequest({ hash, sheetId, tab, method }: { hash: string; sheetId: string; tab?: string; method: string }): Promise<Admitted> {
   // The request's entry in the burst window: always the server's own and unique. The caller's
   // X-Request-Id is not (a constant one would make repeats count once).
   const member = randomUUID();
   // RATE_LIMITS=off (self-hosted installations, the benchmark's baseline): the key check alone.
   const limited = config().env.RATE_LIMITS === "on";
-  const attempt = limited ? await inOneTrip(hash, sheetId, member) : {};
+  const attempt = limited ? await inOneTrip(hash, sheetId, tab, member) : {};
   if ("admitted" in attempt) return attempt.admitted;
   const storeDown = "storeError" in attempt;
-  const resolved = await resolveKeyAndSheet(hash, sheetId, { skipStore: storeDown });
+  const resolved = await resolveKeyAndSheet(hash, sheetId, { skipStore: storeDown, tab });
   const key = checkKey(resolved.key, hash, sheetId);
   remember(key);
   let decision: LimitDecision | undefined;

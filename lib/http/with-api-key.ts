@@ -23,7 +23,7 @@ export { API_KEY_HEADER };
 export interface KeyContext<P> extends RouteContext<P> {
   key: KeyRecord;
   sheet: SheetRecord;
-  /** The sheet's data version for the tab cache (undefined when the store is unreachable). */
+  /** The data version of the path's tab for the tab cache (undefined when the store is unreachable or the path has no tab). */
   dataVersion: number | undefined;
 }
 
@@ -90,11 +90,11 @@ const withCors = <A extends unknown[]>(inner: (...args: A) => Promise<Response>)
 };
 
 /** `permission` undefined: any live key of the sheet (the 405 answers of key routes). */
-export function withApiKey<P extends { sheetId: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission }: { permission: Permission | undefined }) {
+export function withApiKey<P extends { sheetId: string; tabName?: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission }: { permission: Permission | undefined }) {
   return withCors(
     route<P>(async (ctx) => {
       ctx.annotate({ sheet: ctx.params.sheetId, key_prefix: keyPrefix(ctx.req) });
-      const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, () => admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, method: ctx.req.method }));
+      const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, () => admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, tab: ctx.params.tabName, method: ctx.req.method }));
       ctx.annotate({ key_id: key.id, account: key.userId });
       // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
       if (decision && !decision.allowed) {

@@ -12,15 +12,16 @@ export interface Resolved {
   key: KeyRecord | null;
   /** The sheet of the path, loaded only when the key belongs to it. */
   sheet: SheetRecord | null;
-  /** The sheet's data version for the tab cache; undefined when the store is unreachable. */
+  /** The data version of `tab` for the tab cache; undefined when the store is unreachable or no tab was asked for. */
   dataVersion: number | undefined;
 }
 
 /**
  * `sheetId` undefined: the key alone (account-level routes). `skipStore`: the caller already
- * knows the store is unreachable, so no second call waits for its timeout.
+ * knows the store is unreachable, so no second call waits for its timeout. `tab`: the tab whose
+ * data version to read in the same round trip.
  */
-export async function resolveKeyAndSheet(hash: string, sheetId: string | undefined, { skipStore = false } = {}): Promise<Resolved> {
+export async function resolveKeyAndSheet(hash: string, sheetId: string | undefined, { skipStore = false, tab }: { skipStore?: boolean; tab?: string } = {}): Promise<Resolved> {
   const store = getLimitStore();
   let cachedKey: KeyRecord | MissingKey | null = null;
   let cachedSheet: SheetRecord | null = null;
@@ -28,10 +29,10 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string | undefin
   let storeUp = !skipStore;
   if (storeUp) {
     try {
-      const [k, s, v] = await store.mget<unknown>(sheetId === undefined ? [keyRecordKey(hash)] : [keyRecordKey(hash), sheetRecordKey(sheetId), dataVersionKey(sheetId)]);
+      const [k, s, v] = await store.mget<unknown>(sheetId === undefined ? [keyRecordKey(hash)] : [keyRecordKey(hash), sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])]);
       cachedKey = k as KeyRecord | MissingKey | null;
       cachedSheet = (s ?? null) as SheetRecord | null;
-      dataVersion = Number(v ?? 0);
+      if (sheetId !== undefined && tab !== undefined) dataVersion = Number(v ?? 0);
     } catch (err) {
       // Postgres holds the truth: without the store every request reads it, slower but correct.
       storeUp = false;

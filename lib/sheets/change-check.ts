@@ -1,26 +1,46 @@
 // Noticing edits made directly in the spreadsheet: the file's modifiedTime from the Drive API
 // (a separate, larger quota than Sheets), asked at most once per CHANGE_CHECK_INTERVAL_MS per
-// sheet and instance, with concurrent askers sharing one call. The tab cache re-reads a tab when
-// the time moved, so an edit Drive already reports shows before the sheet's TTL runs out; the TTL
-// bounds staleness in every case, since Drive's time can lag an edit by minutes.
+// sheet and instance, with concurrent askers sharing one call. Drive cannot say which tab changed,
+// so a change it reports starts a new "change epoch" of the sheet: every cached tab read in an
+// earlier epoch is out of date (and the tab cache reads them again together, in one batch). The
+// TTL bounds staleness in every case, since Drive's time can lag an edit by minutes.
+//
+// Writes through the service change the file too, and their tabs are re-read through their own
+// versions: a change of modifiedTime that writes explain must not throw away the other tabs. A
+// change is explained when the sheet's write count in the store moved since the last change seen
+// (on any instance), or when this instance wrote since the last answer; the writer asks Drive
+// right after its write, so its own change is absorbed before an edit in the Sheets UI can follow
+// it. An edit that lands together with a write is then shown by the TTL, not sooner: DECISIONS 12
+// lets Drive make an edit show sooner, never later.
 import { config } from "@/lib/env";
+import { getLimitStore } from "@/lib/limits/store";
 import { withGoogle } from "./google-access";
 import type { SheetRecord } from "./sheet-record";
 import { errorFields, log } from "@/lib/log";
 
 type WatchedSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
 
-interface Watch {
-  /** Undefined when Drive could not tell. */
+export interface Watch {
+  /** The modifiedTime of the last change seen (undefined until Drive answered). */
   modifiedTime: string | undefined;
+  /** The sheet's write count when that change was seen: writes since then explain the next one. */
+  writes: number | undefined;
+  epoch: number;
   checkedAt: number;
-  /** The sheet's data version when Drive was asked: a write since makes the answer old news. */
-  version: number | undefined;
-  flight?: Promise<string | undefined>;
+  /** This instance wrote to the sheet since Drive last answered. */
+  ownWrite: boolean;
+  /** Another write finished while Drive was being asked: ask once more after. */
+  askAgain: boolean;
+  flight?: Promise<void>;
 }
 
 const MAX_WATCHES = 5000;
 const watches = new Map<string, Watch>();
+// Epochs are unique in the process: a watch dropped and made again never matches old copies.
+let lastEpoch = 0;
+
+/** The store key counting writes through the service to a sheet (any tab, any instance). */
+export const sheetWritesKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
 
 async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   try {
@@ -32,30 +52,68 @@ async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   }
 }
 
-/**
- * The sheet's last modification time as Drive reports it, at most `interval` old, and asked
- * after the sheet's data version last moved (a write through any instance changes the file, so
- * an answer from before it would make the next check re-read the tabs once more for nothing).
- */
-export async function sheetModifiedTime(sheet: WatchedSheet, version?: number, now = Date.now()): Promise<string | undefined> {
-  const interval = config().env.CHANGE_CHECK_INTERVAL_MS;
-  const watch = watches.get(sheet.id);
-  const sameVersion = watch !== undefined && (version === undefined || watch.version === version);
-  if (watch && sameVersion && now - watch.checkedAt < interval) return watch.flight ?? watch.modifiedTime;
-  if (watch?.flight && sameVersion) return watch.flight;
-  if (!watch && watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
-  const next: Watch = { modifiedTime: watch?.modifiedTime, checkedAt: now, version: version ?? watch?.version };
-  next.flight = askDrive(sheet).then((modifiedTime) => {
-    next.modifiedTime = modifiedTime;
-    next.checkedAt = Date.now();
-    next.flight = undefined;
-    return modifiedTime;
-  });
-  watches.set(sheet.id, next);
-  return next.flight;
+async function writeCount(sheetId: string): Promise<number | undefined> {
+  try {
+    const [count] = await getLimitStore().mget<unknown>([sheetWritesKey(sheetId)]);
+    return Number(count ?? 0);
+  } catch {
+    return undefined;
+  }
 }
 
-/** After our own write: the next read asks Drive again instead of trusting the last answer. */
-export function forgetModifiedTime(sheetId: string): void {
-  watches.delete(sheetId);
+/** Takes Drive's answer: a change no write explains starts a new epoch. */
+export function noteAnswer(watch: Watch, modifiedTime: string | undefined, writes: number | undefined, now: number): void {
+  watch.checkedAt = now;
+  if (modifiedTime === undefined) return; // Drive could not tell: the TTL applies.
+  if (modifiedTime !== watch.modifiedTime) {
+    const explained = watch.ownWrite || (writes !== undefined && watch.writes !== undefined && writes > watch.writes);
+    if (!explained || watch.modifiedTime === undefined) watch.epoch = ++lastEpoch;
+    watch.modifiedTime = modifiedTime;
+    watch.writes = writes;
+  } else if (watch.writes === undefined) watch.writes = writes;
+  watch.ownWrite = false;
+}
+
+function ask(sheet: WatchedSheet, watch: Watch): Promise<void> {
+  watch.flight ??= Promise.all([askDrive(sheet), writeCount(sheet.id)]).then(([modifiedTime, writes]) => {
+    noteAnswer(watch, modifiedTime, writes, Date.now());
+    watch.flight = undefined;
+    if (watch.askAgain) {
+      watch.askAgain = false;
+      void ask(sheet, watch);
+    }
+  });
+  return watch.flight;
+}
+
+function watchOf(sheetId: string): Watch {
+  let watch = watches.get(sheetId);
+  if (!watch) {
+    if (watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
+    watch = { modifiedTime: undefined, writes: undefined, epoch: ++lastEpoch, checkedAt: -Infinity, ownWrite: false, askAgain: false };
+    watches.set(sheetId, watch);
+  }
+  return watch;
+}
+
+/**
+ * The sheet's change epoch as Drive reported it at most `interval` ago. A cached tab read in the
+ * same epoch has seen every change Drive reported since (or the writes that explain them).
+ */
+export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promise<number> {
+  const watch = watchOf(sheet.id);
+  if (now - watch.checkedAt >= config().env.CHANGE_CHECK_INTERVAL_MS) await ask(sheet, watch);
+  return watch.epoch;
+}
+
+/**
+ * After this instance wrote to the sheet: Drive is asked now, in the background, so that the
+ * change of modifiedTime the write caused is taken as explained before anything else happens.
+ */
+export function noteOwnWrite(sheet: WatchedSheet): void {
+  const watch = watches.get(sheet.id);
+  if (!watch) return;
+  watch.ownWrite = true;
+  if (watch.flight) watch.askAgain = true;
+  else void ask(sheet, watch);
 }

@@ -22,9 +22,9 @@ export type OwnerReadAnswer =
   | { status: number; body: Record<string, unknown>; cache: CacheStatus }
   | { status: number; body: { success: false; error: string; message: string } & Record<string, unknown>; cache?: undefined };
 
-async function dataVersion(sheetId: string): Promise<number | undefined> {
+async function dataVersion(sheetId: string, tab: string): Promise<number | undefined> {
   try {
-    const [v] = await getLimitStore().mget<unknown>([dataVersionKey(sheetId)]);
+    const [v] = await getLimitStore().mget<unknown>([dataVersionKey(sheetId, tab)]);
     return Number(v ?? 0);
   } catch {
     // As the API does without the store: the cache falls back on its TTL.
@@ -37,7 +37,7 @@ export async function ownerRead(userId: string, sheet: SheetRecord, request: Own
     await limitAccountAction(userId, "tryIt");
     const tab = await findTab(sheet, request.tab);
     const params = new URLSearchParams((request.query ?? "").trim().replace(/^\?/, ""));
-    const version = await dataVersion(sheet.id);
+    const version = await dataVersion(sheet.id, tab.name);
     const rowId = request.rowId?.trim();
     // Rows are null-prototype objects (column names are user data); the answer goes to the
     // browser as plain JSON, exactly as the API sends it.

@@ -12,13 +12,12 @@ import { ApiError, OutcomeUnknown } from "@/lib/http/errors";
 import { withLock } from "@/lib/limits/lock";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import type { sheets_v4 } from "@googleapis/sheets";
-import { forgetModifiedTime } from "./change-check";
 import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, type CellInput, type RowInput } from "./row-input";
 import { matchesAny } from "@/lib/http/conditional";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
 import type { SheetRecord } from "./sheet-record";
 import { quoteTab } from "./read-model";
-import { fetchTab, invalidateSheetData } from "./tab-cache";
+import { fetchTab, invalidateTabs } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
 import { errorFields, log } from "@/lib/log";
@@ -59,10 +58,9 @@ export async function underTabLock<T>(sheet: WriteSheet, model: TabModel, work: 
     await settlePending(sheet, model);
     return work();
   });
-  // Our write moved the file's modifiedTime: the next read asks Drive again rather than tag its
-  // copy with the time from before the write. A failed invalidation is logged: the TTL bounds it.
-  forgetModifiedTime(sheet.id);
-  await invalidateSheetData(sheet.id).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
+  // The tab's copies on every instance are out of date, its siblings' are not. A failed
+  // invalidation is logged: the TTL bounds it.
+  await invalidateTabs(sheet, [model.name]).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
   return result;
 }
 

@@ -1,14 +1,16 @@
 // Tab values cached in process (DECISIONS 12). An entry is served while three things hold: the
-// sheet's data version in the limit store is the one it was read at (a write through any
-// instance bumps it), it is younger than the sheet's cache TTL, and Drive has not reported a
-// change since (asked at most once per CHANGE_CHECK_INTERVAL_MS). Drive's modifiedTime can lag an
-// edit by minutes, so it only ever makes an edit show sooner: the TTL bounds how late an edit made
-// in the Sheets UI shows, whatever Drive says. `Cache-Control: no-cache` reads the sheet itself.
+// tab's data version in the limit store is the one it was read at (a write to the tab through any
+// instance bumps it; each tab has its own, so a write leaves the sheet's other cached tabs and
+// their indexes alone), it is younger than the sheet's cache TTL, and Drive has not reported a
+// change of the file since that writes do not explain (change-check.ts: the sheet's change epoch,
+// asked at most once per CHANGE_CHECK_INTERVAL_MS). Drive's modifiedTime can lag an edit by
+// minutes, so it only ever makes an edit show sooner: the TTL bounds how late an edit made in the
+// Sheets UI shows, whatever Drive says. `Cache-Control: no-cache` reads the sheet itself.
 // When Google is rate limiting or down, the last good copy is served marked STALE, up to the
 // sheet's stale bound. Concurrent misses for a tab share one call.
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
-import { sheetModifiedTime } from "./change-check";
+import { changeEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
 import { parseTabValues, type TabData } from "./rows";
@@ -25,8 +27,8 @@ interface Entry {
   data: TabData;
   fetchedAt: number;
   version: number | undefined;
-  /** Drive's modifiedTime as known just before the read (undefined: Drive could not tell). */
-  modifiedTime: string | undefined;
+  /** The sheet's change epoch as known just before the read. */
+  epoch: number;
 }
 
 const MAX_ENTRIES = 500;
@@ -36,7 +38,8 @@ const VERSION_TTL_SECONDS = 7 * 24 * 3600;
 const entries = new Map<string, Entry>();
 const inflight = new Map<string, Promise<Entry>>();
 
-export const dataVersionKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
+/** The store key of a tab's data version. Sheet ids never hold a colon; tab names may. */
+export const dataVersionKey = (sheetId: string, tab: string) => `sheetapi:tabdata:${sheetId}:${tab}`;
 const entryKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 
 type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
@@ -99,23 +102,26 @@ async function runBatch(sheetId: string): Promise<void> {
   }
 }
 
-async function stillCurrent(sheet: TabSheet, hit: Entry, force: boolean): Promise<boolean> {
+/** Why a cached copy cannot be served: "changed" when Drive reported a change of the file. */
+async function staleness(sheet: TabSheet, hit: Entry, force: boolean): Promise<"current" | "expired" | "changed"> {
   // No-cache asks for the sheet as it is: only a read of the sheet itself can say (Drive's time lags).
-  if (force) return false;
-  if (Date.now() - hit.fetchedAt >= sheet.cacheTtlSeconds * 1000) return false;
+  if (force) return "expired";
+  if (Date.now() - hit.fetchedAt >= sheet.cacheTtlSeconds * 1000) return "expired";
   // Within the TTL, a change Drive already reports is shown at once; its silence proves nothing.
-  const modifiedTime = await sheetModifiedTime(sheet, hit.version);
-  return modifiedTime === undefined || modifiedTime === hit.modifiedTime;
+  return (await changeEpoch(sheet)) === hit.epoch ? "current" : "changed";
 }
 
 /**
- * The sheet changed: every cached tab of it is out of date, so they are read again together, in
- * the same batchGet as this one, instead of one call each as their readers come by.
+ * Drive reported a change of the file, which may be in any tab: the sheet's other cached tabs
+ * read before it are read again together, in the same batchGet as this one, instead of one call
+ * each as their readers come by. Each keeps the version it was read at (a later write to it shows
+ * as a newer version, and reads it once more).
  */
-function refreshSiblings(sheet: TabSheet, model: TabModel, version: number | undefined): void {
+function refreshSiblings(sheet: TabSheet, model: TabModel, epoch: number): void {
   for (const [key, entry] of entries) {
     if (!key.startsWith(`${sheet.id}\u0000`) || entry.model.name === model.name) continue;
-    load(sheet, entry.model, version).catch(() => undefined);
+    if (entry.epoch === epoch || entry.version === OUT_OF_DATE) continue;
+    load(sheet, entry.model, entry.version).catch(() => undefined);
   }
 }
 
@@ -129,9 +135,9 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
   if (!flight) {
     flight = (async () => {
       // Asked before the read: an edit landing in between makes the next check re-read, never miss.
-      const modifiedTime = await sheetModifiedTime(sheet, version);
+      const epoch = await changeEpoch(sheet);
       const startedAt = Date.now();
-      const entry = { model, data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, modifiedTime };
+      const entry = { model, data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, epoch };
       // Edits made in Google Sheets become change events (compared with the last copy, in the background).
       void noteTabRead(sheet.id, entry.data, startedAt);
       entries.delete(key);
@@ -145,12 +151,12 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
 }
 
 /**
- * A tab's rows from cache when current, else from Google. `version` is the sheet's data version
+ * A tab's rows from cache when current, else from Google. `version` is the tab's data version
  * read from the store with the key (undefined when the store is unreachable). `fresh`
  * (Cache-Control: no-cache) reads the sheet from Google now (concurrent such reads share one call).
  */
 export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
-  const result = await readThrough(sheet, model, newestVersion(sheet.id, version), fresh);
+  const result = await readThrough(sheet, model, newestVersion(entryKey(sheet.id, model.name), version), fresh);
   countRead(sheet.id, result.cache);
   return result;
 }
@@ -158,8 +164,11 @@ export async function readTab(sheet: TabSheet, model: TabModel, version: number 
 async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
   const hit = entries.get(entryKey(sheet.id, model.name));
   const sameVersion = hit !== undefined && hit.version === version;
-  if (sameVersion && (await stillCurrent(sheet, hit, fresh))) return { data: hit.data, cache: "HIT" };
-  if (hit) refreshSiblings(sheet, model, version);
+  if (sameVersion) {
+    const why = await staleness(sheet, hit, fresh);
+    if (why === "current") return { data: hit.data, cache: "HIT" };
+    if (why === "changed") refreshSiblings(sheet, model, await changeEpoch(sheet));
+  }
   try {
     return { data: (await load(sheet, model, version)).data, cache: "MISS" };
   } catch (err) {
@@ -182,7 +191,7 @@ function noteStale(sheetId: string, tab: string, err: ApiError): void {
   log.warn({ sheet: sheetId, tab, reason: err.message }, "cache: serving stale copies");
 }
 
-// A sheet's data version only grows. Requests read it from the store as they arrive, so around a
+// A tab's data version only grows. Requests read it from the store as they arrive, so around a
 // write some carry the version before it; served as the newest seen, they share its copy instead
 // of loading (and spending Google quota on) an older one. Only for a moment: if older versions
 // keep coming, the store was reset (a Redis restart starts the counters again), and the lower
@@ -190,20 +199,38 @@ function noteStale(sheetId: string, tab: string, err: ApiError): void {
 const STRAGGLER_MS = 2_000;
 const MAX_VERSIONS = 10_000;
 const newest = new Map<string, { version: number; at: number }>();
-function newestVersion(sheetId: string, version: number | undefined, now = Date.now()): number | undefined {
+function newestVersion(tabKey: string, version: number | undefined, now = Date.now()): number | undefined {
   if (version === undefined) return undefined;
-  const seen = newest.get(sheetId);
+  const seen = newest.get(tabKey);
   if (seen && seen.version === version) return version;
   if (seen && seen.version > version && now - seen.at < STRAGGLER_MS) return seen.version;
   if (!seen && newest.size >= MAX_VERSIONS) newest.delete(newest.keys().next().value!);
-  newest.set(sheetId, { version, at: now });
+  newest.set(tabKey, { version, at: now });
   return version;
 }
 
-/** After a write or a schema refresh: every instance's copies of the sheet's tabs are dropped. */
-export async function invalidateSheetData(sheetId: string): Promise<void> {
-  // Marked out of date rather than dropped: the next read then refreshes all of the sheet's
-  // tabs in one batch, instead of each tab singly as its readers come by.
+/**
+ * After a write through this service to some of a sheet's tabs: every instance's copies of those
+ * tabs are out of date; the sheet's other tabs stay. The sheet's write count tells every
+ * instance's change check that the file changed through the service (change-check.ts).
+ */
+export async function invalidateTabs(sheet: TabSheet, tabs: string[]): Promise<void> {
+  // Marked out of date rather than dropped: never served stale after our own write.
+  for (const tab of tabs) {
+    const entry = entries.get(entryKey(sheet.id, tab));
+    if (entry) entry.version = OUT_OF_DATE;
+  }
+  const store = getLimitStore();
+  try {
+    await Promise.all([...tabs.map((tab) => store.incr(dataVersionKey(sheet.id, tab), VERSION_TTL_SECONDS)), store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS)]);
+  } finally {
+    noteOwnWrite(sheet);
+  }
+}
+
+/** After a schema refresh: every instance reads each of `tabs` again (this one: every tab of the sheet). */
+export async function invalidateSheetData(sheetId: string, tabs: string[] = []): Promise<void> {
   for (const [key, entry] of entries) if (key.startsWith(`${sheetId}\u0000`)) entry.version = OUT_OF_DATE;
-  await getLimitStore().incr(dataVersionKey(sheetId), VERSION_TTL_SECONDS);
+  const store = getLimitStore();
+  await Promise.all(tabs.map((tab) => store.incr(dataVersionKey(sheetId, tab), VERSION_TTL_SECONDS)));
 }
