@@ -4,6 +4,8 @@ import Link from "next/link";
 import { CodeBlock } from "@/app/docs/[sheetId]/code-block";
 import { snippet } from "@/lib/docs/snippets";
 
+// The docs page reads the sheet (its example values come from Google): never prefetched, so
+// showing a link costs no Google call.
 export interface QuickStartTarget {
   baseUrl: string;
   sheetId: string;
@@ -17,7 +19,7 @@ export function QuickStart({ target, apiKey }: { target: QuickStartTarget; apiKe
     return (
       <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="quick-start">
         Every tab is at <code className="break-all">{target.baseUrl}/api/v1/{target.sheetId}/&#123;tab&#125;</code>.{" "}
-        <Link href={docs} className="font-medium underline" data-testid="docs-link">Read the API docs</Link>
+        <Link href={docs} prefetch={false} className="font-medium underline" data-testid="docs-link">Read the API docs</Link>
       </p>
     );
   }
@@ -36,7 +38,7 @@ export function QuickStart({ target, apiKey }: { target: QuickStartTarget; apiKe
         ]}
       />
       <p className="text-sm">
-        <Link href={docs} className="font-medium text-emerald-700 underline dark:text-emerald-400" data-testid="docs-link">
+        <Link href={docs} prefetch={false} className="font-medium text-emerald-700 underline dark:text-emerald-400" data-testid="docs-link">
           API docs for this sheet
         </Link>
         <span className="text-slate-500">: every tab, filters, writes, errors and a Try it panel.</span>
