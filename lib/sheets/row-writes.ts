@@ -250,9 +250,6 @@ export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: strin
     try {
       await remove(false);
     } catch (err) {
-      // Google refuses to delete a grid's last rows below a frozen header ("not possible to delete
-      // all non-frozen rows"), refusing the whole batch. The same delete with a blank row added
-      // at the end in the same batch leaves the grid as the Sheets UI would: header and one blank row.
       if (!refusesDeletingEveryRow(err)) throw err;
       await remove(true);
     }
