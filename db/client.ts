@@ -96,3 +96,8 @@ export function getDatabaseHandle(): DatabaseHandle {
 export function setDatabase(handle: DatabaseHandle): void {
   current.handle = handle;
 }
+
+/** The rows of a raw `execute()` result on either driver (postgres-js gives an array, PGlite `{ rows }`). */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+}

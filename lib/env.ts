@@ -64,6 +64,8 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Scales the retry schedule, the one-day give-up and the three-day disable (tests shrink them). */
   WEBHOOK_RETRY_SCALE: z.coerce.number().gt(0).max(1).default(1),
+  /** Days a change event (and its delivery log) is kept; older ones are removed hourly. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   CHANGE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   AUTH_SECRET: optional,
   ENCRYPTION_KEY: optional,

@@ -255,5 +255,27 @@ describe(`webhooks on ${name}`, () => {
     expect(count).toBe((await events("limit=1000")).length);
     await until("the replay", () => (delivered().size === count ? true : undefined));
   });
+
+  it("removes events older than the retention period, with their deliveries, unless one still waits to be sent", async () => {
+    const { eq, inArray } = await import("drizzle-orm");
+    const { changeEvents, webhookDeliveries, webhookAttempts } = await import("@/db/schema");
+    const { pruneOldEvents } = await import("@/lib/webhooks/retention");
+    const db = svc.db.db;
+    const all = await events("limit=1000");
+    const [sent, waiting, recent] = [all[0]!.seq, all[1]!.seq, all.at(-1)!.seq];
+    // Two events aged past 30 days; the second has a delivery its endpoint still waits for.
+    await db.update(changeEvents).set({ createdAt: new Date(Date.now() - 31 * 86_400_000) }).where(inArray(changeEvents.seq, [sent, waiting]));
+    const [pending] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventSeq, waiting));
+    await db.update(webhookDeliveries).set({ state: "pending", nextAttemptAt: new Date(Date.now() + 86_400_000) }).where(eq(webhookDeliveries.id, pending!.id));
+    const sentDeliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventSeq, sent));
+    expect(sentDeliveries.length).toBeGreaterThan(0);
+
+    expect(await pruneOldEvents()).toBe(1);
+    const left = new Set((await events("limit=1000")).map((e) => e.seq));
+    expect([left.has(sent), left.has(waiting), left.has(recent)]).toEqual([false, true, true]);
+    expect(await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventSeq, sent))).toEqual([]);
+    expect(await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, sentDeliveries.map((d) => d.id)))).toEqual([]);
+    expect(await pruneOldEvents()).toBe(0);
+  });
 });
 }

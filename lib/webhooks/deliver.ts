@@ -9,7 +9,8 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { getDb } from "@/db/client";
+import { getDb, rowsOf } from "@/db/client";
+import { startRetentionSweeps } from "./retention";
 import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type ChangeEvent, type WebhookDelivery, type WebhookEndpoint } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
@@ -52,7 +53,7 @@ async function claimHead({ endpointId, stream }: StreamRef): Promise<WebhookDeli
     from (select id from webhook_deliveries where endpoint_id = ${endpointId} and stream = ${stream} and state = 'pending' order by event_seq limit 1) head
     where d.id = head.id and (d.leased_until is null or d.leased_until < now()) and d.next_attempt_at <= now()
     returning d.id`);
-  const id = (rows as unknown as { rows?: { id: string }[] }).rows?.[0]?.id ?? (rows as unknown as { id: string }[])[0]?.id;
+  const id = rowsOf<{ id: string }>(rows)[0]?.id;
   if (!id) return undefined;
   const [delivery] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   return delivery;
@@ -145,5 +146,6 @@ export async function startDelivery(): Promise<void> {
     }),
   );
   await wakeDueStreams();
+  startRetentionSweeps();
 }
 

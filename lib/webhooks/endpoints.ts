@@ -4,7 +4,7 @@
 // finds nothing.
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, rowsOf } from "@/db/client";
 import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { planLimits } from "./plans";
@@ -176,8 +176,7 @@ export async function deliveryProgress(sheetId?: string) {
       extract(epoch from now() - min(d.created_at) filter (where d.state = 'pending'))::float as oldest_pending_seconds
     from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
     where true ${scope}`);
-  const rows = (result as unknown as { rows?: Record<string, unknown>[] }).rows ?? (result as unknown as Record<string, unknown>[]);
-  const r = rows[0] ?? {};
+  const r = rowsOf(result)[0] ?? {};
   return {
     pending: Number(r.pending ?? 0),
     due: Number(r.due ?? 0),

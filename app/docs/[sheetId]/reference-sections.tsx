@@ -1,5 +1,6 @@
 // The parts of a sheet's docs that are the same for every tab: keys, filters, errors, limits.
 import { DOCUMENTED_ERRORS } from "@/lib/docs/errors";
+import { config } from "@/lib/env";
 import type { SheetDocs } from "@/lib/docs/sheet-docs";
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -86,6 +87,12 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
         </p>
         <Table testId="docs-limits" head={["Per minute (burst)", "Per hour", "Per day (UTC)", "Per billing period"]} rows={[[n(p.burst), n(p.hour), n(p.day), n(p.month)]]} />
         <p className="text-sm text-slate-600 dark:text-slate-400">Answers 2xx and 4xx count; 401, 429 and 5xx do not.</p>
+      </section>
+      <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800" data-testid="docs-events">
+        <h2 className="text-xl font-semibold">Change events</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          <code>GET /api/{docs.sheet.id}/events?after=&lt;seq&gt;&amp;limit=100</code> (key with Read) lists the sheet&apos;s changes oldest first: <code>row.created</code>, <code>row.updated</code> (with each changed column&apos;s <code>before</code> and <code>after</code>), <code>row.deleted</code> and <code>schema.changed</code>, each with its <code>tab</code>, <code>row_id</code> and <code>source</code> (<code>api</code> or <code>sheet</code>). Narrow with <code>tab=</code> and <code>type=</code>; page on with <code>meta.next_after</code>. The first call starts recording and lists nothing; events are kept {config().env.EVENT_RETENTION_DAYS} days. The owner can also have them pushed as signed webhooks from the dashboard.
+        </p>
       </section>
     </>
   );
