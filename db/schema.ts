@@ -128,6 +128,16 @@ export const apiKeys = pgTable(
     /** The first characters, to tell keys apart in the dashboard. */
     displayPrefix: text("display_prefix").notNull(),
     permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
+    /** `secret` (server-side, `shk_`) or `publishable` (browser, `shp_`): fixed at creation. */
+    kind: text("kind").notNull().default("secret"),
+    /** Publishable keys: the exact origins (`https://app.example.com`) allowed to call. */
+    allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
+    /** Publishable keys: the tabs it may read; null reads every tab. */
+    allowedTabs: text("allowed_tabs").array(),
+    /** Publishable keys: the columns it may read (in every tab); null reads every column. */
+    allowedColumns: text("allowed_columns").array(),
+    /** Publishable keys: requests per minute from one visitor address. */
+    visitorLimit: integer("visitor_limit"),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),

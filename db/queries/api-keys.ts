@@ -36,6 +36,16 @@ export async function setApiKeyPermissions({ userId, id, permissions }: { userId
   return row;
 }
 
+/** New browser-key settings for a live publishable key of the user's; undefined when there is no such key. */
+export async function setBrowserKeySettings({ userId, id, settings }: { userId: string; id: string; settings: { origins: string[]; tabs: string[] | null; columns: string[] | null; visitorLimit: number } }): Promise<ApiKey | undefined> {
+  const [row] = await getDb()
+    .update(apiKeys)
+    .set({ allowedOrigins: settings.origins, allowedTabs: settings.tabs, allowedColumns: settings.columns, visitorLimit: settings.visitorLimit, ...bump })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row;
+}
+
 /** Revokes a live key of the user's; undefined when the user has no such live key. */
 export async function revokeApiKey({ userId, id, at = new Date() }: { userId: string; id: string; at?: Date }): Promise<ApiKey | undefined> {
   const [row] = await getDb()

@@ -7,7 +7,7 @@ import { config } from "@/lib/env";
 import { keyRecordKey, type KeyRecord } from "@/lib/keys/key-record";
 import { loadSheetRecord, resolveKeyAndSheet } from "@/lib/keys/resolve";
 import { accountLimits } from "@/lib/limits/accounts";
-import { consumeRequest, decide, requestSpec, type LimitDecision } from "@/lib/limits/limiter";
+import { consumeRequest, decide, requestSpec, type LimitDecision, type VisitorLimit } from "@/lib/limits/limiter";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { sheetRecordKey, type SheetRecord } from "@/lib/sheets/sheet-record";
@@ -24,14 +24,21 @@ export interface Admitted {
   decision: LimitDecision | undefined;
 }
 
-// A key's account and sheet never change, so a hint is safe to keep: the script checks the
-// live record anyway. Bounded; the oldest hints go first.
+// A key's account, sheet and kind never change, so a hint is safe to keep: the script checks the
+// live record anyway. A browser key's visitor limit may change: the hint follows the live record,
+// so a new limit applies from the request after the one that saw it. Bounded; the oldest go first.
 const MAX_HINTS = 50_000;
-const owners = new Map<string, { userId: string; sheetId: string }>();
+type Hint = { userId: string; sheetId: string; visitorLimit?: number };
+const owners = new Map<string, Hint>();
 
 function remember(key: KeyRecord): void {
   if (owners.size >= MAX_HINTS) owners.delete(owners.keys().next().value!);
-  owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId });
+  owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId, ...(key.browser ? { visitorLimit: key.browser.visitorLimit } : {}) });
+}
+
+/** A browser key's per-visitor window for the request from `address`; none for secret keys. */
+function visitorOf(keyId: string, visitorLimit: number | undefined, address: string): VisitorLimit | undefined {
+  return visitorLimit === undefined ? undefined : { keyId, address: address.slice(0, 64), limit: visitorLimit };
 }
 
 /**
@@ -72,15 +79,17 @@ function storeUnavailable(method: string, err: unknown): undefined {
 
 type Attempt = { admitted: Admitted } | { storeError?: unknown };
 
-async function inOneTrip(hash: string, sheetId: string, tab: string | undefined, member: string): Promise<Attempt> {
+async function inOneTrip(hash: string, sheetId: string, tab: string | undefined, member: string, address: string): Promise<Attempt> {
   const owner = owners.get(hash);
   if (!owner || owner.sheetId !== sheetId) return {};
-  const request = requestSpec(await accountLimits(owner.userId), member);
+  // The key id is not in the hint: the visitor window is keyed by the key's hash, which is as unique.
+  const request = requestSpec(await accountLimits(owner.userId), member, undefined, undefined, visitorOf(hash, owner.visitorLimit, address));
   try {
     const reads = [keyRecordKey(hash), sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])];
     const { values, consumed } = await getLimitStore().authorize(reads, owner, request.spec);
     if (!consumed) return {};
     const [key, sheet, version] = values as [KeyRecord, SheetRecord | null, unknown];
+    if (key.browser?.visitorLimit !== owner.visitorLimit) remember(key);
     return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheetRecord(sheetId)), dataVersion: tab === undefined ? undefined : Number(version ?? 0), decision: decide(request, consumed) } };
   } catch (err) {
     if (err instanceof ApiError) throw err;
@@ -90,15 +99,16 @@ async function inOneTrip(hash: string, sheetId: string, tab: string | undefined,
 
 /**
  * Authenticates the key for the sheet of the path and counts the request (DECISIONS 15). `tab`:
- * the path's tab, whose data version comes in the same round trip.
+ * the path's tab, whose data version comes in the same round trip. `address`: the client's (see
+ * clientAddress), for a browser key's per-visitor limit.
  */
-export async function admitRequest({ hash, sheetId, tab, method }: { hash: string; sheetId: string; tab?: string; method: string }): Promise<Admitted> {
+export async function admitRequest({ hash, sheetId, tab, method, address }: { hash: string; sheetId: string; tab?: string; method: string; address: string }): Promise<Admitted> {
   // The request's entry in the burst window: always the server's own and unique. The caller's
   // X-Request-Id is not (a constant one would make repeats count once).
   const member = randomUUID();
   // RATE_LIMITS=off (self-hosted installations, the benchmark's baseline): the key check alone.
   const limited = config().env.RATE_LIMITS === "on";
-  const attempt = limited ? await inOneTrip(hash, sheetId, tab, member) : {};
+  const attempt = limited ? await inOneTrip(hash, sheetId, tab, member, address) : {};
   if ("admitted" in attempt) return attempt.admitted;
   const storeDown = "storeError" in attempt;
   const resolved = await resolveKeyAndSheet(hash, sheetId, { skipStore: storeDown, tab });
@@ -109,7 +119,7 @@ export async function admitRequest({ hash, sheetId, tab, method }: { hash: strin
   else if (storeDown) decision = storeUnavailable(method, attempt.storeError);
   else {
     try {
-      decision = await consumeRequest(await accountLimits(key.userId), member);
+      decision = await consumeRequest(await accountLimits(key.userId), member, undefined, undefined, visitorOf(hash, key.browser?.visitorLimit, address));
     } catch (err) {
       decision = storeUnavailable(method, err);
     }

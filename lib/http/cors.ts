@@ -1,14 +1,28 @@
 // CORS for key-authenticated routes: browser apps and static sites call the API with a key in
-// X-API-Key or Authorization: Bearer (never cookies), so any origin may call, and the limit headers are readable.
+// X-API-Key or Authorization: Bearer (never cookies). Secret keys (and answers given before a key
+// is known) may be called from any origin; a browser (publishable) key's answers name the
+// request's origin when its owner listed it, and name none otherwise, so the page cannot read them.
 const ALLOW_HEADERS = ["X-API-Key", "Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Cache-Control"];
 const EXPOSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag", "X-Cache", "Idempotent-Replayed", "Age", "Last-Modified", "X-Total-Count"];
 
-export function applyCors(headers: Headers): void {
-  headers.set("Access-Control-Allow-Origin", "*");
+/** `*` (any origin), one origin (a browser key's listed origin), or null (a browser key from an unlisted origin). */
+export type AllowedOrigin = string | null;
+
+export function applyCors(headers: Headers, origin: AllowedOrigin = "*"): void {
+  if (origin === "*") {
+    headers.set("Access-Control-Allow-Origin", "*");
+  } else {
+    // The answer depends on the Origin header: shared caches must keep one copy per origin.
+    headers.append("Vary", "Origin");
+    if (origin) headers.set("Access-Control-Allow-Origin", origin);
+  }
   headers.set("Access-Control-Expose-Headers", EXPOSE_HEADERS.join(", "));
 }
 
-/** OPTIONS: the preflight answer, 204 with what may be sent. */
+/**
+ * OPTIONS: the preflight answer, 204 with what may be sent, for any origin: a preflight carries
+ * no key, so the real request is where a browser key's origins are enforced.
+ */
 export function corsPreflight(): Response {
   const headers = new Headers({
     "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",

@@ -1,10 +1,12 @@
 // The one wrapper for key-authenticated routes: X-API-Key is checked against the sheet in the
 // path and the permission the route needs (401 unauthorized / 403 forbidden in the envelope),
 // the request is counted against the account's plan (429 past a limit), every answer of a valid
-// key carries the rate-limit headers, and its status is metered for the usage charts.
-import { noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
-import { hashApiKey, KEY_FORMAT } from "@/lib/keys/api-key";
-import type { KeyRecord } from "@/lib/keys/key-record";
+// key carries the rate-limit headers, and its status is metered for the usage charts. A browser
+// (publishable) key also needs a listed Origin (403 otherwise) and counts per visitor address.
+import { clientAddress, noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
+import { hashApiKey, KEY_FORMAT, KEY_PREFIXES } from "@/lib/keys/api-key";
+import { originAllowed } from "@/lib/keys/browser";
+import type { BrowserScope, KeyRecord } from "@/lib/keys/key-record";
 import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
@@ -12,9 +14,9 @@ import { recordUsage } from "@/lib/limits/metering";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { afterResponse } from "./after-response";
-import { applyCors, corsPreflight } from "./cors";
+import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
 import { handleApiError } from "./envelope";
-import { ApiError } from "./errors";
+import { ApiError, quoted } from "./errors";
 import { API_KEY_HEADER, requestKey } from "./key-carrier";
 import { METHODS, route, type Method, type RouteContext } from "./route";
 
@@ -33,6 +35,26 @@ function keyHash(req: Request, forSheet: boolean): string {
   if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header (or as Authorization: Bearer <key>).`);
   if (!KEY_FORMAT.test(value)) throw invalidKey(forSheet);
   return hashApiKey(value);
+}
+
+/** A `shp_` value must be a publishable key's and a `shk_` value a secret key's: records are never trusted across kinds. */
+function checkKind(req: Request, key: KeyRecord): void {
+  if (requestKey(req)!.startsWith(KEY_PREFIXES.publishable) !== Boolean(key.browser)) throw invalidKey();
+}
+
+/**
+ * A browser key works only from the pages of the origins its owner listed (the Origin header a
+ * browser sets on every cross-origin request and cannot be made to fake). Scripts can send any
+ * Origin, which is why such a key reads only what its owner chose to publish.
+ */
+function requireOrigin(browser: BrowserScope, req: Request): void {
+  const origin = req.headers.get("origin");
+  if (!origin) {
+    throw new ApiError("forbidden", "This is a browser (publishable) key: it works only from web pages of the origins its owner listed, and this request carries no Origin header. From a server or a script, use a secret key.");
+  }
+  if (!originAllowed(browser.origins, origin)) {
+    throw new ApiError("forbidden", `This browser (publishable) key may not be used from the origin ${quoted(origin)}: its owner did not list it. The owner can add it to the key's allowed origins in the dashboard.`);
+  }
 }
 
 /** The key's public prefix (what the dashboard shows), for logs: never the key itself. */
@@ -61,7 +83,9 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
 }
 
 function requirePermission(key: KeyRecord, permission: Permission | undefined): void {
-  if (permission && !key.permissions.includes(permission)) throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
+  if (!permission || key.permissions.includes(permission)) return;
+  if (key.browser) throw new ApiError("forbidden", `Browser (publishable) keys only read; this request needs the ${PERMISSION_LABELS[permission]} permission: use a secret key, on a server.`);
+  throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
 }
 
 /** Runs the handler; whatever it answers, the answer gets the limit headers and is metered. */
@@ -89,25 +113,44 @@ const withCors = <A extends unknown[]>(inner: (...args: A) => Promise<Response>)
   return res;
 };
 
-/** `permission` undefined: any live key of the sheet (the 405 answers of key routes). */
-export function withApiKey<P extends { sheetId: string; tabName?: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission }: { permission: Permission | undefined }) {
-  return withCors(
-    route<P>(async (ctx) => {
+/**
+ * `permission` undefined: any live key of the sheet (the 405 answers of key routes). `browser`:
+ * the route serves browser (publishable) keys too; only row reads that apply the key's tabs and
+ * columns do, so a route added later is closed to them until it does.
+ */
+export function withApiKey<P extends { sheetId: string; tabName?: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission, browser = false }: { permission: Permission | undefined; browser?: boolean }) {
+  return async (req: Request, context?: { params: Promise<P> }): Promise<Response> => {
+    // Any origin until the key is known; a browser key's answers name only a listed origin.
+    let origin: AllowedOrigin = "*";
+    const res = await route<P>(async (ctx) => {
       ctx.annotate({ sheet: ctx.params.sheetId, key_prefix: keyPrefix(ctx.req) });
-      const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, () => admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, tab: ctx.params.tabName, method: ctx.req.method }));
+      const address = clientAddress(ctx.req);
+      const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, async () => {
+        const admitted = await admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, tab: ctx.params.tabName, method: ctx.req.method, address });
+        checkKind(ctx.req, admitted.key);
+        return admitted;
+      });
       ctx.annotate({ key_id: key.id, account: key.userId });
+      if (key.browser) {
+        const requested = ctx.req.headers.get("origin");
+        origin = requested && originAllowed(key.browser.origins, requested) ? requested : null;
+      }
       // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
       if (decision && !decision.allowed) {
         recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429 });
         throw rateLimitError(decision);
       }
       return answer(key, ctx.params.sheetId, decision, ctx.req, ctx.requestId, async () => {
+        if (key.browser) requireOrigin(key.browser, ctx.req);
         requirePermission(key, permission);
+        if (key.browser && !browser) throw new ApiError("forbidden", "Browser (publishable) keys read rows only (list, one row, _aggregate, _distinct): this route needs a secret key, on a server.");
         if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
         return handler({ ...ctx, key, sheet, dataVersion });
       });
-    }),
-  );
+    })(req, context);
+    applyCors(res.headers, origin);
+    return res;
+  };
 }
 
 /**
@@ -136,7 +179,7 @@ export function keyRouteMethods(allowed: Method[], { account = false } = {}) {
   const refuse = (): never => {
     throw new ApiError("method_not_allowed", `This route answers ${allow}.`, {}, { Allow: allow });
   };
-  const handler = account ? withAccountKey(async () => refuse(), { permission: undefined }) : withApiKey<{ sheetId: string }>(async () => refuse(), { permission: undefined });
+  const handler = account ? withAccountKey(async () => refuse(), { permission: undefined }) : withApiKey<{ sheetId: string }>(async () => refuse(), { permission: undefined, browser: true });
   const others = Object.fromEntries(METHODS.filter((m) => m !== "OPTIONS" && !allowed.includes(m)).map((m) => [m, handler]));
   return { ...others, OPTIONS: corsPreflight } as Record<Exclude<Method, "OPTIONS">, typeof handler> & { OPTIONS: typeof corsPreflight };
 }

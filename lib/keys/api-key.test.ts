@@ -12,6 +12,15 @@ describe("API key values", () => {
     }
   });
 
+  it("tells publishable keys apart by their prefix, with the same checksum scheme", () => {
+    const key = generateApiKey("publishable");
+    expect(key).toMatch(/^shp_[0-9A-Za-z]{38}$/);
+    expect(KEY_FORMAT.test(key)).toBe(true);
+    expect(hasValidChecksum(key)).toBe(true);
+    expect(displayPrefix(key)).toBe(key.slice(0, 8));
+    expect(KEY_FORMAT.test(`shx_${key.slice(4)}`)).toBe(false);
+  });
+
   it("detects a changed character through the checksum", () => {
     const key = generateApiKey();
     const tampered = key.slice(0, 10) + (key[10] === "a" ? "b" : "a") + key.slice(11);

@@ -1,14 +1,19 @@
-// API key values: `shk_` + 32 base62 characters of randomness (190 bits) + a 6-character CRC32
-// checksum, so secret scanners can recognise a key and tell a real one from a look-alike.
+// API key values: `shk_` (secret) or `shp_` (publishable, for web pages) + 32 base62 characters
+// of randomness (190 bits) + a 6-character CRC32 checksum, so secret scanners can recognise a
+// key, tell a real one from a look-alike, and tell a secret key from one meant to be public.
 // Only the SHA-256 of a key and its first characters are ever stored.
 import { createHash, randomInt } from "node:crypto";
 
-export const KEY_PREFIX = "shk_";
+export const KEY_KINDS = ["secret", "publishable"] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+export const KEY_PREFIXES: Record<KeyKind, string> = { secret: "shk_", publishable: "shp_" };
+/** Both prefixes have this length. */
+const PREFIX_LENGTH = 4;
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 /** What a key may look like; anything else is refused before any lookup. */
-export const KEY_FORMAT = /^shk_[0-9A-Za-z]{20,64}$/;
+export const KEY_FORMAT = /^sh[kp]_[0-9A-Za-z]{20,64}$/;
 
 function crc32(text: string): number {
   let crc = ~0;
@@ -28,16 +33,16 @@ function base62(n: number, width: number): string {
   return out;
 }
 
-export function generateApiKey(): string {
+export function generateApiKey(kind: KeyKind = "secret"): string {
   let body = "";
   for (let i = 0; i < BODY_LENGTH; i++) body += ALPHABET[randomInt(62)];
-  return `${KEY_PREFIX}${body}${base62(crc32(body), CHECKSUM_LENGTH)}`;
+  return `${KEY_PREFIXES[kind]}${body}${base62(crc32(body), CHECKSUM_LENGTH)}`;
 }
 
 /** True when the key carries a valid checksum (generated keys always do). */
 export function hasValidChecksum(key: string): boolean {
-  if (!KEY_FORMAT.test(key) || key.length !== KEY_PREFIX.length + BODY_LENGTH + CHECKSUM_LENGTH) return false;
-  const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY_LENGTH);
+  if (!KEY_FORMAT.test(key) || key.length !== PREFIX_LENGTH + BODY_LENGTH + CHECKSUM_LENGTH) return false;
+  const body = key.slice(PREFIX_LENGTH, PREFIX_LENGTH + BODY_LENGTH);
   return key.endsWith(base62(crc32(body), CHECKSUM_LENGTH));
 }
 
@@ -47,5 +52,5 @@ export function hashApiKey(key: string): string {
 
 /** The part shown in the dashboard: the prefix and four characters. */
 export function displayPrefix(key: string): string {
-  return key.slice(0, KEY_PREFIX.length + 4);
+  return key.slice(0, PREFIX_LENGTH + 4);
 }

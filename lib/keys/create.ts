@@ -2,12 +2,15 @@
 import { insertApiKey } from "@/db/queries/api-keys";
 import type { ApiKey } from "@/db/schema";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api-key";
+import type { BrowserKeySettings } from "./browser";
 import { newId } from "./ids";
 import { publishKey } from "./key-record";
 import type { Permission } from "./permissions";
 
-export async function createApiKey(input: { userId: string; sheetId: string; name: string; permissions: Permission[] }): Promise<{ key: ApiKey; value: string }> {
-  const value = generateApiKey();
+/** `browser` given: a publishable key (`shp_`) with those settings, checked by the caller. */
+export async function createApiKey(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeySettings }): Promise<{ key: ApiKey; value: string }> {
+  const { browser } = input;
+  const value = generateApiKey(browser ? "publishable" : "secret");
   const key = await insertApiKey({
     id: newId("key"),
     userId: input.userId,
@@ -16,6 +19,9 @@ export async function createApiKey(input: { userId: string; sheetId: string; nam
     hash: hashApiKey(value),
     displayPrefix: displayPrefix(value),
     permissions: input.permissions,
+    ...(browser
+      ? { kind: "publishable", allowedOrigins: browser.origins, allowedTabs: browser.tabs, allowedColumns: browser.columns, visitorLimit: browser.visitorLimit }
+      : {}),
   });
   // Not required (a miss reads Postgres), but it saves the first request a query.
   await publishKey(key).catch(() => undefined);

@@ -2,6 +2,7 @@
 // every change (create, permissions, revoke), so a revocation reaches every instance at once.
 import type { ApiKey } from "@/db/schema";
 import { getLimitStore, type Versioned } from "@/lib/limits/store";
+import { DEFAULT_VISITOR_LIMIT } from "./browser";
 import { isPermission, type Permission } from "./permissions";
 
 export interface KeyRecord extends Versioned {
@@ -13,6 +14,18 @@ export interface KeyRecord extends Versioned {
   revoked: boolean;
   /** The sheet was claimed by an account that proved edit access (absent in older records). */
   claimed?: boolean;
+  /** Present on publishable (browser) keys only; secret keys' records stay as they were. */
+  browser?: BrowserScope;
+}
+
+/** What a publishable key may do beyond Read: from which origins, which tabs and columns, how often per visitor. */
+export interface BrowserScope {
+  origins: string[];
+  /** Absent: every tab. */
+  tabs?: string[];
+  /** Absent: every column. */
+  columns?: string[];
+  visitorLimit: number;
 }
 
 /** Remembered for hashes no key has, so guessing keys costs no database queries. */
@@ -34,6 +47,16 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     permissions: row.permissions.filter(isPermission),
     revoked: row.revokedAt !== null,
     claimed: row.claimedAt !== null,
+    ...(row.kind === "publishable" ? { browser: browserScope(row) } : {}),
+  };
+}
+
+function browserScope(row: ApiKey): BrowserScope {
+  return {
+    origins: row.allowedOrigins,
+    ...(row.allowedTabs ? { tabs: row.allowedTabs } : {}),
+    ...(row.allowedColumns ? { columns: row.allowedColumns } : {}),
+    visitorLimit: row.visitorLimit ?? DEFAULT_VISITOR_LIMIT,
   };
 }
 

@@ -1,11 +1,13 @@
 // Key management from the dashboard: create, change permissions, revoke. Every function is
 // scoped to the signed-in account: another account's sheet or key is simply not found.
-import { getApiKeyForUser, listApiKeys, revokeApiKey, setApiKeyPermissions } from "@/db/queries/api-keys";
+import { getApiKeyForUser, listApiKeys, revokeApiKey, setApiKeyPermissions, setBrowserKeySettings } from "@/db/queries/api-keys";
 import { getSheetForUser } from "@/db/queries/sheets";
 import type { ApiKey } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
+import type { KeyKind } from "./api-key";
+import { browserKeySettings, checkPublishablePermissions, type BrowserKeySettings } from "./browser";
 import { createApiKey } from "./create";
-import { publishKey } from "./key-record";
+import { publishKey, toKeyRecord } from "./key-record";
 import { PERMISSIONS, type Permission } from "./permissions";
 import { errorFields, log } from "@/lib/log";
 
@@ -15,6 +17,9 @@ export interface KeySummary {
   name: string;
   displayPrefix: string;
   permissions: Permission[];
+  kind: KeyKind;
+  /** Publishable keys only; null for secret keys. */
+  browser: BrowserKeySettings | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -26,6 +31,11 @@ export function summarizeKey(key: ApiKey): KeySummary {
     name: key.name,
     displayPrefix: key.displayPrefix,
     permissions: PERMISSIONS.filter((p) => key.permissions.includes(p)),
+    kind: key.kind === "publishable" ? "publishable" : "secret",
+    browser:
+      key.kind === "publishable"
+        ? { origins: key.allowedOrigins, tabs: key.allowedTabs, columns: key.allowedColumns, visitorLimit: toKeyRecord(key).browser!.visitorLimit }
+        : null,
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -45,9 +55,15 @@ export async function listKeysForSheet({ userId, sheetId }: { userId: string; sh
   return (await listApiKeys({ userId, sheetId })).map(summarizeKey);
 }
 
-export async function createKeyForSheet(input: { userId: string; sheetId: string; name: string; permissions: Permission[] }) {
+/** What the owner sets on a browser key; `visitorLimit` defaults to DEFAULT_VISITOR_LIMIT. */
+export type BrowserKeyInput = Parameters<typeof browserKeySettings>[0];
+
+/** `browser` given: a publishable key, which reads only (other permissions are refused). */
+export async function createKeyForSheet(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeyInput }) {
+  const browser = input.browser ? browserKeySettings(input.browser) : undefined;
+  if (browser) checkPublishablePermissions(input.permissions);
   await ownedSheet(input.userId, input.sheetId);
-  const { key, value } = await createApiKey(input);
+  const { key, value } = await createApiKey({ ...input, browser });
   return { key: summarizeKey(key), value };
 }
 
@@ -67,9 +83,23 @@ export async function updateKeyPermissions({ userId, keyId, permissions }: { use
   const existing = await getApiKeyForUser({ userId, id: keyId });
   if (!existing) throw noSuchKey();
   if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its permissions can no longer change.");
+  if (existing.kind === "publishable") checkPublishablePermissions(permissions);
   const row = await setApiKeyPermissions({ userId, id: keyId, permissions });
   if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
   await propagate(row, "permission change");
+  return summarizeKey(row);
+}
+
+/** New origins, tabs, columns or visitor limit for a browser key: every instance applies them from the next request. */
+export async function updateBrowserKey({ userId, keyId, browser }: { userId: string; keyId: string; browser: BrowserKeyInput }): Promise<KeySummary> {
+  const settings = browserKeySettings(browser);
+  const existing = await getApiKeyForUser({ userId, id: keyId });
+  if (!existing) throw noSuchKey();
+  if (existing.kind !== "publishable") throw new ApiError("validation_error", "Only browser (publishable) keys have origins, tabs and columns; a secret key reads everything its permissions allow.");
+  if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its settings can no longer change.");
+  const row = await setBrowserKeySettings({ userId, id: keyId, settings });
+  if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
+  await propagate(row, "browser key change");
   return summarizeKey(row);
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import type { AccountLimits } from "./accounts";
 import { planOf, type Plan } from "./plans";
 import { getLimitStore, type ConsumeResult, type ConsumeSpec } from "./store";
-import { BURST_MS, limitWindows, type LimitWindow, type WindowName } from "./windows";
+import { BURST_MS, limitWindows, visitorWindow, type LimitWindow, type WindowName } from "./windows";
 
 export interface WindowUse {
   name: WindowName;
@@ -36,15 +36,27 @@ export function effectivePlan(id: string): Plan {
   return k === 1 ? p : { ...p, month: p.month * k, day: p.day * k, hour: p.hour * k, burst: p.burst * k };
 }
 
-/** The account's windows at `now` as one request against the store. */
-export function requestSpec(account: AccountLimits, member: string, now = Date.now(), plan: Plan = effectivePlan(account.plan)): { spec: ConsumeSpec; windows: LimitWindow[] } {
+/**
+ * A browser key's own limit on top of the plan: requests per minute from one visitor address
+ * (per key and address), checked and counted in the same atomic step as the plan's windows.
+ */
+export interface VisitorLimit {
+  keyId: string;
+  address: string;
+  limit: number;
+}
+
+/** The account's windows at `now` (and the visitor's, for a browser key) as one request against the store. */
+export function requestSpec(account: AccountLimits, member: string, now = Date.now(), plan: Plan = effectivePlan(account.plan), visitor?: VisitorLimit): { spec: ConsumeSpec; windows: LimitWindow[] } {
   const windows = limitWindows(plan, account.billingAnchor, now);
+  if (visitor) windows.push(visitorWindow(visitor.limit, now));
   const [burst, ...fixed] = windows;
+  const counterKey = (w: LimitWindow) => (w.name === "visitor" ? `visitor:${visitor!.keyId}:${visitor!.address}:${w.start}` : `${w.name}:${w.start}`);
   const spec: ConsumeSpec = {
     now,
     member,
     burst: { key: key(account.userId, "burst"), limit: burst!.limit, windowMs: BURST_MS },
-    counters: fixed.map((w) => ({ key: key(account.userId, `${w.name}:${w.start}`), limit: w.limit, expireAt: w.end })),
+    counters: fixed.map((w) => ({ key: key(account.userId, counterKey(w)), limit: w.limit, expireAt: w.end })),
   };
   return { spec, windows };
 }
@@ -65,8 +77,8 @@ export function decide({ spec, windows }: { spec: ConsumeSpec; windows: LimitWin
 }
 
 /** `member` must be unique per request: it is the request's entry in the burst window. */
-export async function consumeRequest(account: AccountLimits, member: string, now = Date.now(), plan?: Plan): Promise<LimitDecision> {
-  const request = requestSpec(account, member, now, plan);
+export async function consumeRequest(account: AccountLimits, member: string, now = Date.now(), plan?: Plan, visitor?: VisitorLimit): Promise<LimitDecision> {
+  const request = requestSpec(account, member, now, plan, visitor);
   return decide(request, await getLimitStore().consume(request.spec));
 }
 
@@ -92,7 +104,7 @@ export function limitHeaders(decision: LimitDecision, now = Date.now()): Record<
   };
 }
 
-const WINDOW_TEXT: Record<WindowName, string> = { burst: "per minute (burst)", hour: "per hour", day: "per day", month: "per billing period" };
+const WINDOW_TEXT: Record<WindowName, string> = { burst: "per minute (burst)", hour: "per hour", day: "per day", month: "per billing period", visitor: "per minute from one visitor address (this browser key's limit)" };
 
 export function rateLimitError(decision: LimitDecision, now = Date.now()): ApiError {
   const w = decision.shown;

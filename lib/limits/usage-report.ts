@@ -9,7 +9,7 @@ import type { AccountLimits } from "./accounts";
 import { effectivePlan, peekWindows, type LimitDecision, type WindowUse } from "./limiter";
 import { COUNTED_CLASSES, flushUsage, utcDay, type StatusClass } from "./metering";
 import { planOf } from "./plans";
-import { billingPeriod, type WindowName } from "./windows";
+import { billingPeriod, type PlanWindowName } from "./windows";
 import { errorFields, log } from "@/lib/log";
 
 const DAY_MS = 86_400_000;
@@ -22,7 +22,7 @@ export interface UsageReport {
   projected_usage: number;
   plan: { id: string; name: string };
   /** Each window's limit and use now; null when the limit store cannot be reached. */
-  windows: { name: WindowName; limit: number; used: number; remaining: number; reset_at: number }[] | null;
+  windows: { name: PlanWindowName; limit: number; used: number; remaining: number; reset_at: number }[] | null;
 }
 
 /** The windows as they stand, or null when the store is unreachable (the report falls back). */
@@ -52,7 +52,8 @@ export async function usageReport(account: AccountLimits, now = Date.now(), deci
   };
 }
 
-const toWindowReport = (w: WindowUse) => ({ name: w.name, limit: w.limit, used: w.used, remaining: w.remaining, reset_at: Math.ceil(w.reset / 1000) });
+// Usage is the account's: a browser key's per-visitor window (never in these decisions) is not reported.
+const toWindowReport = (w: WindowUse) => ({ name: w.name as PlanWindowName, limit: w.limit, used: w.used, remaining: w.remaining, reset_at: Math.ceil(w.reset / 1000) });
 
 /** Counted requests of the period from Postgres (days are UTC, so the period's first day counts whole). */
 async function durableUsed(userId: string, period: { start: number }, now: number): Promise<number> {

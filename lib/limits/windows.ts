@@ -3,7 +3,9 @@
 // the sign-up instant (a period starting on the 31st ends on the last day of shorter months).
 import type { Plan } from "./plans";
 
-export type WindowName = "burst" | "hour" | "day" | "month";
+/** The plan's windows; `visitor` is a browser key's own, per visitor address. */
+export type PlanWindowName = "burst" | "hour" | "day" | "month";
+export type WindowName = PlanWindowName | "visitor";
 
 export interface LimitWindow {
   name: WindowName;
@@ -14,6 +16,7 @@ export interface LimitWindow {
 }
 
 export const BURST_MS = 60_000;
+const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -46,4 +49,10 @@ export function limitWindows(plan: Plan, anchor: Date, now: number): LimitWindow
     { name: "day", limit: plan.day, start: day, end: day + DAY_MS },
     { name: "month", limit: plan.month, ...period },
   ];
+}
+
+/** A browser key's per-visitor window: the UTC minute holding `now`. */
+export function visitorWindow(limit: number, now: number): LimitWindow {
+  const start = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  return { name: "visitor", limit, start, end: start + MINUTE_MS };
 }

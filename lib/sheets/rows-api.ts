@@ -10,39 +10,58 @@ import { rowEtag, rowToJson } from "./rows";
 import { findRow } from "./row-writes";
 import { getSheetModel, refreshSheetModel } from "./schema";
 import type { SheetRecord } from "./sheet-record";
+import { scopedData, tabInScope, type ReadScope } from "./read-scope";
 import { readTab, type CacheStatus } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 
-/** The tab named in the path, case-sensitive; models stored before tab ids or locales were kept are re-read. */
-export async function findTab(sheet: SheetRecord, tabName: string): Promise<TabModel> {
+/**
+ * The tab named in the path, case-sensitive; models stored before tab ids or locales were kept are
+ * re-read. `scope`: a browser key's tabs; the others are not found, and not named.
+ */
+export async function findTab(sheet: SheetRecord, tabName: string, scope?: ReadScope): Promise<TabModel> {
   let model = await getSheetModel(sheet);
   if (model.tabs.some((t) => typeof t.gid !== "number" || t.locale === undefined)) model = await refreshSheetModel(sheet);
-  const tab = model.tabs.find((t) => t.name === tabName);
+  const tab = model.tabs.find((t) => t.name === tabName && tabInScope(scope, t.name));
   if (!tab) {
+    const visible = model.tabs.filter((t) => tabInScope(scope, t.name)).map((t) => t.name);
     throw new ApiError(
       "not_found",
-      `No tab named ${quoted(tabName)} in this sheet (names are case-sensitive). Tabs: ${model.tabs.map((t) => t.name).join(", ")}. A tab added since the last schema refresh appears after POST /api/{sheetId}/refresh-schema.`,
+      scope?.tabs
+        ? `No tab named ${quoted(tabName)} that this browser key can read (names are case-sensitive). Tabs it can read: ${visible.join(", ") || "none"}.`
+        : `No tab named ${quoted(tabName)} in this sheet (names are case-sensitive). Tabs: ${visible.join(", ")}. A tab added since the last schema refresh appears after POST /api/{sheetId}/refresh-schema.`,
     );
   }
   return tab;
+}
+
+/** How a read is served: `fresh` re-reads the sheet; `scope` limits a browser key's columns. */
+export interface ReadOptions {
+  fresh?: boolean;
+  scope?: ReadScope;
+}
+
+/** The tab's rows from the cache, as the key may see them. */
+async function readScoped(sheet: SheetRecord, tab: TabModel, version: number | undefined, { fresh = false, scope }: ReadOptions) {
+  const { data, cache } = await readTab(sheet, tab, version, { fresh });
+  return { data: scopedData(data, scope), cache };
 }
 
 /**
  * The tab a read names, and the format it asks for: `Accept: text/csv`, or `.csv` after the tab
  * name for tools that cannot set headers (a tab whose own name ends in `.csv` is that tab, as JSON).
  */
-export async function findReadTab(sheet: SheetRecord, tabName: string, accept: string | null): Promise<{ tab: TabModel; format: ReadFormat }> {
+export async function findReadTab(sheet: SheetRecord, tabName: string, accept: string | null, scope?: ReadScope): Promise<{ tab: TabModel; format: ReadFormat }> {
   try {
-    return { tab: await findTab(sheet, tabName), format: acceptedFormat(accept) };
+    return { tab: await findTab(sheet, tabName, scope), format: acceptedFormat(accept) };
   } catch (err) {
     const named = /^(.+)\.csv$/i.exec(tabName)?.[1];
     if (!named || !(err instanceof ApiError) || err.code !== "not_found") throw err;
-    return { tab: await findTab(sheet, named).catch(() => Promise.reject(err)), format: "csv" };
+    return { tab: await findTab(sheet, named, scope).catch(() => Promise.reject(err)), format: "csv" };
   }
 }
 
-export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, { fresh = false } = {}) {
-  const { data, cache } = await readTab(sheet, tab, version, { fresh });
+export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
+  const { data, cache } = await readScoped(sheet, tab, version, options);
   const query = parseListQuery(params, queryColumns(data));
   const { rows, total } = applyQuery(data, query);
   return {
@@ -54,8 +73,8 @@ export async function listRows(sheet: SheetRecord, tab: TabModel, version: numbe
 }
 
 /** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
-export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, { fresh = false } = {}) {
-  const { data, cache } = await readTab(sheet, tab, version, { fresh });
+export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
+  const { data, cache } = await readScoped(sheet, tab, version, options);
   const query = parseListQuery(params, queryColumns(data), { maxLimit: MAX_CSV_ROWS });
   const { rows, total } = applyQuery(data, query);
   const columns = [...(data.hasIdColumn ? [] : ["id"]), ...data.columns.map((c) => c.name).filter((name) => !query.select || name === "id" || query.select.includes(name))];
@@ -71,9 +90,9 @@ export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number
   };
 }
 
-export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, { fresh = false } = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
+export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
   checkParams(params, ["typed", "select"]);
-  const { data, cache } = await readTab(sheet, tab, version, { fresh });
+  const { data, cache } = await readScoped(sheet, tab, version, options);
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
@@ -81,8 +100,8 @@ export async function getRow(sheet: SheetRecord, tab: TabModel, version: number 
 }
 
 /** `_aggregate` and `_distinct`: groups of the matching rows, from the cached copy. */
-export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, kind: "aggregate" | "distinct", { fresh = false } = {}) {
-  const { data, cache } = await readTab(sheet, tab, version, { fresh });
+export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, kind: "aggregate" | "distinct", options: ReadOptions = {}) {
+  const { data, cache } = await readScoped(sheet, tab, version, options);
   const query = kind === "distinct" ? parseDistinct(params, data) : parseAggregate(params, data);
   const result = aggregate(data, query, params);
   return { cache, readAt: data.readAt, query, ...result };

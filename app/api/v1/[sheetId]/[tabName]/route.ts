@@ -15,9 +15,9 @@ type Params = { sheetId: string; tabName: string };
 // returned (If-None-Match: 304), Last-Modified and Age of the copy; Cache-Control: no-cache or
 // ?fresh=true reads the sheet as it is now; Accept: text/csv or {tabName}.csv streams CSV
 export const GET = withApiKey<Params>(
-  async ({ req, params, sheet, dataVersion }) => {
-    const { tab, format } = await findReadTab(sheet, params.tabName, req.headers.get("accept"));
-    const args = [sheet, tab, dataVersion, new URL(req.url).searchParams, { fresh: wantsFresh(req) }] as const;
+  async ({ req, params, sheet, dataVersion, key }) => {
+    const { tab, format } = await findReadTab(sheet, params.tabName, req.headers.get("accept"), key.browser);
+    const args = [sheet, tab, dataVersion, new URL(req.url).searchParams, { fresh: wantsFresh(req), scope: key.browser }] as const;
     if (format === "csv") {
       const csv = await listCsv(...args);
       const headers = { ...readHeaders(csv), "X-Total-Count": String(csv.total) };
@@ -28,7 +28,7 @@ export const GET = withApiKey<Params>(
     const headers = readHeaders({ ...result, etag });
     return notModified(req, etag, headers) ?? ok({ data: result.rows, meta: result.meta }, { headers });
   },
-  { permission: "read" },
+  { permission: "read", browser: true },
 );
 
 // POST /api/v1/{sheetId}/{tabName} - create one row or many (an array, up to 1,000); with

@@ -12,12 +12,13 @@ type Params = { sheetId: string; tabName: string; rowId: string };
 // GET /api/v1/{sheetId}/{tabName}/{rowId} - one row, with the row's ETag (If-None-Match: 304),
 // Last-Modified and Age of the copy it comes from
 export const GET = withApiKey<Params>(
-  async ({ req, params, sheet, dataVersion }) => {
-    const { row, ...state } = await getRow(sheet, await findTab(sheet, params.tabName), dataVersion, params.rowId, new URL(req.url).searchParams, { fresh: wantsFresh(req) });
+  async ({ req, params, sheet, dataVersion, key }) => {
+    const scope = key.browser;
+    const { row, ...state } = await getRow(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, new URL(req.url).searchParams, { fresh: wantsFresh(req), scope });
     const headers = readHeaders(state);
     return notModified(req, state.etag, headers) ?? ok({ data: row }, { headers });
   },
-  { permission: "read" },
+  { permission: "read", browser: true },
 );
 
 // PUT /api/v1/{sheetId}/{tabName}/{rowId} - change the named fields only (PATCH does the same);

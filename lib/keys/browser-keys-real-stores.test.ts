@@ -1,0 +1,24 @@
+// Browser (publishable) keys end to end on the real stores: Postgres, and Upstash's protocol
+// (emulators/upstash) over the real Redis. Skipped off CI when either is not reachable.
+import { Redis } from "@upstash/redis";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
+import { upstashStore } from "@/lib/limits/store";
+import { browserKeySuite } from "@/testing/browser-key-suite";
+import { testPostgresUrl, testRedisUrl } from "@/testing/services";
+
+const postgresUrl = await testPostgresUrl();
+const redisUrl = await testRedisUrl();
+let emulator: UpstashEmulator | undefined;
+
+if (postgresUrl && redisUrl) {
+  beforeAll(async () => {
+    emulator = await startUpstashEmulator({ redisUrl, token: "t" });
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+  browserKeySuite("postgres, upstash over redis", { postgresUrl, makeStore: () => upstashStore(new Redis({ url: emulator!.url, token: "t", retry: false })) });
+} else {
+  describe.skip("browser keys on the real stores", () => it("needs Postgres and Redis", () => undefined));
+}
