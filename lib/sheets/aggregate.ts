@@ -123,7 +123,7 @@ export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchPar
       if (!row) break;
       const column = data.columns[at(c)];
       const text = column ? row.cells[at(c)]! : row.id;
-      group[c] = q.typed ? typedValue(text, column ?? { type: "number" }, data.where) : text;
+      group[c] = q.typed ? typedValue(text, column ?? { type: "number" }, data.where, row.serials?.[at(c)]) : text;
     }
     const out: Group = { group, count: g.count };
     q.measures.forEach((m, k) => {

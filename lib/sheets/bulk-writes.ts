@@ -18,6 +18,7 @@ import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from ".
 import { recordApiWrite } from "@/lib/webhooks/changes";
 import { quoteTab } from "./read-model";
 import { fetchTab } from "./tab-cache";
+import { filtersOnDates } from "./date-values";
 import type { TabModel } from "./tab-model";
 import { guardedWrite, markerRequest, outcomeOf, type SheetsRequest } from "./write-guard";
 
@@ -89,7 +90,7 @@ function keyIndex(data: TabData, key: string) {
   for (const row of data.rows) {
     const text = at >= 0 ? row.cells[at]! : row.id;
     add(byText, text, row);
-    const n = comparesByValue(column.type) ? comparableValue(text, column, data.where) : undefined;
+    const n = comparesByValue(column.type) ? comparableValue(text, column, data.where, row.serials?.[at]) : undefined;
     if (n !== undefined) add(byValue, n, row);
   }
   return (value: string): TabRow[] => {
@@ -204,15 +205,16 @@ export async function updateWhere(sheet: WriteSheet, model: TabModel, params: UR
     checkColumns([patch], data, { update: true });
     return scopeOf(params, data);
   };
+  const dates = filtersOnDates(params, model);
   const preview = async () => {
-    const data = await fetchTab(sheet, model);
+    const data = await fetchTab(sheet, model, { dates });
     const scope = plan(data);
     return scope.dryRun ? { matched: scope.rows.length, updated: 0, dry_run: true, rows: scope.rows.map((r) => rowToJson(data, r)), etags: scope.rows.map((r) => rowEtag(data, r)) } : undefined;
   };
   if (parseBoolean("dry_run", params.get("dry_run"))) return (await preview())!;
   return underTabLock(sheet, model, async () => {
     if (opts.earlierWrite !== undefined && (await outcomeOf(sheet.id, opts.earlierWrite))) return "earlier-landed";
-    const data = await fetchTab(sheet, model);
+    const data = await fetchTab(sheet, model, { dates });
     const scope = plan(data);
     checkLimit(scope);
     checkIfMatch(data, scope.rows, opts.ifMatch);
@@ -240,13 +242,14 @@ export interface DeleteResult {
 export async function deleteWhere(sheet: WriteSheet, model: TabModel, params: URLSearchParams, opts: WriteOptions = {}): Promise<DeleteResult | EarlierLanded> {
   requireWritable(sheet);
   const describe = (data: TabData, scope: Scope, deleted: number): DeleteResult => ({ matched: scope.rows.length, deleted, dry_run: scope.dryRun, ids: scope.rows.map((r) => r.id), etags: scope.rows.map((r) => rowEtag(data, r)) });
+  const dates = filtersOnDates(params, model);
   if (parseBoolean("dry_run", params.get("dry_run"))) {
-    const data = await fetchTab(sheet, model);
+    const data = await fetchTab(sheet, model, { dates });
     return describe(data, scopeOf(params, data), 0);
   }
   return underTabLock(sheet, model, async () => {
     if (opts.earlierWrite !== undefined && (await outcomeOf(sheet.id, opts.earlierWrite))) return "earlier-landed";
-    const data = await fetchTab(sheet, model);
+    const data = await fetchTab(sheet, model, { dates });
     const scope = scopeOf(params, data);
     checkLimit(scope);
     checkIfMatch(data, scope.rows, opts.ifMatch);

@@ -1,8 +1,10 @@
 // What a displayed cell is worth, by its column's type and the sheet's locale and time zone:
 // its typed JSON value (`?typed=true`) and the number filters and sort compare it by. Numbers,
 // currency and percents compare by value in any locale; dates and date-times by the moment they
-// name, never by their display text.
-import { isoDate, isoDateTime, parseDisplayedDate, parseFilterDate, wallClockMs } from "./locale-dates";
+// name, never by their display text: from the cell's serial number when the cached copy has it
+// (date-values.ts), which stays right when the display leaves out the year ("Jan 15"), else from
+// the display read with the column's pattern.
+import { isoDate, isoDateTime, parseDisplayedDate, parseFilterDate, serialWallClock, wallClockMs, type WallClock } from "./locale-dates";
 import { parseDisplayedNumber, parseFilterNumber } from "./locale-numbers";
 import type { ColumnType } from "./tab-model";
 
@@ -29,9 +31,17 @@ export interface ValueColumn {
 }
 
 const DATES: ReadonlySet<ColumnType> = new Set(["date", "datetime"]);
+export const isDateType = (type: ColumnType) => DATES.has(type);
 const BOOLEANS: Record<string, boolean> = { TRUE: true, FALSE: false, WAHR: true, FALSCH: false, VRAI: true, FAUX: false };
 
-export function typedValue(text: string, column: ValueColumn, where: SheetLocale = DEFAULT_LOCALE): JsonValue {
+/** A date cell's wall clock: from its serial number when known, else from its display. */
+function dateOf(text: string, column: ValueColumn, where: SheetLocale, serial: number | undefined): WallClock | undefined {
+  // A date column's value is its calendar day, whatever time of day the serial carries.
+  return serial !== undefined ? serialWallClock(serial, column.type === "date") : parseDisplayedDate(text, column.pattern, where.locale);
+}
+
+/** `serial`: the cell's underlying value, for date and date-time columns whose copy has it. */
+export function typedValue(text: string, column: ValueColumn, where: SheetLocale = DEFAULT_LOCALE, serial?: number): JsonValue {
   if (text === "") return null;
   switch (column.type) {
     case "boolean":
@@ -42,9 +52,10 @@ export function typedValue(text: string, column: ValueColumn, where: SheetLocale
       return parseDisplayedNumber(text, where.locale)?.value ?? text;
     case "date":
     case "datetime": {
-      const wall = parseDisplayedDate(text, column.pattern, where.locale);
+      const wall = dateOf(text, column, where, serial);
       if (!wall) return text;
-      return column.type === "date" && !wall.hasTime ? isoDate(wall) : isoDateTime(wall, where.timeZone);
+      if (column.type === "date" && !wall.hasTime) return isoDate(wall);
+      return isoDateTime(wall, where.timeZone);
     }
     default:
       return text;
@@ -52,10 +63,10 @@ export function typedValue(text: string, column: ValueColumn, where: SheetLocale
 }
 
 /** The number a cell compares and sorts by; undefined when it has none (then it compares as text). */
-export function comparableValue(text: string, column: ValueColumn, where: SheetLocale): number | undefined {
+export function comparableValue(text: string, column: ValueColumn, where: SheetLocale, serial?: number): number | undefined {
   if (text === "") return undefined;
   if (DATES.has(column.type)) {
-    const wall = parseDisplayedDate(text, column.pattern, where.locale);
+    const wall = dateOf(text, column, where, serial);
     return wall ? wallClockMs(wall) : undefined;
   }
   return parseDisplayedNumber(text, where.locale)?.value;

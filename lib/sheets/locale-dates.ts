@@ -15,6 +15,8 @@ export interface WallClock {
   second: number;
   /** False when the display had no time of day. */
   hasTime: boolean;
+  /** The fields the display actually showed ("yMdhms"; a pattern like "mmm d" shows no year). */
+  shown?: string;
 }
 
 const TOKEN = /"[^"]*"|\\.|am\/pm|a\/p|y+|m+|d+|h+|s+|\.0+|[^"\\]/gi;
@@ -24,6 +26,8 @@ const fold = (s: string) => s.toLocaleLowerCase().replace(/\.$/, "");
 interface Parser {
   regex: RegExp;
   fields: ((wall: WallClock, text: string) => boolean)[];
+  /** Which wall-clock field each capture sets: y, M, d, h, m or s. */
+  kinds: string[];
 }
 
 const parsers = new Map<string, Parser>();
@@ -41,7 +45,7 @@ function months(locale: string): string[][] {
   return names;
 }
 
-const setter = (key: Exclude<keyof WallClock, "hasTime">, time = false) => (wall: WallClock, text: string) => {
+const setter = (key: Exclude<keyof WallClock, "hasTime" | "shown">, time = false) => (wall: WallClock, text: string) => {
   wall[key] = Number(text);
   if (time) wall.hasTime = true;
   return true;
@@ -55,12 +59,14 @@ function parserFor(pattern: string, locale: string): Parser {
   const tokens = pattern.match(TOKEN) ?? [];
   const isField = (t: string) => /^[ymdhs]+$/i.test(t);
   const fields: Parser["fields"] = [];
+  const kinds: string[] = [];
   let source = "";
   tokens.forEach((t, at) => {
     const lower = t.toLowerCase();
-    const field = (regex: string, set: Parser["fields"][number]) => {
+    const field = (regex: string, set: Parser["fields"][number], kind = "") => {
       source += `(${regex})`;
       fields.push(set);
+      kinds.push(kind);
     };
     if (t.startsWith('"')) source += escape(t.slice(1, -1));
     else if (t.startsWith("\\")) source += escape(t.slice(1));
@@ -74,38 +80,38 @@ function parserFor(pattern: string, locale: string): Parser {
     else if (lower[0] === "y") field(lower.length <= 2 ? "\\d{2}" : "\\d{4}", (wall, text) => {
       wall.year = text.length === 2 ? (Number(text) < 30 ? 2000 : 1900) + Number(text) : Number(text);
       return true;
-    });
+    }, "y");
     else if (lower[0] === "d") {
       if (lower.length >= 3) source += "[^\\s\\d,.]+\\.?"; // the weekday name tells nothing new
-      else field("\\d{1,2}", setter("day"));
-    } else if (lower[0] === "h") field("\\d{1,2}", setter("hour", true));
-    else if (lower[0] === "s") field("\\d{1,2}", setter("second", true));
+      else field("\\d{1,2}", setter("day"), "d");
+    } else if (lower[0] === "h") field("\\d{1,2}", setter("hour", true), "h");
+    else if (lower[0] === "s") field("\\d{1,2}", setter("second", true), "s");
     else if (lower[0] === "m") {
       const before = tokens.slice(0, at).filter(isField).at(-1);
       const after = tokens.slice(at + 1).find(isField);
-      if (lower.length <= 2 && (/^h/i.test(before ?? "") || /^s/i.test(after ?? ""))) field("\\d{1,2}", setter("minute", true));
-      else if (lower.length <= 2) field("\\d{1,2}", setter("month"));
+      if (lower.length <= 2 && (/^h/i.test(before ?? "") || /^s/i.test(after ?? ""))) field("\\d{1,2}", setter("minute", true), "m");
+      else if (lower.length <= 2) field("\\d{1,2}", setter("month"), "M");
       else if (lower.length <= 4) {
         field("[^\\s\\d,]+", (wall, text) => {
           const name = fold(text);
           const index = months(locale).findIndex(([long, short]) => long === name || short === name || (name.length >= 3 && long!.startsWith(name)));
           wall.month = index + 1;
           return index >= 0;
-        });
+        }, "M");
       } else source += "[^\\s\\d,]"; // one letter names no month for sure
     } else source += /\s/.test(t) ? "[\\s\\u00a0\\u202f]+" : escape(t);
   });
-  parser = { regex: new RegExp(`^${source}$`, "i"), fields };
+  parser = { regex: new RegExp(`^${source}$`, "i"), fields, kinds };
   if (parsers.size > 500) parsers.clear();
   parsers.set(key, parser);
   return parser;
 }
 
 function parseWith(text: string, pattern: string, locale: string): WallClock | undefined {
-  const { regex, fields } = parserFor(pattern, locale);
+  const { regex, fields, kinds } = parserFor(pattern, locale);
   const m = regex.exec(text.trim());
   if (!m) return undefined;
-  const wall: WallClock = { year: 1899, month: 12, day: 30, hour: 0, minute: 0, second: 0, hasTime: false };
+  const wall: WallClock = { year: 1899, month: 12, day: 30, hour: 0, minute: 0, second: 0, hasTime: false, shown: kinds.join("") };
   if (!fields.every((set, i) => set(wall, m[i + 1]!))) return undefined;
   const check = new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
   if (check.getUTCDate() !== wall.day || check.getUTCMonth() !== wall.month - 1 || wall.hour > 23 || wall.minute > 59 || wall.second > 59) return undefined;
@@ -189,4 +195,31 @@ export function parseFilterDate(text: string, pattern: string | undefined, local
   }
   const wall = parseDisplayedDate(t, pattern, locale);
   return wall ? wallClockMs(wall) : undefined;
+}
+
+// Sheets stores a date as a serial number: days since 1899-12-30 (the Lotus 1-2-3 epoch), the
+// fraction the time of day, as a wall clock in the spreadsheet's time zone.
+const SERIAL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/** A serial number's wall clock, to the second (0.40625 is 09:45:00, as Sheets shows it); `dayOnly` drops the time of day. */
+export function serialWallClock(serial: number, dayOnly = false): WallClock {
+  const seconds = Math.round(serial * 86_400);
+  const d = new Date(SERIAL_EPOCH_MS + (dayOnly ? Math.floor(seconds / 86_400) * 86_400 : seconds) * 1000);
+  const hasTime = d.getUTCHours() + d.getUTCMinutes() + d.getUTCSeconds() > 0;
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), hasTime };
+}
+
+const FIELD: Record<string, keyof WallClock> = { y: "year", M: "month", d: "day", h: "hour", m: "minute", s: "second" };
+
+/**
+ * Whether a cell's serial number is the date its display shows, on every field the display has
+ * ("Jan 15" says nothing of the year). The two come from separate reads of the sheet: a serial
+ * read after an edit or a row insert the display copy does not have yet must not be paired with
+ * another cell's text. A display that reads as no date at all cannot disagree.
+ */
+export function serialMatchesDisplay(serial: number, text: string, pattern: string | undefined, locale: string): boolean {
+  const shown = parseDisplayedDate(text, pattern, locale);
+  if (!shown) return true;
+  const wall = serialWallClock(serial);
+  return [...(shown.shown ?? "")].every((k) => !FIELD[k] || wall[FIELD[k]] === shown[FIELD[k]]);
 }

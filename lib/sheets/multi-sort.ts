@@ -20,7 +20,7 @@ function keyValues(data: TabData, { column, order }: SortKey): KeyValues {
   const at = data.columns.findIndex((c) => c.name === column);
   const model = data.columns[at] ?? { type: "number" as const };
   const values = data.rows.map((r) => (at >= 0 ? r.cells[at]! : r.id));
-  const numbers = values.map((v) => comparableValue(v, model, data.where));
+  const numbers = values.map((v, i) => comparableValue(v, model, data.where, data.rows[i]!.serials?.[at]));
   return { values, numbers, numeric: values.every((v, i) => v === "" || numbers[i] !== undefined), dir: order === "desc" ? -1 : 1 };
 }
 

@@ -173,9 +173,10 @@ function columnIndex(data: TabData, column: string): ColumnIndex {
   if (!byColumn) columnIndexes.set(data, (byColumn = new Map()));
   let index = byColumn.get(column);
   if (!index) {
-    const model = data.columns.find((c) => c.name === column) ?? ROW_NUMBER;
+    const at = data.columns.findIndex((c) => c.name === column);
+    const model = data.columns[at] ?? ROW_NUMBER;
     const values = data.rows.map((r) => cellOf(data, r, column));
-    const numbers = values.map((v) => comparableValue(v, model, data.where));
+    const numbers = values.map((v, i) => comparableValue(v, model, data.where, data.rows[i]!.serials?.[at]));
     index = { column: model, values, numbers, numeric: values.every((v, i) => v === "" || numbers[i] !== undefined) };
     byColumn.set(column, index);
   }

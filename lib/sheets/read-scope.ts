@@ -35,7 +35,7 @@ export function scopedData(data: TabData, scope: ReadScope | undefined): TabData
     view = {
       ...data,
       columns: keep.map((i) => data.columns[i]!),
-      rows: data.rows.map((r) => ({ ...r, cells: keep.map((i) => r.cells[i]!) })),
+      rows: data.rows.map((r) => ({ ...r, cells: keep.map((i) => r.cells[i]!), ...(r.serials ? { serials: keep.map((i) => r.serials![i]) } : {}) })),
     };
     byList.set(listKey, view);
   }

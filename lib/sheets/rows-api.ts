@@ -11,8 +11,21 @@ import { findRow } from "./row-writes";
 import { getSheetModel, refreshSheetModel } from "./schema";
 import type { SheetRecord } from "./sheet-record";
 import { scopedData, tabInScope, type ReadScope } from "./read-scope";
-import { readTab, type CacheStatus } from "./tab-cache";
+import { readTab, withDates, type CacheStatus } from "./tab-cache";
 import type { TabModel } from "./tab-model";
+import { isDateType } from "./cell-values";
+import type { ListQuery } from "./query";
+import type { TabData } from "./rows";
+
+/** `typed` in the address: the read needs the date columns' serial numbers, asked for beside the values. */
+const typedAsked = (params: URLSearchParams) => ["true", "1", ""].includes(params.get("typed") ?? "false");
+
+/** Whether answering the query reads dates by value: typed values, or a date column filtered or sorted on. */
+function readsDates(data: TabData, query: Pick<ListQuery, "typed" | "filters" | "anyOf" | "sort" | "thenBy">, extra: string[] = []): boolean {
+  if (query.typed) return true;
+  const named = new Set([...query.filters.map((c) => c.column), ...query.anyOf.flat().map((c) => c.column), ...(query.sort ? [query.sort] : []), ...query.thenBy.map((k) => k.column), ...extra]);
+  return data.columns.some((c) => isDateType(c.type) && named.has(c.name));
+}
 
 /**
  * The tab named in the path, case-sensitive; models stored before tab ids or locales were kept are
@@ -40,10 +53,15 @@ export interface ReadOptions {
   scope?: ReadScope;
 }
 
-/** The tab's rows from the cache, as the key may see them. */
-async function readScoped(sheet: SheetRecord, tab: TabModel, version: number | undefined, { fresh = false, scope }: ReadOptions) {
-  const { data, cache } = await readTab(sheet, tab, version, { fresh });
-  return { data: scopedData(data, scope), cache };
+/** The tab's rows from the cache, as the key may see them; `dates`: with the date columns' serial numbers. */
+async function readScoped(sheet: SheetRecord, tab: TabModel, version: number | undefined, { fresh = false, scope }: ReadOptions, dates = false) {
+  const { data, cache } = await readTab(sheet, tab, version, { fresh, dates });
+  return { data: scopedData(data, scope), cache, whole: data };
+}
+
+/** The read with its date columns' serial numbers, when its query turns out to compare dates by value. */
+async function datedIf(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, needed: boolean, { scope }: ReadOptions) {
+  return needed ? { ...read, data: scopedData(await withDates(sheet, tab, read.whole), scope) } : read;
 }
 
 /**
@@ -61,8 +79,9 @@ export async function findReadTab(sheet: SheetRecord, tabName: string, accept: s
 }
 
 export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
-  const { data, cache } = await readScoped(sheet, tab, version, options);
-  const query = parseListQuery(params, queryColumns(data));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const query = parseListQuery(params, queryColumns(read.data));
+  const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query);
   return {
     cache,
@@ -74,8 +93,9 @@ export async function listRows(sheet: SheetRecord, tab: TabModel, version: numbe
 
 /** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
 export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
-  const { data, cache } = await readScoped(sheet, tab, version, options);
-  const query = parseListQuery(params, queryColumns(data), { maxLimit: MAX_CSV_ROWS });
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const query = parseListQuery(params, queryColumns(read.data), { maxLimit: MAX_CSV_ROWS });
+  const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query);
   const columns = [...(data.hasIdColumn ? [] : ["id"]), ...data.columns.map((c) => c.name).filter((name) => !query.select || name === "id" || query.select.includes(name))];
   return {
@@ -92,7 +112,7 @@ export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number
 
 export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
   checkParams(params, ["typed", "select"]);
-  const { data, cache } = await readScoped(sheet, tab, version, options);
+  const { data, cache } = await readScoped(sheet, tab, version, options, typedAsked(params));
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
@@ -101,8 +121,10 @@ export async function getRow(sheet: SheetRecord, tab: TabModel, version: number 
 
 /** `_aggregate` and `_distinct`: groups of the matching rows, from the cached copy. */
 export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, kind: "aggregate" | "distinct", options: ReadOptions = {}) {
-  const { data, cache } = await readScoped(sheet, tab, version, options);
-  const query = kind === "distinct" ? parseDistinct(params, data) : parseAggregate(params, data);
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const query = kind === "distinct" ? parseDistinct(params, read.data) : parseAggregate(params, read.data);
+  const filters = parseListQuery(new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")), queryColumns(read.data));
+  const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, { ...filters, typed: query.typed }, query.groupBy), options);
   const result = aggregate(data, query, params);
   return { cache, readAt: data.readAt, query, ...result };
 }

@@ -14,6 +14,8 @@ export interface TabRow {
   id: string;
   /** One displayed value per column, in column order. */
   cells: string[];
+  /** Date and date-time cells' serial numbers, by column position, once read (date-values.ts). */
+  serials?: (number | undefined)[];
 }
 
 export interface TabData {
@@ -27,6 +29,8 @@ export interface TabData {
   where: SheetLocale;
   /** When these values were read from Google (ms): what a read's Last-Modified and Age report. */
   readAt: number;
+  /** True once the date columns' serial numbers were read (date-values.ts). */
+  dated?: boolean;
 }
 
 /** Builds rows from values.get (FORMATTED_VALUE) output; types come from the schema by name. */
@@ -62,7 +66,7 @@ export function rowToJson(data: TabData, row: TabRow, view: RowView = { typed: f
   data.columns.forEach((c, i) => {
     if (view.select && c.name !== "id" && !view.select.includes(c.name)) return;
     const v = row.cells[i]!;
-    out[c.name] = view.typed ? typedValue(v, c, data.where) : v;
+    out[c.name] = view.typed ? typedValue(v, c, data.where, row.serials?.[i]) : v;
   });
   return out;
 }

@@ -7,10 +7,13 @@
 // minutes, so it only ever makes an edit show sooner: the TTL bounds how late an edit made in the
 // Sheets UI shows, whatever Drive says. `Cache-Control: no-cache` reads the sheet itself.
 // When Google is rate limiting or down, the last good copy is served marked STALE, up to the
-// sheet's stale bound. Concurrent misses for a tab share one call.
+// sheet's stale bound. Concurrent misses for a tab share one call. The serial numbers of a tab's
+// date columns are read only for reads that need them (`dates`), once per cached copy, and kept
+// with it (date-values.ts).
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
 import { changeEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
+import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
 import { parseTabValues, type TabData } from "./rows";
@@ -44,8 +47,17 @@ const entryKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 
 type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
 
-/** Reads a tab from Google now, bypassing the cache. */
-export async function fetchTab(sheet: TabSheet, model: TabModel): Promise<TabData> {
+/**
+ * Reads a tab from Google now, bypassing the cache. `dates`: with its date columns' serial
+ * numbers, read beside the values (a write that finds its rows by date: one more call, no more wait).
+ */
+export async function fetchTab(sheet: TabSheet, model: TabModel, { dates = false } = {}): Promise<TabData> {
+  if (!dates || !dateColumnsOf(model).length) return fetchValues(sheet, model);
+  const [data, serials] = await Promise.all([fetchValues(sheet, model), fetchSerials(sheet, model)]);
+  return withSerials(data, serials);
+}
+
+async function fetchValues(sheet: TabSheet, model: TabModel): Promise<TabData> {
   try {
     const { data } = await withGoogle(sheet, (c) =>
       c.sheets.spreadsheets.values.get({
@@ -88,7 +100,7 @@ function fetchCoalesced(sheet: TabSheet, model: TabModel): Promise<TabData> {
 async function runBatch(sheetId: string): Promise<void> {
   const { sheet, tabs } = batches.get(sheetId)!;
   batches.delete(sheetId);
-  const oneByOne = () => tabs.forEach((w) => fetchTab(sheet, w.model).then(w.resolve, w.reject));
+  const oneByOne = () => tabs.forEach((w) => fetchValues(sheet, w.model).then(w.resolve, w.reject));
   if (tabs.length === 1) return oneByOne();
   try {
     const { data } = await withGoogle(sheet, (c) =>
@@ -128,7 +140,32 @@ function refreshSiblings(sheet: TabSheet, model: TabModel, epoch: number): void 
 /** Google said 429 or was unreachable: the case for serving the last good copy. */
 const googleUnavailable = (err: unknown) => err instanceof ApiError && ["service_unavailable", "gateway_timeout", "bad_gateway"].includes(err.code);
 
-function load(sheet: TabSheet, model: TabModel, version: number | undefined): Promise<Entry> {
+/** The serial numbers could not be read: dates are read from their display meanwhile. */
+const NO_SERIALS: unique symbol = Symbol("no serials");
+function serialsOrNone(sheet: TabSheet, model: TabModel): Promise<Serials | undefined | typeof NO_SERIALS> {
+  return fetchSerials(sheet, model).catch((err: unknown) => {
+    log.warn({ sheet: sheet.id, tab: model.name, reason: err instanceof Error ? err.message : String(err) }, "cache: date serial numbers unavailable, dates read from their display");
+    return NO_SERIALS;
+  });
+}
+
+const dating = new WeakMap<TabData, Promise<TabData>>();
+
+/** The entry's copy with its date columns' serial numbers, read once per copy (concurrent readers share the call). */
+async function datedCopy(sheet: TabSheet, model: TabModel, entry: Entry): Promise<TabData> {
+  const data = entry.data;
+  if (data.dated || !dateColumnsOf(data).length) return data;
+  let flight = dating.get(data);
+  if (!flight) {
+    flight = serialsOrNone(sheet, model).then((serials) => (serials === NO_SERIALS ? data : withSerials(data, serials)));
+    dating.set(data, flight);
+  }
+  const dated = await flight;
+  if (entry.data === data) entry.data = dated;
+  return dated;
+}
+
+function load(sheet: TabSheet, model: TabModel, version: number | undefined, dates = false): Promise<Entry> {
   const key = entryKey(sheet.id, model.name);
   const flightKey = `${key}\u0000${version ?? "?"}`;
   let flight = inflight.get(flightKey);
@@ -137,7 +174,9 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
       // Asked before the read: an edit landing in between makes the next check re-read, never miss.
       const epoch = await changeEpoch(sheet);
       const startedAt = Date.now();
-      const entry = { model, data: await fetchCoalesced(sheet, model), fetchedAt: Date.now(), version, epoch };
+      // A read that needs the dates' serial numbers asks for them beside the values, not after.
+      const [data, serials] = await Promise.all([fetchCoalesced(sheet, model), dates && dateColumnsOf(model).length ? serialsOrNone(sheet, model) : Promise.resolve<typeof NO_SERIALS>(NO_SERIALS)]);
+      const entry = { model, data: serials === NO_SERIALS ? data : withSerials(data, serials), fetchedAt: Date.now(), version, epoch };
       // Edits made in Google Sheets become change events (compared with the last copy, in the background).
       void noteTabRead(sheet.id, entry.data, startedAt);
       entries.delete(key);
@@ -154,23 +193,33 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined): Pr
  * A tab's rows from cache when current, else from Google. `version` is the tab's data version
  * read from the store with the key (undefined when the store is unreachable). `fresh`
  * (Cache-Control: no-cache) reads the sheet from Google now (concurrent such reads share one call).
+ * `dates`: the read needs the date columns' serial numbers (typed values, date filters and sorts).
  */
-export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
-  const result = await readThrough(sheet, model, newestVersion(entryKey(sheet.id, model.name), version), fresh);
+export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false, dates = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
+  const result = await readThrough(sheet, model, newestVersion(entryKey(sheet.id, model.name), version), fresh, dates);
   countRead(sheet.id, result.cache);
   return result;
 }
 
-async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
+/** The copy `readTab` gave, with its date columns' serial numbers when a read finds it needs them after all. */
+export async function withDates(sheet: TabSheet, model: TabModel, data: TabData): Promise<TabData> {
+  if (data.dated || !dateColumnsOf(data).length) return data;
+  const entry = entries.get(entryKey(sheet.id, model.name));
+  if (entry?.data === data) return datedCopy(sheet, model, entry);
+  return datedCopy(sheet, model, { model, data, fetchedAt: 0, version: OUT_OF_DATE, epoch: 0 });
+}
+
+async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean, dates: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
   const hit = entries.get(entryKey(sheet.id, model.name));
   const sameVersion = hit !== undefined && hit.version === version;
   if (sameVersion) {
     const why = await staleness(sheet, hit, fresh);
-    if (why === "current") return { data: hit.data, cache: "HIT" };
+    if (why === "current") return { data: dates ? await datedCopy(sheet, model, hit) : hit.data, cache: "HIT" };
     if (why === "changed") refreshSiblings(sheet, model, await changeEpoch(sheet));
   }
   try {
-    return { data: (await load(sheet, model, version)).data, cache: "MISS" };
+    const entry = await load(sheet, model, version, dates);
+    return { data: dates ? await datedCopy(sheet, model, entry) : entry.data, cache: "MISS" };
   } catch (err) {
     // Never after our own write (the version moved): a client must see what it wrote.
     if (sameVersion && googleUnavailable(err) && Date.now() - hit.fetchedAt <= (sheet.maxStaleSeconds ?? 0) * 1000) {
