@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { AppConfig } from "@/lib/env";
 import { config } from "@/lib/env";
+import { DATABASE_GATE_VAR } from "./gate";
 import * as schema from "./schema";
 import { perProcess } from "@/lib/per-process";
 
@@ -32,13 +33,6 @@ export function openDatabase(target: AppConfig["database"]): DatabaseHandle {
   const client = gate ? gatedPglite(target.dir, gate) : new PGlite(target.dir);
   return { db: drizzlePglite(client, { schema }), kind: "pglite", close: () => client.close() };
 }
-
-/**
- * Set by `npm start` for the server, which starts while the start's preparation (migrations, demo
- * seed) still has the embedded database open: PGlite allows one process at a time, so the server
- * opens it only once the preparation removed this file (or died: the file holds its pid).
- */
-export const DATABASE_GATE_VAR = "SHEETAPI_DATABASE_GATE";
 
 const running = (pid: number) => {
   try {

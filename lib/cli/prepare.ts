@@ -9,7 +9,7 @@
 import { createPublicKey } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { DATABASE_GATE_VAR } from "@/db/client";
+import { DATABASE_GATE_VAR } from "@/db/gate";
 import { subjectOf } from "@/emulators/google/subject";
 import type { DemoAccount } from "@/lib/accounts/demo";
 import { ConfigError, loadConfig, type AppConfig } from "@/lib/env";
