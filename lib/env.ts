@@ -2,7 +2,7 @@
 // .env.example. With none set the service runs on embedded defaults: PGlite under DATA_DIR, an
 // in-process limit store, emulators/google on loopback and secrets generated into DATA_DIR.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdirSync, openSync, readFileSync, writeSync, closeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { EMULATOR_DEFAULTS } from "./google/emulator-defaults";
@@ -78,6 +78,9 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** Every variable the configuration reads: the same values give the same configuration. */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
@@ -163,14 +166,19 @@ export function generatedSecrets(dataDir: string): GeneratedSecrets {
       encryptionKey: randomBytes(32).toString("base64"),
       serviceAccountKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     };
+    // Written whole under another name, then linked into place: when two processes start at once
+    // (the server and the start's preparation), the first link wins and the other reads a complete file.
+    const draft = `${file}.${process.pid}.tmp`;
+    const fd = openSync(draft, "w", 0o600);
     try {
-      // "wx": when two processes start at once, the first writer wins and the other reads it.
-      const fd = openSync(file, "wx", 0o600);
       writeSync(fd, JSON.stringify(fresh, null, 2));
       closeSync(fd);
+      linkSync(draft, file);
       return fresh;
     } catch {
       return JSON.parse(readFileSync(file, "utf8")) as GeneratedSecrets;
+    } finally {
+      rmSync(draft, { force: true });
     }
   }
 }

@@ -12,15 +12,25 @@ import { resolve } from "node:path";
 import { DATABASE_GATE_VAR } from "@/db/gate";
 import { subjectOf } from "@/emulators/google/subject";
 import type { DemoAccount } from "@/lib/accounts/demo";
-import { ConfigError, loadConfig, type AppConfig } from "@/lib/env";
+import { CONFIG_VARIABLES, ConfigError, loadConfig, type AppConfig } from "@/lib/env";
+import { freshBuildTime } from "./build-state.mjs";
 import { buildIsStale, nextBin, runNextBuild } from "./next-build";
+import { keepPlan } from "./start-plan-cache.mjs";
 
-/** What the launcher needs to start the server; sent over IPC, then `{ banner }` once the database is ready. */
+/**
+ * What the launcher needs to start the server; sent over IPC, then `{ banner }` once the database
+ * is ready. Kept for the next start with the same configuration (start-plan-cache.mjs), so it
+ * holds no secrets: the server's environment is the launcher's own with `envSet` and `envUnset`.
+ */
 export interface StartPlan {
   production: boolean;
   /** emulators/google to run (or reuse) on loopback, when Google is embedded. */
   emulator?: { port: number; url: string; dataFile: string; serviceAccountEmail: string; serviceAccountPublicKey: string };
-  server: { command: string; args: string[]; env: NodeJS.ProcessEnv; localUrl: string };
+  server: { command: string; args: string[]; envSet: Record<string, string>; envUnset: string[]; localUrl: string };
+  /** The embedded database's gate file (db/gate.ts), when the server starts before the migrations end. */
+  gate?: string;
+  /** A build was made by this start: a server started earlier from the kept plan must start again. */
+  built: boolean;
 }
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -90,8 +100,7 @@ async function main() {
   const database = gate ? undefined : await prepareDatabase(cfg);
   const port = String(cfg.env.PORT);
   const host = cfg.env.HOST ?? (cfg.production ? "0.0.0.0" : "127.0.0.1");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const envSet: Record<string, string> = {
     NEXT_TELEMETRY_DISABLED: "1",
     DATA_DIR: cfg.dataDir,
     AUTH_URL: cfg.appUrl,
@@ -101,9 +110,12 @@ async function main() {
     ...(gate ? { [DATABASE_GATE_VAR]: gate } : {}),
   };
   // Next sets NODE_ENV itself; an inherited "development" breaks `next build` prerendering.
-  Reflect.deleteProperty(env, "NODE_ENV");
+  const envUnset = ["NODE_ENV"];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...envSet };
+  for (const name of envUnset) Reflect.deleteProperty(env, name);
 
-  if (!dev && buildIsStale(root, env)) {
+  const built = !dev && buildIsStale(root, env);
+  if (built) {
     step("Building the app (first start or sources changed)…");
     const started = Date.now();
     await runNextBuild(root, env).catch((err: Error) => fail(err.message));
@@ -124,12 +136,17 @@ async function main() {
           serviceAccountPublicKey: createPublicKey(cfg.google.serviceAccount.privateKey).export({ type: "spki", format: "pem" }).toString(),
         }
       : undefined,
-    server: { command: process.execPath, args: [nextBin, dev ? "dev" : "start", "-p", port, "-H", host], env, localUrl: `http://127.0.0.1:${port}` },
+    server: { command: process.execPath, args: [nextBin, dev ? "dev" : "start", "-p", port, "-H", host], envSet, envUnset, localUrl: `http://127.0.0.1:${port}` },
+    gate,
+    built,
   };
   const send = process.send?.bind(process);
   if (!send) fail("lib/cli/prepare.ts is run by lib/cli/start.mjs (npm start), not on its own.");
   if (gate) writeFileSync(gate, String(process.pid));
   send(plan);
+  // Only a server that starts before its migrations may start from a kept plan (on Postgres they come first).
+  const buildTime = freshBuildTime(root, env);
+  if (gate && !dev && buildTime !== undefined) keepPlan(root, CONFIG_VARIABLES, process.env, process.argv.slice(2), buildTime, { ...plan, built: false });
   let demo = database;
   if (gate) {
     try {

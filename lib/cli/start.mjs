@@ -5,12 +5,17 @@
 // server starts while the migrations run), emulators/google on embedded defaults (its own
 // process, for as long as the server runs), and `next start`.
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { get, request } from "node:http";
 import { createInterface } from "node:readline";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freshBuildTime } from "./build-state.mjs";
+import { cachedPlan, samePlan } from "./start-plan-cache.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const args = process.argv.slice(2);
 const children = new Set();
 let stopping = false;
 
@@ -35,16 +40,17 @@ function stop(code) {
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
 
 /**
- * Runs lib/cli/prepare.ts and resolves with its plan as soon as it sends it (the server can start)
- * and a promise of the banner (sent once the database is ready); stops everything, with its
+ * Runs lib/cli/prepare.ts: `planned` resolves with its plan as soon as it sends it (the server can
+ * start) and a promise of the banner (sent once the database is ready); stops everything, with its
  * code, when it fails.
  */
 function prepare() {
-  return new Promise((done) => {
+  let child;
+  const planned = new Promise((done) => {
     let finished = false;
     let bannerReady;
     const banner = new Promise((r) => (bannerReady = r));
-    const child = run(["--import", "tsx", "lib/cli/prepare.ts", ...process.argv.slice(2)], { stdio: ["inherit", "inherit", "inherit", "ipc"] });
+    child = run(["--import", "tsx", "lib/cli/prepare.ts", ...args], { stdio: ["inherit", "inherit", "inherit", "ipc"] });
     child.on("message", (message) => {
       if (!message.banner) return done({ plan: message, banner });
       finished = true;
@@ -52,6 +58,27 @@ function prepare() {
     });
     child.once("exit", (code) => (finished && code === 0 ? undefined : stop(code || 1)));
   });
+  return { child, planned };
+}
+
+/** The server, from a plan: the launcher's environment with the plan's changes. */
+function startServer(plan) {
+  const env = { ...process.env, ...plan.server.envSet };
+  for (const name of plan.server.envUnset) delete env[name];
+  const server = run(plan.server.args, { env, stdio: plan.production ? "inherit" : ["inherit", "pipe", "pipe"] });
+  if (!plan.production) {
+    readable(server.stdout, process.stdout);
+    readable(server.stderr, process.stderr);
+  }
+  server.once("exit", (code) => server.replaced || stop(code ?? 0));
+  return server;
+}
+
+/** Stops a server started from a kept plan that this start's own plan does not confirm. */
+function replace(server) {
+  server.replaced = true;
+  server.kill("SIGTERM");
+  return new Promise((done) => (server.exitCode === null ? server.once("exit", done) : done()));
 }
 
 /** The status of a GET, or 0 when nothing answers (node:http rather than fetch: undici alone is ~10 MB). */
@@ -141,18 +168,35 @@ const banner = { printed: false };
 
 async function main() {
   const started = Date.now();
-  const { plan, banner: bannerLines } = await prepare();
-  const serverStarted = Date.now();
-  // The emulator and the server start side by side: the server needs Google only for requests.
-  const emulator = plan.emulator ? ensureEmulator(plan.emulator) : Promise.resolve();
-  const server = run(plan.server.args, { env: plan.server.env, stdio: plan.production ? "inherit" : ["inherit", "pipe", "pipe"] });
-  if (!plan.production) {
-    readable(server.stdout, process.stdout);
-    readable(server.stderr, process.stderr);
+  const preparation = prepare();
+  // Started again with the configuration and build of the last start: the server starts from
+  // that start's plan now, and the preparation (configuration, build check, migrations) runs
+  // beside it at a lower priority, so the first answers get the CPU (start-plan-cache.mjs).
+  const kept = args.includes("--dev") ? undefined : cachedPlan(root, process.env, args, freshBuildTime(root, process.env));
+  let server;
+  if (kept) {
+    mkdirSync(dirname(kept.gate), { recursive: true });
+    writeFileSync(kept.gate, String(preparation.child.pid));
+    console.log("▸ Starting the server as last time, while its settings, build and database are checked…");
+    server = startServer(kept);
+    try {
+      setPriority(preparation.child.pid, 10);
+    } catch {
+      // not permitted here: it only runs at the same priority
+    }
   }
-  server.once("exit", (code) => stop(code ?? 0));
+  const { plan, banner: bannerLines } = await preparation.planned;
+  if (server && (plan.built || !samePlan(plan, kept))) {
+    await replace(server);
+    server = undefined;
+  }
+  const serverStarted = server ? started : Date.now();
+  server ??= startServer(plan);
 
   const firstAnswer = waitFor(`${plan.server.localUrl}/api`, 120_000).then(() => Date.now());
+  // The server needs Google only for requests: the emulator starts beside it, or, when the
+  // server started early, once it has answered (its start would take the first answer's CPU).
+  const emulator = plan.emulator ? (kept ? firstAnswer : Promise.resolve()).then(() => ensureEmulator(plan.emulator)) : Promise.resolve();
   await emulator;
   const lines = await bannerLines;
   if (await waitFor(`${plan.server.localUrl}/health`, 120_000, (code) => code === 200)) {
