@@ -106,6 +106,8 @@ export const sheets = pgTable(
     cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(10),
     /** How old a copy may be served (marked STALE) while Google is rate limiting or down; 0 = never. */
     maxStaleSeconds: integer("max_stale_seconds").notNull().default(300),
+    /** The owner's opt-in: written strings are parsed as if typed in the Sheets UI (USER_ENTERED); RAW otherwise. */
+    userEnteredWrites: boolean("user_entered_writes").notNull().default(false),
     /** Bumped on every change, so caches never let an older copy replace a newer one. */
     version: integer("version").notNull().default(1),
     /** The durable copy of the tab model (tabs, columns, types). */

@@ -66,6 +66,16 @@ export async function setSheetCacheSettings(input: { id: string; userId: string;
   return row;
 }
 
+/** The owner's choice of how written strings are entered (USER_ENTERED or RAW); undefined when there is no such sheet. */
+export async function setSheetUserEnteredWrites(input: { id: string; userId: string; userEnteredWrites: boolean }): Promise<Sheet | undefined> {
+  const [row] = await getDb()
+    .update(sheets)
+    .set({ userEnteredWrites: input.userEnteredWrites, ...bump })
+    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
+    .returning();
+  return row;
+}
+
 /**
  * Hands a sheet registered with weaker proof to an account that proved edit access, and records
  * it for the previous owner; undefined when the sheet changed hands or proof meanwhile.

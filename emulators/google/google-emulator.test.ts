@@ -215,6 +215,32 @@ describe("spreadsheets.batchUpdate", () => {
   });
 });
 
+describe("pasteData", () => {
+  const paste = (data: string, extra: Record<string, unknown> = {}) => ({ pasteData: { coordinate: { sheetId: 0, rowIndex: 1, columnIndex: 1 }, data, delimiter: "\t", type: "PASTE_NORMAL", ...extra } });
+  const formulas = async (range: string) => (await client.spreadsheets.values.get({ spreadsheetId: id, range, valueRenderOption: "FORMULA" })).data.values;
+
+  it("enters each pasted piece as if typed: formulas, numbers, dates, booleans; a stringValue stays text", async () => {
+    await client.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests: [paste("=2*21\t42\t2024-01-15\tTRUE")] } });
+    expect(await formulas("Products!B2:E2")).toEqual([["=2*21", 42, 45306, true]]);
+    const shown = await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!B2:E2" });
+    expect(shown.data.values).toEqual([["42", "$42.00", "2024-01-15", "TRUE"]]);
+    await client.spreadsheets.batchUpdate({
+      spreadsheetId: id,
+      requestBody: { requests: [{ updateCells: { start: { sheetId: 0, rowIndex: 1, columnIndex: 1 }, rows: [{ values: [{ userEnteredValue: { stringValue: "=2*21" } }] }], fields: "userEnteredValue" } }] },
+    });
+    expect(await formulas("Products!B2")).toEqual([["=2*21"]]);
+    expect((await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!B2" })).data.values).toEqual([["=2*21"]]);
+  });
+
+  it("is part of the batch's all or nothing, and refuses what it does not emulate", async () => {
+    const before = await formulas("Products!B2:C2");
+    const grid = await googleError(client.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests: [paste("=1+1"), paste("x", { coordinate: { sheetId: 0, rowIndex: 5000, columnIndex: 0 } })] } }));
+    expect(grid.body.error.message).toMatch(/exceeds grid limits/);
+    expect(await formulas("Products!B2:C2")).toEqual(before);
+    expect((await googleError(client.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests: [paste("<b>x</b>", { html: true, delimiter: undefined })] } }))).status).toBe(400);
+  });
+});
+
 describe("faults and Drive", () => {
   it("injects 429 RESOURCE_EXHAUSTED, 503 and delays per route", async () => {
     emulator.faults.add({ route: "values.get", status: 429 });

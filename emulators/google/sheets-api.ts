@@ -497,7 +497,34 @@ const updateCells: Request = (sheet, req, where) => {
   return {};
 };
 
+/**
+ * pasteData: text pasted at `coordinate` as the Sheets UI pastes it, each piece parsed as if typed
+ * there (like USER_ENTERED: "=A2*2" is a formula, "42" a number, "2024-01-15" a date); rows split
+ * on line breaks, cells on `delimiter`; an empty piece clears its cell. PASTE_NORMAL only, and
+ * delimited text only (HTML paste is not emulated, and is refused rather than guessed at). The
+ * grid does not grow: pasting past its edge is 400, as updateCells.
+ */
+const pasteData: Request = (sheet, req, where) => {
+  const at = (req.coordinate ?? {}) as Json;
+  const tab = tabById(sheet, at.sheetId ?? 0, where);
+  if (typeof req.data !== "string") throw badRequest(`${where}data is required.`);
+  if (req.html === true) throw badRequest(`${where}the emulator pastes delimited text only, not HTML.`);
+  if (req.type !== undefined && req.type !== "PASTE_NORMAL") throw badRequest(`${where}the emulator pastes with type PASTE_NORMAL only; got ${String(req.type)}.`);
+  if (typeof req.delimiter !== "string" || req.delimiter === "") throw badRequest(`${where}a delimiter is required for non-HTML data.`);
+  const row0 = Number(at.rowIndex ?? 0);
+  const col0 = Number(at.columnIndex ?? 0);
+  const rows = req.data.split(/\r?\n/).map((line) => line.split(req.delimiter as string));
+  const width = Math.max(...rows.map((r) => r.length));
+  if (row0 + rows.length > tab.rowCount || col0 + width > tab.columnCount) {
+    throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${row0 + rows.length}C${col0 + width}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
+  }
+  const rules = localeRules(sheet.locale);
+  rows.forEach((cells, i) => cells.forEach((text, j) => setCell(tab, row0 + i, col0 + j, text === "" ? null : userEnteredCell(text, rules))));
+  return {};
+};
+
 const REQUESTS: Record<string, Request> = {
+  pasteData,
   deleteDimension,
   insertDimension,
   appendDimension,

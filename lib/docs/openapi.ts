@@ -7,7 +7,7 @@ import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/query";
 import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/tab-model";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { DOCUMENTED_ERRORS, documentedError } from "./errors";
-import { exampleCreateBody, exampleId, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
+import { enteredAs, exampleCreateBody, exampleId, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
 
 type Json = Record<string, unknown>;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -54,7 +54,7 @@ function errorResponses(names: string[]): Json {
   return out;
 }
 
-const valueSchema = { type: ["string", "number", "boolean", "null"], description: "Written as entered (never as a formula); null clears the cell." };
+const valueSchema = (docs: SheetDocs) => ({ type: ["string", "number", "boolean", "null"], description: `${enteredAs(docs.sheet)} null clears the cell.` });
 
 /** A column as `?typed=true` answers it: by type, and as the displayed text when it does not read as one; empty cells are null. */
 function typedColumn(c: ColumnModel): Json {
@@ -86,7 +86,8 @@ function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
     ...(tab.hasIdColumn ? [] : [["id", { type: "integer", description: rowNumber }]]),
     ...tab.columns.map((c) => [c.name, typedColumn(c)]),
   ]);
-  const inputProps = Object.fromEntries(tab.columns.map((c) => [c.name, valueSchema]));
+  const value = valueSchema(docs);
+  const inputProps = Object.fromEntries(tab.columns.map((c) => [c.name, value]));
   // `id` cannot change through an update.
   const patchProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => name !== "id"));
   // `select` answers a subset of the columns: only `id` always comes.

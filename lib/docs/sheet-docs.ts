@@ -35,6 +35,12 @@ export async function loadSheetDocs(sheetId: string): Promise<SheetDocs | null> 
   };
 }
 
+/** How the sheet's writes enter strings: its owner's choice, the same for every write of the sheet. */
+export const enteredAs = (sheet: Pick<SheetRecord, "userEnteredWrites">) =>
+  sheet.userEnteredWrites
+    ? 'This sheet\'s owner has strings entered as if typed in Google Sheets: "42" is stored as a number, "2024-01-15" as a date, "TRUE" as a boolean and "=B2*2" as a formula; rows come back as the sheet then shows them. Numbers, booleans and null are written as JSON gives them.'
+    : 'Strings are stored as text exactly as sent ("=B2*2" stays text, never a formula); numbers, booleans and null as JSON gives them.';
+
 /** A tab's path segment, URL-encoded (tab names may hold spaces and unicode). */
 export const tabPath = (docs: Pick<SheetDocs, "sheet">, tab: TabModel) => `/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}`;
 

@@ -20,6 +20,7 @@ import { quoteTab } from "./read-model";
 import { fetchTab } from "./tab-cache";
 import { filtersOnDates } from "./date-values";
 import type { TabModel } from "./tab-model";
+import { asEntered } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, type SheetsRequest } from "./write-guard";
 
 export const MAX_ROWS_PER_WRITE = 1000;
@@ -170,7 +171,7 @@ function rowRanges(model: TabModel, rowNumbers: number[]): string[] {
  * the next read gives. A write settled after a timeout has no answer: then rows are as written.
  */
 async function send(sheet: WriteSheet, model: TabModel, kind: string, requests: SheetsRequest[], unknown: (writeId: number) => OutcomeUnknown, { location = { sheetId: model.gid }, readBack = [] }: { location?: sheets_v4.Schema$DeveloperMetadataLocation; readBack?: number[] } = {}): Promise<Map<number, string[]>> {
-  const { updated } = await guardedWrite(sheet, model, kind, (writeId) => [...requests, markerRequest(writeId, kind, location)], unknown, { readBack: rowRanges(model, readBack) });
+  const { updated } = await guardedWrite(sheet, model, kind, (writeId) => asEntered(sheet, [...requests, markerRequest(writeId, kind, location)]), unknown, { readBack: rowRanges(model, readBack) });
   const shown = new Map<number, string[]>();
   for (const tab of updated?.sheets ?? []) {
     for (const grid of tab.data ?? []) grid.rowData?.forEach((r, k) => shown.set((grid.startRow ?? 0) + k + 1, (r.values ?? []).map((v) => v.formattedValue ?? "")));

@@ -1,5 +1,6 @@
 // Row writes (DECISIONS 2, 4-7a): validated before anything is written, values stored as entered
-// (text stays text, never a formula), updates of the named cells only, deletes of exactly the
+// (text stays text, never a formula, unless the owner opted the sheet in to USER_ENTERED writes:
+// value-input.ts), updates of the named cells only, deletes of exactly the
 // matching row. Every write to a tab, from any instance, takes the tab's lock, settles the tab's
 // earlier writes whose outcome is unknown, reads the tab as it is now and sends one guarded,
 // atomic batch (write-guard.ts). So ids, explicit or generated, come from one serialised
@@ -19,11 +20,12 @@ import type { SheetRecord } from "./sheet-record";
 import { quoteTab } from "./read-model";
 import { fetchTab, invalidateTabs } from "./tab-cache";
 import type { TabModel } from "./tab-model";
+import { asEntered } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
 import { errorFields, log } from "@/lib/log";
 import { recordApiWrite } from "@/lib/webhooks/changes";
 
-export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable">;
+export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
 export const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
@@ -142,10 +144,12 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
     // Row index (0-based) of the first new row: right after the last row holding anything.
     const at = data.lastRowNumber;
     const values = newRowCells(data, rows, ids);
-    const answer = (firstRow: number): CreateResult => ({
+    // As written, or as the sheet shows the new rows when their strings were entered as typed (read back in the write's answer).
+    const answer = (firstRow: number, shown?: sheets_v4.Schema$RowData[]): CreateResult => ({
       created: rows.length,
       rows: rows.map((row, i) => {
-        const cells = data.columns.map((c) => (c.name === "id" && data.hasIdColumn ? ids[i]! : displayed(row[c.name] ?? null)));
+        const readBack = shown?.[i]?.values;
+        const cells = data.columns.map((c) => (readBack ? (readBack[c.index]?.formattedValue ?? "") : c.name === "id" && data.hasIdColumn ? ids[i]! : displayed(row[c.name] ?? null)));
         return rowToJson(data, { rowNumber: firstRow + i, id: data.hasIdColumn ? ids[i]! : String(firstRow + i), cells });
       }),
     });
@@ -153,26 +157,28 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
     const how = data.hasIdColumn
       ? `Check with ${rowApi(sheet, model.name, ids[0]!)}${ids.length > 1 ? ` (ids ${ids.join(", ")})` : ""}`
       : `Check by listing the tab (the rows would be at row ${at + 1}${rows.length > 1 ? ` to ${at + rows.length}` : ""})`;
-    const { marker } = await guardedWrite(
+    const { marker, updated } = await guardedWrite(
       sheet,
       model,
       "create",
-      (writeId) => [
-        // Inserted rows take the formats of the row above, as in the Sheets UI (not the header's).
-        { insertDimension: { range, inheritFromBefore: at > 1 } },
-        { updateCells: { start: { sheetId: model.gid, rowIndex: at, columnIndex: 0 }, rows: values, fields: "userEnteredValue" } },
-        markerRequest(writeId, "create", { dimensionRange: range }),
-      ],
+      (writeId) =>
+        asEntered(sheet, [
+          // Inserted rows take the formats of the row above, as in the Sheets UI (not the header's).
+          { insertDimension: { range, inheritFromBefore: at > 1 } },
+          { updateCells: { start: { sheetId: model.gid, rowIndex: at, columnIndex: 0 }, rows: values, fields: "userEnteredValue" } },
+          markerRequest(writeId, "create", { dimensionRange: range }),
+        ]),
       (writeId) =>
         new OutcomeUnknown(
           `Google Sheets did not confirm the new row${rows.length > 1 ? "s" : ""} in time; the outcome is unknown (it may still land, once). ${how}, or ${idempotencyKey ? "send the same request again with the same Idempotency-Key: it will not be written twice" : "retry with an Idempotency-Key next time so a retry cannot write twice"}. No other write to this tab goes out before this one is settled.`,
           writeId,
           answer(at + 1),
         ),
+      sheet.userEnteredWrites ? { readBack: [`${quoteTab(model.name)}!${at + 1}:${at + rows.length}`] } : {},
     );
     // Found after a timeout: the marker says where the rows are now.
     const start = marker?.location?.dimensionRange?.startIndex;
-    const result = answer(typeof start === "number" ? start + 1 : at + 1);
+    const result = answer(typeof start === "number" ? start + 1 : at + 1, updated?.sheets?.[0]?.data?.[0]?.rowData ?? undefined);
     await recordApiWrite(sheet.id, data, { created: result.rows });
     return result;
   });
@@ -195,10 +201,11 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
       sheet,
       model,
       "update",
-      (writeId) => [
-        ...updates.map((col) => ({ updateCells: { start: { sheetId: model.gid, rowIndex: row.rowNumber - 1, columnIndex: col.index }, rows: [{ values: [cellData(patch[col.name]!)] }], fields: "userEnteredValue" } })),
-        markerRequest(writeId, "update", { sheetId: model.gid }),
-      ],
+      (writeId) =>
+        asEntered(sheet, [
+          ...updates.map((col) => ({ updateCells: { start: { sheetId: model.gid, rowIndex: row.rowNumber - 1, columnIndex: col.index }, rows: [{ values: [cellData(patch[col.name]!)] }], fields: "userEnteredValue" } })),
+          markerRequest(writeId, "update", { sheetId: model.gid }),
+        ]),
       (writeId) =>
         new OutcomeUnknown(
           `Google Sheets did not confirm the update of row ${rowId} in time; the outcome is unknown (it may still apply, but never after a later write to this tab: those wait until it is settled). Check with ${rowApi(sheet, model.name, rowId)} before retrying.`,

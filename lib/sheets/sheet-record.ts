@@ -15,6 +15,8 @@ export interface SheetRecord extends Versioned {
   refreshTokenCiphertext: string | null;
   cacheTtlSeconds: number;
   maxStaleSeconds: number;
+  /** Written strings are parsed as typed in the Sheets UI (value-input.ts); absent in records kept before it existed: RAW. */
+  userEnteredWrites?: boolean;
   /** When the durable schema copy was written, Unix ms. */
   schemaUpdatedAt: number | null;
 }
@@ -34,6 +36,7 @@ export function toSheetRecord(row: Sheet): SheetRecord {
     refreshTokenCiphertext: row.refreshTokenCiphertext,
     cacheTtlSeconds: row.cacheTtlSeconds,
     maxStaleSeconds: row.maxStaleSeconds,
+    userEnteredWrites: row.userEnteredWrites,
     schemaUpdatedAt: row.schemaUpdatedAt?.getTime() ?? null,
   };
 }

@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getSheetForUser, setSheetCacheSettings } from "@/db/queries/sheets";
+import { getSheetForUser, setSheetCacheSettings, setSheetUserEnteredWrites } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
@@ -16,7 +16,7 @@ import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
 import { addIdColumn } from "@/lib/sheets/id-column";
 import { getSheetModel, refreshSheetModel } from "@/lib/sheets/schema";
 import { parseSheetReference } from "@/lib/sheets/sheet-url";
-import { publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
+import { publishSheet, publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
 /** The dashboard's words for an address that is not a Google Sheets one (the API's name the field). */
 function readableReference(sheetUrl: string): string {
@@ -86,6 +86,17 @@ export const saveCacheSettingsAction = sessionAction(
     return { cacheTtlSeconds: row.cacheTtlSeconds, maxStaleSeconds: row.maxStaleSeconds };
   },
 );
+
+/** The owner's choice of how written strings are entered: parsed as typed (USER_ENTERED) or stored as text (RAW). */
+export const saveWriteModeAction = sessionAction(z.object({ sheetId: z.string(), userEnteredWrites: z.boolean() }), async (input, user) => {
+  const row = await setSheetUserEnteredWrites({ id: input.sheetId, userId: user.id, userEnteredWrites: input.userEnteredWrites });
+  if (!row) throw new ApiError("not_found", "No such sheet in your account.");
+  // Every instance writes the new way from its next request; turning it off guards against formula
+  // injection, so a failure to tell them is the owner's to see, not a log line.
+  await publishSheet(row);
+  revalidatePath(`/dashboard/sheets/${input.sheetId}`);
+  return { userEnteredWrites: row.userEnteredWrites };
+});
 
 /**
  * Plan change from the dashboard (no payment provider yet); limits follow at once. A plan the

@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { exampleCreateBody, exampleId, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
+import { enteredAs, exampleCreateBody, exampleId, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
 import { snippet, type RequestExample } from "@/lib/docs/snippets";
 import type { TabModel } from "@/lib/sheets/tab-model";
 import { CodeBlock } from "./code-block";
@@ -104,7 +104,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         <CodeBlock snippets={examples({ method: "GET", url: `${base}/${encodeURIComponent(id)}` })} />
       </Endpoint>
       <Endpoint method="POST" path={tabPath(docs, tab)} permission="Write">
-        <p className="text-sm text-slate-600 dark:text-slate-400">One row, or an array of up to 1,000 rows in one write. Answers 201 with <code>{"{ created, rows }"}</code>.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">One row, or an array of up to 1,000 rows in one write. Answers 201 with <code>{"{ created, rows }"}</code>. {enteredAs(docs.sheet)}</p>
         <CodeBlock snippets={examples({ method: "POST", url: base, body: exampleCreateBody(docs, tab) })} />
       </Endpoint>
       {keyColumn && (

@@ -23,6 +23,7 @@ import { QuickStart } from "../../quick-start";
 import { QuotaLine } from "../../quota-line";
 import { ownerReadAction } from "./actions";
 import { CacheSettings } from "./cache-settings";
+import { WriteMode } from "./write-mode";
 import { RefreshSchemaButton } from "./refresh-button";
 import { AddIdColumn } from "./add-id-column";
 
@@ -112,6 +113,13 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
         </p>
         <CacheSettings sheetId={sheet.id} cacheTtlSeconds={sheet.cacheTtlSeconds} maxStaleSeconds={sheet.maxStaleSeconds} />
       </section>
+
+      {sheet.writable && (
+        <section className="space-y-3 rounded-lg border border-slate-200 p-6 dark:border-slate-800">
+          <h2 className="text-lg font-semibold">Writes</h2>
+          <WriteMode sheetId={sheet.id} userEnteredWrites={sheet.userEnteredWrites} />
+        </section>
+      )}
 
       {model && (
         <section className="space-y-6" data-testid="tabs">

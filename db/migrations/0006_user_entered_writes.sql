@@ -1,0 +1,1 @@
+ALTER TABLE "sheets" ADD COLUMN "user_entered_writes" boolean DEFAULT false NOT NULL;
