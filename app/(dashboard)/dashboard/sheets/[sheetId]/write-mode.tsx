@@ -18,9 +18,11 @@ export function WriteMode({ sheetId, userEnteredWrites }: { sheetId: string; use
         className="mt-1"
         onChange={(e) => {
           const wanted = e.target.checked;
+          setOn(wanted);
           startTransition(async () => {
             const result = await saveWriteModeAction({ sheetId, userEnteredWrites: wanted });
-            if (result.ok) setOn(result.data.userEnteredWrites);
+            // Shows what is saved: back to the former choice when the save failed.
+            setOn(result.ok ? result.data.userEnteredWrites : !wanted);
             setMessage(result.ok ? { ok: true, text: "Saved." } : { ok: false, text: result.error });
           });
         }}
