@@ -57,6 +57,15 @@ describe("OpenAPI document", () => {
     expect(doc.paths["/billing/usage"]).toBeDefined();
   });
 
+  it("describes browser keys: a scheme of their own, listed on the row reads only", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc & { components: { securitySchemes: Record<string, { description?: string }> } };
+    expect(doc.components.securitySchemes.BrowserKey!.description).toMatch(/shp_.*Access-Control-Allow-Origin.*403.*per-minute/s);
+    const base = `/api/v1/${DEMO_SPREADSHEET_ID}/Products`;
+    const security = (op: unknown) => JSON.stringify((op as { security?: unknown }).security ?? null);
+    for (const path of [base, `${base}.csv`, `${base}/_aggregate`, `${base}/_distinct`, `${base}/{rowId}`]) expect(security(doc.paths[path]!.get), path).toMatch(/BrowserKey/);
+    for (const op of [doc.paths[base]!.post, doc.paths[base]!.patch, doc.paths[`${base}/{rowId}`]!.put, doc.paths[`/api/${DEMO_SPREADSHEET_ID}/schema`]!.get]) expect(security(op)).not.toMatch(/BrowserKey/);
+  });
+
   it("shows the sheet's own values only when anyone with the link can read it", async () => {
     // The demo sheet is viewable by anyone with the link.
     const demo = await documentOf();

@@ -44,6 +44,24 @@ const OTHER_HEADERS = {
   Age: { description: "Seconds since that read (0 when read for this request).", schema: { type: "integer" } },
   "X-Total-Count": { description: "Rows matching the query (CSV answers, which have no `meta`).", schema: { type: "integer" } },
 };
+const SECURITY_SCHEMES = {
+  ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A secret key (`shk_…`), for servers: it holds the permissions each operation names." },
+  Bearer: { type: "http", scheme: "bearer", description: "The same key as `Authorization: Bearer <key>`." },
+  BrowserKey: {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description:
+      "A browser (publishable) key (`shp_…`), safe in a web page: only the row reads (operations that list this scheme), only from the origins its owner listed " +
+      "(exact `scheme://host[:port]`, or `https://*.example.com` for subdomains): the answer then carries `Access-Control-Allow-Origin` naming the origin and `Vary: Origin`; " +
+      "a missing or unlisted `Origin` answers 403 `forbidden`. Tabs its owner did not choose answer 404; columns not chosen are absent, and naming one in a query answers 400. " +
+      "Each visitor address has its own requests-per-minute limit on top of the plan (429 with the usual headers).",
+  },
+};
+/** Row reads: secret keys with Read, and browser keys. */
+const READ_SECURITY = [{ ApiKey: [] }, { Bearer: [] }, { BrowserKey: [] }];
+const BROWSER_NOTE = " Browser (publishable) keys may call it, from their listed origins, within their tabs and columns.";
+
 const headerRefs = Object.fromEntries(Object.keys(LIMIT_HEADERS).map((h) => [h, ref("headers", h)]));
 const withHeaders = (...names: (keyof typeof OTHER_HEADERS)[]) => ({ ...headerRefs, ...Object.fromEntries(names.map((h) => [h, ref("headers", h)])) });
 
@@ -121,7 +139,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   return {
     [`${tabPath(docs, tab)}.csv`]: {
       get: {
-        operationId: `csv_${id}`, tags: tag, summary: `Rows of ${tab.name} as CSV`, description: `Permission: Read. The list query (filter, sort, select, typed, offset) as RFC 4180 CSV with a header line, for tools that cannot set headers (spreadsheets' IMPORTDATA, BI tools); \`limit\` defaults to every matching row, up to ${MAX_CSV_ROWS.toLocaleString("en-US")}. A cell that would run as a formula when the file is opened (starting with = + - @) is prefixed with ', unless it is a number.`,
+        operationId: `csv_${id}`, tags: tag, summary: `Rows of ${tab.name} as CSV`, description: `Permission: Read. The list query (filter, sort, select, typed, offset) as RFC 4180 CSV with a header line, for tools that cannot set headers (spreadsheets' IMPORTDATA, BI tools); \`limit\` defaults to every matching row, up to ${MAX_CSV_ROWS.toLocaleString("en-US")}. A cell that would run as a formula when the file is opened (starting with = + - @) is prefixed with ', unless it is a number.${BROWSER_NOTE}`, security: READ_SECURITY,
         parameters: [ref("parameters", "csv_limit"), ...LIST_PARAMETERS.filter((p) => p !== "limit").map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
         responses: {
           "200": { description: "The matching rows as CSV.", headers: withHeaders("ETag", "X-Cache", "Last-Modified", "Age", "X-Total-Count"), content: { "text/csv": { schema: { type: "string" } } } },
@@ -132,21 +150,21 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
     },
     [`${tabPath(docs, tab)}/_aggregate`]: {
       get: {
-        operationId: `aggregate_${id}`, tags: tag, summary: `Count and totals of ${tab.name}'s rows, grouped`, description: `Permission: Read. From the cached copy, like a list (no Google call while it is current). Rows kept by \`filter\` and \`or\`, grouped by the \`group_by\` columns' values (groups in value order), with \`count\` and any of \`sum\` \`avg\` \`min\` \`max\` over number, currency and percent columns read by value in the sheet's locale${aggregateExample(tab)}. Empty cells and text that is not a number are left out of sum/avg/min/max; a group without any gives null.`,
+        operationId: `aggregate_${id}`, tags: tag, summary: `Count and totals of ${tab.name}'s rows, grouped`, description: `Permission: Read. From the cached copy, like a list (no Google call while it is current). Rows kept by \`filter\` and \`or\`, grouped by the \`group_by\` columns' values (groups in value order), with \`count\` and any of \`sum\` \`avg\` \`min\` \`max\` over number, currency and percent columns read by value in the sheet's locale${aggregateExample(tab)}. Empty cells and text that is not a number are left out of sum/avg/min/max; a group without any gives null.${BROWSER_NOTE}`, security: READ_SECURITY,
         parameters: ["group_by", "aggregate", "filter", "or", "group_limit", "offset", "typed", "fresh"].map((p) => ref("parameters", p)).concat([ref("parameters", "If-None-Match")]),
         responses: { "200": okResponse("The groups.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: ref("schemas", "AggregateGroup") }, meta: ref("schemas", "AggregateMeta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
     [`${tabPath(docs, tab)}/_distinct`]: {
       get: {
-        operationId: `distinct_${id}`, tags: tag, summary: `Distinct values of a column of ${tab.name}`, description: "Permission: Read. The column's values among the rows `filter` and `or` keep, each once, in value order (empty last): what a dropdown offers. From the cached copy.",
+        operationId: `distinct_${id}`, tags: tag, summary: `Distinct values of a column of ${tab.name}`, description: "Permission: Read. The column's values among the rows `filter` and `or` keep, each once, in value order (empty last): what a dropdown offers. From the cached copy." + BROWSER_NOTE, security: READ_SECURITY,
         parameters: ["column", "filter", "or", "group_limit", "offset", "typed", "fresh"].map((p) => ref("parameters", p)).concat([ref("parameters", "If-None-Match")]),
         responses: { "200": okResponse("The values.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: { type: ["string", "number", "boolean", "null"] } }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
     [tabPath(docs, tab)]: {
       get: {
-        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: `Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body. \`Accept: text/csv\` answers the same query as CSV, as \`GET ${tabPath(docs, tab)}.csv\` does.`,
+        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: `Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body. \`Accept: text/csv\` answers the same query as CSV, as \`GET ${tabPath(docs, tab)}.csv\` does.${BROWSER_NOTE}`, security: READ_SECURITY,
         parameters: [...LIST_PARAMETERS.map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
         responses: { "200": okResponse("The matching rows, paged.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: readRow }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
@@ -175,7 +193,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
     [`${tabPath(docs, tab)}/{rowId}`]: {
       parameters: [rowId],
       get: {
-        operationId: `get_${id}`, tags: tag, summary: `Get one row of ${tab.name}`, description: "Permission: Read. The ETag is the row's state whatever `select` or `typed` asked; with If-None-Match holding it: 304, no body.",
+        operationId: `get_${id}`, tags: tag, summary: `Get one row of ${tab.name}`, description: "Permission: Read. The ETag is the row's state whatever `select` or `typed` asked; with If-None-Match holding it: 304, no body." + BROWSER_NOTE, security: READ_SECURITY,
         parameters: [ref("parameters", "select"), ref("parameters", "typed"), ref("parameters", "fresh"), ref("parameters", "If-None-Match")],
         responses: { "200": okResponse("The row.", envelope(readRow), withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
@@ -271,7 +289,7 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
     responses[e.name] = { description: e.when, headers: { ...headerRefs, ...retry, ...(e.status === 412 ? { ETag: ref("headers", "ETag") } : {}) }, ...jsonBody(ref("schemas", "Error")) };
   }
   responses.NotModified = { description: "Not modified: the ETag in If-None-Match is current. No body; counted as a request.", headers: withHeaders("ETag", "X-Cache", "Last-Modified", "Age") };
-  return { securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" }, Bearer: { type: "http", scheme: "bearer", description: "The same key as `Authorization: Bearer <key>`." } }, headers: { ...LIMIT_HEADERS, ...OTHER_HEADERS }, parameters: QUERY_PARAMETERS, schemas, responses };
+  return { securitySchemes: SECURITY_SCHEMES, headers: { ...LIMIT_HEADERS, ...OTHER_HEADERS }, parameters: QUERY_PARAMETERS, schemas, responses };
 }
 
 function sheetPaths(docs: SheetDocs): Json {
@@ -378,7 +396,7 @@ export function openApiDocument(docs: SheetDocs): Json {
     info: {
       title: `${docs.model.title} API`,
       version: pkg.version,
-      description: `REST API of the spreadsheet "${docs.model.title}": each tab is a collection, each row an item. Every answer carries \`success\`; errors are \`{ success: false, error, message }\`. Docs: ${docs.baseUrl}/docs/${docs.sheet.id}`,
+      description: `REST API of the spreadsheet "${docs.model.title}": each tab is a collection, each row an item. Every answer carries \`success\`; errors are \`{ success: false, error, message }\`. Secret keys (\`shk_\`) hold the permissions each operation names; browser (publishable) keys (\`shp_\`, the \`BrowserKey\` scheme) call only the row reads, from their listed origins. Docs: ${docs.baseUrl}/docs/${docs.sheet.id}`,
     },
     servers: [{ url: docs.baseUrl }],
     security: [{ ApiKey: [] }, { Bearer: [] }],

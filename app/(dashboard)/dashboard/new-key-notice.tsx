@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { QuickStart, type QuickStartTarget } from "./quick-start";
 
 /** Shows a key value once, in full, with a copy button and (given the sheet) a first call to paste. */
-export function NewKeyNotice({ value, name, target }: { value: string; name?: string; target?: QuickStartTarget }) {
+export function NewKeyNotice({ value, name, target, browser = false }: { value: string; name?: string; target?: QuickStartTarget; browser?: boolean }) {
   const [copied, setCopied] = useState(false);
 
   return (
@@ -26,10 +26,23 @@ export function NewKeyNotice({ value, name, target }: { value: string; name?: st
           {copied ? "Copied" : "Copy"}
         </button>
       </div>
-      <p className="text-sm text-amber-900 dark:text-amber-100">
-        Send it in the <code>X-API-Key</code> header of every request. Keep it on a server: anyone who sees it can use it.
-      </p>
-      {target && <QuickStart target={target} apiKey={value} />}
+      {browser ? (
+        <p className="text-sm text-amber-900 dark:text-amber-100" data-testid="new-key-browser">
+          This is a browser key: it is safe to put in a web page&apos;s code. It only reads, only the tabs and columns you chose, and only
+          from the origins you listed; each visitor has their own per-minute limit. Send it in the <code>X-API-Key</code> header with{" "}
+          <code>fetch</code> from your page.
+        </p>
+      ) : (
+        <p className="text-sm text-amber-900 dark:text-amber-100">
+          Send it in the <code>X-API-Key</code> header of every request. Keep it on a server: anyone who sees it can use it.
+        </p>
+      )}
+      {target && !browser && <QuickStart target={target} apiKey={value} />}
+      {target?.tab && browser && (
+        <pre data-testid="new-key-fetch" className="overflow-x-auto rounded bg-white p-3 font-mono text-xs dark:bg-slate-900">
+          {`const res = await fetch("${target.baseUrl}/api/v1/${target.sheetId}/${encodeURIComponent(target.tab)}", {\n  headers: { "X-API-Key": "${value}" },\n});\nconst { data } = await res.json();`}
+        </pre>
+      )}
     </div>
   );
 }

@@ -36,6 +36,19 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           ["Schema", <>GET <code>/api/{docs.sheet.id}/schema</code>, POST <code>/api/{docs.sheet.id}/refresh-schema</code></>],
           ["Analytics", <>GET <code>/billing/usage</code></>],
         ]} />
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="docs-browser-keys">
+          <strong>Browser keys.</strong> Keys starting <code>shk_</code> are secret: use them from servers. A browser (publishable) key, starting{" "}
+          <code>shp_</code>, is safe in a web page: it only reads (lists, CSV, one row, <code>_aggregate</code>, <code>_distinct</code>), only from the
+          origins its owner listed (exact <code>https://www.example.com</code>, or <code>https://*.example.com</code> for subdomains), and only the tabs
+          and columns its owner chose: other tabs answer 404, other columns are absent (naming one in a filter, sort or select answers 400). From an
+          unlisted origin, or without an <code>Origin</code> header (curl, servers), it answers 403 and the browser&apos;s fetch fails. Each visitor
+          address has its own per-minute allowance on top of the plan.
+        </p>
+        {tab && (
+          <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs dark:bg-slate-900" data-testid="docs-browser-fetch">
+            {`// In a page of an origin the key lists, e.g. https://www.example.com\nconst res = await fetch(${JSON.stringify(`${docs.baseUrl}/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}?select=${encodeURIComponent([text, num].join(","))}&limit=20`)}, {\n  headers: { "X-API-Key": "shp_YOUR_BROWSER_KEY" },\n});\nconst { data } = await res.json();`}
+          </pre>
+        )}
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Listing: filter, sort, page</h2>

@@ -7,7 +7,8 @@ import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "@/lib/keys/perm
 import { NewKeyNotice } from "../new-key-notice";
 import type { QuickStartTarget } from "../quick-start";
 import { QuotaLine, type QuotaSnapshot } from "../quota-line";
-import { createKeyAction, revokeKeyAction, updateKeyPermissionsAction } from "./actions";
+import { createKeyAction, revokeKeyAction, updateBrowserKeyAction, updateKeyPermissionsAction } from "./actions";
+import { BrowserKeyFields, draftInput, draftOf, emptyDraft, type BrowserKeyDraft, type TabColumns } from "./browser-key-fields";
 
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "never");
 
@@ -31,9 +32,10 @@ function PermissionBoxes({ value, onChange, disabled, idPrefix }: { value: Permi
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: KeySummary }) {
+function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[] }) {
   const router = useRouter();
   const [permissions, setPermissions] = useState(apiKey.permissions);
+  const [editing, setEditing] = useState<BrowserKeyDraft | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -45,6 +47,7 @@ function KeyRow({ apiKey }: { apiKey: KeySummary }) {
       const result = await action();
       setMessage(result.ok ? done : (result.error ?? "Failed."));
       setConfirming(false);
+      if (result.ok) setEditing(null);
       router.refresh();
     });
 
@@ -53,17 +56,52 @@ function KeyRow({ apiKey }: { apiKey: KeySummary }) {
       <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <span className="font-medium">{apiKey.name}</span>{" "}
-          <code className="font-mono text-xs text-slate-500">{apiKey.displayPrefix}…</code>
+          <code className="font-mono text-xs text-slate-500">{apiKey.displayPrefix}…</code>{" "}
+          <span data-testid="key-kind" className={`rounded px-2 py-0.5 text-xs ${apiKey.browser ? "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300"}`}>
+            {apiKey.browser ? "Browser" : "Secret"}
+          </span>
           {revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="key-revoked">revoked</span>}
         </div>
         <div className="text-xs text-slate-500">
           created {when(apiKey.createdAt)} · last used <span data-testid="key-last-used">{when(apiKey.lastUsedAt)}</span>
         </div>
       </div>
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <PermissionBoxes value={permissions} onChange={setPermissions} disabled={revoked || pending} idPrefix={`perm-${apiKey.id}`} />
-        {!revoked && (
+      {apiKey.browser && (
+        <div className="space-y-1 text-sm text-slate-600 dark:text-slate-400" data-testid="key-browser">
+          <p className="break-words">Origins: <span className="font-mono text-xs" data-testid="key-origins">{apiKey.browser.origins.join(", ")}</span></p>
+          <p className="break-words">
+            Tabs: {apiKey.browser.tabs?.join(", ") ?? "all"} · Columns: {apiKey.browser.columns ? ["id", ...apiKey.browser.columns].join(", ") : "all"} ·{" "}
+            {apiKey.browser.visitorLimit} requests/min per visitor
+          </p>
+        </div>
+      )}
+      {editing && (
+        <div className="space-y-2">
+          <BrowserKeyFields draft={editing} onChange={setEditing} tabs={tabs} idPrefix={`edit-${apiKey.id}`} />
           <div className="flex gap-2">
+            <button type="button" data-testid="save-browser" disabled={pending}
+              onClick={() => run(() => updateBrowserKeyAction({ keyId: apiKey.id, browser: draftInput(editing) }), "Browser key settings saved.")}
+              className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+              {pending ? "Saving…" : "Save settings"}
+            </button>
+            <button type="button" onClick={() => setEditing(null)} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">Cancel</button>
+          </div>
+        </div>
+      )}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        {apiKey.browser ? (
+          <p className="text-sm">Read only</p>
+        ) : (
+          <PermissionBoxes value={permissions} onChange={setPermissions} disabled={revoked || pending} idPrefix={`perm-${apiKey.id}`} />
+        )}
+        {!revoked && (
+          <div className="flex flex-wrap gap-2">
+            {apiKey.browser && !editing && (
+              <button type="button" data-testid="edit-browser" onClick={() => setEditing(draftOf(apiKey.browser!))}
+                className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+                Edit origins
+              </button>
+            )}
             {dirty && (
               <button type="button" data-testid="save-permissions" disabled={pending || permissions.length === 0}
                 onClick={() => run(() => updateKeyPermissionsAction({ keyId: apiKey.id, permissions }), "Permissions saved.")}
@@ -104,23 +142,28 @@ function KeyRow({ apiKey }: { apiKey: KeySummary }) {
 
 const DEFAULT_PERMISSIONS: Permission[] = ["read"];
 
-function CreateKeyForm({ sheetId, target, quota }: { sheetId: string; target: QuickStartTarget; quota: QuotaSnapshot }) {
+function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId: string; target: QuickStartTarget; quota: QuotaSnapshot; tabs: TabColumns[]; visitorLimit: number }) {
   const router = useRouter();
   const [name, setName] = useState("");
+  const [kind, setKind] = useState<"secret" | "publishable">("secret");
   const [permissions, setPermissions] = useState<Permission[]>(DEFAULT_PERMISSIONS);
+  const [draft, setDraft] = useState(() => emptyDraft(visitorLimit));
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<{ value: string; name: string; permissions: Permission[] } | null>(null);
+  const [created, setCreated] = useState<{ value: string; name: string; permissions: Permission[]; browser: boolean } | null>(null);
   const [pending, startTransition] = useTransition();
+  const browser = kind === "publishable";
 
   function submit() {
     setError(null);
     startTransition(async () => {
-      const result = await createKeyAction({ sheetId, name, permissions });
+      const chosen: Permission[] = browser ? ["read"] : permissions;
+      const result = await createKeyAction({ sheetId, name, permissions: chosen, ...(browser ? { browser: draftInput(draft) } : {}) });
       if (!result.ok) return setError(result.error);
-      setCreated({ value: result.data.value, name: name.trim(), permissions });
-      // The next key starts from the defaults, not from this key's name and permissions.
+      setCreated({ value: result.data.value, name: name.trim(), permissions: chosen, browser });
+      // The next key starts from the defaults, not from this key's name and settings.
       setName("");
       setPermissions(DEFAULT_PERMISSIONS);
+      setDraft(emptyDraft(visitorLimit));
       router.refresh();
     });
   }
@@ -128,10 +171,22 @@ function CreateKeyForm({ sheetId, target, quota }: { sheetId: string; target: Qu
   return (
     <div className="space-y-3 border-t border-slate-200 p-4 dark:border-slate-800">
       <h3 className="font-medium">New key</h3>
+      <fieldset className="flex flex-col gap-2 text-sm sm:flex-row sm:gap-6" data-testid="key-kind-choice">
+        <legend className="sr-only">Kind of key</legend>
+        <label className="flex items-start gap-2">
+          <input type="radio" name="key-kind" checked={!browser} onChange={() => setKind("secret")} data-testid="kind-secret" className="mt-1" />
+          <span><span className="font-medium">Secret</span> <span className="text-slate-500">for servers and scripts; any permissions</span></span>
+        </label>
+        <label className="flex items-start gap-2">
+          <input type="radio" name="key-kind" checked={browser} onChange={() => setKind("publishable")} data-testid="kind-browser" className="mt-1" />
+          <span><span className="font-medium">Browser (publishable)</span> <span className="text-slate-500">safe in a web page: reads only, from the origins you list</span></span>
+        </label>
+      </fieldset>
+      {browser && <BrowserKeyFields draft={draft} onChange={setDraft} tabs={tabs} idPrefix="new-key" />}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Name, e.g. Production website" data-testid="key-name"
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
           className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
-        <PermissionBoxes value={permissions} onChange={setPermissions} idPrefix="new-key" />
+        {!browser && <PermissionBoxes value={permissions} onChange={setPermissions} idPrefix="new-key" />}
         <button type="button" onClick={submit} disabled={pending} data-testid="create-key"
           className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
           {pending ? "Creating…" : "Create key"}
@@ -142,7 +197,7 @@ function CreateKeyForm({ sheetId, target, quota }: { sheetId: string; target: Qu
         <div role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">
           {/* Scrolls inside itself on a short screen, so nothing of the key or the example is cut off. */}
           <div className="max-h-full w-full max-w-2xl space-y-4 overflow-y-auto rounded-lg bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
-            <NewKeyNotice value={created.value} name={created.name} target={created.permissions.includes("read") ? target : undefined} />
+            <NewKeyNotice value={created.value} name={created.name} browser={created.browser} target={created.permissions.includes("read") ? target : undefined} />
             <p className="text-sm text-slate-600 dark:text-slate-400">Permissions: {created.permissions.map((p) => PERMISSION_LABELS[p]).join(", ")}.</p>
             <QuotaLine quota={quota} />
             <button type="button" data-testid="close-key-dialog" onClick={() => setCreated(null)}
@@ -156,21 +211,25 @@ function CreateKeyForm({ sheetId, target, quota }: { sheetId: string; target: Qu
   );
 }
 
-export function KeysPanel({ sheetId, keys, target, quota }: { sheetId: string; keys: KeySummary[]; target: QuickStartTarget; quota: QuotaSnapshot }) {
+/** `tabs`: the sheet's tabs and columns, to choose what a browser key reads; `visitorLimit`: the default per-visitor limit. */
+export function KeysPanel({ sheetId, keys, target, quota, tabs, visitorLimit }: { sheetId: string; keys: KeySummary[]; target: QuickStartTarget; quota: QuotaSnapshot; tabs: TabColumns[]; visitorLimit: number }) {
   return (
     <section className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="keys">
       <div className="border-b border-slate-200 px-4 py-3 dark:border-slate-800">
         <h2 className="font-semibold">API keys</h2>
-        <p className="text-xs text-slate-500">Send a key in the X-API-Key header. Values are shown once, at creation.</p>
+        <p className="text-xs text-slate-500">
+          Send a key in the X-API-Key header. Values are shown once, at creation. Secret keys (<code>shk_</code>) stay on servers; browser keys
+          (<code>shp_</code>) may ship in a web page.
+        </p>
       </div>
       {keys.length === 0 ? (
         <p className="p-4 text-sm text-slate-500">No keys yet.</p>
       ) : (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800">
-          {keys.map((k) => <KeyRow key={k.id} apiKey={k} />)}
+          {keys.map((k) => <KeyRow key={k.id} apiKey={k} tabs={tabs} />)}
         </ul>
       )}
-      <CreateKeyForm sheetId={sheetId} target={target} quota={quota} />
+      <CreateKeyForm sheetId={sheetId} target={target} quota={quota} tabs={tabs} visitorLimit={visitorLimit} />
     </section>
   );
 }

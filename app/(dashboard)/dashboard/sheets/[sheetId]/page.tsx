@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { getSheetForUser } from "@/db/queries/sheets";
 import { NEW_KEY_COOKIE, readNewKey } from "@/lib/auth/new-key-flash";
 import { requireUser } from "@/lib/auth/session";
+import { DEFAULT_VISITOR_LIMIT } from "@/lib/keys/browser";
 import { listKeysForSheet } from "@/lib/keys/manage";
 import { ApiError } from "@/lib/http/errors";
 import { getSheetModel } from "@/lib/sheets/schema";
@@ -82,7 +83,8 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
         <QuotaLine quota={quota} />
       </section>
 
-      <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} />
+      <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} visitorLimit={DEFAULT_VISITOR_LIMIT}
+        tabs={model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })) ?? []} />
 
       <p className="text-sm" data-testid="webhooks-link"><Link href={`/dashboard/sheets/${sheet.id}/webhooks`} className="font-medium underline">Webhooks</Link>: get a signed POST when rows change, through the API or in Google Sheets.</p>
 
