@@ -80,6 +80,16 @@ test("a browser key works from the listed origin's page, shows only the chosen c
   const hidden = await visit(page, allowed.origin, `${E2E.baseUrl}/api/v1/${sheetId}/Payroll`, key);
   expect(hidden.status).toBe(404);
 
+  // The owner lists the other origin too: its page reads from the next request on.
+  await page.goto(`/dashboard/sheets/${sheetId}`);
+  await row.getByTestId("edit-browser").click();
+  const origins = row.locator('textarea[data-testid$="-origins"]');
+  await origins.fill(`${allowed.origin}\n${other.origin}`);
+  await row.getByTestId("save-browser").click();
+  await expect(row.getByRole("status")).toHaveText("Browser key settings saved.");
+  await expect(row.getByTestId("key-origins")).toHaveText(`${allowed.origin}, ${other.origin}`);
+  expect((await visit(page, other.origin, api, key)).status).toBe(200);
+
   // The guide and the sheet's docs page explain browser keys, with a fetch of this sheet's own tab.
   await page.goto("/docs#browser-keys");
   await expect(page.locator("#browser-keys")).toContainText("only from the origins the owner lists");
