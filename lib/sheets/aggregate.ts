@@ -5,11 +5,11 @@
 // out of sum/avg/min/max (avg divides by the cells counted), and a group without any gives null.
 // Groups come in the order of their values, as `sort` orders them (empty last).
 import { ApiError, quoted } from "@/lib/http/errors";
-import { comparableValue, typedValue, type JsonValue } from "./cell-values";
-import { multiSortOrder } from "./multi-sort";
-import { applyQuery, parseBoolean, parseListQuery, queryColumns, splitEscaped } from "./query";
+import { typedValue, type JsonValue } from "./cell-values";
+import { filterMask, parseBoolean, parseListQuery, queryColumns, splitEscaped } from "./query";
 import { checkParams } from "./query-params";
-import type { TabData, TabRow } from "./rows";
+import type { TabData } from "./rows";
+import { columnIndex, sortOrder, type ColumnIndex } from "./tab-index";
 
 export const FUNCTIONS = ["sum", "avg", "min", "max"] as const;
 type Fn = (typeof FUNCTIONS)[number];
@@ -61,21 +61,6 @@ export function parseAggregate(params: URLSearchParams, data: TabData): Aggregat
 
 const exact = (x: number) => Number(x.toPrecision(15));
 
-// Each number column's values as numbers, read once per cached copy of the tab (the copy never
-// changes: a write or an edit brings a new one).
-const numberColumns = new WeakMap<TabData, Map<string, (number | undefined)[]>>();
-function numbersOf(data: TabData, column: string): (number | undefined)[] {
-  let byColumn = numberColumns.get(data);
-  if (!byColumn) numberColumns.set(data, (byColumn = new Map()));
-  let numbers = byColumn.get(column);
-  if (!numbers) {
-    const at = data.columns.findIndex((c) => c.name === column);
-    numbers = data.rows.map((r) => comparableValue(r.cells[at]!, data.columns[at]!, data.where));
-    byColumn.set(column, numbers);
-  }
-  return numbers;
-}
-
 /** `_distinct?column=`: the column's values among the matching rows, as groups of one column. */
 export function parseDistinct(params: URLSearchParams, data: TabData): AggregateQuery {
   checkParams(params, ["column", "filter", "or", "limit", "offset", "typed"]);
@@ -89,24 +74,28 @@ export function parseDistinct(params: URLSearchParams, data: TabData): Aggregate
 
 export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchParams): { groups: Group[]; total: number; rows: number } {
   const filters = new URLSearchParams([...["filter", "or"].flatMap((p) => params.getAll(p).map((v) => [p, v]))]);
-  const matched = new Set(applyQuery(data, { ...parseListQuery(filters, queryColumns(data)), limit: data.rows.length, offset: 0 }).rows);
-  const at = (column: string) => data.columns.findIndex((c) => c.name === column);
-  const order = q.groupBy.length ? multiSortOrder(data, q.groupBy.map((column) => ({ column, order: "asc" as const }))) : data.rows.map((_, i) => i);
-  const keyCells = q.groupBy.map(at);
-  const measured = q.measures.map((m) => numbersOf(data, m.column));
-  const keyOf = (row: TabRow) => (keyCells.length === 1 ? (keyCells[0]! >= 0 ? row.cells[keyCells[0]!]! : row.id) : JSON.stringify(keyCells.map((c) => (c >= 0 ? row.cells[c] : row.id))));
+  const matched = filterMask(data, parseListQuery(filters, queryColumns(data)));
+  // Groups by each key column's distinct values, from the tab's indexes (kept with its copy).
+  const keys = q.groupBy.map((column) => columnIndex(data, column));
+  const order = q.groupBy.length ? sortOrder(data, q.groupBy.map((column) => ({ column, order: "asc" as const }))) : undefined;
+  const measured = q.measures.map((m) => columnIndex(data, m.column));
+  // Grouped by the text the sheet shows (a date column may hold one text under several serials).
+  const textOf = (k: ColumnIndex, i: number) => k.distinct[k.ids[i]!]!;
+  const keyOf = (i: number): string => (keys.length === 1 ? textOf(keys[0]!, i) : JSON.stringify(keys.map((k) => textOf(k, i))));
   const byKey = new Map<string, { first: number; count: number; stats: { sum: number; n: number; min: number; max: number }[] }>();
-  for (const i of order) {
-    const row = data.rows[i]!;
-    if (!matched.has(row)) continue;
-    const key = keyOf(row);
+  let rows = 0;
+  for (let k = 0; k < data.rows.length; k++) {
+    const i = order ? order[k]! : k;
+    if (!matched[i]) continue;
+    rows++;
+    const key = keyOf(i);
     let g = byKey.get(key);
     if (!g) byKey.set(key, (g = { first: i, count: 0, stats: q.measures.map(() => ({ sum: 0, n: 0, min: Infinity, max: -Infinity })) }));
     g.count++;
-    for (let k = 0; k < measured.length; k++) {
-      const value = measured[k]![i];
-      if (value === undefined) continue;
-      const s = g.stats[k]!;
+    for (let m = 0; m < measured.length; m++) {
+      const value = measured[m]!.numbers[measured[m]!.ids[i]!]!;
+      if (Number.isNaN(value)) continue;
+      const s = g.stats[m]!;
       s.sum += value;
       s.n++;
       if (value < s.min) s.min = value;
@@ -117,14 +106,12 @@ export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchPar
   if (!q.groupBy.length && !byKey.size) byKey.set("[]", { first: -1, count: 0, stats: q.measures.map(() => ({ sum: 0, n: 0, min: Infinity, max: -Infinity })) });
   const all = [...byKey.values()];
   const groups = all.slice(q.offset, q.offset + q.limit).map((g) => {
-    const row = data.rows[g.first];
     const group: Record<string, JsonValue> = Object.create(null);
-    for (const c of q.groupBy) {
-      if (!row) break;
-      const column = data.columns[at(c)];
-      const text = column ? row.cells[at(c)]! : row.id;
-      group[c] = q.typed ? typedValue(text, column ?? { type: "number" }, data.where, row.serials?.[at(c)]) : text;
-    }
+    q.groupBy.forEach((c, j) => {
+      const key = keys[j]!;
+      const text = key.distinct[key.ids[g.first]!]!;
+      group[c] = q.typed ? typedValue(text, key.column, data.where, data.rows[g.first]!.serials?.[key.at]) : text;
+    });
     const out: Group = { group, count: g.count };
     q.measures.forEach((m, k) => {
       const s = g.stats[k]!;
@@ -133,5 +120,5 @@ export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchPar
     });
     return out;
   });
-  return { groups, total: all.length, rows: matched.size };
+  return { groups, total: all.length, rows };
 }

@@ -19,6 +19,7 @@ import { recordApiWrite } from "@/lib/webhooks/changes";
 import { quoteTab } from "./read-model";
 import { fetchTab } from "./tab-cache";
 import { filtersOnDates } from "./date-values";
+import { columnIndex } from "./tab-index";
 import type { TabModel } from "./tab-model";
 import { asEntered } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, type SheetsRequest } from "./write-guard";
@@ -88,8 +89,9 @@ function keyIndex(data: TabData, key: string) {
   const byText = new Map<string, TabRow[]>();
   const byValue = new Map<number, TabRow[]>();
   const add = <K>(map: Map<K, TabRow[]>, k: K, row: TabRow) => map.set(k, [...(map.get(k) ?? []), row]);
-  for (const row of data.rows) {
-    const text = at >= 0 ? row.cells[at]! : row.id;
+  const values = columnIndex(data, key);
+  for (const [i, row] of data.rows.entries()) {
+    const text = values.distinct[values.ids[i]!]!;
     add(byText, text, row);
     const n = comparesByValue(column.type) ? comparableValue(text, column, data.where, row.serials?.[at]) : undefined;
     if (n !== undefined) add(byValue, n, row);
@@ -138,7 +140,8 @@ function cellUpdates(data: TabData, model: TabModel, row: TabRow, patch: RowInpu
 }
 
 function patched(data: TabData, row: TabRow, patch: RowInput): TabRow {
-  return { ...row, cells: data.columns.map((c, i) => (c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!)) };
+  const cells = row.cells;
+  return { ...row, cells: data.columns.map((c, i) => (c.name in patch ? displayed(patch[c.name]!) : cells[i]!)) };
 }
 
 /** Bottom-up, contiguous rows merged: each deleteDimension's range stays valid after the ones before it. */

@@ -13,7 +13,8 @@ import { withGoogle } from "./google-access";
 import { serialMatchesDisplay } from "./locale-dates";
 import { parseListQuery } from "./query";
 import { quoteTab } from "./read-model";
-import type { TabData, TabRow } from "./rows";
+import type { TabData } from "./rows";
+import { reshapeRows } from "./tab-columns";
 import type { SheetRecord } from "./sheet-record";
 import type { TabModel } from "./tab-model";
 
@@ -55,15 +56,18 @@ export function withSerials(data: TabData, serials: Serials | undefined): TabDat
     return at >= 0 ? [{ at, column: data.columns[at]!, values: s.values }] : [];
   });
   if (!read.length) return { ...data, dated: true };
-  const rows = data.rows.map((row): TabRow => {
-    let serialsOfRow: (number | undefined)[] | undefined;
-    for (const { at, column, values } of read) {
-      const serial = values[row.rowNumber - 2];
-      const text = row.cells[at]!;
-      if (typeof serial !== "number" || text === "" || !serialMatchesDisplay(serial, text, column.pattern, data.where.locale)) continue;
-      (serialsOfRow ??= [])[at] = serial;
-    }
-    return serialsOfRow ? { ...row, serials: serialsOfRow } : row;
+  const rows = reshapeRows(data.rows, {
+    serials: (row) => {
+      let serialsOfRow: (number | undefined)[] | undefined;
+      const cells = row.cells;
+      for (const { at, column, values } of read) {
+        const serial = values[row.rowNumber - 2];
+        const text = cells[at]!;
+        if (typeof serial !== "number" || text === "" || !serialMatchesDisplay(serial, text, column.pattern, data.where.locale)) continue;
+        (serialsOfRow ??= [])[at] = serial;
+      }
+      return serialsOfRow;
+    },
   });
   return { ...data, rows, dated: true };
 }

@@ -2,11 +2,9 @@
 // numbers or dates, empty values last), filters with = != > >= < <= ~ and `a|b` alternatives,
 // select. Values are read in the sheet's own locale: "1.234,5" in a de_DE sheet is 1234.5.
 import { ApiError, quoted } from "@/lib/http/errors";
-import { comparableTarget, comparableValue, comparesByValue, type ValueColumn } from "./cell-values";
-import { likePattern } from "./like";
-import { multiSortOrder } from "./multi-sort";
 import { checkParams } from "./query-params";
 import type { TabData, TabRow } from "./rows";
+import { columnIndex, decisions, isRange, positionsOf, rankRange, sortOrder } from "./tab-index";
 
 export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~" | "~=";
 
@@ -140,124 +138,93 @@ export function parseSelect(raw: string | null, columns: string[]): string[] | u
   return select;
 }
 
-/** The value of a named column in a row; `id` is always available. */
-export function cellOf(data: TabData, row: TabRow, column: string): string {
-  const index = data.columns.findIndex((c) => c.name === column);
-  return index >= 0 ? row.cells[index]! : row.id;
-}
-
 export function queryColumns(data: TabData): string[] {
   const names = data.columns.map((c) => c.name);
   return data.hasIdColumn ? names : ["id", ...names];
 }
 
-// Per-tab indexes, built on first use and kept as long as the cached tab: each column's values
-// and their numeric readings (numbers, or dates as time), and each sort order. Queries then cost
-// one pass over the rows.
-interface ColumnIndex {
-  column: ValueColumn;
-  values: string[];
-  numbers: (number | undefined)[];
-  /** True when every non-empty value has a number: the column sorts by value. */
-  numeric: boolean;
-}
-
-/** `id` of a tab without an id column is the row number. */
-const ROW_NUMBER: ValueColumn = { type: "number" };
-
-const columnIndexes = new WeakMap<TabData, Map<string, ColumnIndex>>();
-const sortOrders = new WeakMap<TabData, Map<string, number[]>>();
-
-function columnIndex(data: TabData, column: string): ColumnIndex {
-  let byColumn = columnIndexes.get(data);
-  if (!byColumn) columnIndexes.set(data, (byColumn = new Map()));
-  let index = byColumn.get(column);
-  if (!index) {
-    const at = data.columns.findIndex((c) => c.name === column);
-    const model = data.columns[at] ?? ROW_NUMBER;
-    const values = data.rows.map((r) => cellOf(data, r, column));
-    const numbers = values.map((v, i) => comparableValue(v, model, data.where, data.rows[i]!.serials?.[at]));
-    index = { column: model, values, numbers, numeric: values.every((v, i) => v === "" || numbers[i] !== undefined) };
-    byColumn.set(column, index);
-  }
-  return index;
-}
-
-/** Row positions in sort order: stable, numeric for number columns, empty values last. */
-function sortOrder(data: TabData, column: string, order: "asc" | "desc"): number[] {
-  let byKey = sortOrders.get(data);
-  if (!byKey) sortOrders.set(data, (byKey = new Map()));
-  const key = `${order}\u0000${column}`;
-  let positions = byKey.get(key);
-  if (!positions) {
-    const { values, numbers, numeric } = columnIndex(data, column);
-    const dir = order === "desc" ? -1 : 1;
-    positions = values.map((_, i) => i);
-    positions.sort((a, b) => {
-      const x = values[a]!;
-      const y = values[b]!;
-      if (x === "" || y === "") return x === y ? 0 : x === "" ? 1 : -1;
-      const diff = numeric ? numbers[a]! - numbers[b]! : x < y ? -1 : x > y ? 1 : 0;
-      return diff * dir;
-    });
-    byKey.set(key, positions);
-  }
-  return positions;
-}
-
-type Test = (i: number) => boolean;
-
-function compileCondition(data: TabData, c: Condition): Test {
-  const { column, values, numbers } = columnIndex(data, c.column);
-  const target = c.values[0]!;
-  const targetNumber = comparableTarget(target, column, data.where);
-  // Numeric when both sides are numbers, else by text; an empty cell has no order.
-  const compare = (i: number) => {
-    const n = numbers[i];
-    if (n !== undefined && targetNumber !== undefined) return n - targetNumber;
-    const v = values[i]!;
-    return v < target ? -1 : v > target ? 1 : 0;
-  };
-  switch (c.op) {
-    case "=":
-    case "!=": {
-      // As displayed, or for numbers and dates by value: price=24.5 matches "24,50 €".
-      const wanted = new Set(c.values);
-      const byValue = comparesByValue(column.type) ? new Set(c.values.map((v) => comparableTarget(v, column, data.where)).filter((n) => n !== undefined)) : new Set<number>();
-      const equal = (i: number) => wanted.has(values[i]!) || (numbers[i] !== undefined && byValue.has(numbers[i]));
-      return c.op === "=" ? equal : (i) => !equal(i);
-    }
-    case "~": {
-      const needle = target.toLowerCase();
-      return (i) => values[i]!.toLowerCase().includes(needle);
-    }
-    case "~=": {
-      const patterns = c.values.map(likePattern);
-      return (i) => patterns.some((p) => p.test(values[i]!));
-    }
-    case ">":
-      return (i) => values[i] !== "" && compare(i) > 0;
-    case ">=":
-      return (i) => values[i] !== "" && compare(i) >= 0;
-    case "<":
-      return (i) => values[i] !== "" && compare(i) < 0;
-    case "<=":
-      return (i) => values[i] !== "" && compare(i) <= 0;
-  }
-}
-
+/**
+ * The rows a query keeps, in its order, paged, and how many match in all. Each condition is read
+ * from its column's decisions per distinct value (tab-index.ts); a range filter on the first sort
+ * column, or the narrowest range of an unsorted query, is the slice of the kept order it selects,
+ * so only the rows in it are visited.
+ */
 export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total: number } {
-  const all = q.filters.map((c) => compileCondition(data, c));
-  const groups = (q.anyOf ?? []).map((group) => group.map((c) => compileCondition(data, c)));
-  const tests: Test[] = groups.length ? [...all, (i) => groups.every((g) => g.some((t) => t(i)))] : all;
-  const order = q.thenBy?.length ? multiSortOrder(data, [{ column: q.sort!, order: q.order }, ...q.thenBy]) : q.sort ? sortOrder(data, q.sort, q.order) : undefined;
+  const keys: SortKey[] = q.sort ? [{ column: q.sort, order: q.order }, ...(q.thenBy ?? [])] : [];
+  const order = keys.length ? sortOrder(data, keys) : undefined;
+  let visit: Uint32Array | undefined = order;
+  let [start, end] = [0, data.rows.length];
+  let conditions = q.filters;
+  const slice = narrowestRange(data, q.filters, keys[0]?.column);
+  if (slice && order) {
+    [start, end] = positionsOf(columnIndex(data, slice.column), slice.ranks, keys[0]!.order);
+    conditions = conditions.filter((c) => !slice.conditions.includes(c));
+  } else if (slice && !order) {
+    const c = columnIndex(data, slice.column);
+    const [from, to] = positionsOf(c, slice.ranks, "asc");
+    // Worth it when it leaves few rows: they are put back in sheet order.
+    if (to - from <= data.rows.length / 4) {
+      visit = sortOrder(data, [{ column: slice.column, order: "asc" }]).slice(from, to).sort();
+      [start, end] = [0, to - from];
+      conditions = conditions.filter((c) => !slice.conditions.includes(c));
+    }
+  }
+  const all = conditions.map((c) => decisions(data, c));
+  const groups = (q.anyOf ?? []).map((group) => group.map((c) => decisions(data, c)));
   const page: TabRow[] = [];
   let total = 0;
-  for (let k = 0; k < data.rows.length; k++) {
-    const i = order ? order[k]! : k;
-    if (!tests.every((t) => t(i))) continue;
+  for (let k = start; k < end; k++) {
+    const i = visit ? visit[k]! : k;
+    if (!matches(all, groups, i)) continue;
     if (total >= q.offset && page.length < q.limit) page.push(data.rows[i]!);
     total++;
   }
   return { rows: page, total };
+}
+
+type Decided = ReturnType<typeof decisions>;
+
+/** Per row, in sheet order: 1 when it passes the query's filters (`filter` and `or`). */
+export function filterMask(data: TabData, q: Pick<ListQuery, "filters" | "anyOf">): Uint8Array {
+  const all = q.filters.map((c) => decisions(data, c));
+  const groups = (q.anyOf ?? []).map((group) => group.map((c) => decisions(data, c)));
+  const mask = new Uint8Array(data.rows.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = matches(all, groups, i) ? 1 : 0;
+  return mask;
+}
+
+function matches(all: Decided[], groups: Decided[][], i: number): boolean {
+  for (let t = 0; t < all.length; t++) if (!all[t]!.match[all[t]!.ids[i]!]) return false;
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    let any = false;
+    for (let t = 0; t < group.length && !any; t++) any = group[t]!.match[group[t]!.ids[i]!] === 1;
+    if (!any) return false;
+  }
+  return true;
+}
+
+/**
+ * The range conditions (ANDed) that a kept sort order answers as one slice: on the first sort
+ * column when it has them, else on the column whose ranges keep the fewest rows.
+ */
+function narrowestRange(data: TabData, filters: Condition[], sortColumn: string | undefined): { column: string; ranks: [number, number]; conditions: Condition[] } | undefined {
+  const byColumn = new Map<string, { column: string; ranks: [number, number]; conditions: Condition[] }>();
+  for (const c of filters) {
+    if (!isRange(c.op)) continue;
+    const ranks = rankRange(data, { ...c, op: c.op });
+    if (!ranks) continue;
+    const seen = byColumn.get(c.column);
+    if (!seen) byColumn.set(c.column, { column: c.column, ranks, conditions: [c] });
+    else {
+      seen.ranks = [Math.max(seen.ranks[0], ranks[0]), Math.min(seen.ranks[1], ranks[1])];
+      seen.conditions.push(c);
+    }
+  }
+  if (sortColumn !== undefined) return byColumn.get(sortColumn);
+  const size = (s: { column: string; ranks: [number, number] }) => {
+    const [from, to] = positionsOf(columnIndex(data, s.column), s.ranks, "asc");
+    return to - from;
+  };
+  return [...byColumn.values()].sort((a, b) => size(a) - size(b))[0];
 }

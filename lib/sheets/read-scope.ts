@@ -5,6 +5,7 @@
 // as an unknown column (400) without revealing that it exists. `id` always stays: it is the row's
 // identifier, which every answer carries.
 import type { TabData } from "./rows";
+import { reshapeRows } from "./tab-columns";
 
 export interface ReadScope {
   /** Absent: every tab. */
@@ -18,7 +19,7 @@ export function tabInScope(scope: ReadScope | undefined, tab: string): boolean {
 }
 
 // One view per cached copy and column list, kept as long as the copy: the query indexes built on
-// a view (lib/sheets/query.ts) then last as long as they do for the full tab.
+// a view (lib/sheets/tab-index.ts) then last as long as they do for the full tab.
 const views = new WeakMap<TabData, Map<string, TabData>>();
 
 /** The tab's data as the key may see it: only the listed columns (and `id`). */
@@ -35,7 +36,7 @@ export function scopedData(data: TabData, scope: ReadScope | undefined): TabData
     view = {
       ...data,
       columns: keep.map((i) => data.columns[i]!),
-      rows: data.rows.map((r) => ({ ...r, cells: keep.map((i) => r.cells[i]!), ...(r.serials ? { serials: keep.map((i) => r.serials![i]) } : {}) })),
+      rows: reshapeRows(data.rows, { keep }),
     };
     byList.set(listKey, view);
   }

@@ -19,6 +19,7 @@ import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from ".
 import type { SheetRecord } from "./sheet-record";
 import { quoteTab } from "./read-model";
 import { fetchTab, invalidateTabs } from "./tab-cache";
+import { rowIndexOf } from "./tab-index";
 import type { TabModel } from "./tab-model";
 import { asEntered } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
@@ -39,8 +40,10 @@ export function requireWritable(sheet: WriteSheet): void {
   );
 }
 
+/** The first row with this id, through the copy's id index (built once per copy). */
 export function findRow(data: TabData, rowId: string): TabRow | undefined {
-  return data.rows.find((r) => r.id === rowId);
+  const at = rowIndexOf(data, rowId);
+  return at === undefined ? undefined : data.rows[at];
 }
 
 /** The row as found on a fresh read, checked against the client's If-Match (optimistic concurrency). */
@@ -217,7 +220,8 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
     // own answer: the body and ETag are what the next read returns. A write settled after a
     // timeout has no answer; then the row is given as written.
     const shown = updated?.sheets?.[0]?.data?.[0]?.rowData?.[0]?.values;
-    const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : row.cells[i]!));
+    const before = row.cells;
+    const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : before[i]!));
     await recordApiWrite(sheet.id, data, { updated: { ...row, cells } });
     return { row: rowToJson(data, { ...row, cells }), etag: rowEtag(data, { ...row, cells }) };
   });

@@ -4,6 +4,7 @@
 // by column type, read in the sheet's own locale and time zone.
 import { etagOf } from "@/lib/http/conditional";
 import { sheetLocaleOf, typedValue, type JsonValue, type SheetLocale } from "./cell-values";
+import { storeRows } from "./tab-columns";
 import { columnNames, type ColumnModel, type TabModel } from "./tab-model";
 
 export type { JsonValue };
@@ -42,13 +43,9 @@ export function parseTabValues(tab: string, values: string[][], model?: TabModel
     return { name, index, type: column?.type ?? "string", ...(column?.pattern ? { pattern: column.pattern } : {}) };
   });
   const idIndex = columns.findIndex((c) => c.name === "id");
-  const rows: TabRow[] = [];
-  for (let r = 1; r < values.length; r++) {
-    const raw = values[r] ?? [];
-    if (!raw.some((v) => v !== "" && v !== null && v !== undefined)) continue;
-    const cells = columns.map((c) => String(raw[c.index] ?? ""));
-    rows.push({ rowNumber: r + 1, id: idIndex >= 0 ? cells[idIndex]! : String(r + 1), cells });
-  }
+  const kept: number[] = [];
+  for (let r = 1; r < values.length; r++) if ((values[r] ?? []).some((v) => v !== "" && v !== null && v !== undefined)) kept.push(r);
+  const rows = storeRows(values, kept, columns.map((c) => c.index), idIndex);
   return { tab, columns, hasIdColumn: idIndex >= 0, rows, lastRowNumber: Math.max(1, values.length), where: sheetLocaleOf(model), readAt: Date.now() };
 }
 
@@ -63,9 +60,10 @@ export function rowToJson(data: TabData, row: TabRow, view: RowView = { typed: f
   const out: Record<string, JsonValue> = Object.create(null);
   // Tabs without an id column still give every row its id: the row number (as Sheety does).
   if (!data.hasIdColumn) out.id = view.typed ? row.rowNumber : row.id;
+  const cells = row.cells;
   data.columns.forEach((c, i) => {
     if (view.select && c.name !== "id" && !view.select.includes(c.name)) return;
-    const v = row.cells[i]!;
+    const v = cells[i]!;
     out[c.name] = view.typed ? typedValue(v, c, data.where, row.serials?.[i]) : v;
   });
   return out;
