@@ -20,13 +20,37 @@ export type EventSource = "api" | "sheet";
 
 const TRACKING_CACHE_MS = 5_000;
 const DIGEST_MEMO_MS = 60_000;
+/** Stored copies this process keeps parsed (the most recently observed tabs). */
+const KEPT_COPIES = 16;
 const state = perProcess("webhooks:changes", () => ({
   tracked: new Map<string, { on: boolean; at: number }>(),
-  /** Digest of the stored copy per tab, as this process last saw it: an unchanged re-read costs no query. */
-  digests: new Map<string, { digest: string; at: number }>(),
+  /**
+   * The stored copy per tab as this process last wrote or read it, with its digest: an unchanged
+   * re-read costs no query, and a change is compared with this copy instead of the stored text
+   * being read and parsed again, as long as the stored digest is still this one.
+   */
+  copies: new Map<string, { digest: string; at: number; copy: TabCopy }>(),
   /** Observations of one tab run one after another in this process. */
   chains: new Map<string, Promise<unknown>>(),
 }));
+
+function keepCopy(key: string, digest: string, copy: TabCopy): void {
+  state.copies.delete(key);
+  state.copies.set(key, { digest, at: Date.now(), copy });
+  if (state.copies.size > KEPT_COPIES) state.copies.delete(state.copies.keys().next().value!);
+}
+
+/** A copy as observed: the object, its stored text and the text's digest. */
+interface Seen {
+  copy: TabCopy;
+  content: string;
+  digest: string;
+}
+
+function seenOf(copy: TabCopy): Seen {
+  const content = JSON.stringify(copy);
+  return { copy, content, digest: digestOf(content) };
+}
 
 const tabKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 
@@ -65,11 +89,10 @@ function inTurn<T>(sheetId: string, tab: string, work: () => Promise<T>): Promis
 export async function noteTabRead(sheetId: string, data: TabData, startedAt: number): Promise<void> {
   try {
     if (!(await isTracked(sheetId))) return;
-    const content = JSON.stringify(copyOf(data));
-    const digest = digestOf(content);
-    const memo = state.digests.get(tabKey(sheetId, data.tab));
-    if (memo?.digest === digest && Date.now() - memo.at < DIGEST_MEMO_MS) return;
-    await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, { content, digest }, new Date(startedAt), undefined));
+    const seen = seenOf(copyOf(data));
+    const kept = state.copies.get(tabKey(sheetId, data.tab));
+    if (kept?.digest === seen.digest && Date.now() - kept.at < DIGEST_MEMO_MS) return;
+    await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, seen, new Date(startedAt), undefined));
   } catch (err) {
     log.warn({ sheet: sheetId, tab: data.tab, ...errorFields(err) }, "webhooks: change detection failed");
   }
@@ -87,23 +110,43 @@ const listOf = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array
 export async function recordApiWrite(sheetId: string, data: TabData, write: ApiWrite): Promise<void> {
   try {
     if (!(await isTracked(sheetId))) return;
-    const before = copyOf(data);
-    const content = JSON.stringify(before);
-    await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, { content, digest: digestOf(content) }, new Date(), afterWrite(before, write)));
+    const seen = seenOf(copyOf(data));
+    await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, seen, new Date(), { copy: afterWrite(seen.copy, write), touched: touchedIds(seen.copy, write) }));
   } catch (err) {
     log.warn({ sheet: sheetId, tab: data.tab, ...errorFields(err) }, "webhooks: recording a write's events failed");
   }
 }
 
-/** The copy after an API write, with the written cells marked as echoes of the write. */
+/**
+ * The ids of the rows an API write touches, when rows are matched by id: its events are then the
+ * differences of those rows alone (the rest of the tab did not change). Undefined on tabs
+ * without an id column, whose row ids (row numbers) move with every delete.
+ */
+function touchedIds(before: TabCopy, write: ApiWrite): Set<string> | undefined {
+  if (!before.hasIdColumn) return undefined;
+  const ids = new Set<string>();
+  for (const r of [...listOf(write.updated), ...listOf(write.deleted)]) ids.add(r.id);
+  let next = Math.max(1, ...before.rows.map((r) => r[0])) + 1;
+  for (const json of write.created ?? []) ids.add(String(json.id ?? next++));
+  return ids;
+}
+
+/**
+ * The copy after an API write, with the written cells marked as echoes of the write. Rows the
+ * write did not touch are shared with `before` (never changed in place).
+ */
 export function afterWrite(before: TabCopy, write: ApiWrite): TabCopy {
-  let rows = before.rows.map((r) => [r[0], r[1], [...r[2]]] as TabCopy["rows"][number]);
+  let rows = before.rows.slice();
   const echo: [string, string[]][] = [];
-  for (const updated of listOf(write.updated)) {
-    const row = rows.find((r) => r[0] === updated.rowNumber);
-    if (row) {
-      echo.push([row[1], before.columns.filter((_, i) => row[2][i] !== updated.cells[i])]);
-      row[2] = [...updated.cells];
+  const updates = listOf(write.updated);
+  if (updates.length) {
+    const at = new Map(rows.map((r, i) => [r[0], i]));
+    for (const updated of updates) {
+      const i = at.get(updated.rowNumber);
+      if (i === undefined) continue;
+      const row = rows[i]!;
+      echo.push([row[1], before.columns.filter((_, c) => row[2][c] !== updated.cells[c])]);
+      rows[i] = [row[0], row[1], [...updated.cells]];
     }
   }
   if (write.created) {
@@ -115,43 +158,62 @@ export function afterWrite(before: TabCopy, write: ApiWrite): TabCopy {
       next++;
     }
   }
-  const deleted = listOf(write.deleted).map((r) => r.rowNumber).sort((a, b) => b - a);
-  if (!deleted.length) return { ...before, rows, echo };
-  // Bottom-up: rows below each deleted one move up one; without an id column, their ids (row numbers) move with them.
-  for (const gone of deleted) {
-    rows = rows.filter((r) => r[0] !== gone);
-    for (const r of rows) if (r[0] > gone) {
-      r[0]--;
-      if (!before.hasIdColumn) r[1] = String(r[0]);
-    }
-  }
+  const deleted = new Set(listOf(write.deleted).map((r) => r.rowNumber));
+  if (!deleted.size) return { ...before, rows, echo };
+  // Rows below deleted ones move up by as many; without an id column, their ids (row numbers) move with them.
+  const gone = [...deleted].sort((a, b) => a - b);
+  const above = (n: number) => {
+    let k = 0;
+    while (k < gone.length && gone[k]! < n) k++;
+    return k;
+  };
+  rows = rows.filter((r) => !deleted.has(r[0])).map((r) => {
+    const shift = above(r[0]);
+    if (!shift) return r;
+    const n = r[0] - shift;
+    return [n, before.hasIdColumn ? r[1] : String(n), r[2]];
+  });
   return { ...before, rows };
 }
 
-async function observe(sheetId: string, tab: string, seen: { content: string; digest: string }, observedAt: Date, after: TabCopy | undefined): Promise<void> {
-  const streams = await getDb().transaction(async (tx) => {
-    const [stored] = await tx.select().from(tabSnapshots).where(and(eq(tabSnapshots.sheetId, sheetId), eq(tabSnapshots.tab, tab))).for("update");
-    if (stored && stored.observedAt.getTime() > observedAt.getTime()) return [];
+/** The rows of a copy whose ids are in `ids`. */
+const only = (copy: TabCopy, ids: Set<string>): TabCopy => ({ ...copy, rows: copy.rows.filter((r) => ids.has(r[1])) });
+
+/**
+ * Compares what was seen with the stored copy (its differences are "sheet" events), then, for an
+ * API write, the copy after the write with what was seen ("api" events), and stores the newest
+ * copy. The stored row is locked first (its digest alone is read): its text is read and parsed
+ * only when it differs from what was seen and this process does not hold that copy parsed.
+ */
+async function observe(sheetId: string, tab: string, seen: Seen, observedAt: Date, after: { copy: TabCopy; touched?: Set<string> } | undefined): Promise<void> {
+  const key = tabKey(sheetId, tab);
+  const where = and(eq(tabSnapshots.sheetId, sheetId), eq(tabSnapshots.tab, tab));
+  const { streams, stored: kept } = await getDb().transaction(async (tx) => {
+    const [stored] = await tx.select({ observedAt: tabSnapshots.observedAt, digest: tabSnapshots.digest }).from(tabSnapshots).where(where).for("update");
+    if (stored && stored.observedAt.getTime() > observedAt.getTime()) return { streams: [] as StreamRef[], stored: undefined };
     const events: { change: Change; source: EventSource }[] = [];
     if (stored && stored.digest !== seen.digest) {
-      for (const change of diffCopies(JSON.parse(stored.content) as TabCopy, JSON.parse(seen.content) as TabCopy)) events.push({ change, source: "sheet" });
+      const kept = state.copies.get(key);
+      const previous = kept?.digest === stored.digest ? kept.copy : (JSON.parse((await tx.select({ content: tabSnapshots.content }).from(tabSnapshots).where(where))[0]!.content) as TabCopy);
+      for (const change of diffCopies(previous, seen.copy)) events.push({ change, source: "sheet" });
     }
-    let content = seen.content;
-    let digest = seen.digest;
+    let next = seen;
     if (after) {
-      for (const change of diffCopies(JSON.parse(seen.content) as TabCopy, after)) events.push({ change, source: "api" });
-      content = JSON.stringify(after);
-      digest = digestOf(content);
+      const changes = after.touched ? diffCopies(only(seen.copy, after.touched), only(after.copy, after.touched)) : diffCopies(seen.copy, after.copy);
+      for (const change of changes) events.push({ change, source: "api" });
+      next = seenOf(after.copy);
     }
-    if (stored?.digest !== digest || after) {
+    if (stored?.digest !== next.digest || after) {
+      const { digest, content } = next;
       await tx
         .insert(tabSnapshots)
         .values({ sheetId, tab, observedAt, digest, content })
         .onConflictDoUpdate({ target: [tabSnapshots.sheetId, tabSnapshots.tab], set: { observedAt, digest, content } });
     }
-    state.digests.set(tabKey(sheetId, tab), { digest, at: Date.now() });
-    return insertEvents(tx, sheetId, tab, events);
+    return { streams: await insertEvents(tx, sheetId, tab, events), stored: next };
   });
+  // Kept once committed: a copy whose transaction failed is not the stored one.
+  if (kept) keepCopy(key, kept.digest, kept.copy);
   if (streams.length) await wakeStreams(streams);
 }
 

@@ -65,3 +65,20 @@ describe("diffCopies on a tab without an id column (rows are row numbers)", () =
     expect(diffCopies(before, after)).toEqual([{ type: "row.deleted", rowId: "3", row: { id: "3", name: "grace", qty: "2" } }]);
   });
 });
+
+describe("afterWrite", () => {
+  it("leaves the copy it starts from as it was, and shares the rows the write did not touch", () => {
+    const before = withIds([[2, "1", ["1", "lamp", "3"]], [3, "2", ["2", "desk", "1"]], [4, "3", ["3", "chair", "5"]]]);
+    const snapshot = JSON.stringify(before);
+    const after = afterWrite(before, { updated: { rowNumber: 3, id: "2", cells: ["2", "desk", "9"] }, deleted: { rowNumber: 2, id: "1", cells: ["1", "lamp", "3"] } });
+    expect(JSON.stringify(before)).toBe(snapshot);
+    expect(after.rows).toEqual([[2, "2", ["2", "desk", "9"]], [3, "3", ["3", "chair", "5"]]]);
+    expect(after.rows[1]![2]).toBe(before.rows[2]![2]);
+  });
+
+  it("moves the rows below several deletes up by as many, with their row-number ids", () => {
+    const before = noIds([[2, ["a", "1"]], [3, ["b", "2"]], [4, ["c", "3"]], [5, ["d", "4"]], [6, ["e", "5"]]]);
+    const after = afterWrite(before, { deleted: [{ rowNumber: 5, id: "5", cells: ["d", "4"] }, { rowNumber: 3, id: "3", cells: ["b", "2"] }] });
+    expect(after.rows).toEqual([[2, "2", ["a", "1"]], [3, "3", ["c", "3"]], [4, "4", ["e", "5"]]]);
+  });
+});
