@@ -36,7 +36,7 @@ async function main() {
 
     const listUrl = `${BASE}/api/v1/${SHEET}/Hundred?limit=100`;
     const listBody = await (await fetch(listUrl, { headers })).text();
-    writeFileSync(bareFile, listBody);
+    writeFileSync(bareFile, JSON.stringify({ list: JSON.parse(listBody) }));
     log(`list answer: ${listBody.length} bytes`);
 
     // Warm up every path once.

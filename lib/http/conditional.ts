@@ -5,7 +5,12 @@ import { ApiError, quoted } from "./errors";
 
 /** A strong ETag of a JSON value. */
 export function etagOf(value: unknown): string {
-  return `"${createHash("sha1").update(JSON.stringify(value)).digest("base64url")}"`;
+  return etagOfText(JSON.stringify(value));
+}
+
+/** A strong ETag of text already serialized (the body as sent): no second serialization. */
+export function etagOfText(text: string): string {
+  return `"${createHash("sha1").update(text).digest("base64url")}"`;
 }
 
 /** True when an If-None-Match / If-Match list names this ETag (or is `*`); weak prefixes are ignored. */
@@ -28,8 +33,8 @@ export function notModified(req: Request, etag: string, headers: Record<string, 
  * Cache-Control: no-cache (or max-age=0) on a read asks for the sheet as it is now; so does
  * `?fresh=true` (or `fresh`, `fresh=1`), for tools that cannot set headers.
  */
-export function wantsFresh(req: Request): boolean {
-  const fresh = new URL(req.url).searchParams.get("fresh");
+export function wantsFresh(req: Request, search = new URL(req.url).searchParams): boolean {
+  const fresh = search.get("fresh");
   if (fresh !== null && !["", "true", "1", "false", "0"].includes(fresh)) {
     throw new ApiError("validation_error", `fresh must be true or false; got ${quoted(fresh)}.`);
   }

@@ -4,15 +4,25 @@ import { errorFields, log } from "@/lib/log";
 
 export { newRequestId, REQUEST_ID_HEADER } from "./request-id";
 
-export function json(body: Record<string, unknown>, init: { status?: number; headers?: HeadersInit } = {}): Response {
-  const headers = new Headers(init.headers);
-  headers.set("Content-Type", "application/json; charset=utf-8");
-  headers.set("Cache-Control", headers.get("Cache-Control") ?? "no-store");
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+type Init = { status?: number; headers?: HeadersInit };
+
+export function json(body: Record<string, unknown>, init: Init = {}): Response {
+  return jsonText(JSON.stringify(body), init);
 }
 
-export function ok(body: Record<string, unknown>, init: { status?: number; headers?: HeadersInit } = {}): Response {
-  return json({ success: true, ...body }, init);
+/** A JSON answer from its serialized text (made once, e.g. kept with a cached copy). */
+export function jsonText(text: string, init: Init = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  return new Response(text, { status: init.status ?? 200, headers });
+}
+
+/** The success envelope's text: what `ok` sends, for answers serialized ahead of sending. */
+export const okText = (body: Record<string, unknown>): string => JSON.stringify({ success: true, ...body });
+
+export function ok(body: Record<string, unknown>, init: Init = {}): Response {
+  return jsonText(okText(body), init);
 }
 
 /** A CSV answer (RFC 4180, UTF-8, with its header line), shown inline under the tab's name. */

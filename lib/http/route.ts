@@ -8,6 +8,8 @@ import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
 
 export interface RouteContext<P> {
   req: Request;
+  /** The request's URL, parsed once. */
+  url: URL;
   params: P;
   requestId: string;
   /** Adds fields to this request's log line (sheet, key prefix); never values or secrets. */
@@ -30,17 +32,17 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
   return async (req: Request, context?: NextContext<P>): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req.headers);
+    const url = new URL(req.url);
     const fields: Record<string, string | number | undefined> = {};
     let params = {} as P;
     let res: Response;
     try {
       params = ((await context?.params) ?? {}) as P;
-      res = await handler({ req, params, requestId, annotate: (f) => Object.assign(fields, f) });
+      res = await handler({ req, url, params, requestId, annotate: (f) => Object.assign(fields, f) });
     } catch (err) {
       res = handleApiError(err, requestId, req.signal);
     }
     res.headers.set(REQUEST_ID_HEADER, requestId);
-    const url = new URL(req.url);
     log.info({
       req_id: requestId,
       method: req.method,

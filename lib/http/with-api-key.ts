@@ -13,7 +13,6 @@ import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from 
 import { recordUsage } from "@/lib/limits/metering";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
-import { afterResponse } from "./after-response";
 import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
 import { handleApiError } from "./envelope";
 import { ApiError, quoted } from "./errors";
@@ -97,13 +96,12 @@ async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision |
     res = handleApiError(err, requestId, req.signal);
   }
   if (decision) for (const [name, value] of Object.entries(limitHeaders(decision))) res.headers.set(name, value);
-  const status = res.status;
-  afterResponse(() => {
-    recordUsage({ userId: key.userId, sheetId, keyId: key.id, status });
-    noteKeyUsed(key.id);
-    // Our failures (and Google's) are not the customer's: a 5xx gives its unit back.
-    if (decision && status >= 500) return refundRequest(decision).catch(() => undefined);
-  });
+  // Counted in memory and written in batches (lib/batching), so nothing here waits or needs
+  // Next.js' after(): adding to a batch costs less than scheduling work for after the answer.
+  recordUsage({ userId: key.userId, sheetId, keyId: key.id, status: res.status });
+  noteKeyUsed(key.id);
+  // Our failures (and Google's) are not the customer's: a 5xx gives its unit back.
+  if (decision && res.status >= 500) void refundRequest(decision).catch(() => undefined);
   return res;
 }
 

@@ -8,9 +8,27 @@ function qualifies(record: unknown, expect: { sheetId: string; userId: string })
   return !!k && typeof k === "object" && k.revoked === false && k.sheetId === expect.sheetId && k.userId === expect.userId;
 }
 
+/**
+ * A stored value as Redis would give it back (a JSON copy, so later changes to the caller's
+ * object do not reach the store), frozen: every read hands out the same object, parsed once
+ * when written rather than on each read, and a caller changing it fails loudly.
+ */
+function stored(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? deepFreeze(JSON.parse(JSON.stringify(value))) : value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** One instance's store: the same answers as Redis, for embedded mode and tests. */
 export function memoryStore(now: () => number = Date.now): LimitStore {
-  const entries = new Map<string, { json: string; expiresAt: number }>();
+  const entries = new Map<string, { value: unknown; expiresAt: number }>();
+  const put = (key: string, value: unknown, expiresAt: number) => entries.set(key, { value: stored(value), expiresAt });
   // Each burst window is a time-ordered queue: expired entries leave from the front, so a
   // check costs nothing per entry however many the window holds.
   const bursts = new Map<string, { at: number[]; member: string[]; head: number }>();
@@ -38,12 +56,11 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       entries.delete(key);
       return null;
     }
-    return JSON.parse(entry.json) as unknown;
+    return entry.value;
   };
   const setField = (key: string, field: string, value: object, ttlSeconds: number) => {
-    const hash = (read(key) ?? {}) as Record<string, unknown>;
-    hash[field] = value;
-    entries.set(key, { json: JSON.stringify(hash), expiresAt: now() + ttlSeconds * 1000 });
+    const hash = { ...((read(key) ?? {}) as Record<string, unknown>), [field]: value };
+    put(key, hash, now() + ttlSeconds * 1000);
   };
   // The same algorithm as the Lua script; one process, so plain code is atomic.
   const consume = (spec: ConsumeSpec): ConsumeResult => {
@@ -62,7 +79,7 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       used[0]! += 1;
       spec.counters.forEach((c, i) => {
         used[i + 1] = used[i + 1]! + 1;
-        entries.set(c.key, { json: JSON.stringify(used[i + 1]), expiresAt: c.expireAt });
+        put(c.key, used[i + 1], c.expireAt);
       });
     }
     return { exceeded, used, oldestBurst: burst.head < burst.at.length ? burst.at[burst.head]! : null };
@@ -74,39 +91,39 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     setIfNewer: async (key, value, ttlSeconds) => {
       const current = read(key) as Partial<Versioned> | null;
       if (current && typeof current.v === "number" && current.v >= value.v) return;
-      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+      put(key, value, now() + ttlSeconds * 1000);
     },
     del: async (key) => {
       entries.delete(key);
     },
     putIfAbsent: async (key, value, ttlSeconds) => {
       if (read(key) !== null) return false;
-      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+      put(key, value, now() + ttlSeconds * 1000);
       return true;
     },
     put: async (key, value, ttlSeconds) => {
-      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+      put(key, value, now() + ttlSeconds * 1000);
     },
     incr: async (key, ttlSeconds) => {
       const value = Number(read(key) ?? 0) + 1;
-      entries.set(key, { json: JSON.stringify(value), expiresAt: now() + ttlSeconds * 1000 });
+      put(key, value, now() + ttlSeconds * 1000);
       return value;
     },
     allocate: async (key, floor, count, ttlSeconds) => {
       const last = Math.max(Number(read(key) ?? 0), floor) + count;
-      entries.set(key, { json: JSON.stringify(last), expiresAt: now() + ttlSeconds * 1000 });
+      put(key, last, now() + ttlSeconds * 1000);
       return last;
     },
     hset: async (key, field, value, ttlSeconds) => setField(key, field, value, ttlSeconds),
     hdel: async (key, field) => {
-      const hash = read(key) as Record<string, unknown> | null;
-      if (!hash || !Object.hasOwn(hash, field)) return;
+      const current = read(key) as Record<string, unknown> | null;
+      if (!current || !Object.hasOwn(current, field)) return;
+      const hash = { ...current };
       delete hash[field];
-      const expiresAt = entries.get(key)!.expiresAt;
-      if (Object.keys(hash).length) entries.set(key, { json: JSON.stringify(hash), expiresAt });
+      if (Object.keys(hash).length) put(key, hash, entries.get(key)!.expiresAt);
       else entries.delete(key);
     },
-    hgetall: async <T>(key: string) => ((read(key) ?? {}) as Record<string, T>),
+    hgetall: async <T>(key: string) => ({ ...((read(key) ?? {}) as Record<string, T>) }),
     lockTurn: async (key, token, ticket, leaseMs, aliveMs) => {
       const t = now();
       const lock = locks.get(key) ?? { queue: new Map<string, { ticket: number; alive: number }>(), tickets: 0 };
@@ -169,7 +186,7 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       }
       for (const c of spec.counters) {
         const value = Number(read(c.key) ?? 0);
-        if (value > 0) entries.set(c.key, { json: JSON.stringify(value - 1), expiresAt: c.expireAt });
+        if (value > 0) put(c.key, value - 1, c.expireAt);
       }
     },
   };

@@ -17,7 +17,14 @@ export function statusClass(status: number): StatusClass {
   return "2xx";
 }
 
-export const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+// Every request names its day (usage, sheet stats): the text is made once per day, not per call.
+let lastDay = { day: NaN, text: "" };
+export function utcDay(at: number): string {
+  const day = Math.floor(at / DAY_MS);
+  if (day !== lastDay.day) lastDay = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return lastDay.text;
+}
 
 type UsageKey = { userId: string; sheetId: string; keyId: string; day: string; statusClass: string };
 const usage = counterBatch<UsageKey, { count: number }>("usage", { count: 0 }, addUsage);

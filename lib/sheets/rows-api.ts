@@ -1,5 +1,7 @@
 // The read side of the rows API: find the tab, serve its rows from cache, query them.
-import { etagOf } from "@/lib/http/conditional";
+import { cachedAnswer, type Answer } from "@/lib/http/answer-cache";
+import { etagOf, etagOfText } from "@/lib/http/conditional";
+import { okText } from "@/lib/http/envelope";
 import { ApiError, quoted } from "@/lib/http/errors";
 import { acceptedFormat, type ReadFormat } from "@/lib/http/negotiate";
 import { aggregate, parseAggregate, parseDistinct } from "./aggregate";
@@ -80,15 +82,36 @@ export async function findReadTab(sheet: SheetRecord, tabName: string, accept: s
 
 export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
   const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  return { cache: read.cache, readAt: read.data.readAt, ...(await queryRows(sheet, tab, read, params, options)) };
+}
+
+/** The page of rows the query asks for, with its meta (reading the dates' serial numbers when it compares dates). */
+async function queryRows(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, params: URLSearchParams, options: ReadOptions) {
   const query = parseListQuery(params, queryColumns(read.data));
-  const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
+  const { data } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query);
-  return {
-    cache,
-    readAt: data.readAt,
-    rows: rows.map((r) => rowToJson(data, r, query)),
-    meta: { total, limit: query.limit, offset: query.offset, returned: rows.length },
-  };
+  return { rows: rows.map((r) => rowToJson(data, r, query)), meta: { total, limit: query.limit, offset: query.offset, returned: rows.length } };
+}
+
+/** What a served read answers: the body as sent (one serialization, kept with the copy) and where it came from. */
+export interface ReadAnswer extends Answer {
+  cache: CacheStatus;
+  readAt: number;
+}
+
+/**
+ * The list as the API sends it: the envelope's text and its ETag (of that text), kept with the
+ * copy (as the key may see it) per query, so the same query of the same copy is answered as sent
+ * before, without querying or serializing again.
+ */
+export async function listAnswer(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}): Promise<ReadAnswer> {
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const answer = await cachedAnswer(read.data, `list\u0000${params}`, async () => {
+    const { rows, meta } = await queryRows(sheet, tab, read, params, options);
+    const text = okText({ data: rows, meta });
+    return { text, etag: etagOfText(text) };
+  });
+  return { ...answer, cache: read.cache, readAt: read.data.readAt };
 }
 
 /** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
@@ -113,10 +136,26 @@ export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number
 export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
   checkParams(params, ["typed", "select"]);
   const { data, cache } = await readScoped(sheet, tab, version, options, typedAsked(params));
+  return { ...rowView(data, tab, rowId, params), cache, readAt: data.readAt };
+}
+
+/** The row as asked for, with its state's ETag (what If-Match compares), whatever view was asked for. */
+function rowView(data: TabData, tab: TabModel, rowId: string, params: URLSearchParams) {
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
-  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), cache, etag: rowEtag(data, row), readAt: data.readAt };
+  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), etag: rowEtag(data, row) };
+}
+
+/** One row as the API sends it (its ETag is the row's state, as If-Match compares it), kept like lists. */
+export async function rowAnswer(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<ReadAnswer> {
+  checkParams(params, ["typed", "select"]);
+  const { data, cache } = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const answer = await cachedAnswer(data, `row\u0000${rowId}\u0000${params}`, () => {
+    const { row, etag } = rowView(data, tab, rowId, params);
+    return { text: okText({ data: row }), etag };
+  });
+  return { ...answer, cache, readAt: data.readAt };
 }
 
 /** `_aggregate` and `_distinct`: groups of the matching rows, from the cached copy. */

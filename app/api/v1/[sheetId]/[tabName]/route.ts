@@ -1,12 +1,12 @@
 import { readJsonBody } from "@/lib/http/body";
-import { etagOf, notModified, wantsFresh } from "@/lib/http/conditional";
-import { csvResponse, ok } from "@/lib/http/envelope";
+import { notModified, wantsFresh } from "@/lib/http/conditional";
+import { csvResponse, jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { idempotent } from "@/lib/http/idempotency";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/bulk-writes";
 import { createRows } from "@/lib/sheets/row-writes";
-import { findReadTab, findTab, listCsv, listRows } from "@/lib/sheets/rows-api";
+import { findReadTab, findTab, listAnswer, listCsv } from "@/lib/sheets/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string };
@@ -15,18 +15,17 @@ type Params = { sheetId: string; tabName: string };
 // returned (If-None-Match: 304), Last-Modified and Age of the copy; Cache-Control: no-cache or
 // ?fresh=true reads the sheet as it is now; Accept: text/csv or {tabName}.csv streams CSV
 export const GET = withApiKey<Params>(
-  async ({ req, params, sheet, dataVersion, key }) => {
+  async ({ req, url, params, sheet, dataVersion, key }) => {
     const { tab, format } = await findReadTab(sheet, params.tabName, req.headers.get("accept"), key.browser);
-    const args = [sheet, tab, dataVersion, new URL(req.url).searchParams, { fresh: wantsFresh(req), scope: key.browser }] as const;
+    const args = [sheet, tab, dataVersion, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope: key.browser }] as const;
     if (format === "csv") {
       const csv = await listCsv(...args);
       const headers = { ...readHeaders(csv), "X-Total-Count": String(csv.total) };
       return notModified(req, csv.etag, headers) ?? csvResponse(csv.body, tab.name, headers);
     }
-    const result = await listRows(...args);
-    const etag = etagOf({ data: result.rows, meta: result.meta });
-    const headers = readHeaders({ ...result, etag });
-    return notModified(req, etag, headers) ?? ok({ data: result.rows, meta: result.meta }, { headers });
+    const answer = await listAnswer(...args);
+    const headers = readHeaders(answer);
+    return notModified(req, answer.etag, headers) ?? jsonText(answer.text, { headers });
   },
   { permission: "read", browser: true },
 );

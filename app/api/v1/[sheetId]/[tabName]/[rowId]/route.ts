@@ -1,10 +1,10 @@
 import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
-import { ok } from "@/lib/http/envelope";
+import { jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { deleteRow, updateRow } from "@/lib/sheets/row-writes";
-import { findTab, getRow } from "@/lib/sheets/rows-api";
+import { findTab, rowAnswer } from "@/lib/sheets/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string; rowId: string };
@@ -12,11 +12,11 @@ type Params = { sheetId: string; tabName: string; rowId: string };
 // GET /api/v1/{sheetId}/{tabName}/{rowId} - one row, with the row's ETag (If-None-Match: 304),
 // Last-Modified and Age of the copy it comes from
 export const GET = withApiKey<Params>(
-  async ({ req, params, sheet, dataVersion, key }) => {
+  async ({ req, url, params, sheet, dataVersion, key }) => {
     const scope = key.browser;
-    const { row, ...state } = await getRow(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, new URL(req.url).searchParams, { fresh: wantsFresh(req), scope });
-    const headers = readHeaders(state);
-    return notModified(req, state.etag, headers) ?? ok({ data: row }, { headers });
+    const answer = await rowAnswer(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope });
+    const headers = readHeaders(answer);
+    return notModified(req, answer.etag, headers) ?? jsonText(answer.text, { headers });
   },
   { permission: "read", browser: true },
 );

@@ -1,0 +1,106 @@
+// The hot path against the framework's floor: cached reads of the rows API (a list of 100 rows,
+// one row) against a bare route handler of the same `next start` build that answers the same
+// JSON from memory with one JSON.stringify (app/api/bench/bare, built only for the benchmarks).
+// Every API request goes through the key check, the plan limiter (limits raised by
+// RATE_LIMIT_MULTIPLIER so the load is never refused), the cache, metering and the log line.
+// Two instances of one build, one after the other under load:
+//   embedded: PGlite and the in-process limit store (the defaults)
+//   production shape: the real Postgres (a fresh database) and emulators/upstash over the real
+//   Redis; skipped when Postgres or Redis does not answer on its usual port.
+// Each round measures the bare route and the rows API back to back (the order alternates), and
+// the ratio of each round is reported as min / median / max over the rounds.
+//   npx tsx bench/hot-path.ts [--duration 8] [--connections 50] [--rounds 3]
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { admin, headers, load, log, type Measure, productionServices, rows, runBench, SHEET, startService, waitFor } from "./support";
+
+const { values: args } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "3" } } });
+const GOOGLE_PORT = 4660;
+const GOOGLE = `http://127.0.0.1:${GOOGLE_PORT}`;
+const UPSTASH_PORT = 8092;
+const BENCH_DB = "sheetapi_hotpath";
+const opts = { duration: Number(args.duration), connections: Number(args.connections) };
+const dir = mkdtempSync(join(tmpdir(), "sheetapi-hotpath-"));
+const bareFile = join(dir, "bare.json");
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = new Socket();
+    s.setTimeout(500, () => (s.destroy(), resolve(false)));
+    s.once("error", () => resolve(false));
+    s.connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
+  });
+
+const PATHS = [
+  { name: "list", title: "cached GET list, 100 rows", path: "Hundred?limit=100", target: { embedded: 0.85, production: 0.6 } },
+  { name: "row", title: "cached GET one row", path: "Hundred/42", target: { embedded: 0.9, production: 0.65 } },
+] as const;
+
+interface Instance {
+  shape: "embedded" | "production";
+  title: string;
+  service: ReturnType<typeof startService>;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  const stops: (() => void)[] = [];
+  try {
+    const env = { BENCH_BARE_JSON_FILE: bareFile, SHEETAPI_BENCH_ROUTES: "1" };
+    log(`embedded instance (builds first when the build is stale; data in ${dir})`);
+    const embedded = startService(3660, GOOGLE_PORT, join(dir, "embedded"), env);
+    stops.push(embedded.stop);
+    await waitFor(`${embedded.base}/health`, 600_000);
+    await admin(GOOGLE, `/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
+    const instances: Instance[] = [{ shape: "embedded", title: "embedded (PGlite, in-process store)", service: embedded }];
+
+    if ((await listening(6379)) && (await listening(5432))) {
+      log("production-shape instance: the real Postgres, emulators/upstash over the real Redis");
+      const services = productionServices(BENCH_DB, UPSTASH_PORT);
+      stops.push(services.stop);
+      const production = startService(3661, GOOGLE_PORT, join(dir, "production"), { ...env, ...services.env });
+      stops.push(production.stop);
+      await waitFor(`${production.base}/health`, 240_000);
+      instances.push({ shape: "production", title: "production shape (Postgres, Upstash over Redis)", service: production });
+    } else log("Redis or Postgres not reachable: the production shape is skipped");
+
+    for (const inst of instances) await fetch(`${inst.service.base}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
+    // The bare route answers the rows API's own bodies, byte for byte the same JSON.
+    const bodies: Record<string, unknown> = {};
+    for (const p of PATHS) bodies[p.name] = await (await fetch(`${embedded.base}/api/v1/${SHEET}/${p.path}`, { headers })).json();
+    writeFileSync(bareFile, JSON.stringify(bodies));
+    log(`bodies: ${PATHS.map((p) => `${p.name} ${JSON.stringify(bodies[p.name]).length} bytes`).join(", ")}`);
+
+    const lines = ["| shape | path | bare route (median) | rows API (median) | ratio min / median / max | target |", "|---|---|---|---|---|---|"];
+    for (const inst of instances) {
+      const base = inst.service.base;
+      for (const p of PATHS) {
+        const bareUrl = `${base}/api/bench/bare?body=${p.name}`;
+        const ourUrl = `${base}/api/v1/${SHEET}/${p.path}`;
+        await load(`${inst.shape} warm-up bare ${p.name}`, bareUrl, { ...opts, duration: 2 });
+        await load(`${inst.shape} warm-up ${p.name}`, ourUrl, { ...opts, duration: 2 });
+        const bare: Measure[] = [];
+        const ours: Measure[] = [];
+        for (let r = 0; r < Number(args.rounds); r++) {
+          // Alternate which side goes first, so drift and warm-up fall on both.
+          const sides = [() => load(`${inst.shape} ${p.name} bare, round ${r + 1}`, bareUrl, opts).then((m) => bare.push(m)), () => load(`${inst.shape} ${p.name} rows API, round ${r + 1}`, ourUrl, opts).then((m) => ours.push(m))];
+          if (r % 2 === 1) sides.reverse();
+          for (const side of sides) await side();
+        }
+        const ratios = ours.map((m, i) => m.rps / bare[i]!.rps).sort((a, b) => a - b);
+        const errors = [...bare, ...ours].reduce((a, m) => a + m.errors, 0);
+        const fmt = (ms: Measure[]) => `${median(ms.map((m) => m.rps))} req/s, p50 ${median(ms.map((m) => m.p50))} ms`;
+        lines.push(`| ${inst.title} | ${p.title} | ${fmt(bare)} | ${fmt(ours)} | ${ratios[0]!.toFixed(2)} / **${median(ratios).toFixed(2)}** / ${ratios.at(-1)!.toFixed(2)}${errors ? ` (${errors} errors)` : ""} | >= ${p.target[inst.shape]} |`);
+      }
+    }
+    console.log(`\n${lines.join("\n")}\n`);
+  } finally {
+    for (const stop of stops.reverse()) stop();
+  }
+}
+
+runBench(main);
