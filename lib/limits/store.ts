@@ -108,6 +108,9 @@ function buildStore(): LimitStore {
       retry: false,
       signal: () => AbortSignal.timeout(target.timeoutMs),
       enableTelemetry: false,
+      // Every string we store is JSON we wrote (valid UTF-8): base64 answers would only add a
+      // decoding step to every request's round trip.
+      responseEncoding: false,
     }),
   );
 }

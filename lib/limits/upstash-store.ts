@@ -1,5 +1,6 @@
 // The limit store on Upstash Redis (or emulators/upstash over a real Redis): every operation that
 // must be atomic is one Lua script, so any number of instances agree.
+import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
 import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SET_IF_NEWER } from "./lua-scripts";
 import type { ConsumeResult, ConsumeSpec, LimitStore } from "./store";
@@ -18,7 +19,26 @@ const toConsumeResult = ([exceeded, oldest, ...used]: number[]): ConsumeResult =
 /** A lock's keys: its holder, its queue of waiters, their signs of life, its ticket counter. */
 const lockKeys = (key: string) => [key, `${key}:queue`, `${key}:alive`, `${key}:tickets`];
 
+// Scripts run by their SHA-1 (EVALSHA): a request carries 40 characters instead of the script,
+// and neither Redis nor a proxy in front of it reads and hashes the script on every call. A Redis
+// that does not hold the script yet (new, restarted, flushed) answers NOSCRIPT; the script itself
+// goes once, and Redis keeps it from then on.
+const shas = new Map<string, string>();
+function shaOf(script: string): string {
+  let sha = shas.get(script);
+  if (!sha) shas.set(script, (sha = createHash("sha1").update(script).digest("hex")));
+  return sha;
+}
+
 export function upstashStore(redis: Redis): LimitStore {
+  const run = async (script: string, keys: string[], args: string[]): Promise<unknown> => {
+    try {
+      return await redis.evalsha(shaOf(script), keys, args);
+    } catch (err) {
+      if (err instanceof Error && /noscript/i.test(err.message)) return redis.eval(script, keys, args);
+      throw err;
+    }
+  };
   return {
     kind: "upstash",
     ping: async () => {
@@ -26,7 +46,7 @@ export function upstashStore(redis: Redis): LimitStore {
     },
     mget: async <T>(keys: string[]) => (keys.length ? await redis.mget<(T | null)[]>(...keys) : []),
     setIfNewer: async (key, value, ttlSeconds) => {
-      await redis.eval(SET_IF_NEWER, [key], [JSON.stringify(value), String(value.v), String(ttlSeconds)]);
+      await run(SET_IF_NEWER, [key], [JSON.stringify(value), String(value.v), String(ttlSeconds)]);
     },
     del: async (key) => {
       await redis.del(key);
@@ -35,9 +55,9 @@ export function upstashStore(redis: Redis): LimitStore {
     put: async (key, value, ttlSeconds) => {
       await redis.set(key, JSON.stringify(value), { ex: ttlSeconds });
     },
-    incr: async (key, ttlSeconds) => Number(await redis.eval(INCR, [key], [String(ttlSeconds)])),
+    incr: async (key, ttlSeconds) => Number(await run(INCR, [key], [String(ttlSeconds)])),
     allocate: async (key, floor, count, ttlSeconds) =>
-      Number(await redis.eval(ALLOCATE, [key], [String(floor), String(count), String(ttlSeconds)])),
+      Number(await run(ALLOCATE, [key], [String(floor), String(count), String(ttlSeconds)])),
     hset: async (key, field, value, ttlSeconds) => {
       const tx = redis.multi();
       tx.hset(key, { [field]: JSON.stringify(value) });
@@ -49,37 +69,37 @@ export function upstashStore(redis: Redis): LimitStore {
     },
     hgetall: async <T>(key: string) => {
       // Through a script: the flat reply is read the same by Upstash and by the bridge's ioredis.
-      const flat = (await redis.eval(HGETALL, [key], [])) as string[];
+      const flat = (await run(HGETALL, [key], [])) as string[];
       const out: Record<string, T> = {};
       for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = (typeof flat[i + 1] === "string" ? JSON.parse(flat[i + 1]!) : flat[i + 1]) as T;
       return out;
     },
     lockTurn: async (key, token, ticket, leaseMs, aliveMs) => {
-      const [held, ahead, mine] = (await redis.eval(LOCK_TURN, lockKeys(key), [token, ticket, leaseMs, aliveMs, Date.now()].map(String))) as number[];
+      const [held, ahead, mine] = (await run(LOCK_TURN, lockKeys(key), [token, ticket, leaseMs, aliveMs, Date.now()].map(String))) as number[];
       return { held: held === 1, ahead: ahead!, ticket: Number(mine) };
     },
-    renewLock: async (key, token, leaseMs) => Number(await redis.eval(LOCK_RENEW, [key], [token, String(leaseMs)])) === 1,
+    renewLock: async (key, token, leaseMs) => Number(await run(LOCK_RENEW, [key], [token, String(leaseMs)])) === 1,
     releaseLock: async (key, token) => {
-      await redis.eval(LOCK_RELEASE, lockKeys(key).slice(0, 3), [token]);
+      await run(LOCK_RELEASE, lockKeys(key).slice(0, 3), [token]);
     },
     hsetIfHolder: async (lockKey, token, key, field, value, ttlSeconds) =>
-      Number(await redis.eval(HSET_IF_HOLDER, [lockKey, key], [token, field, JSON.stringify(value), String(ttlSeconds)])) === 1,
+      Number(await run(HSET_IF_HOLDER, [lockKey, key], [token, field, JSON.stringify(value), String(ttlSeconds)])) === 1,
     consume: async (spec) => {
       const { keys, args } = consumeArgs(spec);
-      return toConsumeResult((await redis.eval(CONSUME, keys, args)) as number[]);
+      return toConsumeResult((await run(CONSUME, keys, args)) as number[]);
     },
     peek: async (spec) => {
       const { keys } = consumeArgs(spec);
-      return toConsumeResult((await redis.eval(PEEK, keys, [String(spec.now), String(spec.burst.windowMs)])) as number[]);
+      return toConsumeResult((await run(PEEK, keys, [String(spec.now), String(spec.burst.windowMs)])) as number[]);
     },
     authorize: async (reads, expect, spec) => {
       const { keys, args } = consumeArgs(spec);
-      const out = (await redis.eval(AUTHORIZE, [...reads, ...keys], [String(reads.length), expect.sheetId, expect.userId, ...args])) as unknown[];
+      const out = (await run(AUTHORIZE, [...reads, ...keys], [String(reads.length), expect.sheetId, expect.userId, ...args])) as unknown[];
       const values = reads.map((_, i) => out[i + 1] ?? null);
       return { values, consumed: out[0] === 1 ? toConsumeResult(out.slice(reads.length + 1) as number[]) : null };
     },
     refund: async (spec) => {
-      await redis.eval(REFUND, consumeArgs(spec).keys, [spec.member]);
+      await run(REFUND, consumeArgs(spec).keys, [spec.member]);
     },
   };
 }
