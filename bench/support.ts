@@ -91,7 +91,7 @@ export async function load(title: string, url: string, options: { duration: numb
   return summary;
 }
 
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   let children: number[] = [];
   try {
     children = execSync(`pgrep -P ${pid}`).toString().trim().split("\n").map(Number);
@@ -116,6 +116,21 @@ export function processRss(launcherPid: number): { name: string; mb: number }[] 
 /** Memory of the Next.js server processes, as text. */
 export const serverRss = (launcherPid: number) => processRss(launcherPid).map((p) => `${p.name} ${p.mb} MB`).join(", ");
 
+/** CPU time (user + system) used so far by these processes, in ms (from /proc; 0 for a process gone). */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
@@ -136,7 +151,7 @@ export function runBench(main: () => Promise<void>): void {
  * emulators/upstash over the real Redis. Returns the environment both instances need and how
  * to stop the bridge.
  */
-export function productionServices(database: string, upstashPort: number): { env: Record<string, string>; stop: () => void } {
+export function productionServices(database: string, upstashPort: number): { env: Record<string, string>; stop: () => void; bridgePid: number } {
   const psql = (sql: string) => spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", sql]);
   psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   psql(`CREATE DATABASE ${database}`);
@@ -145,5 +160,6 @@ export function productionServices(database: string, upstashPort: number): { env
   return {
     env: { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`, UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${upstashPort}`, UPSTASH_REDIS_REST_TOKEN: token },
     stop: () => process.kill(-bridge.pid!, "SIGTERM"),
+    bridgePid: bridge.pid!,
   };
 }

@@ -36,7 +36,7 @@ const LIMIT_HEADERS = {
 };
 // Beyond the limit headers: what reads, updates and idempotent creates answer with.
 const OTHER_HEADERS = {
-  ETag: { description: "The representation's entity tag: of the rows and meta returned (lists), of the row's state (one row). Send it back in If-None-Match or If-Match.", schema: { type: "string" } },
+  ETag: { description: "The representation's entity tag: of the body as sent, its rows and meta (lists), of the row's state (one row). Send it back in If-None-Match or If-Match.", schema: { type: "string" } },
   "X-Cache": { description: "Where the rows came from: `HIT` (cached, unchanged), `MISS` (read from Google now) or `STALE` (Google unreachable; the last good copy within the sheet's stale bound).", schema: { type: "string", enum: ["HIT", "MISS", "STALE"] } },
   "Idempotent-Replayed": { description: "`true` when this is the kept answer of an earlier request with the same Idempotency-Key: nothing was written again.", schema: { type: "string", enum: ["true"] } },
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
