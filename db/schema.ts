@@ -140,6 +140,8 @@ export const apiKeys = pgTable(
     allowedColumns: text("allowed_columns").array(),
     /** Publishable keys: requests per minute from one visitor address. */
     visitorLimit: integer("visitor_limit"),
+    /** The owner allows this key to read formulas (`?formulas=true`); off by default. */
+    readFormulas: boolean("read_formulas").notNull().default(false),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),

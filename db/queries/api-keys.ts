@@ -46,6 +46,16 @@ export async function setBrowserKeySettings({ userId, id, settings }: { userId: 
   return row;
 }
 
+/** Whether a live key of the user's may read formulas; undefined when the user has no such live key. */
+export async function setApiKeyReadFormulas({ userId, id, readFormulas }: { userId: string; id: string; readFormulas: boolean }): Promise<ApiKey | undefined> {
+  const [row] = await getDb()
+    .update(apiKeys)
+    .set({ readFormulas, ...bump })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row;
+}
+
 /** Revokes a live key of the user's; undefined when the user has no such live key. */
 export async function revokeApiKey({ userId, id, at = new Date() }: { userId: string; id: string; at?: Date }): Promise<ApiKey | undefined> {
   const [row] = await getDb()

@@ -194,7 +194,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
       parameters: [rowId],
       get: {
         operationId: `get_${id}`, tags: tag, summary: `Get one row of ${tab.name}`, description: "Permission: Read. The ETag is the row's state whatever `select` or `typed` asked; with If-None-Match holding it: 304, no body." + BROWSER_NOTE, security: READ_SECURITY,
-        parameters: [ref("parameters", "select"), ref("parameters", "typed"), ref("parameters", "fresh"), ref("parameters", "If-None-Match")],
+        parameters: [ref("parameters", "select"), ref("parameters", "typed"), ref("parameters", "formulas"), ref("parameters", "fresh"), ref("parameters", "If-None-Match")],
         responses: { "200": okResponse("The row.", envelope(readRow), withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       put: update("update"),
@@ -224,7 +224,7 @@ function aggregateExample(tab: TabModel): string {
   return ` (here: \`?group_by=${group.name}&aggregate=count,sum:${num.name},avg:${num.name}\`)`;
 }
 
-const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed", "fresh"];
+const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed", "formulas", "fresh"];
 
 const QUERY_PARAMETERS = {
   csv_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_CSV_ROWS, default: MAX_CSV_ROWS }, description: "Rows to return (default: all matching, up to the maximum)." },
@@ -245,6 +245,7 @@ const QUERY_PARAMETERS = {
   filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,`, all of which must hold: `column` + operator + value. `=` equals (`a=x|y`: any of them; `a=` is empty), `!=` differs (`a!=x|y`: none of them; `a!=` is not empty), `>` `>=` `<` `<=` (by value for numbers and for dates in date columns), `~` contains (case-insensitive), `~=` equals ignoring case, with `*` for any text (`name~=desk*` starts with, `*lamp` ends with, `*oak*` contains; `x|y` any). Numbers and dates in `=` and `!=` compare by value (`price=24.5` matches `$24.50`). Escape `,` `|` `\\` (and `*` in `~=`) with `\\`." },
   or: { name: "or", in: "query", schema: { type: "array", items: { type: "string" } }, style: "form", explode: true, description: "Conditions joined by `,` of which at least one must hold (OR across columns), in the `filter` syntax; ANDed with `filter` and with any other `or` parameter." },
   select: { name: "select", in: "query", schema: { type: "string" }, description: "Columns to return, comma-separated (and `id`)." },
+  formulas: { name: "formulas", in: "query", schema: { type: "boolean", default: false }, description: "Cells holding a formula answer with the formula (`=B2*C2`) instead of its result; other cells as usual (typed with `typed=true`). Only for keys the sheet's owner allowed to read formulas (dashboard, API keys, \"Can read formulas\"): other keys get 403 `forbidden`. The first such read of a cached copy costs one Google call; later ones none." },
   typed: { name: "typed", in: "query", schema: { type: "boolean", default: false }, description: "Numbers, booleans and nulls by column type instead of display strings, read in the sheet's locale; dates as ISO 8601 (date columns `2024-01-15`, datetime columns with the sheet's time-zone offset), built from the cell's underlying value, so a display without the year (`Jan 15`) still gives the full date." },
   "If-None-Match": { name: "If-None-Match", in: "header", schema: { type: "string" }, description: "An ETag from an earlier read: 304 with no body when the answer would be the same." },
   "If-Match": { name: "If-Match", in: "header", schema: { type: "string" }, description: "The row's ETag from your read: 412 and nothing changed when the row changed since." },

@@ -16,6 +16,8 @@ export interface KeyRecord extends Versioned {
   claimed?: boolean;
   /** Present on publishable (browser) keys only; secret keys' records stay as they were. */
   browser?: BrowserScope;
+  /** Present when the owner allows the key to read formulas (`?formulas=true`). */
+  formulas?: true;
 }
 
 /** What a publishable key may do beyond Read: from which origins, which tabs and columns, how often per visitor. */
@@ -48,6 +50,7 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     revoked: row.revokedAt !== null,
     claimed: row.claimedAt !== null,
     ...(row.kind === "publishable" ? { browser: browserScope(row) } : {}),
+    ...(row.readFormulas ? { formulas: true as const } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // Key management from the dashboard: create, change permissions, revoke. Every function is
 // scoped to the signed-in account: another account's sheet or key is simply not found.
-import { getApiKeyForUser, listApiKeys, revokeApiKey, setApiKeyPermissions, setBrowserKeySettings } from "@/db/queries/api-keys";
+import { getApiKeyForUser, listApiKeys, revokeApiKey, setApiKeyPermissions, setApiKeyReadFormulas, setBrowserKeySettings } from "@/db/queries/api-keys";
 import { getSheetForUser } from "@/db/queries/sheets";
 import type { ApiKey } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
@@ -20,6 +20,8 @@ export interface KeySummary {
   kind: KeyKind;
   /** Publishable keys only; null for secret keys. */
   browser: BrowserKeySettings | null;
+  /** The owner allows it to read formulas (`?formulas=true`). */
+  readFormulas: boolean;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -36,6 +38,7 @@ export function summarizeKey(key: ApiKey): KeySummary {
       key.kind === "publishable"
         ? { origins: key.allowedOrigins, tabs: key.allowedTabs, columns: key.allowedColumns, visitorLimit: toKeyRecord(key).browser!.visitorLimit }
         : null,
+    readFormulas: key.readFormulas,
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -100,6 +103,17 @@ export async function updateBrowserKey({ userId, keyId, browser }: { userId: str
   const row = await setBrowserKeySettings({ userId, id: keyId, settings });
   if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
   await propagate(row, "browser key change");
+  return summarizeKey(row);
+}
+
+/** Allows or stops a key's reading of formulas: every instance applies it from the next request. */
+export async function updateKeyFormulas({ userId, keyId, readFormulas }: { userId: string; keyId: string; readFormulas: boolean }): Promise<KeySummary> {
+  const existing = await getApiKeyForUser({ userId, id: keyId });
+  if (!existing) throw noSuchKey();
+  if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its settings can no longer change.");
+  const row = await setApiKeyReadFormulas({ userId, id: keyId, readFormulas });
+  if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
+  await propagate(row, "formula reading change");
   return summarizeKey(row);
 }
 

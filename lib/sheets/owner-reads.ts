@@ -43,10 +43,11 @@ export async function ownerRead(userId: string, sheet: SheetRecord, request: Own
     // browser as plain JSON, exactly as the API sends it.
     const plain = (body: Record<string, unknown>) => JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
     if (rowId) {
-      const { row, cache } = await getRow(sheet, tab, version, rowId, params);
+      // The sheet's owner may read its formulas.
+      const { row, cache } = await getRow(sheet, tab, version, rowId, params, { formulas: true });
       return { status: 200, body: plain({ success: true, data: row }), cache };
     }
-    const { rows, meta, cache } = await listRows(sheet, tab, version, params);
+    const { rows, meta, cache } = await listRows(sheet, tab, version, params, { formulas: true });
     return { status: 200, body: plain({ success: true, data: rows, meta }), cache };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

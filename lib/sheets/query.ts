@@ -36,7 +36,7 @@ export interface ListQuery {
 
 export const MAX_LIMIT = 1000;
 export const MAX_CSV_ROWS = 100_000;
-const KNOWN_PARAMS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed"];
+const KNOWN_PARAMS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed", "formulas"];
 const bad = (message: string) => new ApiError("validation_error", message);
 
 function integer(name: string, raw: string | null, fallback: number, min: number, max: number): number {

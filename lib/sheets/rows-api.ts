@@ -13,6 +13,7 @@ import { findRow } from "./row-writes";
 import { getSheetModel, refreshSheetModel } from "./schema";
 import type { SheetRecord } from "./sheet-record";
 import { scopedData, tabInScope, type ReadScope } from "./read-scope";
+import { formulasOf, formulasRefused, type Formulas } from "./formula-values";
 import { readTab, withDates, type CacheStatus } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { isDateType } from "./cell-values";
@@ -49,11 +50,22 @@ export async function findTab(sheet: SheetRecord, tabName: string, scope?: ReadS
   return tab;
 }
 
-/** How a read is served: `fresh` re-reads the sheet; `scope` limits a browser key's columns. */
+/** How a read is served: `fresh` re-reads the sheet; `scope` limits a browser key's columns; `formulas`: the key may read formulas. */
 export interface ReadOptions {
   fresh?: boolean;
   scope?: ReadScope;
+  formulas?: boolean;
 }
+
+/** `?formulas=true`, checked against the key before anything is read: 403 when its owner did not allow it. */
+function formulasAsked(params: URLSearchParams, options: ReadOptions): boolean {
+  const asked = parseBoolean("formulas", params.get("formulas"));
+  if (asked && !options.formulas) throw formulasRefused();
+  return asked;
+}
+
+/** The formulas of the copy a read was served from, when asked for. */
+const formulasFor = (sheet: SheetRecord, read: { whole: TabData }, asked: boolean) => (asked ? formulasOf(sheet, read.whole) : Promise.resolve(undefined));
 
 /** The tab's rows from the cache, as the key may see them; `dates`: with the date columns' serial numbers. */
 async function readScoped(sheet: SheetRecord, tab: TabModel, version: number | undefined, { fresh = false, scope }: ReadOptions, dates = false) {
@@ -81,16 +93,18 @@ export async function findReadTab(sheet: SheetRecord, tabName: string, accept: s
 }
 
 export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
+  const asked = formulasAsked(params, options);
   const read = await readScoped(sheet, tab, version, options, typedAsked(params));
-  return { cache: read.cache, readAt: read.data.readAt, ...(await queryRows(sheet, tab, read, params, options)) };
+  return { cache: read.cache, readAt: read.data.readAt, ...(await queryRows(sheet, tab, read, params, options, asked)) };
 }
 
-/** The page of rows the query asks for, with its meta (reading the dates' serial numbers when it compares dates). */
-async function queryRows(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, params: URLSearchParams, options: ReadOptions) {
+/** The page of rows the query asks for, with its meta (reading the dates' serial numbers when it compares dates; the formulas when `formulas`). */
+async function queryRows(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, params: URLSearchParams, options: ReadOptions, formulas: boolean) {
   const query = parseListQuery(params, queryColumns(read.data));
   const { data } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query);
-  return { rows: rows.map((r) => rowToJson(data, r, query)), meta: { total, limit: query.limit, offset: query.offset, returned: rows.length } };
+  const view = { ...query, formulas: await formulasFor(sheet, read, formulas) };
+  return { rows: rows.map((r) => rowToJson(data, r, view)), meta: { total, limit: query.limit, offset: query.offset, returned: rows.length } };
 }
 
 /** What a served read answers: the body as sent (one serialization, kept with the copy) and where it came from. */
@@ -105,9 +119,11 @@ export interface ReadAnswer extends Answer {
  * before, without querying or serializing again.
  */
 export async function listAnswer(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}): Promise<ReadAnswer> {
+  // Checked before a kept answer is looked up: a key without the allowance never gets one.
+  const asked = formulasAsked(params, options);
   const read = await readScoped(sheet, tab, version, options, typedAsked(params));
   const answer = await cachedAnswer(read.data, `list\u0000${params}`, async () => {
-    const { rows, meta } = await queryRows(sheet, tab, read, params, options);
+    const { rows, meta } = await queryRows(sheet, tab, read, params, options, asked);
     const text = okText({ data: rows, meta });
     return { text, etag: etagOfText(text) };
   });
@@ -116,43 +132,49 @@ export async function listAnswer(sheet: SheetRecord, tab: TabModel, version: num
 
 /** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
 export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
+  const asked = formulasAsked(params, options);
   const read = await readScoped(sheet, tab, version, options, typedAsked(params));
   const query = parseListQuery(params, queryColumns(read.data), { maxLimit: MAX_CSV_ROWS });
   const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query);
   const columns = [...(data.hasIdColumn ? [] : ["id"]), ...data.columns.map((c) => c.name).filter((name) => !query.select || name === "id" || query.select.includes(name))];
+  const formulas = await formulasFor(sheet, read, asked);
   return {
     cache,
     readAt: data.readAt,
     total,
     columns,
-    etag: etagOf(["csv", columns, query.typed, total, rows.map((r) => [r.id, r.cells])]),
+    etag: etagOf(["csv", columns, query.typed, asked, total, rows.map((r) => [r.id, r.cells, formulas?.get(r.rowNumber) ? [...formulas.get(r.rowNumber)!] : null])]),
     body: csvStream(columns, (function* () {
-      for (const r of rows) yield rowToJson(data, r, query);
+      for (const r of rows) yield rowToJson(data, r, { ...query, formulas });
     })()),
   };
 }
 
 export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
-  checkParams(params, ["typed", "select"]);
-  const { data, cache } = await readScoped(sheet, tab, version, options, typedAsked(params));
-  return { ...rowView(data, tab, rowId, params), cache, readAt: data.readAt };
+  checkParams(params, ["typed", "select", "formulas"]);
+  const asked = formulasAsked(params, options);
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  return { ...rowView(read.data, tab, rowId, params, await formulasFor(sheet, read, asked)), cache: read.cache, readAt: read.data.readAt };
 }
 
 /** The row as asked for, with its state's ETag (what If-Match compares), whatever view was asked for. */
-function rowView(data: TabData, tab: TabModel, rowId: string, params: URLSearchParams) {
+function rowView(data: TabData, tab: TabModel, rowId: string, params: URLSearchParams, formulas?: Formulas) {
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
-  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select }), etag: rowEtag(data, row) };
+  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select, formulas }), etag: rowEtag(data, row) };
 }
 
 /** One row as the API sends it (its ETag is the row's state, as If-Match compares it), kept like lists. */
 export async function rowAnswer(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<ReadAnswer> {
-  checkParams(params, ["typed", "select"]);
-  const { data, cache } = await readScoped(sheet, tab, version, options, typedAsked(params));
-  const answer = await cachedAnswer(data, `row\u0000${rowId}\u0000${params}`, () => {
-    const { row, etag } = rowView(data, tab, rowId, params);
+  checkParams(params, ["typed", "select", "formulas"]);
+  // Checked before a kept answer is looked up: a key without the allowance never gets one.
+  const asked = formulasAsked(params, options);
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const { data, cache } = read;
+  const answer = await cachedAnswer(data, `row\u0000${rowId}\u0000${params}`, async () => {
+    const { row, etag } = rowView(data, tab, rowId, params, await formulasFor(sheet, read, asked));
     return { text: okText({ data: row }), etag };
   });
   return { ...answer, cache, readAt: data.readAt };

@@ -5,6 +5,7 @@
 import { etagOf } from "@/lib/http/conditional";
 import { sheetLocaleOf, typedValue, type JsonValue, type SheetLocale } from "./cell-values";
 import { storeRows } from "./tab-columns";
+import type { Formulas } from "./formula-values";
 import { columnNames, type ColumnModel, type TabModel } from "./tab-model";
 
 export type { JsonValue };
@@ -51,6 +52,8 @@ export function parseTabValues(tab: string, values: string[][], model?: TabModel
 
 export interface RowView {
   typed: boolean;
+  /** `?formulas=true`: formula cells answer with their formula (formula-values.ts). */
+  formulas?: Formulas;
   /** Column names to return (the id always comes too); all when undefined. */
   select?: string[];
 }
@@ -64,7 +67,8 @@ export function rowToJson(data: TabData, row: TabRow, view: RowView = { typed: f
   data.columns.forEach((c, i) => {
     if (view.select && c.name !== "id" && !view.select.includes(c.name)) return;
     const v = cells[i]!;
-    out[c.name] = view.typed ? typedValue(v, c, data.where, row.serials?.[i]) : v;
+    const formula = view.formulas?.get(row.rowNumber)?.get(c.name);
+    out[c.name] = formula ?? (view.typed ? typedValue(v, c, data.where, row.serials?.[i]) : v);
   });
   return out;
 }

@@ -61,6 +61,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           [<code key="or">or</code>, "conditions joined by , of which one must hold (across columns); repeat for several groups"],
           [<code key="c">select</code>, "only these columns (and id), comma-separated"],
           [<code key="t">typed</code>, "true: numbers, booleans and nulls instead of display strings; dates as ISO 8601 from the cell's underlying value and the sheet's time zone (a display without the year still gives the full date)"],
+          [<code key="fm">formulas</code>, "true: cells holding a formula answer with the formula (=B2*C2) instead of its result; only for keys the owner allowed to read formulas (others get 403)"],
           [<code key="fr">fresh</code>, "true: read the sheet from Google now, not the cached copy (as Cache-Control: no-cache)"],
           [<code key="u">_…</code>, "names starting with _ (cache-busters such as _=1700000000000) are ignored; any other unknown name answers 400"],
         ]} />

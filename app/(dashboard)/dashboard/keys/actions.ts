@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { sessionAction } from "@/lib/auth/actions";
-import { createKeyForSheet, revokeKey, updateBrowserKey, updateKeyPermissions } from "@/lib/keys/manage";
+import { createKeyForSheet, revokeKey, updateBrowserKey, updateKeyFormulas, updateKeyPermissions } from "@/lib/keys/manage";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 
 const permissions = z.array(z.enum(PERMISSIONS)).min(1, "Pick at least one permission.");
@@ -29,6 +29,12 @@ export const updateKeyPermissionsAction = sessionAction(z.object({ keyId: z.stri
 
 export const updateBrowserKeyAction = sessionAction(z.object({ keyId: z.string(), browser }), async (input, user) => {
   const key = await updateBrowserKey({ userId: user.id, ...input });
+  revalidatePath("/dashboard", "layout");
+  return key;
+});
+
+export const updateKeyFormulasAction = sessionAction(z.object({ keyId: z.string(), readFormulas: z.boolean() }), async (input, user) => {
+  const key = await updateKeyFormulas({ userId: user.id, ...input });
   revalidatePath("/dashboard", "layout");
   return key;
 });

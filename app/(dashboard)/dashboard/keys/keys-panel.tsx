@@ -7,7 +7,7 @@ import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "@/lib/keys/perm
 import { NewKeyNotice } from "../new-key-notice";
 import type { QuickStartTarget } from "../quick-start";
 import { QuotaLine, type QuotaSnapshot } from "../quota-line";
-import { createKeyAction, revokeKeyAction, updateBrowserKeyAction, updateKeyPermissionsAction } from "./actions";
+import { createKeyAction, revokeKeyAction, updateBrowserKeyAction, updateKeyFormulasAction, updateKeyPermissionsAction } from "./actions";
 import { BrowserKeyFields, draftInput, draftOf, emptyDraft, type BrowserKeyDraft, type TabColumns } from "./browser-key-fields";
 
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "never");
@@ -36,6 +36,7 @@ function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[] }) {
   const router = useRouter();
   const [permissions, setPermissions] = useState(apiKey.permissions);
   const [editing, setEditing] = useState<BrowserKeyDraft | null>(null);
+  const [readFormulas, setReadFormulas] = useState(apiKey.readFormulas);
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -89,11 +90,31 @@ function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[] }) {
         </div>
       )}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        {apiKey.browser ? (
-          <p className="text-sm">Read only</p>
-        ) : (
-          <PermissionBoxes value={permissions} onChange={setPermissions} disabled={revoked || pending} idPrefix={`perm-${apiKey.id}`} />
-        )}
+        <div className="flex flex-wrap items-center gap-3">
+          {apiKey.browser ? (
+            <p className="text-sm">Read only</p>
+          ) : (
+            <PermissionBoxes value={permissions} onChange={setPermissions} disabled={revoked || pending} idPrefix={`perm-${apiKey.id}`} />
+          )}
+          <label className="flex items-center gap-1.5 text-sm" title="?formulas=true returns the formula of each cell that has one">
+            <input
+              type="checkbox"
+              data-testid="key-read-formulas"
+              checked={readFormulas}
+              disabled={revoked || pending}
+              onChange={(e) => {
+                const wanted = e.target.checked;
+                setReadFormulas(wanted);
+                run(async () => {
+                  const result = await updateKeyFormulasAction({ keyId: apiKey.id, readFormulas: wanted });
+                  if (!result.ok) setReadFormulas(!wanted);
+                  return result;
+                }, wanted ? "This key can read formulas." : "This key no longer reads formulas.");
+              }}
+            />
+            Can read formulas
+          </label>
+        </div>
         {!revoked && (
           <div className="flex flex-wrap gap-2">
             {apiKey.browser && !editing && (

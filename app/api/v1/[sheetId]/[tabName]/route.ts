@@ -13,11 +13,12 @@ type Params = { sheetId: string; tabName: string };
 
 // GET /api/v1/{sheetId}/{tabName} - list rows: filter, sort, page, select; ETag of the rows
 // returned (If-None-Match: 304), Last-Modified and Age of the copy; Cache-Control: no-cache or
-// ?fresh=true reads the sheet as it is now; Accept: text/csv or {tabName}.csv streams CSV
+// ?fresh=true reads the sheet as it is now; Accept: text/csv or {tabName}.csv streams CSV;
+// ?formulas=true answers formulas for keys allowed to read them (403 for the others)
 export const GET = withApiKey<Params>(
   async ({ req, url, params, sheet, dataVersion, key }) => {
     const { tab, format } = await findReadTab(sheet, params.tabName, req.headers.get("accept"), key.browser);
-    const args = [sheet, tab, dataVersion, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope: key.browser }] as const;
+    const args = [sheet, tab, dataVersion, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope: key.browser, formulas: key.formulas === true }] as const;
     if (format === "csv") {
       const csv = await listCsv(...args);
       const headers = { ...readHeaders(csv), "X-Total-Count": String(csv.total) };

@@ -10,11 +10,11 @@ export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string; rowId: string };
 
 // GET /api/v1/{sheetId}/{tabName}/{rowId} - one row, with the row's ETag (If-None-Match: 304),
-// Last-Modified and Age of the copy it comes from
+// Last-Modified and Age of the copy it comes from; ?formulas=true for keys allowed to read them
 export const GET = withApiKey<Params>(
   async ({ req, url, params, sheet, dataVersion, key }) => {
     const scope = key.browser;
-    const answer = await rowAnswer(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope });
+    const answer = await rowAnswer(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope, formulas: key.formulas === true });
     const headers = readHeaders(answer);
     return notModified(req, answer.etag, headers) ?? jsonText(answer.text, { headers });
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "api_keys" ADD COLUMN "read_formulas" boolean DEFAULT false NOT NULL;
