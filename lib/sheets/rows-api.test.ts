@@ -93,7 +93,7 @@ describe("reading", () => {
     ["filter=name", "Cannot read the filter condition \"name\": write column=value (operators = != > >= < <= ~ ~=)."],
     ["select=colour", "Unknown select column \"colour\". Columns: id, name, price, in_stock, released, rating, notes."],
     ["typed=maybe", "typed must be true or false; got \"maybe\"."],
-    ["page=2", "Unknown query parameter \"page\". Use limit, offset, sort, order, filter, or, select, typed, fresh (names starting with _ are ignored)."],
+    ["page=2", "Unknown query parameter \"page\". Use limit, offset, sort, order, filter, or, select, typed, formulas, fresh (names starting with _ are ignored)."],
   ])("answers 400 for %s", async (query, message) => {
     const res = await api.list("Products", query);
     expect(res.status).toBe(400);
