@@ -23,6 +23,8 @@ function run(args, options) {
   const child = spawn(process.execPath, args, { cwd: root, ...options });
   children.add(child);
   child.once("exit", () => children.delete(child));
+  // Started by a step that was under way when the launcher began to stop: it stops too.
+  if (stopping) child.kill("SIGTERM");
   return child;
 }
 
@@ -30,8 +32,12 @@ function stop(code) {
   if (stopping) return;
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-  // Children get a moment to close their databases; then the launcher goes.
-  const deadline = setTimeout(() => process.exit(code), 5000);
+  // Children get a moment to close their databases; what is still running then is killed, so
+  // nothing the launcher started outlives it.
+  const deadline = setTimeout(() => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    process.exit(code);
+  }, 5000);
   deadline.unref();
   const wait = () => (children.size === 0 ? process.exit(code) : setTimeout(wait, 50));
   wait();
@@ -190,13 +196,14 @@ async function main() {
     await replace(server);
     server = undefined;
   }
+  if (stopping) return;
   const serverStarted = server ? started : Date.now();
   server ??= startServer(plan);
 
   const firstAnswer = waitFor(`${plan.server.localUrl}/api`, 120_000).then(() => Date.now());
   // The server needs Google only for requests: the emulator starts beside it, or, when the
   // server started early, once it has answered (its start would take the first answer's CPU).
-  const emulator = plan.emulator ? (kept ? firstAnswer : Promise.resolve()).then(() => ensureEmulator(plan.emulator)) : Promise.resolve();
+  const emulator = plan.emulator ? (kept ? firstAnswer : Promise.resolve()).then(() => stopping || ensureEmulator(plan.emulator)) : Promise.resolve();
   await emulator;
   const lines = await bannerLines;
   if (await waitFor(`${plan.server.localUrl}/health`, 120_000, (code) => code === 200)) {
