@@ -122,3 +122,15 @@ describe("rows by id", () => {
     expect(rowToJson(data, row)).toEqual({ id: "a", v: "1" });
   });
 });
+
+describe("filter decisions kept with a copy", () => {
+  it("are never shared between a value holding a separator and a list of values", () => {
+    const model = { name: "T", columns: [{ name: "id", index: 0, type: "number" }, { name: "status", index: 1, type: "string" }], hasIdColumn: true } as unknown as TabModel;
+    const data = parseTabValues("T", [["id", "status"], ["1", "open"], ["2", "held"], ["3", "closed"]], model);
+    const ids = (qs: string) => applyQuery(data, parseListQuery(new URLSearchParams(qs), queryColumns(data))).rows.map((r) => r.id);
+    expect(ids("filter=status%3Dopen%01held")).toEqual([]);
+    expect(ids("filter=status%3Dopen%7Cheld")).toEqual(["1", "2"]);
+    expect(ids("filter=status%3Dopen%00held")).toEqual([]);
+    expect(ids("filter=status%3Dopen%7Cheld&sort=status")).toEqual(["2", "1"]);
+  });
+});

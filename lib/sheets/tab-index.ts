@@ -151,7 +151,7 @@ function countingSort(rows: Uint32Array | undefined, keys: Uint32Array, buckets:
 /** Row positions in the order of the keys, kept with the tab's copy. */
 export function sortOrder(data: TabData, keys: SortKey[]): Uint32Array {
   const index = tabIndex(data);
-  const id = keys.map((k) => `${k.order}\u0000${k.column}`).join("\u0001");
+  const id = JSON.stringify(keys.map((k) => [k.order, k.column]));
   let order = index.orders.get(id);
   if (!order) {
     // Least significant key first: each stable pass keeps the order of the keys after it among ties.
@@ -190,7 +190,8 @@ const decisionsKept = (c: ColumnIndex) => Math.min(64, Math.max(1, Math.floor(0x
 /** Per distinct value of the condition's column: 1 when a cell holding it matches. */
 export function decisions(data: TabData, condition: Condition): { ids: Uint16Array | Uint32Array; match: Uint8Array } {
   const c = columnIndex(data, condition.column);
-  const key = `${condition.op}\u0000${condition.values.join("\u0001")}`;
+  // JSON, not joined text: a value holding the separator must not share a list's decisions.
+  const key = JSON.stringify([condition.op, condition.values]);
   let match = c.decisions.get(key);
   if (!match) {
     match = decide(data, c, condition);
