@@ -178,6 +178,22 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       expect((await read(secret, "Items", { ip: "203.0.113.5", origin: null })).status).toBe(200);
     });
 
+    it("serves a browser key from the cache even when the page asks for a fresh copy (no Google read per page view)", async () => {
+      const key = await browserKey({ origins: [SHOP] });
+      expect((await read(key, "Items")).status).toBe(200);
+      const reads = () => (svc.google.calls.get("values.get") ?? 0) + (svc.google.calls.get("values.batchGet") ?? 0);
+      const before = reads();
+      for (const ask of [{ headers: { "Cache-Control": "no-cache" } }, { headers: { "Cache-Control": "max-age=0" } }, { query: "fresh=true" }]) {
+        const res = await read(key, `Items${ask.query ? `?${ask.query}` : ""}`, { headers: ask.headers ?? {} });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-cache")).toBe("HIT");
+      }
+      expect(reads()).toBe(before);
+      // A secret key still gets the sheet as it is now.
+      expect((await read(secret, "Items", { origin: null, headers: { "Cache-Control": "no-cache" } })).headers.get("x-cache")).not.toBe("HIT");
+      expect(reads()).toBe(before + 1);
+    });
+
     it("applies edits and revocation from the next request", async () => {
       const value = await browserKey({ origins: [SHOP] });
       const keyId = (await manage.listKeysForSheet({ userId: owner.id, sheetId })).at(-1)!.id;

@@ -3,6 +3,7 @@
 // the limit store (a script that counts only a live key of this sheet and account); otherwise,
 // or when the cached records are gone, the records are resolved first and the count follows.
 import { randomUUID, timingSafeEqual } from "node:crypto";
+import { isIPv6 } from "node:net";
 import { config } from "@/lib/env";
 import { keyRecordKey, type KeyRecord } from "@/lib/keys/key-record";
 import { loadSheetRecord, resolveKeyAndSheet } from "@/lib/keys/resolve";
@@ -36,9 +37,24 @@ function remember(key: KeyRecord): void {
   owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId, ...(key.browser ? { visitorLimit: key.browser.visitorLimit } : {}) });
 }
 
+/**
+ * The visitor an address stands for: an IPv6 address by its /64 (the block one subscriber gets,
+ * so rotating addresses within it is one visitor), an IPv4-mapped one as its IPv4 address.
+ */
+export function visitorAddress(address: string): string {
+  if (!isIPv6(address)) return address.slice(0, 64);
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
 /** A browser key's per-visitor window for the request from `address`; none for secret keys. */
 function visitorOf(keyId: string, visitorLimit: number | undefined, address: string): VisitorLimit | undefined {
-  return visitorLimit === undefined ? undefined : { keyId, address: address.slice(0, 64), limit: visitorLimit };
+  return visitorLimit === undefined ? undefined : { keyId, address: visitorAddress(address), limit: visitorLimit };
 }
 
 /**

@@ -31,13 +31,17 @@ export function notModified(req: Request, etag: string, headers: Record<string, 
 
 /**
  * Cache-Control: no-cache (or max-age=0) on a read asks for the sheet as it is now; so does
- * `?fresh=true` (or `fresh`, `fresh=1`), for tools that cannot set headers.
+ * `?fresh=true` (or `fresh`, `fresh=1`), for tools that cannot set headers. Not for a browser
+ * (publishable) key: it is public, and browsers send no-cache on their own (`fetch` with
+ * `cache: "no-store"` or `"reload"`), so every page view would spend a Google read from the
+ * quota all sheets share; its reads come from the cache, fresh within the sheet's TTL.
  */
-export function wantsFresh(req: Request, search = new URL(req.url).searchParams): boolean {
+export function wantsFresh(req: Request, key: { browser?: unknown }, search = new URL(req.url).searchParams): boolean {
   const fresh = search.get("fresh");
   if (fresh !== null && !["", "true", "1", "false", "0"].includes(fresh)) {
     throw new ApiError("validation_error", `fresh must be true or false; got ${quoted(fresh)}.`);
   }
+  if (key.browser) return false;
   if (fresh === "" || fresh === "true" || fresh === "1") return true;
   return /\b(no-cache|max-age=0)\b/i.test(req.headers.get("cache-control") ?? "");
 }

@@ -2,8 +2,9 @@
 // not exist for the key (404, and error messages name only the tabs it can read); a column
 // outside the list is removed from the tab before any query runs, so it can appear in no row,
 // CSV, aggregate or distinct answer, and a filter, sort, select or group_by naming it is refused
-// as an unknown column (400) without revealing that it exists. `id` always stays: it is the row's
-// identifier, which every answer carries.
+// as an unknown column (400), as if it did not exist. (Its name is no secret: the public docs
+// page lists every column; its values are.) `id` always stays: it is the row's identifier, which
+// every answer carries.
 import type { TabData } from "./rows";
 import { reshapeRows } from "./tab-columns";
 

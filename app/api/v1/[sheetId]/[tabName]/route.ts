@@ -18,7 +18,7 @@ type Params = { sheetId: string; tabName: string };
 export const GET = withApiKey<Params>(
   async ({ req, url, params, sheet, dataVersion, key }) => {
     const { tab, format } = await findReadTab(sheet, params.tabName, req.headers.get("accept"), key.browser);
-    const args = [sheet, tab, dataVersion, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope: key.browser, formulas: key.formulas === true }] as const;
+    const args = [sheet, tab, dataVersion, url.searchParams, { fresh: wantsFresh(req, key, url.searchParams), scope: key.browser, formulas: key.formulas === true }] as const;
     if (format === "csv") {
       const csv = await listCsv(...args);
       const headers = { ...readHeaders(csv), "X-Total-Count": String(csv.total) };

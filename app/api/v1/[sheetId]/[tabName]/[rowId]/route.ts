@@ -14,7 +14,7 @@ type Params = { sheetId: string; tabName: string; rowId: string };
 export const GET = withApiKey<Params>(
   async ({ req, url, params, sheet, dataVersion, key }) => {
     const scope = key.browser;
-    const answer = await rowAnswer(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, url.searchParams, { fresh: wantsFresh(req, url.searchParams), scope, formulas: key.formulas === true });
+    const answer = await rowAnswer(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, url.searchParams, { fresh: wantsFresh(req, key, url.searchParams), scope, formulas: key.formulas === true });
     const headers = readHeaders(answer);
     return notModified(req, answer.etag, headers) ?? jsonText(answer.text, { headers });
   },
