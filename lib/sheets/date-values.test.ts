@@ -22,6 +22,15 @@ describe("withSerials", () => {
     expect(moved.rows[0]!.serials).toBeUndefined();
   });
 
+  it("takes the century of a two-digit year from the serial, and still drops a serial of another year", () => {
+    const short: TabModel = { ...model, columns: [{ name: "id", index: 0, type: "number" }, { name: "day", index: 1, type: "date", pattern: "M/d/yy" }] };
+    const serial = (y: number, m: number, d: number) => (Date.UTC(y, m - 1, d) - Date.UTC(1899, 11, 30)) / 86_400_000;
+    const data = withSerials(parseTabValues("T", [["id", "day"], ["1", "1/1/35"], ["2", "6/30/25"], ["3", "6/30/25"]], short), {
+      columns: [{ name: "day", index: 1, values: [serial(2035, 1, 1), serial(1925, 6, 30), serial(1926, 6, 30)] }],
+    });
+    expect(data.rows.map((r) => r.serials?.[1])).toEqual([serial(2035, 1, 1), serial(1925, 6, 30), undefined]);
+  });
+
   it("keeps each serial beside its cell in a browser key's view of fewer columns", () => {
     const wide: TabModel = { ...model, columns: [{ name: "id", index: 0, type: "number" }, { name: "note", index: 1, type: "string" }, { name: "day", index: 2, type: "date", pattern: "mmm d" }] };
     const data = withSerials(parseTabValues("T", [["id", "note", "day"], ["1", "x", "Jan 15"]], wide), { columns: [{ name: "day", index: 2, values: [JAN_15_2024] }] });

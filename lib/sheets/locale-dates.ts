@@ -15,7 +15,7 @@ export interface WallClock {
   second: number;
   /** False when the display had no time of day. */
   hasTime: boolean;
-  /** The fields the display actually showed ("yMdhms"; a pattern like "mmm d" shows no year). */
+  /** The fields the display actually showed ("yMdhms", "Y" for a two-digit year; a pattern like "mmm d" shows no year). */
   shown?: string;
 }
 
@@ -80,7 +80,7 @@ function parserFor(pattern: string, locale: string): Parser {
     else if (lower[0] === "y") field(lower.length <= 2 ? "\\d{2}" : "\\d{4}", (wall, text) => {
       wall.year = text.length === 2 ? (Number(text) < 30 ? 2000 : 1900) + Number(text) : Number(text);
       return true;
-    }, "y");
+    }, lower.length <= 2 ? "Y" : "y");
     else if (lower[0] === "d") {
       if (lower.length >= 3) source += "[^\\s\\d,.]+\\.?"; // the weekday name tells nothing new
       else field("\\d{1,2}", setter("day"), "d");
@@ -221,5 +221,6 @@ export function serialMatchesDisplay(serial: number, text: string, pattern: stri
   const shown = parseDisplayedDate(text, pattern, locale);
   if (!shown) return true;
   const wall = serialWallClock(serial);
-  return [...(shown.shown ?? "")].every((k) => !FIELD[k] || wall[FIELD[k]] === shown[FIELD[k]]);
+  // A two-digit year ("1/1/35") shows the year's last two digits: the serial says which century.
+  return [...(shown.shown ?? "")].every((k) => (k === "Y" ? wall.year % 100 === shown.year % 100 : !FIELD[k] || wall[FIELD[k]] === shown[FIELD[k]]));
 }
