@@ -9,7 +9,7 @@ import { typedValue, type JsonValue } from "./cell-values";
 import { filterMask, parseBoolean, parseListQuery, queryColumns, splitEscaped } from "./query";
 import { checkParams } from "./query-params";
 import type { TabData } from "./rows";
-import { columnIndex, sortOrder, type ColumnIndex } from "./tab-index";
+import { columnIndex, columnValues, sortOrder, type ColumnValues } from "./tab-index";
 
 export const FUNCTIONS = ["sum", "avg", "min", "max"] as const;
 type Fn = (typeof FUNCTIONS)[number];
@@ -76,11 +76,11 @@ export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchPar
   const filters = new URLSearchParams([...["filter", "or"].flatMap((p) => params.getAll(p).map((v) => [p, v]))]);
   const matched = filterMask(data, parseListQuery(filters, queryColumns(data)));
   // Groups by each key column's distinct values, from the tab's indexes (kept with its copy).
-  const keys = q.groupBy.map((column) => columnIndex(data, column));
+  const keys = q.groupBy.map((column) => columnValues(data, column));
   const order = q.groupBy.length ? sortOrder(data, q.groupBy.map((column) => ({ column, order: "asc" as const }))) : undefined;
   const measured = q.measures.map((m) => columnIndex(data, m.column));
   // Grouped by the text the sheet shows (a date column may hold one text under several serials).
-  const textOf = (k: ColumnIndex, i: number) => k.distinct[k.ids[i]!]!;
+  const textOf = (k: ColumnValues, i: number) => k.distinct[k.ids[i]!]!;
   const keyOf = (i: number): string => (keys.length === 1 ? textOf(keys[0]!, i) : JSON.stringify(keys.map((k) => textOf(k, i))));
   const byKey = new Map<string, { first: number; count: number; stats: { sum: number; n: number; min: number; max: number }[] }>();
   let rows = 0;

@@ -19,7 +19,7 @@ import { recordApiWrite } from "@/lib/webhooks/changes";
 import { quoteTab } from "./read-model";
 import { fetchTab } from "./tab-cache";
 import { filtersOnDates } from "./date-values";
-import { columnIndex } from "./tab-index";
+import { columnValues } from "./tab-index";
 import type { TabModel } from "./tab-model";
 import { asEntered } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, type SheetsRequest } from "./write-guard";
@@ -89,7 +89,7 @@ function keyIndex(data: TabData, key: string) {
   const byText = new Map<string, TabRow[]>();
   const byValue = new Map<number, TabRow[]>();
   const add = <K>(map: Map<K, TabRow[]>, k: K, row: TabRow) => map.set(k, [...(map.get(k) ?? []), row]);
-  const values = columnIndex(data, key);
+  const values = columnValues(data, key);
   for (const [i, row] of data.rows.entries()) {
     const text = values.distinct[values.ids[i]!]!;
     add(byText, text, row);

@@ -14,7 +14,8 @@ import type { Condition, SortKey } from "./query";
 import type { TabData } from "./rows";
 import { columnsOfRows, storedColumns, type StoredColumn } from "./tab-columns";
 
-export interface ColumnIndex {
+/** A column's values: each distinct one once, and per row which it holds. */
+export interface ColumnValues {
   column: ValueColumn;
   /** The column's position in the tab's columns; -1 for the row number of a tab without ids. */
   at: number;
@@ -22,10 +23,22 @@ export interface ColumnIndex {
   distinct: string[];
   /** Per row, its value's position in `distinct`. */
   ids: Uint16Array | Uint32Array;
+  /** Per distinct value of a date column read with serials, its serial number. */
+  serials?: (number | undefined)[];
+}
+
+export interface ColumnIndex extends ColumnValues {
   /** Per distinct value, the number it compares by; NaN when it has none (it compares as text). */
   numbers: Float64Array;
   /** True when every non-empty value has a number: the column sorts by value. */
   numeric: boolean;
+  folded?: string[];
+  decisions: Map<string, Uint8Array>;
+  ranking?: Ranking;
+}
+
+/** The distinct values in sort order, for sorts and ranges (built on the first that needs it). */
+interface Ranking {
   /** Per distinct value, its place in ascending order; equal values share one, the empty value is last. */
   rank: Uint32Array;
   /** A distinct value of each rank. */
@@ -34,12 +47,11 @@ export interface ColumnIndex {
   nonEmpty: number;
   /** Rows before each rank in ascending order (one more entry than ranks). */
   rankStart: Uint32Array;
-  folded?: string[];
-  decisions: Map<string, Uint8Array>;
 }
 
 interface TabIndex {
   stored?: StoredColumn[];
+  values: Map<string, ColumnValues>;
   columns: Map<string, ColumnIndex>;
   orders: Map<string, Uint32Array>;
   byId?: Map<string, number>;
@@ -52,7 +64,7 @@ const MAX_ORDERS = 16;
 
 function tabIndex(data: TabData): TabIndex {
   let index = indexes.get(data);
-  if (!index) indexes.set(data, (index = { columns: new Map(), orders: new Map() }));
+  if (!index) indexes.set(data, (index = { values: new Map(), columns: new Map(), orders: new Map() }));
   return index;
 }
 
@@ -67,7 +79,7 @@ export function rowIndexOf(data: TabData, id: string): number | undefined {
 }
 
 /** The values of a column (`id` is always one) as distinct values, row ids of them and, for dates, serials. */
-function valuesOf(data: TabData, index: TabIndex, at: number): Pick<ColumnIndex, "distinct" | "ids"> & { serials?: (number | undefined)[] } {
+function valuesOf(data: TabData, index: TabIndex, at: number): Pick<ColumnValues, "distinct" | "ids" | "serials"> {
   if (at < 0) return { distinct: data.rows.map((r) => r.id), ids: Uint32Array.from(data.rows, (_, i) => i) };
   index.stored ??= storedColumns(data.rows) ?? columnsOfRows(data.rows, data.columns.length);
   const stored = index.stored[at]!;
@@ -92,15 +104,35 @@ function valuesOf(data: TabData, index: TabIndex, at: number): Pick<ColumnIndex,
   return { distinct, ids, serials };
 }
 
+export function columnValues(data: TabData, name: string): ColumnValues {
+  const index = tabIndex(data);
+  let found = index.values.get(name);
+  if (!found) {
+    const at = data.columns.findIndex((c) => c.name === name);
+    found = { column: data.columns[at] ?? ROW_NUMBER, at, ...valuesOf(data, index, at) };
+    index.values.set(name, found);
+  }
+  return found;
+}
+
+/** A column's values with the numbers they compare by, for filters, sorts and sums. */
 export function columnIndex(data: TabData, name: string): ColumnIndex {
   const index = tabIndex(data);
   let found = index.columns.get(name);
-  if (found) return found;
-  const at = data.columns.findIndex((c) => c.name === name);
-  const column = data.columns[at] ?? ROW_NUMBER;
-  const { distinct, ids, serials } = valuesOf(data, index, at);
-  const numbers = Float64Array.from(distinct, (v, d) => comparableValue(v, column, data.where, serials?.[d]) ?? NaN);
-  const numeric = distinct.every((v, d) => v === "" || !Number.isNaN(numbers[d]));
+  if (!found) {
+    const values = columnValues(data, name);
+    const { distinct, serials } = values;
+    const numbers = Float64Array.from(distinct, (v, d) => comparableValue(v, values.column, data.where, serials?.[d]) ?? NaN);
+    const numeric = distinct.every((v, d) => v === "" || !Number.isNaN(numbers[d]));
+    found = { ...values, numbers, numeric, decisions: new Map() };
+    index.columns.set(name, found);
+  }
+  return found;
+}
+
+function ranking(c: ColumnIndex): Ranking {
+  if (c.ranking) return c.ranking;
+  const { distinct, numbers, numeric, ids } = c;
   const compare = (a: number, b: number) => {
     const x = distinct[a]!;
     const y = distinct[b]!;
@@ -118,19 +150,18 @@ export function columnIndex(data: TabData, name: string): ColumnIndex {
   for (let i = 0; i < ids.length; i++) rankStart[rank[ids[i]!]! + 1]!++;
   for (let r = 0; r < byRank.length; r++) rankStart[r + 1]! += rankStart[r]!;
   const nonEmpty = byRank.length - (distinct.includes("") ? 1 : 0);
-  found = { column, at, distinct, ids, numbers, numeric, rank, byRank: Uint32Array.from(byRank), nonEmpty, rankStart, decisions: new Map() };
-  index.columns.set(name, found);
-  return found;
+  return (c.ranking = { rank, byRank: Uint32Array.from(byRank), nonEmpty, rankStart });
 }
 
 // --- Sort orders ---------------------------------------------------------------------------------
 
 /** Each row's sort key for one column and direction: its rank, non-empty ranks reversed for desc. */
 function sortKeys(c: ColumnIndex, order: "asc" | "desc"): Uint32Array {
+  const { rank, nonEmpty } = ranking(c);
   const keys = new Uint32Array(c.ids.length);
   for (let i = 0; i < keys.length; i++) {
-    const r = c.rank[c.ids[i]!]!;
-    keys[i] = order === "desc" && r < c.nonEmpty ? c.nonEmpty - 1 - r : r;
+    const r = rank[c.ids[i]!]!;
+    keys[i] = order === "desc" && r < nonEmpty ? nonEmpty - 1 - r : r;
   }
   return keys;
 }
@@ -157,7 +188,7 @@ export function sortOrder(data: TabData, keys: SortKey[]): Uint32Array {
     // Least significant key first: each stable pass keeps the order of the keys after it among ties.
     for (let k = keys.length - 1; k >= 0; k--) {
       const c = columnIndex(data, keys[k]!.column);
-      order = countingSort(order, sortKeys(c, keys[k]!.order), c.byRank.length);
+      order = countingSort(order, sortKeys(c, keys[k]!.order), ranking(c).byRank.length);
     }
     order ??= Uint32Array.from(data.rows, (_, i) => i);
     // Sort keys come from requests: the orders kept per copy are bounded (the oldest goes first).
@@ -244,22 +275,23 @@ export function rankRange(data: TabData, condition: Condition & { op: RangeOp })
   const targetNumber = comparableTarget(target, c.column, data.where);
   if (c.numeric !== (targetNumber !== undefined)) return undefined;
   const compare = comparer(c, target, targetNumber);
+  const { byRank, nonEmpty } = ranking(c);
   // The first non-empty rank whose value passes `holds` (which holds from some rank on).
   const first = (holds: (diff: number) => boolean) => {
     let lo = 0;
-    let hi = c.nonEmpty;
+    let hi = nonEmpty;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (holds(compare(c.byRank[mid]!))) hi = mid;
+      if (holds(compare(byRank[mid]!))) hi = mid;
       else lo = mid + 1;
     }
     return lo;
   };
   switch (condition.op) {
     case ">":
-      return [first((d) => d > 0), c.nonEmpty];
+      return [first((d) => d > 0), nonEmpty];
     case ">=":
-      return [first((d) => d >= 0), c.nonEmpty];
+      return [first((d) => d >= 0), nonEmpty];
     case "<":
       return [0, first((d) => d >= 0)];
     case "<=":
@@ -270,7 +302,8 @@ export function rankRange(data: TabData, condition: Condition & { op: RangeOp })
 /** Where the rows of ranks [from, to) of `column` sit in an order sorted first by it. */
 export function positionsOf(c: ColumnIndex, [from, to]: [number, number], order: "asc" | "desc"): [number, number] {
   if (from >= to) return [0, 0];
-  if (order === "asc") return [c.rankStart[from]!, c.rankStart[to]!];
-  const filled = c.rankStart[c.nonEmpty]!;
-  return [filled - c.rankStart[to]!, filled - c.rankStart[from]!];
+  const { rankStart, nonEmpty } = ranking(c);
+  if (order === "asc") return [rankStart[from]!, rankStart[to]!];
+  const filled = rankStart[nonEmpty]!;
+  return [filled - rankStart[to]!, filled - rankStart[from]!];
 }
