@@ -3,22 +3,26 @@
 // the redaction below is the safety net for header objects and error details that carry them.
 import pino from "pino";
 import { logLevel } from "./env";
+import { perProcess } from "./per-process";
 
 const level = logLevel();
 
 // Lines go to stdout, the lines of one turn of the event loop in one write: under load a write
 // (a system call on a pipe) per request line costs more than making the line. Tests swap the
 // target to read them, line by line.
-const pending: string[] = [];
-function flushStdout(): void {
-  if (pending.length) process.stdout.write(pending.splice(0).join(""));
-}
-const stdout = {
-  write(line: string) {
-    if (pending.push(line) === 1) setImmediate(flushStdout);
-  },
-};
-process.once?.("exit", flushStdout);
+// One buffer per process (each bundle's copy of this module writes to it), flushed on exit too.
+const stdout = perProcess("log-stdout", () => {
+  const pending: string[] = [];
+  const flush = () => {
+    if (pending.length) process.stdout.write(pending.splice(0).join(""));
+  };
+  process.once?.("exit", flush);
+  return {
+    write(line: string) {
+      if (pending.push(line) === 1) setImmediate(flush);
+    },
+  };
+});
 
 let target: { write(line: string): unknown } = stdout;
 export function setLogTarget(next: { write(line: string): unknown } | undefined): void {
