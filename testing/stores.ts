@@ -1,8 +1,10 @@
 // The limit stores a test runs against: the in-process store always, and Upstash through
 // emulators/upstash over the real Redis when one is reachable (required on CI).
 import { Redis } from "@upstash/redis";
+import { afterAll, beforeAll } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
 import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/limits/store";
+import { startTestService, type TestService } from "./service";
 import { testRedisUrl } from "./services";
 
 export interface StoresUnderTest {
@@ -29,4 +31,24 @@ export async function storesUnderTest(): Promise<StoresUnderTest> {
       await emulator?.stop();
     },
   };
+}
+
+/**
+ * The usual setup of an integration test file: the service (testing/service.ts) and the limit
+ * stores under test, started before the file's tests and stopped after them. `use` receives the
+ * service once it runs; the stores are returned for describe.each.
+ */
+export async function serviceAndStores(use: (svc: TestService) => void, options?: Parameters<typeof startTestService>[0]): Promise<StoresUnderTest["stores"]> {
+  const { stores, start, stop } = await storesUnderTest();
+  let svc: TestService | undefined;
+  beforeAll(async () => {
+    svc = await startTestService(options);
+    use(svc);
+    await start();
+  });
+  afterAll(async () => {
+    await stop();
+    await svc?.stop();
+  });
+  return stores;
 }

@@ -1,28 +1,19 @@
 // Every key-authenticated route refuses the same things the same way (SPEC Authentication 5-6):
 // no key, a garbage key, a revoked key, another sheet's key (401), a key without the route's
 // permission (403). Run with the in-process store and with Upstash over the real Redis.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { setLimitStore } from "@/lib/limits/store";
-import { storesUnderTest } from "@/testing/stores";
+import { serviceAndStores } from "@/testing/stores";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 import { KEY_ROUTES } from "@/testing/key-routes";
 import { callRoute } from "@/testing/routes";
-import { startTestService, type TestService } from "@/testing/service";
+import type { TestService } from "@/testing/service";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s));
 
 describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStore) => {
   const keys: Record<string, string> = {};

@@ -1,7 +1,7 @@
 // Usage: every answer to a valid key is metered by status class into Postgres; GET /billing/usage
 // reports the period as the limiter sees it; the hot path makes one round trip to the store.
 // Run on the in-process store and on Upstash over the real Redis.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createUser } from "@/db/queries/users";
 import { usageByDay, usageByKey } from "@/db/queries/usage";
@@ -9,23 +9,14 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { setLimitStore, type LimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { flushUsage } from "./metering";
 import { usageReport } from "./usage-report";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService({ env: { GOOGLE_RETRY_BUDGET_MS: "200" } });
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s), { env: { GOOGLE_RETRY_BUDGET_MS: "200" } });
 
 /** A store that counts its calls by method. */
 function counting(store: LimitStore) {

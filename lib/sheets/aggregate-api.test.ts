@@ -3,26 +3,17 @@
 // read as values, group_by one or two columns, filters honoured, distinct values for dropdowns,
 // answered from the cached copy (no Google call), and 400s naming what cannot be read.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, GERMAN_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { setLimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s), { env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
 beforeEach(() => svc.google.calls.clear());
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {

@@ -3,26 +3,17 @@
 // case-insensitive equality with * wildcards, empty and not empty, lists of numbers and dates
 // compared by value, date ranges by value, several sort keys; and clear 400s for what cannot be read.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s));
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let api: ReturnType<typeof rowsClient>;

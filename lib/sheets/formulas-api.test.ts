@@ -2,27 +2,18 @@
 // other keys get 403 before anything is read. The formulas cost one spreadsheets.get per cached
 // copy, only for reads that ask.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
 import { listKeysForSheet, updateKeyFormulas } from "@/lib/keys/manage";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s));
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let api: ReturnType<typeof rowsClient>;

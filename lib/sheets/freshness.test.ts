@@ -3,28 +3,19 @@
 // no-cache reads the sheet itself; ETags with 304; If-Match with 412; the last good copy served
 // STALE while Google is rate limiting; idempotent creates.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createUser } from "@/db/queries/users";
 import { DEFAULT_MODIFIED_TIME_LAG_MS } from "@/emulators/google/model";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
 const CHECK_MS = 300;
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS), GOOGLE_RETRY_BUDGET_MS: "200" } });
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s), { env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS), GOOGLE_RETRY_BUDGET_MS: "200" } });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";

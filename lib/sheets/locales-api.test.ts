@@ -3,28 +3,19 @@
 // filters and sort compare numbers and dates by value, never by display text; likewise for
 // fr_FR and en_US. On every limit store the integration tests run against.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { GERMAN_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
-
-beforeAll(async () => {
-  svc = await startTestService();
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s));
 
 async function register(sheetId: string, storeName: string) {
   const { registerSheet } = await import("./registration");

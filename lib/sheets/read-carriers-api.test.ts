@@ -3,16 +3,15 @@
 // cache bypass in the URL, cache-buster parameters ignored, CSV by Accept or by a `.csv` tab
 // path (RFC 4180 quoting, formula cells defused), and Last-Modified and Age on every read.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 const ROWS = [
@@ -21,15 +20,7 @@ const ROWS = [
   [2, "Chair", 249, "@mention"],
   [3, "Mat", -12.5, "-not a number"],
 ];
-
-beforeAll(async () => {
-  svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s), { env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let api: ReturnType<typeof rowsClient>;

@@ -3,26 +3,17 @@
 // modifiedTime included. A change Drive reports that no write explains re-reads the cached tabs
 // together, in one batch; a schema refresh re-reads them all.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
 const CHECK_MS = 200;
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService({ modifiedTimeLagMs: 0, env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS) } });
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s), { modifiedTimeLagMs: 0, env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS) } });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";

@@ -3,25 +3,16 @@
 // offset), and date filters and sorts compare those values. The serial numbers cost one
 // values.batchGet per cached copy, only for reads that need them; cached typed reads cost none.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s));
 
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 /** Sheets' serial number of a wall-clock date and time. */

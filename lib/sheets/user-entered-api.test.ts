@@ -3,29 +3,20 @@
 // inside the same atomic batch as the row and its marker (no extra Google call); without it (the
 // default) every string is stored as text, `=...` included.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { setSheetUserEnteredWrites } from "@/db/queries/sheets";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
-import { startTestService, type TestService } from "@/testing/service";
-import { storesUnderTest } from "@/testing/stores";
+import type { TestService } from "@/testing/service";
+import { serviceAndStores } from "@/testing/stores";
 import { proveAccessWithGoogle } from "@/testing/google";
 import { publishSheet } from "./sheet-record";
 
-const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  await start();
-});
-afterAll(async () => {
-  await stop();
-  await svc.stop();
-});
+const stores = await serviceAndStores((s) => (svc = s));
 
 const JAN_15_2024 = 45306;
 const created = (res: { body: Record<string, unknown> }) => (res.body.data as { rows: unknown[] }).rows[0];
