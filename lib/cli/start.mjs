@@ -92,6 +92,7 @@ function status(url) {
   return new Promise((done) => {
     const req = get(url, { timeout: 2000 }, (res) => {
       res.resume();
+      noteOwnRequest(new URL(url).pathname, 1);
       done(res.statusCode ?? 0);
     });
     req.once("timeout", () => req.destroy());
@@ -161,8 +162,9 @@ function readable(stream, out) {
     try {
       const entry = JSON.parse(line);
       if (entry.msg !== "request") return out.write(`${entry.level ?? "info"}: ${entry.msg}${entry.err ? ` (${entry.err.message})` : ""}\n`);
-      // The launcher's own polling until the server is ready.
-      if ((entry.route === "/health" || entry.route === "/api") && !banner.printed) return;
+      // The launcher's own polling until the server is ready: every line before the banner, and
+      // after it the lines of the polls that were answered (they may come once it is printed).
+      if (OWN_ROUTES.includes(entry.route) && (!banner.printed || (ownRequests.get(entry.route) ?? 0) > 0)) return noteOwnRequest(entry.route, -1);
       out.write(`  ${entry.method} ${entry.route} ${entry.status} ${Math.round(entry.duration_ms)} ms\n`);
     } catch {
       out.write(`${line}\n`);
@@ -171,6 +173,13 @@ function readable(stream, out) {
 }
 
 const banner = { printed: false };
+
+/** The launcher's own requests to the server, answered (+1) and logged (-1): either may come first. */
+const OWN_ROUTES = ["/health", "/api"];
+const ownRequests = new Map();
+function noteOwnRequest(route, step) {
+  if (OWN_ROUTES.includes(route)) ownRequests.set(route, (ownRequests.get(route) ?? 0) + step);
+}
 
 async function main() {
   const started = Date.now();
