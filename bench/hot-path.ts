@@ -14,11 +14,10 @@
 // less than throughput does, and its ratio (bare / rows API) is what throughput would show alone.
 //   npx tsx bench/hot-path.ts [--duration 8] [--connections 50] [--rounds 3]
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, cpuMs, descendants, headers, load, log, type Measure, productionServices, rows, runBench, SHEET, startService, waitFor } from "./support";
+import { admin, cpuMs, descendants, headers, load, log, type Measure, productionServices, productionServicesReachable, rows, runBench, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "3" } } });
 const GOOGLE_PORT = 4660;
@@ -28,14 +27,6 @@ const BENCH_DB = "sheetapi_hotpath";
 const opts = { duration: Number(args.duration), connections: Number(args.connections) };
 const dir = mkdtempSync(join(tmpdir(), "sheetapi-hotpath-"));
 const bareFile = join(dir, "bare.json");
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = new Socket();
-    s.setTimeout(500, () => (s.destroy(), resolve(false)));
-    s.once("error", () => resolve(false));
-    s.connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
-  });
 
 const PATHS = [
   { name: "list", title: "cached GET list, 100 rows", path: "Hundred?limit=100", target: { embedded: 0.85, production: 0.6 } },
@@ -84,7 +75,7 @@ async function main() {
     await admin(GOOGLE, `/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
     const instances: Instance[] = [{ shape: "embedded", title: "embedded (PGlite, in-process store)", service: embedded, pids: nextServer(embedded.process.pid!) }];
 
-    if ((await listening(6379)) && (await listening(5432))) {
+    if (await productionServicesReachable()) {
       log("production-shape instance: the real Postgres, emulators/upstash over the real Redis");
       const services = productionServices(BENCH_DB, UPSTASH_PORT);
       stops.push(services.stop);

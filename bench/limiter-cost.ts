@@ -8,11 +8,10 @@
 // off the key check alone still makes that round trip, so the ratio is the limiter's own cost.
 //   npx tsx bench/limiter-cost.ts [--duration 10] [--connections 50] [--rounds 2]
 import { mkdtempSync } from "node:fs";
-import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, headers, load, log, type Measure, productionServices, rows, runBench, SHEET, startService, waitFor } from "./support";
+import { admin, headers, load, log, type Measure, productionServices, productionServicesReachable, rows, runBench, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "2" } } });
 const GOOGLE_PORT = 4620;
@@ -20,14 +19,6 @@ const GOOGLE = `http://127.0.0.1:${GOOGLE_PORT}`;
 const UPSTASH_PORT = 8091;
 const BENCH_DB = "sheetapi_bench";
 const opts = { duration: Number(args.duration), connections: Number(args.connections) };
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = new Socket();
-    s.setTimeout(500, () => (s.destroy(), resolve(false)));
-    s.once("error", () => resolve(false));
-    s.connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
-  });
 
 interface Pair {
   name: string;
@@ -54,7 +45,7 @@ async function main() {
     stops.push(embeddedOff.stop);
     const pairs: Pair[] = [{ name: "embedded (in-process store)", on: embeddedOn, off: embeddedOff }];
 
-    if ((await listening(6379)) && (await listening(5432))) {
+    if (await productionServicesReachable()) {
       log("production-shape pair: Upstash over the real Redis, the real Postgres, shared by both instances");
       const services = productionServices(BENCH_DB, UPSTASH_PORT);
       stops.push(services.stop);

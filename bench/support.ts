@@ -3,6 +3,7 @@
 import { execSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { Socket } from "node:net";
 import autocannon from "autocannon";
 
 // A new key each run: a shared Redis may still hold the record of an earlier run's key, made
@@ -145,6 +146,17 @@ export function runBench(main: () => Promise<void>): void {
     },
   );
 }
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = new Socket();
+    s.setTimeout(500, () => (s.destroy(), resolve(false)));
+    s.once("error", () => resolve(false));
+    s.connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
+  });
+
+/** Whether the real Redis and Postgres the production shape runs on answer on loopback. */
+export const productionServicesReachable = async () => (await listening(6379)) && (await listening(5432));
 
 /**
  * The production shape's shared services: a fresh database on the real Postgres and
