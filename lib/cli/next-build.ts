@@ -4,8 +4,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchRoutes, BUILD_MARK, nextBin } from "./build-state.mjs";
 
-export { buildIsStale, nextBin } from "./build-state.mjs";
-
 export function runNextBuild(root: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [nextBin, "build"], { cwd: root, env, stdio: "inherit" });

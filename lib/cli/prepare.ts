@@ -13,8 +13,8 @@ import { DATABASE_GATE_VAR } from "@/db/gate";
 import { subjectOf } from "@/emulators/google/subject";
 import type { DemoAccount } from "@/lib/accounts/demo";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, type AppConfig } from "@/lib/env";
-import { freshBuildTime } from "./build-state.mjs";
-import { buildIsStale, nextBin, runNextBuild } from "./next-build";
+import { buildIsStale, freshBuildTime, nextBin } from "./build-state.mjs";
+import { runNextBuild } from "./next-build";
 import { keepPlan } from "./start-plan-cache.mjs";
 
 /**
