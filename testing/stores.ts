@@ -1,9 +1,9 @@
 // The limit stores a test runs against: the in-process store always, and Upstash through
 // emulators/upstash over the real Redis when one is reachable (required on CI).
-import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
 import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/limits/store";
+import { upstashRedis } from "@/lib/limits/upstash-requester";
 import { startTestService, type TestService } from "./service";
 import { testRedisUrl } from "./services";
 
@@ -20,7 +20,7 @@ export async function storesUnderTest(): Promise<StoresUnderTest> {
   const redisUrl = await testRedisUrl();
   let emulator: UpstashEmulator | undefined;
   const stores: [string, () => LimitStore][] = [["memory", () => memoryStore()]];
-  if (redisUrl) stores.push(["upstash", () => upstashStore(new Redis({ url: emulator!.url, token: "t", retry: false }))]);
+  if (redisUrl) stores.push(["upstash", () => upstashStore(upstashRedis({ url: emulator!.url, token: "t", timeoutMs: 5_000 }))]);
   return {
     stores,
     start: async () => {

@@ -1,6 +1,6 @@
 // Browser (publishable) keys end to end on the real stores: Postgres, and Upstash's protocol
 // (emulators/upstash) over the real Redis. Skipped off CI when either is not reachable.
-import { Redis } from "@upstash/redis";
+import { upstashRedis } from "@/lib/limits/upstash-requester";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
 import { upstashStore } from "@/lib/limits/store";
@@ -18,7 +18,7 @@ if (postgresUrl && redisUrl) {
   afterAll(async () => {
     await emulator?.stop();
   });
-  browserKeySuite("postgres, upstash over redis", { postgresUrl, makeStore: () => upstashStore(new Redis({ url: emulator!.url, token: "t", retry: false })) });
+  browserKeySuite("postgres, upstash over redis", { postgresUrl, makeStore: () => upstashStore(upstashRedis({ url: emulator!.url, token: "t", timeoutMs: 5_000 })) });
 } else {
   describe.skip("browser keys on the real stores", () => it("needs Postgres and Redis", () => undefined));
 }

@@ -2,12 +2,12 @@
 // again. While it is gone, reads are served uncounted within the store timeout, writes answer
 // 503 with Retry-After, /health reports the store down and usage falls back to Postgres;
 // nothing crashes, and once Redis is back every request is counted again without a restart.
-import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
 import { setLimitStore, upstashStore } from "@/lib/limits/store";
+import { upstashRedis } from "@/lib/limits/upstash-requester";
 import { redisProcess } from "@/testing/redis-process";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
@@ -25,7 +25,7 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
   beforeAll(async () => {
     svc = await startTestService();
     emulator = await startUpstashEmulator({ redisUrl: redis!.url, token: "t" });
-    setLimitStore(upstashStore(new Redis({ url: emulator.url, token: "t", retry: false, signal: () => AbortSignal.timeout(STORE_TIMEOUT_MS) })));
+    setLimitStore(upstashStore(upstashRedis({ url: emulator.url, token: "t", timeoutMs: STORE_TIMEOUT_MS })));
     const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: "outage@example.com", plan: "business" });
     await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);

@@ -1,11 +1,11 @@
 // The limit store: Upstash Redis (or emulators/upstash over a real Redis) in production, process
 // memory on embedded defaults. Everything that must agree across instances lives here: key and
 // sheet records (revocation), and later limits, id counters and cache versions.
-import { Redis } from "@upstash/redis";
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { memoryStore } from "./memory-store";
 import { upstashStore } from "./upstash-store";
+import { upstashRedis } from "./upstash-requester";
 import { perProcess } from "@/lib/per-process";
 
 export { memoryStore, upstashStore };
@@ -100,19 +100,9 @@ export interface AuthorizeResult {
 function buildStore(): LimitStore {
   const target = config().limitStore;
   if (target.kind === "memory") return memoryStore();
-  return upstashStore(
-    new Redis({
-      url: target.url,
-      token: target.token,
-      // One bounded attempt per call (DECISIONS 18a): no retries, aborted after the timeout.
-      retry: false,
-      signal: () => AbortSignal.timeout(target.timeoutMs),
-      enableTelemetry: false,
-      // Every string we store is JSON we wrote (valid UTF-8): base64 answers would only add a
-      // decoding step to every request's round trip.
-      responseEncoding: false,
-    }),
-  );
+  // One bounded attempt per call (DECISIONS 18a): the requester retries nothing and gives up
+  // after the timeout. Strings come back as the JSON we stored (no base64 step).
+  return upstashStore(upstashRedis(target));
 }
 
 const current = perProcess("limit-store", () => ({ store: undefined as LimitStore | undefined }));

@@ -1,0 +1,123 @@
+// The Upstash client the service uses (node:http instead of fetch) against servers that
+// misbehave as real networks do, and against emulators/upstash over the real Redis.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
+import { testRedisUrl } from "@/testing/services";
+import { upstashStore } from "./upstash-store";
+import { upstashRedis, upstashRequester } from "./upstash-requester";
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+const servers: Server[] = [];
+
+async function serve(handler: Handler): Promise<string> {
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+    req.on("end", () => handler(req, body, res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const answer = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(value));
+};
+
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+describe("upstashRequester", () => {
+  it("posts the command as JSON with the token to the base URL plus the path, and returns the answer", async () => {
+    const seen: { path?: string; auth?: string; body: string }[] = [];
+    const url = await serve((req, body, res) => {
+      seen.push({ path: req.url, auth: req.headers.authorization, body });
+      answer(res, 200, req.url === "/base/pipeline" ? [{ result: "a" }, { result: 2 }] : { result: "PONG" });
+    });
+    const requester = upstashRequester({ url: `${url}/base/`, token: "secret", timeoutMs: 1000 });
+    expect(await requester.request({ body: ["ping"] })).toEqual({ result: "PONG" });
+    expect(await requester.request({ path: ["pipeline"], body: [["get", "x"], ["incr", "y"]] })).toEqual([{ result: "a" }, { result: 2 }]);
+    expect(seen).toEqual([
+      { path: "/base/", auth: "Bearer secret", body: '["ping"]' },
+      { path: "/base/pipeline", auth: "Bearer secret", body: '[["get","x"],["incr","y"]]' },
+    ]);
+  });
+
+  it("throws the server's error in the client's own wording (NOSCRIPT is recognised by it)", async () => {
+    const url = await serve((_req, _body, res) => answer(res, 400, { error: "NOSCRIPT No matching script" }));
+    const redis = upstashRedis({ url, token: "t", timeoutMs: 1000 });
+    await expect(redis.evalsha("0".repeat(40), [], [])).rejects.toThrow(/^NOSCRIPT No matching script, command was: \["evalsha"/);
+  });
+
+  it("gives up after the timeout when the store does not answer", async () => {
+    const url = await serve(() => undefined);
+    const requester = upstashRequester({ url, token: "t", timeoutMs: 150 });
+    const started = Date.now();
+    await expect(requester.request({ body: ["ping"] })).rejects.toThrow(/did not answer within 150 ms/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("gives up after the timeout when an answer starts and stalls", async () => {
+    const url = await serve((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"result":');
+    });
+    await expect(upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["ping"] })).rejects.toThrow();
+  });
+
+  it("sends a call again once when a kept-alive socket was closed by the server as the call went out", async () => {
+    const served = new WeakSet<object>();
+    let answered = 0;
+    const url = await serve((req, _body, res) => {
+      // A second request on a kept-alive connection finds it closed, as when a proxy's idle
+      // timeout closes it just as the client reuses it: the request never reaches the store.
+      if (served.has(req.socket)) return req.socket.resetAndDestroy();
+      served.add(req.socket);
+      answer(res, 200, { result: ++answered });
+    });
+    const requester = upstashRequester({ url, token: "t", timeoutMs: 2000 });
+    expect(await requester.request({ body: ["incr", "x"] })).toEqual({ result: 1 });
+    expect(await requester.request({ body: ["incr", "x"] })).toEqual({ result: 2 });
+    expect(answered).toBe(2);
+  });
+
+  it("carries Upstash's read-your-writes sync token from each answer to the next call", async () => {
+    const tokens: (string | undefined)[] = [];
+    let n = 0;
+    const url = await serve((req, _body, res) => {
+      tokens.push(req.headers["upstash-sync-token"] as string | undefined);
+      answer(res, 200, { result: "OK" }, { "upstash-sync-token": `sync-${++n}` });
+    });
+    const requester = upstashRequester({ url, token: "t", timeoutMs: 1000 });
+    await requester.request({ body: ["set", "a", "1"] });
+    await requester.request({ body: ["get", "a"] });
+    expect(tokens).toEqual([undefined, "sync-1"]);
+  });
+});
+
+const redisUrl = await testRedisUrl();
+describe.skipIf(!redisUrl)("the limit store through emulators/upstash over the real Redis", () => {
+  let emulator: UpstashEmulator;
+  beforeAll(async () => {
+    emulator = await startUpstashEmulator({ redisUrl: redisUrl!, token: "t" });
+  });
+  afterAll(async () => emulator?.stop());
+
+  it("runs scripts by SHA, loading them on NOSCRIPT, and reads what it wrote", async () => {
+    const store = upstashStore(upstashRedis({ url: emulator.url, token: "t", timeoutMs: 2000 }));
+    const key = `requester-test:${Date.now()}`;
+    await store.put(key, { v: 1, hello: "wörld ✓" }, 60);
+    expect(await store.mget([key, `${key}:absent`])).toEqual([{ v: 1, hello: "wörld ✓" }, null]);
+    expect(await store.incr(`${key}:n`, 60)).toBe(1);
+    expect(await store.incr(`${key}:n`, 60)).toBe(2);
+    await store.del(key);
+    expect(await store.mget([key])).toEqual([null]);
+  });
+});
