@@ -1,7 +1,7 @@
 // The base of every route handler: a request id on every answer (the caller's own X-Request-Id
 // when it is a sane one), anything thrown turned into the spec's envelope, and one structured
 // log line per request. withApiKey and withSession build on it.
-import { log } from "@/lib/log";
+import { logRequest } from "@/lib/log";
 import { ApiError, clip } from "./errors";
 import { handleApiError } from "./envelope";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
@@ -43,14 +43,14 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
       res = handleApiError(err, requestId, req.signal);
     }
     res.headers.set(REQUEST_ID_HEADER, requestId);
-    log.info({
+    logRequest({
       req_id: requestId,
       method: req.method,
       route: routeTemplate(url.pathname, params as Record<string, unknown>),
       status: res.status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
       ...fields,
-    }, "request");
+    });
     return res;
   };
 }

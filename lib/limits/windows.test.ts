@@ -27,6 +27,17 @@ describe("limit windows", () => {
     expect(billingPeriod(anchor, t("2026-03-05T00:00:00Z"))).toEqual({ start: t("2026-02-28T00:00:00Z"), end: t("2026-03-31T00:00:00Z") });
   });
 
+  it("give the right period for one anchor asked about months in any order (the last answer is kept)", () => {
+    const anchor = new Date("2026-01-31T10:00:00.000Z");
+    const at = (iso: string) => billingPeriod(anchor, Date.parse(iso));
+    const iso = (p: { start: number; end: number }) => [new Date(p.start).toISOString(), new Date(p.end).toISOString()];
+    expect(iso(at("2026-03-01T00:00:00Z"))).toEqual(["2026-02-28T10:00:00.000Z", "2026-03-31T10:00:00.000Z"]);
+    expect(iso(at("2026-03-31T09:59:59.999Z"))).toEqual(["2026-02-28T10:00:00.000Z", "2026-03-31T10:00:00.000Z"]);
+    expect(iso(at("2026-03-31T10:00:00.000Z"))).toEqual(["2026-03-31T10:00:00.000Z", "2026-04-30T10:00:00.000Z"]);
+    expect(iso(at("2026-02-01T00:00:00Z"))).toEqual(["2026-01-31T10:00:00.000Z", "2026-02-28T10:00:00.000Z"]);
+    expect(iso(at("2025-12-01T00:00:00Z"))).toEqual(["2026-01-31T10:00:00.000Z", "2026-02-28T10:00:00.000Z"]);
+  });
+
   it("slide the burst window over the last 60 seconds", () => {
     const [burst] = limitWindows(PLANS.free_trial, new Date(0), 1_000_000);
     expect(burst).toMatchObject({ name: "burst", limit: 5, start: 940_000 });

@@ -28,8 +28,22 @@ export function addMonths(anchor: Date, months: number): Date {
   return new Date(Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
 }
 
+// The period each anchor was last asked about: every request of an account asks again, and the
+// answer changes once a month. Bounded; the oldest anchors go first.
+const MAX_PERIODS = 10_000;
+const lastPeriods = new Map<number, { start: number; end: number }>();
+
 /** The billing period holding `now`. */
 export function billingPeriod(anchor: Date, now: number): { start: number; end: number } {
+  const last = lastPeriods.get(anchor.getTime());
+  if (last && last.start <= now && now < last.end) return last;
+  const period = computeBillingPeriod(anchor, now);
+  if (lastPeriods.size >= MAX_PERIODS) lastPeriods.delete(lastPeriods.keys().next().value!);
+  lastPeriods.set(anchor.getTime(), Object.freeze(period));
+  return period;
+}
+
+function computeBillingPeriod(anchor: Date, now: number): { start: number; end: number } {
   const a = anchor.getTime();
   if (now < a) return { start: a, end: addMonths(anchor, 1).getTime() };
   const d = new Date(now);
