@@ -69,7 +69,7 @@ async function main() {
   try {
     const env = { BENCH_BARE_JSON_FILE: bareFile, SHEETAPI_BENCH_ROUTES: "1" };
     log(`embedded instance (builds first when the build is stale; data in ${dir})`);
-    const embedded = startService(3660, GOOGLE_PORT, join(dir, "embedded"), env);
+    const embedded = startService(3660, GOOGLE_PORT, join(dir, "embedded"), env, { production: true });
     stops.push(embedded.stop);
     await waitFor(`${embedded.base}/health`, 600_000);
     await admin(GOOGLE, `/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
@@ -79,7 +79,7 @@ async function main() {
       log("production-shape instance: the real Postgres, emulators/upstash over the real Redis");
       const services = productionServices(BENCH_DB, UPSTASH_PORT);
       stops.push(services.stop);
-      const production = startService(3661, GOOGLE_PORT, join(dir, "production"), { ...env, ...services.env });
+      const production = startService(3661, GOOGLE_PORT, join(dir, "production"), { ...env, ...services.env }, { production: true });
       stops.push(production.stop);
       await waitFor(`${production.base}/health`, 240_000);
       instances.push({ shape: "production", title: "production shape (Postgres, Upstash over Redis)", service: production, pids: [...nextServer(production.process.pid!), services.bridgePid] });

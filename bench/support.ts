@@ -2,7 +2,7 @@
 // admin API, generated tabs and one autocannon measure.
 import { execSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { openSync, readFileSync } from "node:fs";
 import { Socket } from "node:net";
 import autocannon from "autocannon";
 
@@ -26,8 +26,14 @@ export async function waitFor(url: string, ms: number): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-/** `npm start` on embedded defaults plus `env`, as its own process group; stop() ends the group. */
-export function startService(port: number, googlePort: number, dataDir: string, env: Record<string, string> = {}): { base: string; process: ChildProcess; stop: () => void } {
+/**
+ * `npm start` on embedded defaults plus `env`, as its own process group; stop() ends the group.
+ * `production`: run as a deployment does (NODE_ENV=production, on embedded defaults where `env`
+ * names no services), its JSON log lines written to `<dataDir>.log` as a log collector would
+ * take them, instead of the development output the launcher formats line by line.
+ */
+export function startService(port: number, googlePort: number, dataDir: string, env: Record<string, string> = {}, { production = false } = {}): { base: string; process: ChildProcess; stop: () => void } {
+  const logFile = production ? openSync(`${dataDir}.log`, "a") : undefined;
   const child = spawn(process.execPath, ["lib/cli/start.mjs"], {
     env: {
       ...process.env,
@@ -38,12 +44,13 @@ export function startService(port: number, googlePort: number, dataDir: string, 
       DEMO_API_KEY: KEY,
       // Limits raised so that the load itself is never refused; the limiter still runs.
       RATE_LIMIT_MULTIPLIER: "100000",
-      NODE_ENV: "development",
+      NODE_ENV: production ? "production" : "development",
+      ...(production ? { ALLOW_EMBEDDED: "true" } : {}),
       DATABASE_URL: "",
       UPSTASH_REDIS_REST_URL: "",
       ...env,
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", logFile ?? "inherit", "inherit"],
     detached: true,
   });
   return {
