@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
 import { testRedisUrl } from "@/testing/services";
 import { upstashStore } from "./upstash-store";
+import { errors } from "@upstash/redis";
 import { upstashRedis, upstashRequester } from "./upstash-requester";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -45,47 +46,73 @@ describe("upstashRequester", () => {
     expect(await requester.request({ body: ["ping"] })).toEqual({ result: "PONG" });
     expect(await requester.request({ path: ["pipeline"], body: [["get", "x"], ["incr", "y"]] })).toEqual([{ result: "a" }, { result: 2 }]);
     expect(seen).toEqual([
-      { path: "/base/", auth: "Bearer secret", body: '["ping"]' },
+      { path: "/base", auth: "Bearer secret", body: '["ping"]' },
       { path: "/base/pipeline", auth: "Bearer secret", body: '[["get","x"],["incr","y"]]' },
     ]);
   });
 
-  it("throws the server's error in the client's own wording (NOSCRIPT is recognised by it)", async () => {
-    const url = await serve((_req, _body, res) => answer(res, 400, { error: "NOSCRIPT No matching script" }));
+  it("throws Redis's message with the command's name, never its arguments (stored records)", async () => {
+    const url = await serve((_req, _body, res) => answer(res, 400, { error: "NOSCRIPT No matching script. Please use EVAL." }));
     const redis = upstashRedis({ url, token: "t", timeoutMs: 1000 });
-    await expect(redis.evalsha("0".repeat(40), [], [])).rejects.toThrow(/^NOSCRIPT No matching script, command was: \["evalsha"/);
+    const err = await redis.evalsha("0".repeat(40), ["k"], ['{"refreshTokenCiphertext":"v1.x"}']).catch((e: unknown) => e as Error);
+    expect((err as Error).message).toBe("NOSCRIPT No matching script. Please use EVAL., command was: evalsha");
   });
 
-  it("gives up after the timeout when the store does not answer", async () => {
+  it("fails with the client's parse error when a proxy answers HTML", async () => {
+    const url = await serve((_req, _body, res) => {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html>Bad gateway</html>");
+    });
+    await expect(upstashRequester({ url, token: "t", timeoutMs: 1000 }).request({ body: ["ping"] })).rejects.toBeInstanceOf(errors.UpstashJSONParseError);
+  });
+
+  it("fails at once, without a second attempt, when nothing listens", async () => {
     const url = await serve(() => undefined);
-    const requester = upstashRequester({ url, token: "t", timeoutMs: 150 });
+    for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
     const started = Date.now();
-    await expect(requester.request({ body: ["ping"] })).rejects.toThrow(/did not answer within 150 ms/);
+    await expect(upstashRequester({ url, token: "t", timeoutMs: 2000 }).request({ body: ["ping"] })).rejects.toThrow(/ECONNREFUSED/);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it("gives up after the timeout when an answer starts and stalls", async () => {
+  it("gives up after the timeout, once, when the store does not answer", async () => {
+    let calls = 0;
+    const url = await serve(() => calls++);
+    const started = Date.now();
+    await expect(upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["incr", "x"] })).rejects.toThrow(/did not answer within 150 ms/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toBe(1);
+  });
+
+  it("gives up after the timeout, once, when an answer starts and stalls", async () => {
+    let calls = 0;
     const url = await serve((_req, _body, res) => {
+      calls++;
       res.writeHead(200, { "content-type": "application/json" });
       res.write('{"result":');
     });
-    await expect(upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["ping"] })).rejects.toThrow();
+    const started = Date.now();
+    await expect(upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["incr", "x"] })).rejects.toThrow(/did not answer within 150 ms|closed the connection/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toBe(1);
   });
 
-  it("sends a call again once when a kept-alive socket was closed by the server as the call went out", async () => {
+  it("reports a connection reset on a kept-alive socket and never sends the call again (it may have run)", async () => {
     const served = new WeakSet<object>();
-    let answered = 0;
+    let received = 0;
     const url = await serve((req, _body, res) => {
-      // A second request on a kept-alive connection finds it closed, as when a proxy's idle
-      // timeout closes it just as the client reuses it: the request never reaches the store.
+      received++;
+      // The second call on the connection arrives, and the connection is reset before an answer.
       if (served.has(req.socket)) return req.socket.resetAndDestroy();
       served.add(req.socket);
-      answer(res, 200, { result: ++answered });
+      answer(res, 200, { result: received });
     });
     const requester = upstashRequester({ url, token: "t", timeoutMs: 2000 });
     expect(await requester.request({ body: ["incr", "x"] })).toEqual({ result: 1 });
-    expect(await requester.request({ body: ["incr", "x"] })).toEqual({ result: 2 });
-    expect(answered).toBe(2);
+    await expect(requester.request({ body: ["incr", "x"] })).rejects.toThrow(/ECONNRESET|socket hang up/);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received).toBe(2);
   });
 
   it("carries Upstash's read-your-writes sync token from each answer to the next call", async () => {
@@ -100,6 +127,17 @@ describe("upstashRequester", () => {
     await requester.request({ body: ["get", "a"] });
     expect(tokens).toEqual([undefined, "sync-1"]);
   });
+
+  it("posts to the base URL itself when the call has no path, as the stock client does", async () => {
+    const paths: (string | undefined)[] = [];
+    const url = await serve((req, _body, res) => {
+      paths.push(req.url);
+      answer(res, 200, { result: "OK" });
+    });
+    await upstashRequester({ url: `${url}/v1`, token: "t", timeoutMs: 1000 }).request({ body: ["ping"] });
+    await upstashRequester({ url, token: "t", timeoutMs: 1000 }).request({ path: ["pipeline"], body: [["ping"]] });
+    expect(paths).toEqual(["/v1", "/pipeline"]);
+  });
 });
 
 const redisUrl = await testRedisUrl();
@@ -111,7 +149,10 @@ describe.skipIf(!redisUrl)("the limit store through emulators/upstash over the r
   afterAll(async () => emulator?.stop());
 
   it("runs scripts by SHA, loading them on NOSCRIPT, and reads what it wrote", async () => {
-    const store = upstashStore(upstashRedis({ url: emulator.url, token: "t", timeoutMs: 2000 }));
+    const redis = upstashRedis({ url: emulator.url, token: "t", timeoutMs: 2000 });
+    // A Redis without the scripts (new, restarted, flushed): the store loads them itself.
+    await redis.scriptFlush();
+    const store = upstashStore(redis);
     const key = `requester-test:${Date.now()}`;
     await store.put(key, { v: 1, hello: "wörld ✓" }, 60);
     expect(await store.mget([key, `${key}:absent`])).toEqual([{ v: 1, hello: "wörld ✓" }, null]);

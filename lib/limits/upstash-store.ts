@@ -35,7 +35,7 @@ export function upstashStore(redis: Redis): LimitStore {
     try {
       return await redis.evalsha(shaOf(script), keys, args);
     } catch (err) {
-      if (err instanceof Error && /noscript/i.test(err.message)) return redis.eval(script, keys, args);
+      if (err instanceof Error && /\bNOSCRIPT\b/.test(err.message)) return redis.eval(script, keys, args);
       throw err;
     }
   };
