@@ -31,15 +31,16 @@ export function addMonths(anchor: Date, months: number): Date {
 // The period each anchor was last asked about: every request of an account asks again, and the
 // answer changes once a month. Bounded; the oldest anchors go first.
 const MAX_PERIODS = 10_000;
-const lastPeriods = new Map<number, { start: number; end: number }>();
+const lastPeriods = new Map<number, Readonly<{ start: number; end: number }>>();
 
 /** The billing period holding `now`. */
-export function billingPeriod(anchor: Date, now: number): { start: number; end: number } {
+export function billingPeriod(anchor: Date, now: number): Readonly<{ start: number; end: number }> {
   const last = lastPeriods.get(anchor.getTime());
   if (last && last.start <= now && now < last.end) return last;
-  const period = computeBillingPeriod(anchor, now);
+  const period = Object.freeze(computeBillingPeriod(anchor, now));
+  lastPeriods.delete(anchor.getTime());
   if (lastPeriods.size >= MAX_PERIODS) lastPeriods.delete(lastPeriods.keys().next().value!);
-  lastPeriods.set(anchor.getTime(), Object.freeze(period));
+  lastPeriods.set(anchor.getTime(), period);
   return period;
 }
 
