@@ -89,14 +89,20 @@ function replace(server) {
 
 /** The status of a GET, or 0 when nothing answers (node:http rather than fetch: undici alone is ~10 MB). */
 function status(url) {
+  const route = new URL(url).pathname;
+  // Counted when sent: a poll that timed out here may still be answered and logged there.
+  noteOwnRequest(route, 1);
   return new Promise((done) => {
     const req = get(url, { timeout: 2000 }, (res) => {
       res.resume();
-      noteOwnRequest(new URL(url).pathname, 1);
       done(res.statusCode ?? 0);
     });
     req.once("timeout", () => req.destroy());
-    req.once("error", () => done(0));
+    req.once("error", (err) => {
+      // Refused: it never reached the server, so no line will come for it.
+      if (err.code === "ECONNREFUSED") noteOwnRequest(route, -1);
+      done(0);
+    });
   });
 }
 
@@ -163,7 +169,7 @@ function readable(stream, out) {
       const entry = JSON.parse(line);
       if (entry.msg !== "request") return out.write(`${entry.level ?? "info"}: ${entry.msg}${entry.err ? ` (${entry.err.message})` : ""}\n`);
       // The launcher's own polling until the server is ready: every line before the banner, and
-      // after it the lines of the polls that were answered (they may come once it is printed).
+      // after it the lines of the polls it sent (they may come once it is printed).
       if (OWN_ROUTES.includes(entry.route) && (!banner.printed || (ownRequests.get(entry.route) ?? 0) > 0)) return noteOwnRequest(entry.route, -1);
       out.write(`  ${entry.method} ${entry.route} ${entry.status} ${Math.round(entry.duration_ms)} ms\n`);
     } catch {
@@ -174,11 +180,11 @@ function readable(stream, out) {
 
 const banner = { printed: false };
 
-/** The launcher's own requests to the server, answered (+1) and logged (-1): either may come first. */
+/** The launcher's own requests to the server not logged yet: sent (+1), logged or refused (-1); never below 0. */
 const OWN_ROUTES = ["/health", "/api"];
 const ownRequests = new Map();
 function noteOwnRequest(route, step) {
-  if (OWN_ROUTES.includes(route)) ownRequests.set(route, (ownRequests.get(route) ?? 0) + step);
+  if (OWN_ROUTES.includes(route)) ownRequests.set(route, Math.max(0, (ownRequests.get(route) ?? 0) + step));
 }
 
 async function main() {
