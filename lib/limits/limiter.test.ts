@@ -92,6 +92,16 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     expect((await hit(a, now + 1, plan({ burst: 1, hour: 1 }))).allowed).toBe(true);
   });
 
+  it("gives back one unit, not all, when one of several requests of the same millisecond is refunded", async () => {
+    const a = account();
+    const now = t("2027-11-22T12:00:00Z");
+    const p = plan({ burst: 3 });
+    const [first] = [await hit(a, now, p), await hit(a, now, p), await hit(a, now, p)];
+    await refundRequest(first!);
+    expect((await hit(a, now, p)).allowed).toBe(true);
+    expect((await hit(a, now, p)).allowed).toBe(false);
+  });
+
   it("lets exactly the remaining requests through when many arrive at once", async () => {
     const a = account();
     const now = t("2027-11-22T12:00:00Z");

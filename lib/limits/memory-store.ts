@@ -30,15 +30,17 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
   const entries = new Map<string, { value: unknown; expiresAt: number }>();
   const put = (key: string, value: unknown, expiresAt: number) => entries.set(key, { value: stored(value), expiresAt });
   // Each burst window is a time-ordered queue: expired entries leave from the front, so a
-  // check costs nothing per entry however many the window holds.
-  const bursts = new Map<string, { at: number[]; member: string[]; head: number }>();
+  // check costs nothing per entry however many the window holds. Only the times are kept: Redis
+  // needs each request's member to tell entries apart, but one process counts, and a refund
+  // removes an entry of its request's time, which leaves the same counts. (Keeping a string per
+  // request for the window's minute would grow the old generation the collector has to mark.)
+  const bursts = new Map<string, { at: number[]; head: number }>();
   const burstOf = (key: string, from: number) => {
     let b = bursts.get(key);
-    if (!b) bursts.set(key, (b = { at: [], member: [], head: 0 }));
+    if (!b) bursts.set(key, (b = { at: [], head: 0 }));
     while (b.head < b.at.length && b.at[b.head]! <= from) b.head++;
     if (b.head > 1024 && b.head * 2 > b.at.length) {
       b.at = b.at.slice(b.head);
-      b.member = b.member.slice(b.head);
       b.head = 0;
     }
     return b;
@@ -74,8 +76,8 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       // Kept in time order even if a caller's clock steps back a little.
       let i = burst.at.length;
       while (i > burst.head && burst.at[i - 1]! > spec.now) i--;
-      burst.at.splice(i, 0, spec.now);
-      burst.member.splice(i, 0, spec.member);
+      if (i === burst.at.length) burst.at.push(spec.now);
+      else burst.at.splice(i, 0, spec.now);
       used[0]! += 1;
       spec.counters.forEach((c, i) => {
         used[i + 1] = used[i + 1]! + 1;
@@ -179,11 +181,8 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     },
     refund: async (spec) => {
       const burst = bursts.get(spec.burst.key);
-      const i = burst ? burst.member.indexOf(spec.member, burst.head) : -1;
-      if (burst && i >= 0) {
-        burst.at.splice(i, 1);
-        burst.member.splice(i, 1);
-      }
+      const i = burst ? burst.at.lastIndexOf(spec.now) : -1;
+      if (burst && i >= burst.head) burst.at.splice(i, 1);
       for (const c of spec.counters) {
         const value = Number(read(c.key) ?? 0);
         if (value > 0) put(c.key, value - 1, c.expireAt);
