@@ -34,11 +34,28 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+// Every request of the service passes through here (the limit check is one call per API
+// request), so the bridge reads bodies with plain events rather than an async iterator.
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.once("error", reject);
+    req.once("end", () => {
+      try {
+        resolve(JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8")));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
 }
+
+/** The request's path without its query (no URL object per request). */
+const pathOf = (url = "/") => {
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
+};
 
 const isCommand = (c: unknown): c is unknown[] => Array.isArray(c) && c.length > 0;
 const asArgs = (command: unknown[]) => command.map((a) => (typeof a === "string" ? a : JSON.stringify(a)));
@@ -85,7 +102,7 @@ export async function startUpstashEmulator(options: UpstashEmulatorOptions): Pro
     } catch {
       return send(res, 400, { error: "ERR failed to parse the request body as JSON" });
     }
-    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const path = pathOf(req.url);
     try {
       if (path === "/pipeline" || path === "/multi-exec") {
         if (!Array.isArray(body) || !body.every(isCommand)) return send(res, 400, { error: "ERR expected an array of commands" });
