@@ -8,10 +8,8 @@
 // depend on the HTTP server in front. Plan limits are raised (1,000 a minute is past Business's
 // burst of 500): this measures Google's side, not ours.
 //   npx tsx bench/google-quota.ts [--minutes 2] [--reads-per-minute 1000]
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { inProcessService } from "./in-process";
 import { runBench } from "./support";
 
 const { values: args } = parseArgs({ options: { minutes: { type: "string", default: "2" }, "reads-per-minute": { type: "string", default: "1000" } } });
@@ -22,16 +20,7 @@ const log = (line: string) => console.log(`▸ ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
-  const { startGoogleEmulator } = await import("@/emulators/google/server");
-  const google = await startGoogleEmulator();
-  Object.assign(process.env, { DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-quota-")), GOOGLE_API_ROOT_URL: google.url, DATABASE_URL: "", RATE_LIMIT_MULTIPLIER: "100", UPSTASH_REDIS_REST_URL: "", NODE_ENV: "development" });
-  const { loadConfig } = await import("@/lib/env");
-  const { uploadServiceAccountKey } = await import("@/testing/google");
-  await uploadServiceAccountKey(google.url, loadConfig().google.serviceAccount);
-  const { setDatabase } = await import("@/db/client");
-  const { freshPglite } = await import("@/testing/databases");
-  const db = await freshPglite();
-  setDatabase(db);
+  const { google, stop: stopService } = await inProcessService("quota", { env: { RATE_LIMIT_MULTIPLIER: "100" } });
   const { createUser } = await import("@/db/queries/users");
   const { registerSheet } = await import("@/lib/sheets/registration");
   const { callRoute } = await import("@/testing/routes");
@@ -110,8 +99,7 @@ async function main() {
   const worst = Math.max(...perMinute.map((m) => m.sheets));
   const failed = [...outcomes.entries()].filter(([k]) => !k.startsWith("200")).reduce((a, [, v]) => a + v, 0);
   console.log(`max Sheets calls in a minute: ${worst} (quota 60); answers other than 200: ${failed} of ${total}`);
-  await db.close();
-  await google.stop();
+  await stopService();
 }
 
 runBench(main);

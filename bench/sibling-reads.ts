@@ -7,10 +7,8 @@
 // Drive reporting changes at once (the hardest case: every write's change is seen), PGlite and the
 // in-process limit store; the sheet's cache TTL is longer than the run.
 //   npx tsx bench/sibling-reads.ts [--rounds 5] [--pairs 10]
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { inProcessService } from "./in-process";
 import { rows, runBench } from "./support";
 
 const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "5" }, pairs: { type: "string", default: "10" } } });
@@ -24,16 +22,8 @@ const stats = (xs: number[]) => {
 };
 
 async function main() {
-  const { startGoogleEmulator } = await import("@/emulators/google/server");
-  const google = await startGoogleEmulator({ modifiedTimeLagMs: 0 });
-  Object.assign(process.env, { DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-siblings-")), GOOGLE_API_ROOT_URL: google.url, DATABASE_URL: "", RATE_LIMIT_MULTIPLIER: "100000", UPSTASH_REDIS_REST_URL: "", NODE_ENV: "development", LOG_LEVEL: "warn" });
-  const { loadConfig } = await import("@/lib/env");
-  const { uploadServiceAccountKey, proveAccessWithGoogle } = await import("@/testing/google");
-  await uploadServiceAccountKey(google.url, loadConfig().google.serviceAccount);
-  const { setDatabase } = await import("@/db/client");
-  const { freshPglite } = await import("@/testing/databases");
-  const db = await freshPglite();
-  setDatabase(db);
+  const { google, db, stop } = await inProcessService("siblings", { google: { modifiedTimeLagMs: 0 }, env: { RATE_LIMIT_MULTIPLIER: "100000", LOG_LEVEL: "warn" } });
+  const { proveAccessWithGoogle } = await import("@/testing/google");
   const { createUser } = await import("@/db/queries/users");
   const { registerSheet } = await import("@/lib/sheets/registration");
   const { rowsClient } = await import("@/testing/rows-client");
@@ -106,7 +96,7 @@ async function main() {
   console.log(`| read of a cached 100-row tab right after a create on its 100,000-row sibling / the same read without the write | ${stats(ratios)} | <= 1.5 |`);
   console.log(`| Google reads caused by ${pairs} reads of the small tab: without a write before / right after a create | ${googleReads.cached} / ${googleReads.afterWrite} (${misses.cached} / ${misses.afterWrite} not served from cache) | 0 / 0 |`);
   console.log(`| an edit in the Sheets UI: Google reads for the next reads of both tabs | ${google.calls.get("values.batchGet") ?? 0} batchGet + ${google.calls.get("values.get") ?? 0} values.get (Small ${small.headers.get("x-cache")}, then Big ${big.headers.get("x-cache")}) | one batch |`);
-  await google.stop();
+  await stop();
 }
 
 runBench(main);
