@@ -29,14 +29,19 @@ export function setLogTarget(next: { write(line: string): unknown } | undefined)
   target = next ?? stdout;
 }
 
+// Field names that could carry a secret, censored wherever they appear at the top of a line;
+// header objects have their key and cookie headers censored.
+const SECRET_NAMES = ["apiKey", "api_key", "token", "refreshToken", "refresh_token", "access_token", "secret"];
+const CENSOR = "[redacted]";
+
 export const log = pino({
   level,
   base: { service: "sheetapi" },
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
   redact: {
-    paths: ["headers.x-api-key", "headers.authorization", "headers.cookie", "*.headers.x-api-key", "*.headers.authorization", "*.headers.cookie", "apiKey", "api_key", "token", "refreshToken", "refresh_token", "access_token", "secret"],
-    censor: "[redacted]",
+    paths: ["headers.x-api-key", "headers.authorization", "headers.cookie", "*.headers.x-api-key", "*.headers.authorization", "*.headers.cookie", ...SECRET_NAMES],
+    censor: CENSOR,
   },
 }, { write: (line: string) => target.write(line) });
 
@@ -46,8 +51,9 @@ export const errorFields = (err: unknown) => (err instanceof Error ? { err: { na
 // The one line every request writes, made without pino's general machinery (bindings,
 // serializers, the redaction paths): the same JSON pino writes (level, time, service, the
 // fields, msg), at a fraction of the cost on the hot path. Its fields are the route's own
-// (lib/http/route.ts); a name that could carry a secret is censored all the same.
-const SECRET_FIELDS = new Set(["apiKey", "api_key", "token", "refreshToken", "refresh_token", "access_token", "secret", "headers"]);
+// (lib/http/route.ts); a name that could carry a secret is censored all the same, and, its
+// fields being scalars, a `headers` field whole.
+const SECRET_FIELDS = new Set([...SECRET_NAMES, "headers"]);
 let isoSecond = -1;
 let isoPrefix = "";
 
@@ -65,7 +71,7 @@ function isoNow(): string {
 /** Logs the request line at info: `{"level":"info","time":…,"service":"sheetapi",…fields,"msg":"request"}`. */
 export function logRequest(fields: Record<string, string | number | undefined>): void {
   if (!log.isLevelEnabled("info")) return;
-  for (const name of Object.keys(fields)) if (SECRET_FIELDS.has(name)) fields[name] = "[redacted]";
+  for (const name of Object.keys(fields)) if (SECRET_FIELDS.has(name)) fields[name] = CENSOR;
   const body = JSON.stringify(fields);
   target.write(`{"level":"info","time":"${isoNow()}","service":"sheetapi"${body.length > 2 ? `,${body.slice(1, -1)}` : ""},"msg":"request"}\n`);
 }
