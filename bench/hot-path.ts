@@ -7,9 +7,11 @@
 //   embedded: PGlite and the in-process limit store (the defaults)
 //   production shape: the real Postgres (a fresh database) and emulators/upstash over the real
 //   Redis; skipped when Postgres or Redis does not answer on its usual port.
-// Each round measures the bare route and the rows API back to back (the order alternates), and
-// the ratio of each round is reported as min / median / max over the rounds. Beside throughput,
-// the CPU time the service's own processes spent per answer (next-server; in the production shape
+// Each round measures the bare route and the rows API back to back (the order rotates), and
+// the ratio of each round is reported as min / median / max over the rounds. A third side is the
+// same bare handler behind the rows API's path shape (app/api/bench/bare-dynamic/{sheetId}/...):
+// what Next.js spends on dynamic segments alone, so the product's own share can be told from it.
+// Beside throughput, the CPU time the service's own processes spent per answer (next-server; in the production shape
 // also the Upstash bridge) is read from /proc: on a machine shared with other work it moves far
 // less than throughput does, and its ratio (bare / rows API) is what throughput would show alone.
 //   npx tsx bench/hot-path.ts [--duration 8] [--connections 50] [--rounds 3]
@@ -29,8 +31,8 @@ const dir = mkdtempSync(join(tmpdir(), "sheetapi-hotpath-"));
 const bareFile = join(dir, "bare.json");
 
 const PATHS = [
-  { name: "list", title: "cached GET list, 100 rows", path: "Hundred?limit=100", target: { embedded: 0.85, production: 0.6 } },
-  { name: "row", title: "cached GET one row", path: "Hundred/42", target: { embedded: 0.9, production: 0.65 } },
+  { name: "list", title: "cached GET list, 100 rows", path: "Hundred?limit=100", dynamicPath: "Hundred", target: { embedded: 0.85, production: 0.6 } },
+  { name: "row", title: "cached GET one row", path: "Hundred/42", dynamicPath: "Hundred/42", target: { embedded: 0.9, production: 0.65 } },
 ] as const;
 
 interface Instance {
@@ -39,6 +41,8 @@ interface Instance {
   service: ReturnType<typeof startService>;
   /** The processes whose CPU time an answer costs. */
   pids: number[];
+  /** Of those, the Upstash stand-in's (production shape): Upstash's share, on other machines in a deployment. */
+  bridge?: number;
 }
 
 const nextServer = (launcher: number) => descendants(launcher).filter((pid) => {
@@ -52,14 +56,18 @@ const nextServer = (launcher: number) => descendants(launcher).filter((pid) => {
 interface Sample extends Measure {
   /** CPU ms of the instance's processes per answer. */
   cpu: number;
+  /** CPU ms of the Upstash stand-in per answer (0 on embedded defaults). */
+  bridgeCpu: number;
 }
 
-async function sample(title: string, url: string, pids: number[]): Promise<Sample> {
+async function sample(title: string, url: string, { pids, bridge }: Instance): Promise<Sample> {
   const before = cpuMs(pids);
+  const bridgeBefore = bridge ? cpuMs([bridge]) : 0;
   const m = await load(title, url, opts);
   const cpu = (cpuMs(pids) - before) / Math.max(1, m.total);
-  log(`  CPU ${(cpu * 1000).toFixed(0)} µs per answer`);
-  return { ...m, cpu };
+  const bridgeCpu = bridge ? (cpuMs([bridge]) - bridgeBefore) / Math.max(1, m.total) : 0;
+  log(`  CPU ${(cpu * 1000).toFixed(0)} µs per answer${bridge ? ` (Upstash stand-in ${(bridgeCpu * 1000).toFixed(0)} µs)` : ""}`);
+  return { ...m, cpu, bridgeCpu };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -82,7 +90,7 @@ async function main() {
       const production = startService(3661, GOOGLE_PORT, join(dir, "production"), { ...env, ...services.env }, { production: true });
       stops.push(production.stop);
       await waitFor(`${production.base}/health`, 240_000);
-      instances.push({ shape: "production", title: "production shape (Postgres, Upstash over Redis)", service: production, pids: [...nextServer(production.process.pid!), services.bridgePid] });
+      instances.push({ shape: "production", title: "production shape (Postgres, Upstash over Redis)", service: production, pids: [...nextServer(production.process.pid!), services.bridgePid], bridge: services.bridgePid });
     } else log("Redis or Postgres not reachable: the production shape is skipped");
 
     for (const inst of instances) await fetch(`${inst.service.base}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
@@ -92,28 +100,36 @@ async function main() {
     writeFileSync(bareFile, JSON.stringify(bodies));
     log(`bodies: ${PATHS.map((p) => `${p.name} ${JSON.stringify(bodies[p.name]).length} bytes`).join(", ")}`);
 
-    const lines = ["| shape | path | bare route (median) | rows API (median) | throughput ratio min / median / max | CPU per answer, bare / rows API (median) | CPU ratio | target |", "|---|---|---|---|---|---|---|---|"];
+    const lines = [
+      "| shape | path | bare route (median) | bare route, same dynamic path (median) | rows API (median) | throughput ratio to the bare route min / median / max | to the same dynamic path (median) | CPU per answer, bare / dynamic / rows API (median) | of which the Upstash stand-in | CPU ratio to bare | target |",
+      "|---|---|---|---|---|---|---|---|---|---|---|",
+    ];
     for (const inst of instances) {
       const base = inst.service.base;
       for (const p of PATHS) {
-        const bareUrl = `${base}/api/bench/bare?body=${p.name}`;
-        const ourUrl = `${base}/api/v1/${SHEET}/${p.path}`;
-        await load(`${inst.shape} warm-up bare ${p.name}`, bareUrl, { ...opts, duration: 2 });
-        await load(`${inst.shape} warm-up ${p.name}`, ourUrl, { ...opts, duration: 2 });
-        const bare: Sample[] = [];
-        const ours: Sample[] = [];
+        const sides = [
+          { name: "bare", url: `${base}/api/bench/bare?body=${p.name}`, samples: [] as Sample[] },
+          { name: "bare, dynamic path", url: `${base}/api/bench/bare-dynamic/${SHEET}/${p.dynamicPath}?body=${p.name}`, samples: [] as Sample[] },
+          { name: "rows API", url: `${base}/api/v1/${SHEET}/${p.path}`, samples: [] as Sample[] },
+        ];
+        for (const side of sides) await load(`${inst.shape} warm-up ${side.name} ${p.name}`, side.url, { ...opts, duration: 2 });
         for (let r = 0; r < Number(args.rounds); r++) {
-          // Alternate which side goes first, so drift and warm-up fall on both.
-          const sides = [() => sample(`${inst.shape} ${p.name} bare, round ${r + 1}`, bareUrl, inst.pids).then((m) => bare.push(m)), () => sample(`${inst.shape} ${p.name} rows API, round ${r + 1}`, ourUrl, inst.pids).then((m) => ours.push(m))];
-          if (r % 2 === 1) sides.reverse();
-          for (const side of sides) await side();
+          // Rotate which side goes first, so drift and warm-up fall on each.
+          for (let i = 0; i < sides.length; i++) {
+            const side = sides[(i + r) % sides.length]!;
+            side.samples.push(await sample(`${inst.shape} ${p.name} ${side.name}, round ${r + 1}`, side.url, inst));
+          }
         }
+        const [bare, dynamicBare, ours] = sides.map((s) => s.samples) as [Sample[], Sample[], Sample[]];
         const ratios = ours.map((m, i) => m.rps / bare[i]!.rps).sort((a, b) => a - b);
-        const errors = [...bare, ...ours].reduce((a, m) => a + m.errors, 0);
+        const toDynamic = median(ours.map((m, i) => m.rps / dynamicBare[i]!.rps));
+        const errors = sides.flatMap((s) => s.samples).reduce((a, m) => a + m.errors, 0);
         const fmt = (ms: Measure[]) => `${median(ms.map((m) => m.rps))} req/s, p50 ${median(ms.map((m) => m.p50))} ms`;
         const cpu = (ms: Sample[]) => median(ms.map((m) => m.cpu));
         const us = (ms: number) => `${Math.round(ms * 1000)} µs`;
-        lines.push(`| ${inst.title} | ${p.title} | ${fmt(bare)} | ${fmt(ours)} | ${ratios[0]!.toFixed(2)} / **${median(ratios).toFixed(2)}** / ${ratios.at(-1)!.toFixed(2)}${errors ? ` (${errors} errors)` : ""} | ${us(cpu(bare))} / ${us(cpu(ours))} | ${(cpu(bare) / cpu(ours)).toFixed(2)} | >= ${p.target[inst.shape]} |`);
+        lines.push(
+          `| ${inst.title} | ${p.title} | ${fmt(bare)} | ${fmt(dynamicBare)} | ${fmt(ours)} | ${ratios[0]!.toFixed(2)} / **${median(ratios).toFixed(2)}** / ${ratios.at(-1)!.toFixed(2)}${errors ? ` (${errors} errors)` : ""} | ${toDynamic.toFixed(2)} | ${us(cpu(bare))} / ${us(cpu(dynamicBare))} / ${us(cpu(ours))} | ${inst.bridge ? us(median(ours.map((m) => m.bridgeCpu))) : "-"} | ${(cpu(bare) / cpu(ours)).toFixed(2)} | >= ${p.target[inst.shape]} |`,
+        );
       }
     }
     console.log(`\n${lines.join("\n")}\n`);

@@ -3,7 +3,7 @@
 // is known) may be called from any origin; a browser (publishable) key's answers name the
 // request's origin when its owner listed it, and name none otherwise, so the page cannot read them.
 const ALLOW_HEADERS = ["X-API-Key", "Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Cache-Control"];
-const EXPOSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag", "X-Cache", "Idempotent-Replayed", "Age", "Last-Modified", "X-Total-Count"];
+const EXPOSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag", "X-Cache", "Idempotent-Replayed", "Age", "Last-Modified", "X-Total-Count"].join(", ");
 
 /** `*` (any origin), one origin (a browser key's listed origin), or null (a browser key from an unlisted origin). */
 export type AllowedOrigin = string | null;
@@ -16,7 +16,7 @@ export function applyCors(headers: Headers, origin: AllowedOrigin = "*"): void {
     headers.append("Vary", "Origin");
     if (origin) headers.set("Access-Control-Allow-Origin", origin);
   }
-  headers.set("Access-Control-Expose-Headers", EXPOSE_HEADERS.join(", "));
+  headers.set("Access-Control-Expose-Headers", EXPOSE_HEADERS);
 }
 
 /**

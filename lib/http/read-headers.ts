@@ -9,9 +9,13 @@ export interface ReadState {
   readAt: number;
 }
 
+// The reads of one copy share its moment: its HTTP date is formatted once, not per answer.
+let lastRead = { at: Number.NaN, text: "" };
+const httpDate = (at: number) => (lastRead.at === at ? lastRead.text : (lastRead = { at, text: new Date(at).toUTCString() }).text);
+
 /** Last-Modified (the moment read) and Age (seconds since). */
 export function freshnessHeaders(readAt: number, now = Date.now()): Record<string, string> {
-  return { "Last-Modified": new Date(readAt).toUTCString(), Age: String(Math.max(0, Math.floor((now - readAt) / 1000))) };
+  return { "Last-Modified": httpDate(readAt), Age: String(Math.max(0, Math.floor((now - readAt) / 1000))) };
 }
 
 export function readHeaders({ cache, etag, readAt }: ReadState, now = Date.now()): Record<string, string> {
