@@ -9,8 +9,9 @@
 //   Redis; skipped when Postgres or Redis does not answer on its usual port.
 // Each round measures the bare route and the rows API back to back (the order rotates), and
 // the ratio of each round is reported as min / median / max over the rounds. A third side is the
-// same bare handler behind the rows API's path shape (app/api/bench/bare-dynamic/{sheetId}/...):
-// what Next.js spends on dynamic segments alone, so the product's own share can be told from it.
+// same bare answer behind the rows API's path shape, with the headers the rows API sets on it
+// (app/api/bench/bare-dynamic/{sheetId}/...): what Next.js spends on the dynamic segments and
+// those headers alone, so the product's own share can be told from the framework's.
 // Beside throughput, the CPU time the service's own processes spent per answer (next-server; in the production shape
 // also the Upstash bridge) is read from /proc: on a machine shared with other work it moves far
 // less than throughput does, and its ratio (bare / rows API) is what throughput would show alone.
@@ -70,6 +71,9 @@ async function sample(title: string, url: string, { pids, bridge }: Instance): P
   return { ...m, cpu, bridgeCpu };
 }
 
+// Headers Next.js and Node set on every answer, the bare route's too: not replayed.
+const EVERY_ANSWER = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-type", "vary", "content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy", "strict-transport-security"]);
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
@@ -94,14 +98,20 @@ async function main() {
     } else log("Redis or Postgres not reachable: the production shape is skipped");
 
     for (const inst of instances) await fetch(`${inst.service.base}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
-    // The bare route answers the rows API's own bodies, byte for byte the same JSON.
+    // The bare route answers the rows API's own bodies, byte for byte the same JSON; behind the
+    // dynamic path, also with the headers the rows API set on them.
     const bodies: Record<string, unknown> = {};
-    for (const p of PATHS) bodies[p.name] = await (await fetch(`${embedded.base}/api/v1/${SHEET}/${p.path}`, { headers })).json();
-    writeFileSync(bareFile, JSON.stringify(bodies));
-    log(`bodies: ${PATHS.map((p) => `${p.name} ${JSON.stringify(bodies[p.name]).length} bytes`).join(", ")}`);
+    const answerHeaders: Record<string, Record<string, string>> = {};
+    for (const p of PATHS) {
+      const res = await fetch(`${embedded.base}/api/v1/${SHEET}/${p.path}`, { headers });
+      bodies[p.name] = await res.json();
+      answerHeaders[p.name] = Object.fromEntries([...res.headers].filter(([name]) => !EVERY_ANSWER.has(name)));
+    }
+    writeFileSync(bareFile, JSON.stringify({ bodies, headers: answerHeaders }));
+    log(`bodies: ${PATHS.map((p) => `${p.name} ${JSON.stringify(bodies[p.name]).length} bytes, ${Object.keys(answerHeaders[p.name]!).length} headers of its own`).join("; ")}`);
 
     const lines = [
-      "| shape | path | bare route (median) | bare route, same dynamic path (median) | rows API (median) | throughput ratio to the bare route min / median / max | to the same dynamic path (median) | CPU per answer, bare / dynamic / rows API (median) | of which the Upstash stand-in | CPU ratio to bare | target |",
+      "| shape | path | bare route (median) | bare answer, same path and headers (median) | rows API (median) | throughput ratio to the bare route min / median / max | to the bare answer with the same path and headers (median) | CPU per answer, bare / same path and headers / rows API (median) | of which the Upstash stand-in | CPU ratio to bare | target |",
       "|---|---|---|---|---|---|---|---|---|---|---|",
     ];
     for (const inst of instances) {
@@ -109,7 +119,7 @@ async function main() {
       for (const p of PATHS) {
         const sides = [
           { name: "bare", url: `${base}/api/bench/bare?body=${p.name}`, samples: [] as Sample[] },
-          { name: "bare, dynamic path", url: `${base}/api/bench/bare-dynamic/${SHEET}/${p.dynamicPath}?body=${p.name}`, samples: [] as Sample[] },
+          { name: "bare, same path and headers", url: `${base}/api/bench/bare-dynamic/${SHEET}/${p.dynamicPath}?body=${p.name}`, samples: [] as Sample[] },
           { name: "rows API", url: `${base}/api/v1/${SHEET}/${p.path}`, samples: [] as Sample[] },
         ];
         for (const side of sides) await load(`${inst.shape} warm-up ${side.name} ${p.name}`, side.url, { ...opts, duration: 2 });

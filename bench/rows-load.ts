@@ -36,7 +36,7 @@ async function main() {
 
     const listUrl = `${BASE}/api/v1/${SHEET}/Hundred?limit=100`;
     const listBody = await (await fetch(listUrl, { headers })).text();
-    writeFileSync(bareFile, JSON.stringify({ list: JSON.parse(listBody) }));
+    writeFileSync(bareFile, JSON.stringify({ bodies: { list: JSON.parse(listBody) }, headers: {} }));
     log(`list answer: ${listBody.length} bytes`);
 
     // Warm up every path once.

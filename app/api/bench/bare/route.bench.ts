@@ -4,7 +4,27 @@ import { unknownRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-let bodies: Record<string, unknown> | undefined;
+/** What the benchmark saved: the rows API's own answers by name, and the headers it set on them. */
+interface Saved {
+  bodies: Record<string, unknown>;
+  headers: Record<string, Record<string, string>>;
+}
+let saved: Saved | undefined;
+
+/**
+ * The saved answer named by `?body=`, sent with one JSON.stringify; `withHeaders`: also with the
+ * headers the rows API set on it (the ones Next.js does not add to every answer anyway).
+ */
+export function bareAnswer(req: Request, { withHeaders = false } = {}): Response | Promise<Response> {
+  const file = config().env.BENCH_BARE_JSON_FILE;
+  if (!file) return unknownRoute(req);
+  saved ??= JSON.parse(readFileSync(file, "utf8")) as Saved;
+  const name = new URL(req.url).searchParams.get("body") ?? "list";
+  const body = saved.bodies[name];
+  if (body === undefined) return unknownRoute(req);
+  const headers = { ...(withHeaders ? saved.headers[name] : {}), "Content-Type": "application/json; charset=utf-8" };
+  return new Response(JSON.stringify(body), { headers });
+}
 
 // GET /api/bench/bare?body=<name> - the load benchmarks' baseline: a route handler that answers a
 // JSON value held in memory (the rows API's own answers, saved by the benchmark as one file of
@@ -13,10 +33,5 @@ let bodies: Record<string, unknown> | undefined;
 // (next.config.mjs), so production builds do not have it; even then it answers only while
 // BENCH_BARE_JSON_FILE is set, and 404 otherwise.
 export function GET(req: Request): Response | Promise<Response> {
-  const file = config().env.BENCH_BARE_JSON_FILE;
-  if (!file) return unknownRoute(req);
-  bodies ??= JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  const body = bodies[new URL(req.url).searchParams.get("body") ?? "list"];
-  if (body === undefined) return unknownRoute(req);
-  return new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json; charset=utf-8" } });
+  return bareAnswer(req);
 }

@@ -1,5 +1,8 @@
-// GET /api/bench/bare-dynamic/{sheetId}/{tabName}?body=<name> - the bare route (app/api/bench/bare)
-// behind the rows API's own path shape: what Next.js itself spends matching and handing over the
-// dynamic segments of a list's path, before any of the product's code runs. Benchmark builds only.
+// GET /api/bench/bare-dynamic/{sheetId}/{tabName}?body=<name> - the bare route's answer behind
+// the rows API's own path shape, with the headers the rows API sets (ETag, rate limits, CORS...):
+// what Next.js itself spends on a list's dynamic segments and on those headers, before any of the
+// product's code runs. Benchmark builds only (see app/api/bench/bare).
+import { bareAnswer } from "@/app/api/bench/bare/route.bench";
+
 export const dynamic = "force-dynamic";
-export { GET } from "@/app/api/bench/bare/route.bench";
+export const GET = (req: Request) => bareAnswer(req, { withHeaders: true });

@@ -1,4 +1,4 @@
-// GET /api/bench/bare-dynamic/{sheetId}/{tabName}/{rowId}?body=<name> - the bare route behind the
-// path shape of one row (three dynamic segments). Benchmark builds only.
+// GET /api/bench/bare-dynamic/{sheetId}/{tabName}/{rowId}?body=<name> - the same for one row's
+// path shape (three dynamic segments). Benchmark builds only.
 export const dynamic = "force-dynamic";
-export { GET } from "@/app/api/bench/bare/route.bench";
+export { GET } from "../route.bench";
