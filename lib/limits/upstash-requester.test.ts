@@ -128,6 +128,55 @@ describe("upstashRequester", () => {
     expect(tokens).toEqual([undefined, "sync-1"]);
   });
 
+  it("sends the single commands of one event-loop turn as one pipeline, each caller getting its own answer", async () => {
+    const seen: { path?: string; body: string }[] = [];
+    const url = await serve((req, body, res) => {
+      seen.push({ path: req.url, body });
+      answer(res, 200, [{ result: 1 }, { error: "WRONGTYPE Operation against a key holding the wrong kind of value" }, { result: "x" }]);
+    });
+    const requester = upstashRequester({ url: `${url}/v1`, token: "t", timeoutMs: 1000 });
+    const [a, b, c] = await Promise.allSettled([
+      requester.request({ body: ["incr", "n"] }),
+      requester.request({ body: ["evalsha", "f".repeat(40), "1", "k", '{"secret":"v1.x"}'] }),
+      requester.request({ body: ["get", "x"] }),
+    ]);
+    expect(seen).toEqual([{ path: "/v1/pipeline", body: `[["incr","n"],["evalsha","${"f".repeat(40)}","1","k","{\\"secret\\":\\"v1.x\\"}"],["get","x"]]` }]);
+    expect(a).toEqual({ status: "fulfilled", value: { result: 1 } });
+    expect(b.status).toBe("rejected");
+    expect(((b as PromiseRejectedResult).reason as Error).message).toBe("WRONGTYPE Operation against a key holding the wrong kind of value, command was: evalsha");
+    expect(c).toEqual({ status: "fulfilled", value: { result: "x" } });
+  });
+
+  it("fails every caller of a pipeline that gets no answer, and sends it once", async () => {
+    let calls = 0;
+    const url = await serve(() => calls++);
+    const requester = upstashRequester({ url, token: "t", timeoutMs: 150 });
+    const results = await Promise.allSettled([requester.request({ body: ["incr", "a"] }), requester.request({ body: ["incr", "b"] })]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/did not answer within 150 ms/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toBe(1);
+  });
+
+  it("fails every caller when a pipeline's answer does not match its commands", async () => {
+    const url = await serve((_req, _body, res) => answer(res, 200, [{ result: 1 }]));
+    const requester = upstashRequester({ url, token: "t", timeoutMs: 1000 });
+    const results = await Promise.allSettled([requester.request({ body: ["incr", "a"] }), requester.request({ body: ["incr", "b"] })]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+  });
+
+  it("sends calls made in later turns on their own", async () => {
+    const paths: (string | undefined)[] = [];
+    const url = await serve((req, _body, res) => {
+      paths.push(req.url);
+      answer(res, 200, { result: "OK" });
+    });
+    const requester = upstashRequester({ url, token: "t", timeoutMs: 1000 });
+    await requester.request({ body: ["ping"] });
+    await requester.request({ body: ["ping"] });
+    expect(paths).toEqual(["/", "/"]);
+  });
+
   it("posts to the base URL itself when the call has no path, as the stock client does", async () => {
     const paths: (string | undefined)[] = [];
     const url = await serve((req, _body, res) => {
@@ -160,5 +209,18 @@ describe.skipIf(!redisUrl)("the limit store through emulators/upstash over the r
     expect(await store.incr(`${key}:n`, 60)).toBe(2);
     await store.del(key);
     expect(await store.mget([key])).toEqual([null]);
+  });
+
+  it("answers concurrent calls, batched into pipelines, each as if it were alone, scripts loaded on NOSCRIPT", async () => {
+    const redis = upstashRedis({ url: emulator.url, token: "t", timeoutMs: 2000 });
+    await redis.scriptFlush();
+    const store = upstashStore(redis);
+    const key = `requester-batch:${Date.now()}`;
+    const counts = await Promise.all(Array.from({ length: 150 }, () => store.incr(key, 60)));
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    await store.put(`${key}:v`, { v: 1 }, 60);
+    const [values, missing] = await Promise.all([store.mget([`${key}:v`]), store.mget([`${key}:absent`])]);
+    expect(values).toEqual([{ v: 1 }]);
+    expect(missing).toEqual([null]);
   });
 });
