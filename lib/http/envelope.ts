@@ -12,10 +12,14 @@ export function json(body: Record<string, unknown>, init: Init = {}): Response {
 
 /** A JSON answer from its serialized text (made once, e.g. kept with a cached copy). */
 export function jsonText(text: string, init: Init = {}): Response {
-  const headers = new Headers(init.headers);
+  // The answer's own Headers are filled in place: a Headers passed to the constructor would be
+  // copied into another one, header by header.
+  const res = new Response(text, { status: init.status ?? 200 });
+  const headers = res.headers;
+  for (const [name, value] of init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers ?? {})) headers.append(name, value);
   headers.set("Content-Type", "application/json; charset=utf-8");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
-  return new Response(text, { status: init.status ?? 200, headers });
+  return res;
 }
 
 /** The success envelope's text: what `ok` sends, for answers serialized ahead of sending. */
