@@ -1,4 +1,5 @@
-// Runs once when the server starts: webhook deliveries start with it, so a backlog left by a
+// Runs once when the server starts: requests Next.js cannot route are answered in the envelope
+// (lib/http/raw-requests.ts), and webhook deliveries start with it, so a backlog left by a
 // restart is sent without waiting for the next change. Not awaited, and begun a moment after the
 // start: Next.js waits for register() before it answers anything, and loading the queue (pg-boss,
 // the database) would take the CPU the first answers need (bench/RESULTS.md, Start).
@@ -6,6 +7,9 @@ const DELIVERY_START_DELAY_MS = 2_000;
 
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Requests Next.js cannot route (TRACE, unknown methods, undecodable paths) get the envelope.
+  const { guardRawRequests } = await import("@/lib/http/raw-requests");
+  guardRawRequests();
   setTimeout(() => {
     void (async () => {
       const { log, errorFields } = await import("@/lib/log");

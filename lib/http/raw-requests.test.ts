@@ -1,0 +1,68 @@
+import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guardRawRequests, rawRefusal } from "./raw-requests";
+
+describe("rawRefusal", () => {
+  it("lets the served methods and decodable paths through", () => {
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect(rawRefusal(method, "/api/v1/s/T%C3%A9st/1?filter=%ZZ")).toBeUndefined();
+  });
+
+  it("refuses other methods with 405 and the methods served", () => {
+    for (const method of ["TRACE", "TRACK", "CONNECT", "PROPFIND", "get"]) {
+      const err = rawRefusal(method, "/health")!;
+      expect([err.code, err.status, err.headers.Allow]).toEqual(["method_not_allowed", 405, "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"]);
+    }
+  });
+
+  it("refuses a path whose percent-encoding does not decode, whatever the query holds", () => {
+    for (const path of ["/api/v1/s/Products/%ZZ", "/x%C3%28", "/%", "/docs/%E0%A4%A"]) expect(rawRefusal("GET", path)?.code).toBe("validation_error");
+  });
+});
+
+/** One raw HTTP/1.1 exchange: what the server wrote back. */
+function exchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk));
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+describe("guardRawRequests on a node:http server", () => {
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    guardRawRequests();
+    server = createServer((_req, res) => res.end("routed"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) as Record<string, unknown>;
+
+  it("answers TRACE and an undecodable path in the envelope without reaching the handler", async () => {
+    const trace = await exchange(port, "TRACE /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(trace).toMatch(/^HTTP\/1\.1 405 /);
+    expect(trace).toMatch(/\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/i);
+    expect(bodyOf(trace)).toMatchObject({ success: false, error: "method_not_allowed" });
+    const path = await exchange(port, "GET /api/v1/s/Products/%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(path).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(path)).toMatchObject({ success: false, error: "validation_error" });
+  });
+
+  it("answers a method the HTTP parser does not know with the same 405", async () => {
+    const text = await exchange(port, "FOO /health HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(text).toMatch(/^HTTP\/1\.1 405 /);
+    expect(bodyOf(text)).toMatchObject({ success: false, error: "method_not_allowed" });
+  });
+
+  it("leaves other requests to the server's handler", async () => {
+    const text = await exchange(port, "GET /api/v1/s/T%C3%A9st?filter=%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text.endsWith("routed")).toBe(true);
+  });
+});

@@ -1,0 +1,86 @@
+// Requests that never reach a route: Next.js turns every request into a web `Request` first, and
+// undici refuses TRACE, TRACK and CONNECT (a bare 500 in text/plain), Next.js answers methods it
+// does not know with an empty 400, and a path whose percent-encoding does not decode (`/%ZZ`,
+// `/%C3%28`) with a bare 500. These are answered here, in the envelope, before Next.js sees
+// them; so is a method Node's HTTP parser does not know at all (`FOO`).
+import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { ApiError, clip } from "./errors";
+import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
+
+/** The methods the routes serve; each route names its own in `Allow` on a 405. */
+export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const SERVED = new Set<string>(SERVED_METHODS);
+
+/** The refusal a request gets before routing, or undefined when Next.js can route it. */
+export function rawRefusal(method: string, url: string): ApiError | undefined {
+  if (!SERVED.has(method)) {
+    const allow = SERVED_METHODS.join(", ");
+    return new ApiError("method_not_allowed", `${method ? `${clip(method)} is` : "This method is"} not served here: the API answers ${allow}.`, {}, { Allow: allow });
+  }
+  const path = url.split("?", 1)[0]!;
+  if (path.includes("%")) {
+    try {
+      decodeURIComponent(path);
+    } catch {
+      return new ApiError("validation_error", `The path ${clip(path)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`);
+    }
+  }
+  return undefined;
+}
+
+function envelope(err: ApiError): string {
+  return JSON.stringify({ success: false, error: err.code, message: err.message });
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, err: ApiError): void {
+  const body = envelope(err);
+  res.writeHead(err.status, {
+    ...err.headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+    "Access-Control-Allow-Origin": "*",
+    [REQUEST_ID_HEADER]: newRequestId(),
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** A method Node's HTTP parser does not know (`FOO`): the same 405 instead of its empty 400. */
+function answerUnknownMethod(socket: Socket): void {
+  const refusal = rawRefusal("", "/")!;
+  const body = envelope(refusal);
+  const head = [`HTTP/1.1 ${refusal.status} Method Not Allowed`, `Allow: ${SERVED_METHODS.join(", ")}`, "Content-Type: application/json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, "Cache-Control: no-store", "Connection: close"];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+}
+
+let guarded = false;
+
+/**
+ * Puts the check in front of every HTTP server of this process (the one `next start` made
+ * included): a request it refuses is answered at once and never reaches Next.js. Costs one Set
+ * lookup per request, and a decode only for paths holding a `%`.
+ */
+export function guardRawRequests(): void {
+  if (guarded) return;
+  guarded = true;
+  const emit = Server.prototype.emit;
+  Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "request") {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      const refusal = rawRefusal(req.method ?? "", req.url ?? "/");
+      if (refusal) {
+        answer(req, res, refusal);
+        return true;
+      }
+    } else if (event === "clientError" && this.listenerCount("clientError") === 0) {
+      // Other parse errors keep Node's own answers (408, 413, 431, 400).
+      const [err, socket] = args as [NodeJS.ErrnoException, Socket];
+      if (err.code === "HPE_INVALID_METHOD" && socket.writable) {
+        answerUnknownMethod(socket);
+        return true;
+      }
+    }
+    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+  };
+}
