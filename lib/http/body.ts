@@ -3,20 +3,32 @@ import { ApiError, clip } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+/**
+ * The request's JSON value. A body that is not JSON (not UTF-8, not parseable, empty) answers 400
+ * whatever its Content-Type says (DECISIONS 4); JSON sent under another media type, or in another
+ * charset than UTF-8, answers 415.
+ */
 export async function readJsonBody(req: Request, { maxBytes = MAX_BODY_BYTES } = {}): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
-  }
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readLimited(req, maxBytes);
   if (text.trim() === "") throw new ApiError("validation_error", "The request body is empty; send a JSON value.");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new ApiError("validation_error", `The request body is not valid JSON: ${clip((err as Error).message)}`);
   }
+  if (!JSON_TYPE.test(type)) throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
+  const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw new ApiError("unsupported_media_type", `The body must be UTF-8 (Content-Type: application/json; charset=utf-8); got charset=${clip(charset)}.`);
+  }
+  return value;
 }
 
 function tooLarge(maxBytes: number): ApiError {
@@ -39,5 +51,12 @@ async function readLimited(req: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    // JSON text is UTF-8 (RFC 8259): a byte that is not would be stored as U+FFFD.
+    throw new ApiError("validation_error", "The request body is not valid UTF-8: JSON text must be encoded in UTF-8.");
+  }
 }
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });

@@ -25,9 +25,26 @@ describe("readJsonBody", () => {
     expect((err as ApiError).message).toMatch(message);
   });
 
-  it("requires a JSON content type", async () => {
-    const err = (await readJsonBody(post("{}", "text/plain")).catch((e: ApiError) => e)) as ApiError;
-    expect([err.code, err.status]).toEqual(["unsupported_media_type", 415]);
+  it("requires a JSON content type in UTF-8 for a JSON body", async () => {
+    for (const type of ["text/plain", "", "application/json; charset=utf-16"]) {
+      const err = (await readJsonBody(post("{}", type)).catch((e: ApiError) => e)) as ApiError;
+      expect([type, err.code, err.status]).toEqual([type, "unsupported_media_type", 415]);
+    }
+    expect(await readJsonBody(post('{"a":1}', 'application/json; charset="UTF-8"'))).toEqual({ a: 1 });
+    expect(await readJsonBody(post('{"a":1}', "application/vnd.api+json"))).toEqual({ a: 1 });
+  });
+
+  it("answers a body that is not JSON with 400 whatever its content type says", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/json"]) {
+      const err = (await readJsonBody(post("name=x", type)).catch((e: ApiError) => e)) as ApiError;
+      expect([type, err.code, err.status]).toEqual([type, "validation_error", 400]);
+    }
+  });
+
+  it("refuses bytes that are not UTF-8 instead of storing replacement characters", async () => {
+    const req = new Request("http://x/", { method: "POST", headers: { "content-type": "application/json" }, body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
+    const err = (await readJsonBody(req).catch((e: ApiError) => e)) as ApiError;
+    expect([err.code, err.message]).toEqual(["validation_error", "The request body is not valid UTF-8: JSON text must be encoded in UTF-8."]);
   });
 
   it("stops reading past the size limit", async () => {

@@ -184,7 +184,9 @@ describe("creating rows", () => {
     expect((await api.create("Team Members", { id: 9, name: "x" })).body.message).toMatch(/has no id column/);
     expect((await api.create("Products", Array.from({ length: 1001 }, () => ({ name: "x" })))).body.message).toBe("At most 1000 rows can be created in one request; got 1001.");
     const text = await api.create("Products", "name=x", { "content-type": "text/plain" });
-    expect([text.status, text.body.error]).toEqual([415, "unsupported_media_type"]);
+    expect([text.status, text.body.error]).toEqual([400, "validation_error"]);
+    const typed = await api.create("Products", '{"name":"x"}', { "content-type": "text/plain" });
+    expect([typed.status, typed.body.error]).toEqual([415, "unsupported_media_type"]);
     const huge = await api.create("Products", { notes: "x".repeat(1024 * 1024 + 10) });
     expect([huge.status, huge.body.error]).toEqual([413, "payload_too_large"]);
   });
