@@ -5,6 +5,7 @@ import { needsPicker, usableGrants } from "@/lib/sheets/proof";
 import { registerSheet } from "@/lib/sheets/registration";
 import { translateGoogleError } from "@/lib/sheets/google-access";
 import { completeGrant, GRANT_CALLBACK_PATH, GRANT_COOKIE, startGrant } from "./google-grant";
+import { errorFlash } from "./error-flash";
 import { newKeyCookie } from "./new-key-flash";
 import type { SessionUser } from "./session";
 
@@ -15,6 +16,12 @@ function redirect(location: string, cookies: string[] = []): Response {
   const headers = new Headers({ Location: location });
   for (const c of cookies) headers.append("Set-Cookie", c);
   return new Response(null, { status: 302, headers });
+}
+
+/** Back to the dashboard, which shows what went wrong (never text taken from the URL). */
+function failed(err: unknown, cookies: string[]): Response {
+  const { cookie, location } = errorFlash((err instanceof ApiError ? err : translateGoogleError(err)).message);
+  return redirect(location, [...cookies, cookie]);
 }
 
 const toGoogle = (user: SessionUser, sheetId?: string) => {
@@ -30,8 +37,7 @@ async function registerThroughGrant(user: SessionUser, sheetId: string, cookies:
     return redirect(`/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}`, cookies);
   } catch (err) {
     if (needsPicker(err)) return redirect(`/dashboard?pick=${encodeURIComponent(sheetId)}&via=grant`, cookies);
-    const apiError = err instanceof ApiError ? err : translateGoogleError(err);
-    return redirect(`/dashboard?error=${encodeURIComponent(apiError.message)}`, cookies);
+    return failed(err, cookies);
   }
 }
 
@@ -53,8 +59,7 @@ export async function finishGrant(user: SessionUser, cookie: string | undefined,
   try {
     ({ sheetId } = await completeGrant({ user, cookie, params }));
   } catch (err) {
-    const apiError = err instanceof ApiError ? err : translateGoogleError(err);
-    return redirect(`/dashboard?error=${encodeURIComponent(apiError.message)}`, cookies);
+    return failed(err, cookies);
   }
   if (!sheetId) return redirect("/dashboard?picker=open", cookies);
   return registerThroughGrant(user, sheetId, cookies);

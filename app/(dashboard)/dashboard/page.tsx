@@ -1,4 +1,6 @@
+import { cookies } from "next/headers";
 import Link from "next/link";
+import { ERROR_FLASH_COOKIE, readErrorFlash } from "@/lib/auth/error-flash";
 import { listClaimsAgainst, listSheets } from "@/db/queries/sheets";
 import { usableGrants } from "@/lib/sheets/proof";
 import { ClaimedNotice } from "./claimed-notice";
@@ -13,13 +15,16 @@ export const dynamic = "force-dynamic";
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string; pick?: string; via?: string; picker?: string }> }) {
   const user = await requireUser("/dashboard");
-  const [{ error, pick, via, picker }, sheets, account, grants, claims] = await Promise.all([
+  const [{ error: errorId, pick, via, picker }, sheets, account, grants, claims, jar] = await Promise.all([
     searchParams,
     listSheets({ userId: user.id }),
     getUserById({ id: user.id }),
     usableGrants(user.id),
     listClaimsAgainst({ userId: user.id }),
+    cookies(),
   ]);
+  // Only a message this browser was sent by our own redirect: never text from the URL.
+  const error = readErrorFlash(jar.get(ERROR_FLASH_COOKIE)?.value, errorId);
 
   return (
     <div className="space-y-8">
