@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Brand } from "@/app/components/brand";
 import { SubmitButton } from "@/app/components/submit-button";
@@ -5,6 +6,8 @@ import { signIn } from "@/lib/auth/auth";
 import { safeReturn } from "@/lib/auth/return-to";
 import { currentUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
+
+export const metadata: Metadata = { title: "Sign in · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 

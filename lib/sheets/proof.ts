@@ -26,7 +26,7 @@ const HOW = (id: string) =>
 export function noGrant(id: string): ApiError {
   return new ApiError(
     "forbidden",
-    `Registering a sheet needs proof from Google that your Google account can open it, and your account has not connected Google yet. ${HOW(id)}`,
+    `Registering a sheet needs proof from Google that your Google account can open it, and your account has not connected Google yet. In the dashboard, use “Continue to Google”, then choose the sheet in Google Drive (or open /auth/google?sheet_url=${id}).`,
     { reason: "no_google_grant" },
   );
 }

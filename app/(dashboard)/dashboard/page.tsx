@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { ERROR_FLASH_COOKIE, readErrorFlash } from "@/lib/auth/error-flash";
@@ -10,6 +11,8 @@ import { getUserById } from "@/db/queries/users";
 import { planOf } from "@/lib/limits/plans";
 import { accessLabel } from "./access-label";
 import { RegisterForm } from "./register-form";
+
+export const metadata: Metadata = { title: "Your sheets · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 

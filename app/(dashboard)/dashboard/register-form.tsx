@@ -186,8 +186,9 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
 
       {failure && (
         <div role="alert" data-testid="register-error" className="mt-4 space-y-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          <p>{failure.message}</p>
+          <p className="[overflow-wrap:anywhere]">{failure.message}</p>
           {failure.reason === "not_picked" && pickerButton(failure.sheetId, "Choose it in Google Drive", "choose-failed")}
+          {failure.reason === "no_google_grant" && !googleEmail && <a href={connectHref} data-testid="connect-google-failed" className={primary}>Continue to Google</a>}
           {failure.reason === "no_google_grant" && googleEmail && (
             <a href={connectHref} data-testid="connect-again" className={secondary}>Connect Google again</a>
           )}
@@ -215,7 +216,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
             />
           ) : (
             <p className="text-xs text-slate-600 dark:text-slate-400">
-              Its API docs: <a className="underline" href={registered.docs_url} data-testid="docs-link">{registered.docs_url}</a>
+              Its API docs: <a className="break-all underline" href={registered.docs_url} data-testid="docs-link">{registered.docs_url}</a>
             </p>
           )}
           <p className="text-sm">

@@ -45,7 +45,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           address has its own per-minute allowance on top of the plan.
         </p>
         {tab && (
-          <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs dark:bg-slate-900" data-testid="docs-browser-fetch">
+          <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all" data-testid="docs-browser-fetch">
             {`// In a page of an origin the key lists, e.g. https://www.example.com\nconst res = await fetch(${JSON.stringify(`${docs.baseUrl}/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}?select=${encodeURIComponent([text, num].join(","))}&limit=20`)}, {\n  headers: { "X-API-Key": "shp_YOUR_BROWSER_KEY" },\n});\nconst { data } = await res.json();`}
           </pre>
         )}

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
 import { accountLimits } from "@/lib/limits/accounts";
 import { STATUS_CLASSES } from "@/lib/limits/metering";
@@ -5,6 +6,8 @@ import { currentWindows, usageReport, usageSeries } from "@/lib/limits/usage-rep
 import { PlanPanel } from "../plan-panel";
 import { BarChart, type Series } from "./bar-chart";
 import { WindowMeters } from "./window-meters";
+
+export const metadata: Metadata = { title: "Usage · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
@@ -27,6 +28,8 @@ import { CacheSettings } from "./cache-settings";
 import { WriteMode } from "./write-mode";
 import { RefreshSchemaButton } from "./refresh-button";
 import { AddIdColumn } from "./add-id-column";
+
+export const metadata: Metadata = { title: "Sheet: keys and settings · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getSheetForUser } from "@/db/queries/sheets";
@@ -10,6 +11,8 @@ import { EVENT_TYPES } from "@/lib/webhooks/diff";
 import { deliveryLog, deliveryProgress, listEndpoints } from "@/lib/webhooks/endpoints";
 import { planLimits } from "@/lib/webhooks/plans";
 import { AddEndpointForm, EndpointCard, type EndpointView } from "./webhooks-panel";
+
+export const metadata: Metadata = { title: "Webhooks · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 
