@@ -147,7 +147,8 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
     // Row index (0-based) of the first new row: right after the last row holding anything.
     const at = data.lastRowNumber;
     const values = newRowCells(data, rows, ids);
-    // As written, or as the sheet shows the new rows when their strings were entered as typed (read back in the write's answer).
+    // As the sheet shows the new rows (read back in the write's answer); as written when a write
+    // settled after a timeout has no answer.
     const answer = (firstRow: number, shown?: sheets_v4.Schema$RowData[]): CreateResult => ({
       created: rows.length,
       rows: rows.map((row, i) => {
@@ -177,7 +178,8 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
           writeId,
           answer(at + 1),
         ),
-      sheet.userEnteredWrites ? { readBack: [`${quoteTab(model.name)}!${at + 1}:${at + rows.length}`] } : {},
+      // The new rows as the sheet shows them (the formats they inherit applied), in the write's own answer.
+      { readBack: [`${quoteTab(model.name)}!${at + 1}:${at + rows.length}`] },
     );
     // Found after a timeout: the marker says where the rows are now.
     const start = marker?.location?.dimensionRange?.startIndex;

