@@ -42,7 +42,7 @@ const bad = (message: string) => new ApiError("validation_error", message);
 function integer(name: string, raw: string | null, fallback: number, min: number, max: number): number {
   if (raw === null) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw bad(`${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? "any size" : max}; got ${quoted(raw)}.`);
+    throw bad(`${name} must be ${max === Number.MAX_SAFE_INTEGER ? `a whole number, ${min} or more` : `an integer from ${min} to ${max}`}; got ${quoted(raw)}.`);
   }
   return Number(raw);
 }

@@ -91,7 +91,7 @@ function maxIntegerId(ids: Iterable<string>): number {
 /** Ids for new rows: given ones checked against the sheet, missing ones from the tab's counter. */
 export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Promise<string[]> {
   const taken = new Set(data.rows.map((r) => r.id));
-  const given = new Set<string>();
+  const given = new Map<string, number>();
   const missing: number[] = [];
   const ids = rows.map((row, i) => {
     const id = row.id === null || row.id === undefined ? "" : String(row.id);
@@ -99,12 +99,13 @@ export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput
       missing.push(i);
       return "";
     }
-    if (taken.has(id) || given.has(id)) throw new ApiError("conflict", `A row with id "${id}" already exists in "${data.tab}".`);
-    given.add(id);
+    if (taken.has(id)) throw new ApiError("conflict", `A row with id "${id}" already exists in "${data.tab}".`);
+    if (given.has(id)) throw new ApiError("conflict", `Rows ${given.get(id)! + 1} and ${i + 1} of this request both have id "${id}": each row needs its own id.`);
+    given.set(id, i);
     return id;
   });
   // The counter also learns of given integer ids, so an id once held is never handed out again.
-  const floor = Math.max(maxIntegerId(taken), maxIntegerId(given));
+  const floor = Math.max(maxIntegerId(taken), maxIntegerId(given.keys()));
   let last: number;
   try {
     last = await getLimitStore().allocate(idCounterKey(sheet.id, data.tab), floor, missing.length, ID_COUNTER_TTL_SECONDS);
