@@ -43,3 +43,12 @@ describe("limit windows", () => {
     expect(burst).toMatchObject({ name: "burst", limit: 5, start: 940_000 });
   });
 });
+
+describe("billing periods on whole seconds", () => {
+  it("turns on the anchor's second, so ISO times and Unix seconds name the same moment", () => {
+    const anchor = new Date("2026-10-25T15:18:23.456Z");
+    const period = billingPeriod(anchor, Date.parse("2026-11-25T16:00:00Z"));
+    expect([new Date(period.start).toISOString(), new Date(period.end).toISOString()]).toEqual(["2026-11-25T15:18:23.000Z", "2026-12-25T15:18:23.000Z"]);
+    expect(billingPeriod(anchor, Date.parse("2026-10-25T15:18:23.200Z")).start).toBe(Date.parse("2026-10-25T15:18:23.000Z"));
+  });
+});

@@ -25,7 +25,9 @@ export function addMonths(anchor: Date, months: number): Date {
   const y = anchor.getUTCFullYear();
   const m = anchor.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+  // Periods turn on a whole second: the usage report's ISO times and the limit headers' Unix
+  // seconds then name the same moment.
+  return new Date(Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds()));
 }
 
 // The period each anchor was last asked about: every request of an account asks again, and the
@@ -45,7 +47,7 @@ export function billingPeriod(anchor: Date, now: number): Readonly<{ start: numb
 }
 
 function computeBillingPeriod(anchor: Date, now: number): { start: number; end: number } {
-  const a = anchor.getTime();
+  const a = addMonths(anchor, 0).getTime();
   if (now < a) return { start: a, end: addMonths(anchor, 1).getTime() };
   const d = new Date(now);
   let n = (d.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (d.getUTCMonth() - anchor.getUTCMonth());
