@@ -18,6 +18,14 @@ export const NOT_APPLIED = (f: GoogleFailure) => f.problem === "rate_limited" ||
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * After a rate limit, Google asks for truncated exponential backoff from about a second (1 s,
+ * 2 s, 4 s..., Sheets API "Usage limits"): a quicker retry is refused again and only spends more
+ * of the minute's quota, which the other reads of the account share. Half jitter keeps the
+ * retries of concurrent callers apart.
+ */
+const rateLimitDelay = (attempt: number) => Math.min(8_000, 1_000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+
 export async function withRetries<T>(op: () => Promise<T>, policy: RetryPolicy): Promise<T> {
   const started = Date.now();
   const base = policy.baseDelayMs ?? 150;
@@ -30,7 +38,7 @@ export async function withRetries<T>(op: () => Promise<T>, policy: RetryPolicy):
       if (err instanceof ApiError) throw err;
       const failure = readGoogleError(err);
       if (failure.invalidGrant || !policy.retryable(failure)) throw err;
-      const delay = Math.random() * Math.min(cap, base * 2 ** attempt);
+      const delay = failure.problem === "rate_limited" ? rateLimitDelay(attempt) : Math.random() * Math.min(cap, base * 2 ** attempt);
       if (Date.now() - started + delay >= policy.budgetMs) throw err;
       await sleep(delay);
     }

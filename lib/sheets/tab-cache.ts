@@ -48,13 +48,19 @@ const entryKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
 
 /**
- * Reads a tab from Google now, bypassing the cache. `dates`: with its date columns' serial
+ * Reads a tab from Google now, bypassing the cache, before a write. `dates`: with its date columns' serial
  * numbers, read beside the values (a write that finds its rows by date: one more call, no more wait).
  */
 export async function fetchTab(sheet: TabSheet, model: TabModel, { dates = false } = {}): Promise<TabData> {
-  if (!dates || !dateColumnsOf(model).length) return fetchValues(sheet, model);
-  const [data, serials] = await Promise.all([fetchValues(sheet, model), fetchSerials(sheet, model)]);
-  return withSerials(data, serials);
+  try {
+    if (!dates || !dateColumnsOf(model).length) return await fetchValues(sheet, model);
+    const [data, serials] = await Promise.all([fetchValues(sheet, model), fetchSerials(sheet, model)]);
+    return withSerials(data, serials);
+  } catch (err) {
+    // Writes read the tab before anything is sent: a failure here is known to have written nothing (DECISIONS 7a).
+    if (err instanceof ApiError && err.status >= 500) throw new ApiError(err.code, `${err.message} Nothing was written: the tab could not be read before the write, so the request can be sent again as it is.`, err.extra, err.headers);
+    throw err;
+  }
 }
 
 async function fetchValues(sheet: TabSheet, model: TabModel): Promise<TabData> {
