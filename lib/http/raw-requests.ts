@@ -18,7 +18,7 @@ export function rawRefusal(method: string, url: string): ApiError | undefined {
     const allow = SERVED_METHODS.join(", ");
     return new ApiError("method_not_allowed", `${method ? `${clip(method)} is` : "This method is"} not served here: the API answers ${allow}.`, {}, { Allow: allow });
   }
-  const path = url.split("?", 1)[0]!;
+  const path = url.includes("%") ? url.split("?", 1)[0]! : "";
   if (path.includes("%")) {
     try {
       decodeURIComponent(path);
