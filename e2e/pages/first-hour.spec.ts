@@ -184,6 +184,10 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await page.getByTestId("owner-try-it").getByTestId("tryit-send").click();
   await expect(page.getByTestId("owner-try-it").getByTestId("tryit-status")).toHaveText("200");
   expect(await used()).toBe(5);
+
+  // The dashboard's home says so too, while the minute's limit is used.
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("limit-reached")).toContainText("the Free Trial plan's 5 requests this minute are used");
 });
 
 test("Change plan and Continue with Google say they are working", async ({ page, browser }) => {

@@ -8,8 +8,11 @@ import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
 import { getUserById } from "@/db/queries/users";
+import { accountLimits } from "@/lib/limits/accounts";
 import { planOf } from "@/lib/limits/plans";
+import { quotaSnapshot } from "@/lib/limits/usage-report";
 import { accessLabel } from "./access-label";
+import { LimitReachedNotice } from "./quota-line";
 import { RegisterForm } from "./register-form";
 
 export const metadata: Metadata = { title: "Your sheets · SheetAPI" };
@@ -18,13 +21,14 @@ export const dynamic = "force-dynamic";
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string; pick?: string; via?: string; picker?: string }> }) {
   const user = await requireUser("/dashboard");
-  const [{ error: errorId, pick, via, picker }, sheets, account, grants, claims, jar] = await Promise.all([
+  const [{ error: errorId, pick, via, picker }, sheets, account, grants, claims, jar, quota] = await Promise.all([
     searchParams,
     listSheets({ userId: user.id }),
     getUserById({ id: user.id }),
     usableGrants(user.id),
     listClaimsAgainst({ userId: user.id }),
     cookies(),
+    accountLimits(user.id).then((limits) => quotaSnapshot(limits)),
   ]);
   // Only a message this browser was sent by our own redirect: never text from the URL.
   const error = readErrorFlash(jar.get(ERROR_FLASH_COOKIE)?.value, errorId);
@@ -37,6 +41,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           {error}
         </p>
       )}
+      <LimitReachedNotice quota={quota} />
       <ClaimedNotice claims={claims} />
       {sheets.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">No sheets yet. Register one below.</p>

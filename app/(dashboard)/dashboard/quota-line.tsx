@@ -1,4 +1,7 @@
-// What is left of the account's plan right now, in one line: shown beside every way to try the API.
+// What is left of the account's plan right now, in one line: shown beside every way to try the API;
+// and, on the dashboard's home, a notice while a limit is used up and the keys get 429.
+import Link from "next/link";
+
 export interface QuotaSnapshot {
   plan: string;
   /** Null when the limit store cannot be read. */
@@ -15,6 +18,22 @@ export function QuotaLine({ quota }: { quota: QuotaSnapshot }) {
     <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quota-line">
       {quota.plan} plan, requests left: {quota.windows.map((w) => `${n(w.remaining)} of ${n(w.limit)} ${LABEL[w.name] ?? w.name}`).join(" · ")}.
       {tightest.remaining === 0 && ` Keys get 429 until ${new Date(tightest.reset_at * 1000).toISOString().slice(11, 16)} UTC.`}
+    </p>
+  );
+}
+
+/** While a window is used up, every key of the account gets 429: said where the owner looks first. */
+export function LimitReachedNotice({ quota }: { quota: QuotaSnapshot }) {
+  const full = quota.windows?.filter((w) => w.remaining === 0) ?? [];
+  if (!full.length) return null;
+  // The window that frees last is the one the keys wait for.
+  const w = full.reduce((a, b) => (b.reset_at > a.reset_at ? b : a));
+  const until = new Date(w.reset_at * 1000).toISOString();
+  return (
+    <p role="alert" data-testid="limit-reached" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+      Your API keys are refused with 429 right now: the {quota.plan} plan&apos;s {n(w.limit)} requests {LABEL[w.name] ?? w.name} are used.
+      They work again at {until.slice(11, 16)} UTC{w.name === "month" || w.name === "day" ? ` on ${until.slice(0, 10)}` : ""}.{" "}
+      <Link href="/dashboard/usage" className="font-medium underline">See usage and change plan</Link>
     </p>
   );
 }
