@@ -29,8 +29,10 @@ test("create, copy, use, narrow and revoke a key; its value never comes back", a
   expect((await schema()).status()).toBe(200);
 
   await row.locator('[data-testid$="-schema"]').uncheck();
+  await expect(row.getByTestId("permissions-unsaved")).toHaveText("Not saved yet");
   await row.getByTestId("save-permissions").click();
   await expect(row.getByRole("status")).toHaveText("Permissions saved.");
+  await expect(row.getByTestId("permissions-unsaved")).toHaveCount(0);
   const narrowed = await schema();
   expect(narrowed.status()).toBe(403);
   expect(await narrowed.json()).toMatchObject({ success: false, error: "forbidden" });

@@ -34,6 +34,9 @@ test("the usage page shows the chart and the numbers of /billing/usage", async (
   const today = new Date().toISOString().slice(0, 10);
   await expect(page.getByTestId("chart-by-class").locator(`[data-day="${today}"]`)).toHaveAttribute("data-total", "5");
   await expect(page.getByTestId("chart-by-key").locator(`[data-day="${today}"]`)).toHaveAttribute("data-total", "5");
+  // The day's numbers without hovering (touch screens): listed under the chart.
+  await page.getByTestId("chart-by-class-days").locator("summary").click();
+  await expect(page.getByTestId("chart-by-class-days").locator("tr", { hasText: today }).locator("td").nth(1)).toHaveText("5");
   await expect(page.getByTestId("usage-by-key")).toContainText("Default key");
   await expect(page.getByTestId("plan-select")).toHaveValue("starter");
   await page.screenshot({ path: testInfo.outputPath("usage-page.png"), fullPage: true });

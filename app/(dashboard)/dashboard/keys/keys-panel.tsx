@@ -124,6 +124,9 @@ function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[] }) {
               </button>
             )}
             {dirty && (
+              <span className="self-center text-xs text-amber-700 dark:text-amber-300" data-testid="permissions-unsaved">Not saved yet</span>
+            )}
+            {dirty && (
               <button type="button" data-testid="save-permissions" disabled={pending || permissions.length === 0}
                 onClick={() => run(() => updateKeyPermissionsAction({ keyId: apiKey.id, permissions }), "Permissions saved.")}
                 className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">

@@ -31,34 +31,37 @@ export function BarChart({ days, series, title, testId }: { days: string[]; seri
   return (
     <figure data-testid={testId} className="space-y-2">
       <figcaption className="text-sm font-medium">{title}</figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title} className="h-auto w-full text-slate-500 dark:text-slate-400">
-        {[0, top / 2, top].filter(Number.isInteger).map((v) => (
-          <g key={v}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={0.2} />
-            <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize={11} fill="currentColor">{v.toLocaleString("en-US")}</text>
-          </g>
-        ))}
-        {days.map((day, i) => {
-          let base = 0;
-          const x = PAD.left + i * step + (step - barW) / 2;
-          const parts = series.map((s) => `${s.label} ${(s.values[day] ?? 0).toLocaleString("en-US")}`).join(", ");
-          return (
-            <g key={day} data-testid="chart-day" data-day={day} data-total={totals[i]}>
-              <title>{`${day}: ${totals[i]!.toLocaleString("en-US")} requests (${parts})`}</title>
-              {series.map((s) => {
-                const v = s.values[day] ?? 0;
-                if (!v) return null;
-                const rect = <rect key={s.label} x={x} width={barW} y={y(base + v)} height={y(base) - y(base + v)} fill={s.color} />;
-                base += v;
-                return rect;
-              })}
-              {i % labelEvery === 0 && (
-                <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="currentColor">{day.slice(5)}</text>
-              )}
+      {/* On a phone the chart keeps a readable size and scrolls sideways instead of shrinking its labels. */}
+      <div className="overflow-x-auto">
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title} className="h-auto w-full min-w-[640px] text-slate-500 dark:text-slate-400">
+          {[0, top / 2, top].filter(Number.isInteger).map((v) => (
+            <g key={v}>
+              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={0.2} />
+              <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize={11} fill="currentColor">{v.toLocaleString("en-US")}</text>
             </g>
-          );
-        })}
-      </svg>
+          ))}
+          {days.map((day, i) => {
+            let base = 0;
+            const x = PAD.left + i * step + (step - barW) / 2;
+            const parts = series.map((s) => `${s.label} ${(s.values[day] ?? 0).toLocaleString("en-US")}`).join(", ");
+            return (
+              <g key={day} data-testid="chart-day" data-day={day} data-total={totals[i]}>
+                <title>{`${day}: ${totals[i]!.toLocaleString("en-US")} requests (${parts})`}</title>
+                {series.map((s) => {
+                  const v = s.values[day] ?? 0;
+                  if (!v) return null;
+                  const rect = <rect key={s.label} x={x} width={barW} y={y(base + v)} height={y(base) - y(base + v)} fill={s.color} />;
+                  base += v;
+                  return rect;
+                })}
+                {i % labelEvery === 0 && (
+                  <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="currentColor">{day.slice(5)}</text>
+                )}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
       <ul className="flex flex-wrap gap-4 text-xs text-slate-600 dark:text-slate-400">
         {series.map((s) => (
           <li key={s.label} className="flex items-center gap-1.5">
@@ -67,6 +70,21 @@ export function BarChart({ days, series, title, testId }: { days: string[]; seri
           </li>
         ))}
       </ul>
+      {/* A bar's numbers show on hover; touch screens have none, so the days with requests are listed too. */}
+      <details className="text-xs text-slate-600 dark:text-slate-400" data-testid={`${testId}-days`}>
+        <summary className="cursor-pointer py-1">Requests per day</summary>
+        <table className="mt-1">
+          <tbody>
+            {days.map((day, i) => (totals[i] ? (
+              <tr key={day}>
+                <td className="pr-3 font-mono">{day}</td>
+                <td className="pr-3 text-right">{totals[i]!.toLocaleString("en-US")}</td>
+                <td>{series.filter((s) => s.values[day]).map((s) => `${s.label} ${s.values[day]!.toLocaleString("en-US")}`).join(", ")}</td>
+              </tr>
+            ) : null))}
+          </tbody>
+        </table>
+      </details>
     </figure>
   );
 }
