@@ -7,16 +7,16 @@ import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { ApiError, clip } from "./errors";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
+import { METHODS } from "./route";
 
-/** The methods the routes serve; each route names its own in `Allow` on a 405. */
-export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-const SERVED = new Set<string>(SERVED_METHODS);
+// The methods the routes serve; each route names its own in `Allow` on a 405.
+const SERVED = new Set<string>(METHODS);
+const ALLOW = METHODS.join(", ");
 
 /** The refusal a request gets before routing, or undefined when Next.js can route it. */
 export function rawRefusal(method: string, url: string): ApiError | undefined {
   if (!SERVED.has(method)) {
-    const allow = SERVED_METHODS.join(", ");
-    return new ApiError("method_not_allowed", `${method ? `${clip(method)} is` : "This method is"} not served here: the API answers ${allow}.`, {}, { Allow: allow });
+    return new ApiError("method_not_allowed", `${method ? `${clip(method)} is` : "This method is"} not served here: the API answers ${ALLOW}.`, {}, { Allow: ALLOW });
   }
   const path = url.includes("%") ? url.split("?", 1)[0]! : "";
   if (path.includes("%")) {
@@ -50,7 +50,7 @@ function answer(req: IncomingMessage, res: ServerResponse, err: ApiError): void 
 function answerUnknownMethod(socket: Socket): void {
   const refusal = rawRefusal("", "/")!;
   const body = envelope(refusal);
-  const head = [`HTTP/1.1 ${refusal.status} Method Not Allowed`, `Allow: ${SERVED_METHODS.join(", ")}`, "Content-Type: application/json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, "Cache-Control: no-store", "Connection: close"];
+  const head = [`HTTP/1.1 ${refusal.status} Method Not Allowed`, `Allow: ${ALLOW}`, "Content-Type: application/json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, "Cache-Control: no-store", "Connection: close"];
   socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
 }
 
