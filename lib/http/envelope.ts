@@ -37,11 +37,11 @@ export function csvResponse(body: ReadableStream<Uint8Array>, name: string, head
   });
 }
 
+/** The error envelope of `err`: `{ success: false, error, message }` and its extra fields. */
+export const errorBody = (err: ApiError) => ({ success: false, error: err.code, message: err.message, ...err.extra });
+
 export function errorResponse(err: ApiError): Response {
-  return json(
-    { success: false, error: err.code, message: err.message, ...err.extra },
-    { status: err.status, headers: err.headers },
-  );
+  return json(errorBody(err), { status: err.status, headers: err.headers });
 }
 
 /**

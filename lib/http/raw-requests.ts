@@ -5,6 +5,7 @@
 // them; so is a method Node's HTTP parser does not know at all (`FOO`).
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { errorBody } from "./envelope";
 import { ApiError, clip } from "./errors";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
 import { METHODS } from "./route";
@@ -29,12 +30,8 @@ export function rawRefusal(method: string, url: string): ApiError | undefined {
   return undefined;
 }
 
-function envelope(err: ApiError): string {
-  return JSON.stringify({ success: false, error: err.code, message: err.message });
-}
-
 function answer(req: IncomingMessage, res: ServerResponse, err: ApiError): void {
-  const body = envelope(err);
+  const body = JSON.stringify(errorBody(err));
   res.writeHead(err.status, {
     ...err.headers,
     "Content-Type": "application/json; charset=utf-8",
@@ -49,7 +46,7 @@ function answer(req: IncomingMessage, res: ServerResponse, err: ApiError): void 
 /** A method Node's HTTP parser does not know (`FOO`): the same 405 instead of its empty 400. */
 function answerUnknownMethod(socket: Socket): void {
   const refusal = rawRefusal("", "/")!;
-  const body = envelope(refusal);
+  const body = JSON.stringify(errorBody(refusal));
   const head = [`HTTP/1.1 ${refusal.status} Method Not Allowed`, `Allow: ${ALLOW}`, "Content-Type: application/json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, "Cache-Control: no-store", "Connection: close"];
   socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
 }
