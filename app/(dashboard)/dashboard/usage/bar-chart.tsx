@@ -71,20 +71,22 @@ export function BarChart({ days, series, title, testId }: { days: string[]; seri
         ))}
       </ul>
       {/* A bar's numbers show on hover; touch screens have none, so the days with requests are listed too. */}
-      <details className="text-xs text-slate-600 dark:text-slate-400" data-testid={`${testId}-days`}>
-        <summary className="cursor-pointer py-1">Requests per day</summary>
-        <table className="mt-1">
-          <tbody>
-            {days.map((day, i) => (totals[i] ? (
-              <tr key={day}>
-                <td className="pr-3 font-mono">{day}</td>
-                <td className="pr-3 text-right">{totals[i]!.toLocaleString("en-US")}</td>
-                <td>{series.filter((s) => s.values[day]).map((s) => `${s.label} ${s.values[day]!.toLocaleString("en-US")}`).join(", ")}</td>
-              </tr>
-            ) : null))}
-          </tbody>
-        </table>
-      </details>
+      {totals.some(Boolean) && (
+        <details className="text-xs text-slate-600 dark:text-slate-400" data-testid={`${testId}-days`}>
+          <summary className="cursor-pointer py-1">Requests per day</summary>
+          <table className="mt-1">
+            <tbody>
+              {days.map((day, i) => (totals[i] ? (
+                <tr key={day}>
+                  <td className="pr-3 font-mono">{day}</td>
+                  <td className="pr-3 text-right">{totals[i]!.toLocaleString("en-US")}</td>
+                  <td>{series.filter((s) => s.values[day]).map((s) => `${s.label} ${s.values[day]!.toLocaleString("en-US")}`).join(", ")}</td>
+                </tr>
+              ) : null))}
+            </tbody>
+          </table>
+        </details>
+      )}
     </figure>
   );
 }
