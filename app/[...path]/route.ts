@@ -1,8 +1,10 @@
 import { config } from "@/lib/env";
+import { withPeekedLimits } from "@/lib/http/peek-limits";
 import { isPageNavigation, unknownRoute } from "@/lib/http/route";
 
 // Any path no other route serves. A browser loading a page gets the 404 page (app/not-found.tsx);
-// API clients, and every /api/* path whoever asks, get 404 in the spec's envelope.
+// API clients, and every /api/* path whoever asks, get 404 in the spec's envelope; with a live
+// key, either one carries the key's rate-limit headers (lib/http/peek-limits.ts).
 //
 // A route handler cannot render a page, and notFound() here answers an empty 404, so the page is
 // taken from this server's own prerendered /_not-found once and kept (it is static).
@@ -18,10 +20,11 @@ function loadNotFoundPage(): Promise<string> {
   return notFoundPage;
 }
 
-async function unknown(req: Request) {
+const unknown = withPeekedLimits(async (req: Request) => {
   if (!isPageNavigation(req)) return unknownRoute(req);
   const html = await loadNotFoundPage().catch(() => `<!doctype html><title>Page not found · SheetAPI</title><h1>Page not found</h1><p><a href="/">SheetAPI home</a></p>`);
   return new Response(req.method === "HEAD" ? null : html, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-}
+});
+const other = withPeekedLimits(unknownRoute);
 
-export { unknown as GET, unknown as HEAD, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE, unknownRoute as OPTIONS };
+export { unknown as GET, unknown as HEAD, other as POST, other as PUT, other as PATCH, other as DELETE, other as OPTIONS };

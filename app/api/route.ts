@@ -1,9 +1,10 @@
 import { ok } from "@/lib/http/envelope";
+import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
 import { otherMethods, route } from "@/lib/http/route";
 import { serviceInfo } from "@/lib/service-info";
 
 export const dynamic = "force-dynamic";
 
 // GET /api - what the service is and where its routes are
-export const GET = route(() => ok(serviceInfo()));
-export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
+export const GET = withPeekedLimits(route(() => ok(serviceInfo())));
+export const { POST, PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["GET"]));

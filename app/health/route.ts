@@ -1,4 +1,5 @@
 import { ok, json } from "@/lib/http/envelope";
+import { withPeekedLimits } from "@/lib/http/peek-limits";
 import { route } from "@/lib/http/route";
 import { checkHealth } from "@/lib/health/checks";
 import { config } from "@/lib/env";
@@ -6,7 +7,7 @@ import { config } from "@/lib/env";
 export const dynamic = "force-dynamic";
 
 // (any) /health - the state of the database, the limit store and the sheets backend
-const health = route(async () => {
+const health = withPeekedLimits(route(async () => {
   const { healthy, degraded, checks, webhooks } = await checkHealth();
   const mode = config().google.emulated ? "embedded" : "production";
   // Degraded is still 200: the service answers, serving cached or stale reads where it can.
@@ -18,6 +19,6 @@ const health = route(async () => {
     { success: false, error: "service_unavailable", message: `Unavailable: ${down.join(", ")} down.${withoutStore}`, status: "down", mode, checks },
     { status: 503, headers: { "Retry-After": "5" } },
   );
-});
+}));
 
 export { health as GET, health as HEAD, health as POST, health as PUT, health as PATCH, health as DELETE, health as OPTIONS };

@@ -1,5 +1,6 @@
 import { ok } from "@/lib/http/envelope";
 import { readJsonBody } from "@/lib/http/body";
+import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
 import { otherMethods } from "@/lib/http/route";
 import { withSession } from "@/lib/http/with-session";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
@@ -7,10 +8,10 @@ import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
 export const dynamic = "force-dynamic";
 
 // POST /register - register a sheet the service reaches with its own credentials
-export const POST = withSession(async ({ req, user }) => {
+export const POST = withPeekedLimits(withSession(async ({ req, user }) => {
   const body = await readJsonBody(req);
   const sheetUrl = body && typeof body === "object" ? (body as { sheet_url?: unknown }).sheet_url : undefined;
   const reg = await registerSheet({ userId: user.id, sheetUrl });
   return ok({ data: registrationDocument(reg) }, { status: reg.created ? 201 : 200 });
-});
-export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);
+}));
+export const { GET, PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["POST"]));

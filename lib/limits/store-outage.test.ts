@@ -1,11 +1,13 @@
 // DECISIONS 18a with the real thing: the limit store's Redis is killed mid-test and started
 // again. While it is gone, reads are served uncounted within the store timeout, writes answer
-// 503 with Retry-After, /health reports the store down and usage falls back to Postgres;
-// nothing crashes, and once Redis is back every request is counted again without a restart.
+// 503 with Retry-After, /health reports the store down, usage falls back to Postgres and routes
+// that need no key answer within their budget without the limit headers; nothing crashes, and
+// once Redis is back every request is counted again without a restart.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
+import { PEEK_BUDGET_MS } from "@/lib/http/peek-limits";
 import { setLimitStore, upstashStore } from "@/lib/limits/store";
 import { upstashRedis } from "@/lib/limits/upstash-requester";
 import { redisProcess } from "@/testing/redis-process";
@@ -45,6 +47,7 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
     return { result, ms: Date.now() - started };
   };
   const health = async () => callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });
+  const info = async () => callRoute((await import("@/app/api/route")).GET, { path: "/api", params: {}, headers: { "X-API-Key": key } });
   const usage = async () => callRoute((await import("@/app/billing/usage/route")).GET, { path: "/billing/usage", params: {}, headers: { "X-API-Key": key } });
 
   it("counts normally while Redis is up", async () => {
@@ -52,6 +55,7 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
     expect([read.status, read.headers.get("x-ratelimit-limit")]).toEqual([200, "500"]);
     expect((await api.create("Products", { name: "Before" })).status).toBe(201);
     expect((await health()).status).toBe(200);
+    expect((await info()).headers.get("x-ratelimit-limit")).toBe("500");
   });
 
   it("serves reads uncounted and refuses writes while Redis is down, each within its bound", async () => {
@@ -71,6 +75,10 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
     expect(h.status).toBe(503);
     expect(h.body).toMatchObject({ success: false, checks: { limit_store: { status: "down" }, database: { status: "ok" } } });
     expect(String(h.body.message)).toMatch(/Without the limit store, reads are served uncounted and writes are paused/);
+
+    const keyless = await timed(info);
+    expect([keyless.result.status, keyless.result.headers.get("x-ratelimit-limit")]).toEqual([200, null]);
+    expect(keyless.ms).toBeLessThan(PEEK_BUDGET_MS + 250);
 
     const u = await usage();
     expect(u.status).toBe(200);

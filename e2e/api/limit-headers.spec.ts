@@ -1,0 +1,45 @@
+// SPEC Limits 6 on the routes that need no key: a request carrying a live key gets its account's
+// rate-limit headers there too, without being counted; no key, or a bad one, changes nothing.
+import { expect, test, type APIResponse } from "@playwright/test";
+import { registerSheet } from "../support/dashboard";
+import { copySpreadsheet } from "../support/emulator-admin";
+import { E2E } from "../support/env";
+import { signIn } from "../support/google-consent";
+
+const limitOf = (res: APIResponse) => [res.headers()["x-ratelimit-limit"], res.headers()["x-ratelimit-remaining"]];
+
+test("routes that need no key carry a live key's rate-limit headers, uncounted", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const sheetId = await copySpreadsheet(E2E.demoSheetId);
+  await signIn(page, "limit-headers@example.com");
+  const key = await registerSheet(page, sheetId); // Free Trial: 5 a minute
+  const rows = `/api/v1/${sheetId}/Products`;
+  expect(limitOf(await request.get(rows, { headers: { "X-API-Key": key } }))).toEqual(["5", "4"]);
+
+  for (const [method, path, status] of [
+    ["GET", "/api", 200],
+    ["DELETE", "/api", 405],
+    ["GET", "/health", 200],
+    ["POST", "/health", 200],
+    ["GET", "/no/such/route", 404],
+    ["POST", "/api/v2/whatever", 404],
+    ["GET", `/api/v1/${sheetId}`, 404],
+    ["POST", "/register", 401],
+    ["GET", "/register", 405],
+    ["GET", "/auth/github?sheet_url=x", 404],
+    ["GET", `/docs/${sheetId}/openapi.json`, 200],
+  ] as const) {
+    const send = (headers: Record<string, string>) => request.fetch(path, { method, headers, maxRedirects: 0 });
+    for (const headers of [{ "X-API-Key": key }, { Authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+      const res = await send(headers);
+      expect([method, path, res.status(), ...limitOf(res)]).toEqual([method, path, status, "5", "4"]);
+      expect(Number(res.headers()["x-ratelimit-reset"])).toBeGreaterThan(Date.now() / 1000);
+    }
+    for (const headers of [{}, { "X-API-Key": "shk_0000000000000000000000000000000000000A" }] as Record<string, string>[]) {
+      const res = await send(headers);
+      expect([method, path, res.status(), ...limitOf(res)]).toEqual([method, path, status, undefined, undefined]);
+    }
+  }
+  // Forty-four answers later, the next counted request is the second of the minute.
+  expect(limitOf(await request.get(rows, { headers: { "X-API-Key": key } }))).toEqual(["5", "3"]);
+});
