@@ -2,9 +2,13 @@
 // sheet's own docs page builds on.
 import type { Metadata } from "next";
 import Link from "next/link";
+import { config } from "@/lib/env";
 import { PLANS } from "@/lib/limits/plans";
+import { QuickStart } from "./quick-start";
 
 export const metadata: Metadata = { title: "Guide · SheetAPI" };
+// The quick start's examples carry this server's own address, known at run time, not at build.
+export const dynamic = "force-dynamic";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -14,6 +18,23 @@ function Section({ id, title, children }: { id: string; title: string; children:
       <h2 className="text-xl font-semibold text-slate-900 dark:text-white">{title}</h2>
       {children}
     </section>
+  );
+}
+
+/** The sheet docs' quick start with placeholders: each sheet's own page fills in its names. */
+function GuideQuickStart() {
+  const url = `${config().appUrl}/api/v1/YOUR_SHEET_ID/Sheet1`;
+  return (
+    <QuickStart
+      keysHref="/dashboard"
+      keysDocHref="#keys"
+      read={{ method: "GET", url: `${url}?limit=5` }}
+      create={{ method: "POST", url, body: { name: "Ada Lovelace", email: "ada@example.com" } }}
+      note={<>
+        Put in your sheet&apos;s id (the dashboard shows it), one of its tabs and its own column names, or open your sheet&apos;s docs page,{" "}
+        <code>/docs/&#123;sheetId&#125;</code>, where these steps come filled in. No sheet yet? <a href="#registering" className="underline">Register one</a>: that shows its first key.
+      </>}
+    />
   );
 }
 
@@ -45,6 +66,7 @@ export default function GuidePage() {
           {TOPICS.map(([id, title]) => <a key={id} href={`#${id}`} className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">{title}</a>)}
         </nav>
       </header>
+      <GuideQuickStart />
       <Section id="registering" title="Registering a sheet">
         <p><Link href="/dashboard" className="underline">Sign in</Link> with Google and choose the sheet with <strong>Choose a sheet from Google Drive</strong>. Registering needs proof from Google that your own Google account can open the sheet (a read-only registration) or edit it (a read-and-write one): the first time, Google asks you to let SheetAPI see the files you choose with it (<code>drive.file</code>), nothing else in your Drive. A pasted address or id (the dashboard, <code>POST /register</code>, <code>/auth/google?sheet_url=…</code>) works for a sheet you have already chosen; any other is refused with a way to choose it.</p>
         <p>The API writes only to sheets you proved you can edit. Shared with the service&apos;s Google account as Editor, the sheet is reached with that account; otherwise through your own Google grant. If someone registered your sheet with view access only, registering it with edit access claims it: their keys stop. Between two editors, the first registration stands.</p>

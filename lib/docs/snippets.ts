@@ -24,6 +24,13 @@ const pyLiteral = (value: unknown): string => {
   return JSON.stringify(value);
 };
 
+const LABELS: Record<Language, string> = { curl: "curl", javascript: "JavaScript", python: "Python" };
+const ALL: readonly Language[] = ["curl", "javascript", "python"];
+
+/** The request in each language (all three unless narrowed), labelled as a code block's tabs show them. */
+export const snippetsFor = (r: RequestExample, languages: readonly Language[] = ALL) =>
+  languages.map((language) => ({ language, label: LABELS[language], code: snippet(language, r) }));
+
 export function snippet(language: Language, r: RequestExample): string {
   const hasBody = r.body !== undefined;
   const key = r.apiKey ?? KEY_PLACEHOLDER;

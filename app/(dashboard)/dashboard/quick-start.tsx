@@ -2,7 +2,7 @@
 // created) the key itself, plus the way to the sheet's full docs page.
 import Link from "next/link";
 import { CodeBlock } from "@/app/docs/[sheetId]/code-block";
-import { snippet } from "@/lib/docs/snippets";
+import { snippetsFor } from "@/lib/docs/snippets";
 
 // The docs page reads the sheet (its example values come from Google): never prefetched, so
 // showing a link costs no Google call.
@@ -30,13 +30,7 @@ export function QuickStart({ target, apiKey }: { target: QuickStartTarget; apiKe
         {apiKey ? "Try it now: this lists the first rows of " : "List the first rows of "}
         <strong>{target.tab}</strong>{apiKey ? " with this key." : ` (put one of your keys in place of YOUR_API_KEY).`}
       </p>
-      <CodeBlock
-        testId="quick-start-code"
-        snippets={[
-          { language: "curl", label: "curl", code: snippet("curl", request) },
-          { language: "javascript", label: "JavaScript", code: snippet("javascript", request) },
-        ]}
-      />
+      <CodeBlock testId="quick-start-code" snippets={snippetsFor(request, ["curl", "javascript"])} />
       <p className="text-sm">
         <Link href={docs} prefetch={false} className="font-medium text-emerald-700 underline dark:text-emerald-400" data-testid="docs-link">
           API docs for this sheet

@@ -3,10 +3,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { enteredAs, exampleCreateBody, exampleId, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
-import { snippet, type RequestExample } from "@/lib/docs/snippets";
+import { snippetsFor } from "@/lib/docs/snippets";
 import type { TabModel } from "@/lib/sheets/tab-model";
 import { CodeBlock } from "./code-block";
 import { ReferenceSections } from "./reference-sections";
+import { SheetQuickStart } from "./sheet-quick-start";
 import { TryIt } from "./try-it";
 
 export const dynamic = "force-dynamic";
@@ -16,12 +17,6 @@ type Props = { params: Promise<{ sheetId: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const docs = await loadSheetDocs((await params).sheetId);
   return { title: docs ? `${docs.model.title} API · SheetAPI` : "Sheet not found · SheetAPI" };
-}
-
-const LANGUAGES = [["curl", "curl"], ["javascript", "JavaScript"], ["python", "Python"]] as const;
-
-function examples(r: RequestExample) {
-  return LANGUAGES.map(([language, label]) => ({ language, label, code: snippet(language, r) }));
 }
 
 function Endpoint({ method, path, permission, children }: { method: string; path: string; permission: string; children?: React.ReactNode }) {
@@ -80,7 +75,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         </table>
       </div>
       <Endpoint method="GET" path={`${tabPath(docs, tab)}`} permission="Read">
-        <CodeBlock snippets={examples({ method: "GET", url: `${base}${listQuery}` })} />
+        <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}${listQuery}` })} />
         <details className="text-sm">
           <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Answer</summary>
           <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{JSON.stringify(listAnswer, null, 2)}</pre>
@@ -88,47 +83,47 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
       </Endpoint>
       <Endpoint method="GET" path={`${tabPath(docs, tab)}.csv`} permission="Read">
         <p className="text-sm text-slate-600 dark:text-slate-400">The same query as CSV (or send <code>Accept: text/csv</code> to the path above); every matching row by default, up to 100,000.</p>
-        <CodeBlock snippets={examples({ method: "GET", url: `${base}.csv${csvQuery}` })} />
+        <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}.csv${csvQuery}` })} />
       </Endpoint>
       <Endpoint method="GET" path={`${tabPath(docs, tab)}/_aggregate`} permission="Read">
         <p className="text-sm text-slate-600 dark:text-slate-400">Count, and sum, avg, min, max of number columns, over the rows <code>filter</code> keeps, grouped by <code>group_by</code>; from the cached copy. Answers <code>{"{ data: [{ group, count, sum, avg, … }], meta: { groups, rows, … } }"}</code>.</p>
-        <CodeBlock snippets={examples({ method: "GET", url: `${base}/_aggregate?${aggregateQuery}` })} />
+        <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}/_aggregate?${aggregateQuery}` })} />
       </Endpoint>
       {groupColumn && (
         <Endpoint method="GET" path={`${tabPath(docs, tab)}/_distinct`} permission="Read">
           <p className="text-sm text-slate-600 dark:text-slate-400">Each value of a column once, in order, among the rows <code>filter</code> keeps: what a dropdown offers.</p>
-          <CodeBlock snippets={examples({ method: "GET", url: `${base}/_distinct?column=${encodeURIComponent(groupColumn.name)}` })} />
+          <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}/_distinct?column=${encodeURIComponent(groupColumn.name)}` })} />
         </Endpoint>
       )}
       <Endpoint method="GET" path={`${tabPath(docs, tab)}/{rowId}`} permission="Read">
-        <CodeBlock snippets={examples({ method: "GET", url: `${base}/${encodeURIComponent(id)}` })} />
+        <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}/${encodeURIComponent(id)}` })} />
       </Endpoint>
       <Endpoint method="POST" path={tabPath(docs, tab)} permission="Write">
         <p className="text-sm text-slate-600 dark:text-slate-400">One row, or an array of up to 1,000 rows in one write. Answers 201 with <code>{"{ created, rows }"}</code>. {enteredAs(docs.sheet)}</p>
-        <CodeBlock snippets={examples({ method: "POST", url: base, body: exampleCreateBody(docs, tab) })} />
+        <CodeBlock snippets={snippetsFor({ method: "POST", url: base, body: exampleCreateBody(docs, tab) })} />
       </Endpoint>
       {keyColumn && (
         <>
           <Endpoint method="PATCH" path={`${tabPath(docs, tab)}?filter=…`} permission="Write">
             <p className="text-sm text-slate-600 dark:text-slate-400">The named cells of every row the filter matches, in one write: at most <code>limit</code> rows (default 1; more matches change nothing and answer 409); <code>dry_run=true</code> only counts. An array body instead updates each row found by <code>?key={keyColumn.name}</code> with its own values.</p>
-            <CodeBlock snippets={examples({ method: "PATCH", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}`, body: exampleUpdateBody(docs, tab) })} />
+            <CodeBlock snippets={snippetsFor({ method: "PATCH", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}`, body: exampleUpdateBody(docs, tab) })} />
           </Endpoint>
           <Endpoint method="POST" path={`${tabPath(docs, tab)}?upsert=${keyColumn.name}`} permission="Write">
             <p className="text-sm text-slate-600 dark:text-slate-400">Upsert: rows whose <code>{keyColumn.name}</code> matches are updated cell by cell, the others appended, in one write.</p>
-            <CodeBlock snippets={examples({ method: "POST", url: `${base}?upsert=${encodeURIComponent(keyColumn.name)}`, body: [exampleCreateBody(docs, tab)] })} />
+            <CodeBlock snippets={snippetsFor({ method: "POST", url: `${base}?upsert=${encodeURIComponent(keyColumn.name)}`, body: [exampleCreateBody(docs, tab)] })} />
           </Endpoint>
           <Endpoint method="DELETE" path={`${tabPath(docs, tab)}?filter=…`} permission="Write">
             <p className="text-sm text-slate-600 dark:text-slate-400">Every row the filter matches, in one write, with the same <code>limit</code> and <code>dry_run</code>.</p>
-            <CodeBlock snippets={examples({ method: "DELETE", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}&dry_run=true` })} />
+            <CodeBlock snippets={snippetsFor({ method: "DELETE", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}&dry_run=true` })} />
           </Endpoint>
         </>
       )}
       <Endpoint method="PUT" path={`${tabPath(docs, tab)}/{rowId}`} permission="Write">
         <p className="text-sm text-slate-600 dark:text-slate-400">Changes only the cells named in the body; answers the whole row.</p>
-        <CodeBlock snippets={examples({ method: "PUT", url: `${base}/${encodeURIComponent(id)}`, body: exampleUpdateBody(docs, tab) })} />
+        <CodeBlock snippets={snippetsFor({ method: "PUT", url: `${base}/${encodeURIComponent(id)}`, body: exampleUpdateBody(docs, tab) })} />
       </Endpoint>
       <Endpoint method="DELETE" path={`${tabPath(docs, tab)}/{rowId}`} permission="Write">
-        <CodeBlock snippets={examples({ method: "DELETE", url: `${base}/${encodeURIComponent(id)}` })} />
+        <CodeBlock snippets={snippetsFor({ method: "DELETE", url: `${base}/${encodeURIComponent(id)}` })} />
       </Endpoint>
     </section>
   );
@@ -156,6 +151,7 @@ export default async function SheetDocsPage({ params }: Props) {
         </nav>
         {!anyReal && <p className="text-xs text-slate-500">Example values are made up from the column types: this page is public and shows a sheet&apos;s own values only when anyone with its link can view it.</p>}
       </header>
+      <SheetQuickStart docs={docs} />
       <section className="space-y-3">
         <h2 className="text-xl font-semibold">Try it</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">

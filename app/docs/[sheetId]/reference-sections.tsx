@@ -27,7 +27,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
   const p = docs.plan;
   return (
     <>
-      <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
+      <section id="keys" className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Keys and permissions</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">The sheet&apos;s owner creates keys in the dashboard; a key&apos;s value is shown once. Send it as <code>X-API-Key</code>, or as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
         <Table head={["Permission", "Grants"]} rows={[

@@ -86,7 +86,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
 /** `tabs`: the sheet's tabs and columns, to choose what a browser key reads; `visitorLimit`: the default per-visitor limit. */
 export function KeysPanel({ sheetId, keys, target, quota, tabs, visitorLimit }: { sheetId: string; keys: KeySummary[]; target: QuickStartTarget; quota: QuotaSnapshot; tabs: TabColumns[]; visitorLimit: number }) {
   return (
-    <section className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="keys">
+    <section id="api-keys" className="scroll-mt-4 rounded-lg border border-slate-200 dark:border-slate-800" data-testid="keys">
       <div className="border-b border-slate-200 px-4 py-3 dark:border-slate-800">
         <h2 className="font-semibold">API keys</h2>
         <p className="text-xs text-slate-500">
