@@ -3,6 +3,7 @@
 // and revocation behind a confirmation.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import type { KeySummary } from "@/lib/keys/manage";
 import { revokeKeyAction, updateBrowserKeyAction, updateKeyFormulasAction, updateKeyPermissionsAction } from "./actions";
 import { BrowserKeyFields, draftInput, draftOf, type BrowserKeyDraft, type TabColumns } from "./browser-key-fields";
@@ -19,14 +20,23 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
   const [message, setMessage] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const revoked = apiKey.revokedAt !== null;
-  const dirty = permissions.join() !== apiKey.permissions.join();
+  // What the server holds: what a save just stored, until the refreshed props (a new array) bring
+  // it. Without this the page would still call the change unsaved, and ask before leaving, until then.
+  const [saved, setSaved] = useState({ over: apiKey.permissions, permissions: apiKey.permissions });
+  const stored = saved.over === apiKey.permissions ? saved.permissions : apiKey.permissions;
+  const dirty = permissions.join() !== stored.join();
+  // Compared as the server would receive them, so a stray blank line in the origins is no change.
+  const browserDirty = editing !== null && apiKey.browser !== null && JSON.stringify(draftInput(editing)) !== JSON.stringify(draftInput(draftOf(apiKey.browser)));
+  // A revoked key has nothing left to save.
+  useUnsavedChanges(!revoked && (dirty || browserDirty));
 
-  const run = (action: () => Promise<{ ok: boolean; error?: string }>, done: string) =>
+  /** Runs a change; `closeEditor` when it makes the browser settings being edited moot (saved, or the key revoked). */
+  const run = (action: () => Promise<{ ok: boolean; error?: string }>, done: string, closeEditor = false) =>
     startTransition(async () => {
       const result = await action();
       setMessage(result.ok ? done : (result.error ?? "Failed."));
       setConfirming(false);
-      if (result.ok) setEditing(null);
+      if (result.ok && closeEditor) setEditing(null);
       router.refresh();
     });
 
@@ -59,7 +69,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
           <BrowserKeyFields draft={editing} onChange={setEditing} tabs={tabs} idPrefix={`edit-${apiKey.id}`} />
           <div className="flex gap-2">
             <button type="button" data-testid="save-browser" disabled={pending}
-              onClick={() => run(() => updateBrowserKeyAction({ keyId: apiKey.id, browser: draftInput(editing) }), "Browser key settings saved.")}
+              onClick={() => run(() => updateBrowserKeyAction({ keyId: apiKey.id, browser: draftInput(editing) }), "Browser key settings saved.", true)}
               className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
               {pending ? "Saving…" : "Save settings"}
             </button>
@@ -106,7 +116,11 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
             )}
             {dirty && (
               <button type="button" data-testid="save-permissions" disabled={pending || permissions.length === 0}
-                onClick={() => run(() => updateKeyPermissionsAction({ keyId: apiKey.id, permissions }), "Permissions saved.")}
+                onClick={() => run(async () => {
+                  const result = await updateKeyPermissionsAction({ keyId: apiKey.id, permissions });
+                  if (result.ok) setSaved({ over: apiKey.permissions, permissions });
+                  return result;
+                }, "Permissions saved.")}
                 className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
                 {pending ? "Saving…" : "Save"}
               </button>
@@ -114,7 +128,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
             {confirming ? (
               <>
                 <button type="button" data-testid="confirm-revoke" disabled={pending}
-                  onClick={() => run(() => revokeKeyAction({ keyId: apiKey.id }), "Key revoked.")}
+                  onClick={() => run(() => revokeKeyAction({ keyId: apiKey.id }), "Key revoked.", true)}
                   className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-60">
                   {pending ? "Revoking…" : "Revoke permanently"}
                 </button>

@@ -2,6 +2,7 @@
 // A sheet's keys: a row for each existing key, and the form that creates the next one.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import type { KeySummary } from "@/lib/keys/manage";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { NewKeyNotice } from "../new-key-notice";
@@ -24,6 +25,11 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
   const [created, setCreated] = useState<{ value: string; name: string; permissions: Permission[]; browser: boolean } | null>(null);
   const [pending, startTransition] = useTransition();
   const browser = kind === "publishable";
+  // Anything typed or chosen that a created key would keep; creating resets the form, and so ends it.
+  const started = name.trim() !== "" || (browser
+    ? JSON.stringify(draftInput(draft)) !== JSON.stringify(draftInput(emptyDraft(visitorLimit)))
+    : permissions.join() !== DEFAULT_PERMISSIONS.join());
+  useUnsavedChanges(started);
 
   function submit() {
     setError(null);
