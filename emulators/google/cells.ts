@@ -1,12 +1,12 @@
 // Cell values and number formats, shaped like the Sheets API's CellData.
 import { isError, type Computed } from "./formulas";
 import type { LocaleRules } from "./locales";
-import { dateToSerial, formatDateTime, formatGeneral, formatNumber } from "./number-format";
+import { formatDateTime, formatGeneral, formatNumber } from "./number-format";
 
 export type Scalar = string | number | boolean;
 
 export interface NumberFormat {
-  type: "NUMBER" | "CURRENCY" | "PERCENT" | "DATE" | "TIME" | "DATE_TIME" | "TEXT";
+  type: "NUMBER" | "CURRENCY" | "PERCENT" | "SCIENTIFIC" | "DATE" | "TIME" | "DATE_TIME" | "TEXT";
   pattern?: string;
 }
 
@@ -24,6 +24,8 @@ function defaultPattern(type: NumberFormat["type"], rules: LocaleRules): string 
       return "#,##0.00";
     case "PERCENT":
       return "0.00%";
+    case "SCIENTIFIC":
+      return "0.00E+00";
     case "CURRENCY":
       return rules.currency;
     case "DATE":
@@ -77,37 +79,7 @@ export function cellData(cell: Cell | undefined, value: Computed, fmt: NumberFor
   return out;
 }
 
-/** A value written with valueInputOption=RAW: stored exactly as sent, never parsed. */
+/** A value written with valueInputOption=RAW: stored exactly as sent, never parsed (USER_ENTERED: user-entered.ts). */
 export function rawCell(v: Scalar): Cell {
-  return { value: v };
-}
-
-/** A number typed in the locale's own way ("24,5" in de_DE), without grouping. */
-function localNumber(text: string, rules?: LocaleRules): number | undefined {
-  const decimal = rules?.decimal === "," ? "," : ".";
-  const m = new RegExp(`^-?\\d+(\\${decimal}\\d+)?$`).exec(text);
-  return m ? Number(text.replace(decimal, ".")) : undefined;
-}
-
-/** A value written with USER_ENTERED: parsed as if typed into the UI of a sheet in that locale. */
-export function userEnteredCell(v: Scalar, rules?: LocaleRules): Cell {
-  if (typeof v !== "string") return { value: v };
-  if (v.startsWith("=")) return { value: v, formula: true };
-  if (v.startsWith("'")) return { value: v.slice(1) };
-  const t = v.trim();
-  if (/^(true|false)$/i.test(t)) return { value: t.toUpperCase() === "TRUE" };
-  const n = localNumber(t, rules);
-  if (n !== undefined) return { value: n };
-  const pct = t.endsWith("%") ? localNumber(t.slice(0, -1).trim(), rules) : undefined;
-  if (pct !== undefined) return { value: pct / 100, format: { type: "PERCENT", pattern: "0%" } };
-  const date = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(t);
-  if (date) {
-    const [, y, mo, d, h, mi, s] = date;
-    const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
-    return {
-      value: dateToSerial(new Date(ms)),
-      format: h ? { type: "DATE_TIME", pattern: "yyyy-mm-dd hh:mm:ss" } : { type: "DATE", pattern: "yyyy-mm-dd" },
-    };
-  }
   return { value: v };
 }

@@ -1,7 +1,8 @@
 // What a spreadsheet's locale (`properties.locale`) changes in FORMATTED_VALUE: the decimal and
 // grouping separators, the default patterns of each number format type, month and day names.
 // The three locales the emulator is tested in are spelled out as Google shows them; any other
-// locale takes its separators and names from the ICU data Node ships with.
+// locale takes its separators and names from the ICU data Node ships with. What a person may type
+// (user-entered.ts) follows the same rules: the separators, the currency and date patterns.
 
 export interface LocaleRules {
   decimal: string;
@@ -14,12 +15,16 @@ export interface LocaleRules {
   monthsShort: string[];
   days: string[];
   daysShort: string[];
+  /** The words the UI reads as TRUE and FALSE besides TRUE and FALSE themselves (de_DE: WAHR, FALSCH). */
+  booleanWords?: [string, string];
+  /** Whether a typed time may carry AM or PM: English locales only. */
+  meridiemInput: boolean;
 }
 
-const KNOWN: Record<string, Pick<LocaleRules, "decimal" | "group" | "date" | "dateTime" | "time" | "currency">> = {
+const KNOWN: Record<string, Pick<LocaleRules, "decimal" | "group" | "date" | "dateTime" | "time" | "currency" | "booleanWords">> = {
   en_US: { decimal: ".", group: ",", date: "M/d/yyyy", dateTime: "M/d/yyyy H:mm:ss", time: "h:mm:ss am/pm", currency: '"$"#,##0.00' },
   en_GB: { decimal: ".", group: ",", date: "dd/MM/yyyy", dateTime: "dd/MM/yyyy HH:mm:ss", time: "HH:mm:ss", currency: '"£"#,##0.00' },
-  de_DE: { decimal: ",", group: ".", date: "dd.MM.yyyy", dateTime: "dd.MM.yyyy HH:mm:ss", time: "HH:mm:ss", currency: "#,##0.00 [$€]" },
+  de_DE: { decimal: ",", group: ".", date: "dd.MM.yyyy", dateTime: "dd.MM.yyyy HH:mm:ss", time: "HH:mm:ss", currency: "#,##0.00 [$€]", booleanWords: ["WAHR", "FALSCH"] },
   // Google groups French numbers with U+202F NARROW NO-BREAK SPACE.
   fr_FR: { decimal: ",", group: "\u202f", date: "dd/MM/yyyy", dateTime: "dd/MM/yyyy HH:mm:ss", time: "HH:mm:ss", currency: "#,##0.00 [$€]" },
 };
@@ -38,7 +43,7 @@ export function localeRules(locale: string): LocaleRules {
   let rules = cache.get(locale);
   if (rules) return rules;
   const tag = /^[a-z]{2,3}(_[A-Z]{2})?$/.test(locale) ? locale.replace("_", "-") : "en-US";
-  let known = KNOWN[locale];
+  let known = Object.hasOwn(KNOWN, locale) ? KNOWN[locale] : undefined;
   if (!known) {
     const parts = new Intl.NumberFormat(tag).formatToParts(1234567.5);
     known = {
@@ -53,6 +58,7 @@ export function localeRules(locale: string): LocaleRules {
     monthsShort: names(tag, "month", "short"),
     days: names(tag, "weekday", "long"),
     daysShort: names(tag, "weekday", "short"),
+    meridiemInput: tag.startsWith("en"),
   };
   cache.set(locale, rules);
   return rules;

@@ -121,7 +121,7 @@ export function formatGeneral(value: number, rules: LocaleRules): string {
   return String(Number(value.toPrecision(10))).replace(".", rules.decimal);
 }
 
-const DATE_TOKEN = /"[^"]*"|\\.|am\/pm|a\/p|y+|m+|d+|h+|s+|\.0+|[^"\\]/gi;
+const DATE_TOKEN = /"[^"]*"|\\.|am\/pm|a\/p|\[(?:h+|m+|s+)\]|y+|m+|d+|h+|s+|\.0+|[^"\\]/gi;
 
 /** A date, time or date-time serial under a DATE, TIME or DATE_TIME pattern. */
 export function formatDateTime(serial: number, pattern: string, rules: LocaleRules): string {
@@ -129,16 +129,21 @@ export function formatDateTime(serial: number, pattern: string, rules: LocaleRul
   const tokens = pattern.match(DATE_TOKEN) ?? [];
   const twelveHour = tokens.some((t) => /^(am\/pm|a\/p)$/i.test(t));
   const pad = (n: number, w = 2) => String(n).padStart(w, "0");
-  const isHour = (t: string | undefined) => t !== undefined && /^h+$/i.test(t);
-  const isSecond = (t: string | undefined) => t !== undefined && /^s+$/i.test(t);
-  const isField = (t: string) => /^[ymdhs]+$/i.test(t);
+  const isHour = (t: string | undefined) => t !== undefined && /^\[?h+\]?$/i.test(t);
+  const isSecond = (t: string | undefined) => t !== undefined && /^\[?s+\]?$/i.test(t);
+  const isField = (t: string) => /^\[?[ymdhs]+\]?$/i.test(t);
+  // Elapsed units ([h]:mm:ss, a duration) count the whole serial, not the time of day.
+  const elapsedSeconds = Math.round(serial * 86_400);
+  const elapsed = { h: Math.floor(elapsedSeconds / 3600), m: Math.floor(elapsedSeconds / 60), s: elapsedSeconds };
   return tokens
     .map((t, at) => {
       const lower = t.toLowerCase();
       if (t.startsWith('"')) return t.slice(1, -1);
       if (t.startsWith("\\")) return t.slice(1);
-      if (lower === "am/pm") return d.getUTCHours() < 12 ? (t === "am/pm" ? "am" : "AM") : t === "am/pm" ? "pm" : "PM";
-      if (lower === "a/p") return d.getUTCHours() < 12 ? "A" : "P";
+      // Google's format guide: am/pm shows AM or PM, always capitalized; a/p follows the token's case.
+      if (lower === "am/pm") return d.getUTCHours() < 12 ? "AM" : "PM";
+      if (lower === "a/p") return (d.getUTCHours() < 12 ? "a" : "p")[t[0] === "A" ? "toUpperCase" : "toLowerCase"]();
+      if (/^\[[hms]+\]$/.test(lower)) return pad(elapsed[lower[1] as "h" | "m" | "s"], lower.length - 2);
       if (/^\.0+$/.test(t)) return rules.decimal + pad(d.getUTCMilliseconds(), 3).slice(0, t.length - 1);
       const hours = twelveHour ? ((d.getUTCHours() + 11) % 12) + 1 : d.getUTCHours();
       switch (lower[0]) {

@@ -1,7 +1,7 @@
 // The Sheets API v4 methods the service uses, over the emulator's in-memory spreadsheets.
 // Each mutating method works on a copy and returns it, so a failed request changes nothing.
 import { formatRange, indexToColumn, parseGrid, RangeParseError, splitRange, type GridRange } from "./a1";
-import { cellData, formatValue, rawCell, userEnteredCell, withPattern, type Cell, type Scalar } from "./cells";
+import { cellData, formatValue, rawCell, withPattern, type Cell, type Scalar } from "./cells";
 import { badRequest, unparsableRange } from "./errors";
 import { applyFields, parseFields } from "./fields";
 import { Calculator, isError } from "./formulas";
@@ -9,6 +9,7 @@ import { ensureRoom } from "./grid-limits";
 import { createDeveloperMetadata, deleteDeveloperMetadata, shiftOnDelete, shiftOnInsert } from "./metadata";
 import { localeRules, type LocaleRules } from "./locales";
 import { cellAt, setCell, touch, usedColumnCount, usedRowCount, type Spreadsheet, type Tab } from "./model";
+import { userEnteredCell } from "./user-entered";
 
 type Json = Record<string, unknown>;
 type Bounds = Required<GridRange>;
@@ -121,7 +122,7 @@ function inputRows(body: Json, majorDefault = "ROWS"): (Scalar | null)[][] {
 
 function toCell(sheet: Spreadsheet, v: Scalar, input: string): Cell | null {
   if (v === "") return null;
-  return input === "USER_ENTERED" ? userEnteredCell(v, localeRules(sheet.locale)) : rawCell(v);
+  return input === "USER_ENTERED" ? userEnteredCell(v, localeRules(sheet.locale), { timeZone: sheet.timeZone }) : rawCell(v);
 }
 
 function requireInputOption(option: string | null | undefined): string {
@@ -519,7 +520,7 @@ const pasteData: Request = (sheet, req, where) => {
     throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${row0 + rows.length}C${col0 + width}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
   }
   const rules = localeRules(sheet.locale);
-  rows.forEach((cells, i) => cells.forEach((text, j) => setCell(tab, row0 + i, col0 + j, text === "" ? null : userEnteredCell(text, rules))));
+  rows.forEach((cells, i) => cells.forEach((text, j) => setCell(tab, row0 + i, col0 + j, text === "" ? null : userEnteredCell(text, rules, { timeZone: sheet.timeZone }))));
   return {};
 };
 
