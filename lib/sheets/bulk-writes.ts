@@ -21,7 +21,7 @@ import { fetchTab } from "./tab-cache";
 import { filtersOnDates } from "./date-values";
 import { columnValues } from "./tab-index";
 import type { TabModel } from "./tab-model";
-import { asEntered } from "./value-input";
+import { asEntered, idColumnOf } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, type SheetsRequest } from "./write-guard";
 
 export const MAX_ROWS_PER_WRITE = 1000;
@@ -173,8 +173,8 @@ function rowRanges(model: TabModel, rowNumbers: number[]): string[] {
  * come back as the sheet now shows them (number formats applied), so answers and ETags are what
  * the next read gives. A write settled after a timeout has no answer: then rows are as written.
  */
-async function send(sheet: WriteSheet, model: TabModel, kind: string, requests: SheetsRequest[], unknown: (writeId: number) => OutcomeUnknown, { location = { sheetId: model.gid }, readBack = [] }: { location?: sheets_v4.Schema$DeveloperMetadataLocation; readBack?: number[] } = {}): Promise<Map<number, string[]>> {
-  const { updated } = await guardedWrite(sheet, model, kind, (writeId) => asEntered(sheet, [...requests, markerRequest(writeId, kind, location)]), unknown, { readBack: rowRanges(model, readBack) });
+async function send(sheet: WriteSheet, model: TabModel, kind: string, requests: SheetsRequest[], unknown: (writeId: number) => OutcomeUnknown, { location = { sheetId: model.gid }, readBack = [], idColumn }: { location?: sheets_v4.Schema$DeveloperMetadataLocation; readBack?: number[]; idColumn?: number } = {}): Promise<Map<number, string[]>> {
+  const { updated } = await guardedWrite(sheet, model, kind, (writeId) => asEntered(sheet, [...requests, markerRequest(writeId, kind, location)], idColumn), unknown, { readBack: rowRanges(model, readBack) });
   const shown = new Map<number, string[]>();
   for (const tab of updated?.sheets ?? []) {
     for (const grid of tab.data ?? []) grid.rowData?.forEach((r, k) => shown.set((grid.startRow ?? 0) + k + 1, (r.values ?? []).map((v) => v.formattedValue ?? "")));
@@ -369,7 +369,7 @@ export async function upsertRows(sheet: WriteSheet, model: TabModel, keyName: st
       "upsert",
       requests,
       (writeId) => new OutcomeUnknown(`Google Sheets did not confirm the upsert of ${rows.length} row(s) in time; the outcome is unknown (it applies whole or not at all, once). ${retryHint(opts)}`, writeId, answer),
-      { location: fresh.length ? { dimensionRange: range } : { sheetId: model.gid }, readBack: written.map((r) => r.rowNumber) },
+      { location: fresh.length ? { dimensionRange: range } : { sheetId: model.gid }, readBack: written.map((r) => r.rowNumber), idColumn: idColumnOf(data) },
     );
     const result = answerOf(shown);
     await recordApiWrite(sheet.id, data, { updated: existing.map((e) => asShown(data, written[e.i]!, shown)), created: fresh.map((f) => result.rows[f.i]!) });

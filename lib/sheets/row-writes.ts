@@ -21,7 +21,7 @@ import { quoteTab } from "./read-model";
 import { fetchTab, invalidateTabs } from "./tab-cache";
 import { rowIndexOf } from "./tab-index";
 import type { TabModel } from "./tab-model";
-import { asEntered } from "./value-input";
+import { asEntered, idColumnOf } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
 import { errorFields, log } from "@/lib/log";
 import { recordApiWrite } from "@/lib/webhooks/changes";
@@ -172,7 +172,7 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
           { insertDimension: { range, inheritFromBefore: at > 1 } },
           { updateCells: { start: { sheetId: model.gid, rowIndex: at, columnIndex: 0 }, rows: values, fields: "userEnteredValue" } },
           markerRequest(writeId, "create", { dimensionRange: range }),
-        ]),
+        ], idColumnOf(data)),
       (writeId) =>
         new OutcomeUnknown(
           `Google Sheets did not confirm the new row${rows.length > 1 ? "s" : ""} in time; the outcome is unknown (it may still land, once). ${how}, or ${idempotencyKey ? "send the same request again with the same Idempotency-Key: it will not be written twice" : "retry with an Idempotency-Key next time so a retry cannot write twice"}. No other write to this tab goes out before this one is settled.`,

@@ -89,4 +89,21 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(created(await api.create("Log", { label: "=2*21" }))).toMatchObject({ label: "=2*21" });
     expect(stored(6)[1]).toEqual({ value: "=2*21" });
   });
+
+  it("writes ids as given even with the opt-in: a parsed id would no longer name its row", async () => {
+    await setMode(true);
+    const { POST } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
+    const upsert = (body: unknown) => callRoute(POST, { method: "POST", path: `/api/v1/${sheetId}/Log?upsert=note`, params: { sheetId, tabName: "Log" }, headers: { "X-API-Key": api.key }, body });
+    // Google reads "1e3" as 1000 (shown 1.00E+03) and "1/2" as a date: as ids they stay text.
+    for (const [id, write] of [["1e3", (b: unknown) => api.create("Log", b)], ["1/2", (b: unknown) => upsert([b])]] as const) {
+      const res = await write({ id, note: `note ${id}`, qty: "1,000" });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(created(res)).toMatchObject({ id, qty: "1,000" });
+      expect((await api.get("Log", id)).body.data).toMatchObject({ id, qty: "1,000" });
+      expect((await api.create("Log", { id })).status).toBe(409);
+    }
+    const ids = svc.google.store.get(sheetId)!.tabs.find((t) => t.title === "Log")!.rows.map((r) => r[0]?.value);
+    expect(ids).toContain("1e3");
+    expect(ids).toContain("1/2");
+  });
 });

@@ -12,6 +12,9 @@
 // the write stays one all-or-nothing request and costs no extra Google call. A string holding a
 // tab or a line break (which a paste would split) or starting with a double quote (which a
 // paste may read as a quoted field) is not pasted: it stays text, as the UI would show it.
+// The id column is never pasted: an id names its row (DECISIONS 2), and a parsed id ("1e3" shown
+// as 1.00E+03, "1/2" as a date) would no longer find the row it was created with, nor refuse
+// a second row with the same id.
 import type { sheets_v4 } from "@googleapis/sheets";
 import type { SheetRecord } from "./sheet-record";
 import type { SheetsRequest } from "./write-guard";
@@ -20,8 +23,13 @@ type Sheet = Partial<Pick<SheetRecord, "userEnteredWrites">>;
 
 const pastable = (v: string) => v !== "" && !/[\t\r\n]/.test(v) && !v.startsWith('"');
 
-/** pasteData requests for the string cells an updateCells request writes. */
-function pastesFor(update: sheets_v4.Schema$UpdateCellsRequest): SheetsRequest[] {
+/** The index of the tab's `id` column, if it has one: the column asEntered leaves as written. */
+export function idColumnOf(data: { columns: { name: string; index: number }[]; hasIdColumn: boolean }): number | undefined {
+  return data.hasIdColumn ? data.columns.find((c) => c.name === "id")?.index : undefined;
+}
+
+/** pasteData requests for the string cells an updateCells request writes, the id column's aside. */
+function pastesFor(update: sheets_v4.Schema$UpdateCellsRequest, idColumn: number | undefined): SheetsRequest[] {
   const start = update.start;
   if (!start || !/(^|,)\s*userEnteredValue\s*(,|$)/.test(update.fields ?? "")) return [];
   const out: SheetsRequest[] = [];
@@ -33,7 +41,7 @@ function pastesFor(update: sheets_v4.Schema$UpdateCellsRequest): SheetsRequest[]
     };
     (row.values ?? []).forEach((cell, j) => {
       const text = cell.userEnteredValue?.stringValue;
-      if (typeof text !== "string" || !pastable(text)) return flush();
+      if (typeof text !== "string" || !pastable(text) || (start.columnIndex ?? 0) + j === idColumn) return flush();
       run ??= { column: (start.columnIndex ?? 0) + j, values: [] };
       run.values.push(text);
     });
@@ -43,8 +51,8 @@ function pastesFor(update: sheets_v4.Schema$UpdateCellsRequest): SheetsRequest[]
 }
 
 /** The write's requests as the sheet's owner chose: unchanged (RAW), or with its strings entered as typed. */
-export function asEntered(sheet: Sheet, requests: SheetsRequest[]): SheetsRequest[] {
+export function asEntered(sheet: Sheet, requests: SheetsRequest[], idColumn?: number): SheetsRequest[] {
   if (!sheet.userEnteredWrites) return requests;
   // Each paste right after its updateCells: later requests (row inserts, deletes) may move rows.
-  return requests.flatMap((r) => (r.updateCells ? [r, ...pastesFor(r.updateCells)] : [r]));
+  return requests.flatMap((r) => (r.updateCells ? [r, ...pastesFor(r.updateCells, idColumn)] : [r]));
 }
