@@ -81,10 +81,11 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
   }
 }
 
-function requirePermission(key: KeyRecord, permission: Permission | undefined): void {
+/** 403 unless the key holds `permission`; `why`, when the route's own permission is not the only one the request needs. */
+export function requirePermission(key: KeyRecord, permission: Permission | undefined, why = ""): void {
   if (!permission || key.permissions.includes(permission)) return;
   if (key.browser) throw new ApiError("forbidden", `Browser (publishable) keys only read; this request needs the ${PERMISSION_LABELS[permission]} permission: use a secret key, on a server.`);
-  throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.`);
+  throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.${why ? ` ${why}` : ""}`);
 }
 
 /** Runs the handler; whatever it answers, the answer gets the limit headers and is metered. */

@@ -98,6 +98,24 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect((await send("PATCH", "filter=plan=pro&limit=5", { score: 0 }, { "If-Match": fresh.etags.join(", ") })).status).toBe(200);
   });
 
+  it("a Write-only key cannot choose rows by their values: filtered writes and dry runs need Read too", async () => {
+    const { createKeyForSheet } = await import("@/lib/keys/manage");
+    const { value } = await createKeyForSheet({ userId: user.id, sheetId, name: "form handler", permissions: ["write"] });
+    const writeOnly = { "X-API-Key": value };
+    for (const [method, query, body] of [["PATCH", "filter=id>0&dry_run=true&limit=100", { name: "x" }], ["DELETE", "filter=id>0&dry_run=true&limit=100"], ["PATCH", "filter=plan=pro", { name: "x" }], ["DELETE", "or=plan%3Dpro"]] as const) {
+      const res = await send(method, query, body, writeOnly);
+      expect(res.status, `${method} ${query}`).toBe(403);
+      expect(res.body).toMatchObject({ success: false, error: "forbidden" });
+      expect(res.body.message).toMatch(/lacks the Read permission\. Writes that choose rows by \?filter=/);
+      expect(JSON.stringify(res.body)).not.toContain("ada@example.com");
+    }
+    expect(records().map((r) => r.name)).toEqual(["Ada", "Grace", "Alan", "Katherine", "Edsger"]);
+    // Creating and bulk updates by id stay open to it.
+    expect((await send("POST", "", { email: "new@example.com", name: "New" }, writeOnly)).status).toBe(201);
+    expect((await send("PATCH", "", [{ id: "2", name: "Gracie" }], writeOnly)).status).toBe(200);
+    expect(records().map((r) => r.name)).toEqual(["Ada", "Gracie", "Alan", "Katherine", "Edsger", "New"]);
+  });
+
   it("DELETE with a filter removes exactly the matching rows in one write", async () => {
     expect((await send("DELETE", "")).status).toBe(400);
     expect((await send("DELETE", "filter=plan=free")).status).toBe(409);

@@ -3,7 +3,7 @@ import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { csvResponse, jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { idempotent } from "@/lib/http/idempotency";
-import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/http/with-api-key";
 import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/bulk-writes";
 import { createRows } from "@/lib/sheets/row-writes";
 import { findReadTab, findTab, listAnswer, listCsv } from "@/lib/sheets/rows-api";
@@ -50,13 +50,20 @@ export const POST = withApiKey<Params>(
   { permission: "write" },
 );
 
+// A filtered write chooses its rows by their values, and answers them (a dry run only answers
+// them): it reads the tab, so it needs Read beside Write. A Write-only key (a form handler's, say)
+// creates rows and changes or deletes rows by id, and learns nothing else of the tab.
+const choosesByValue = (search: URLSearchParams) => search.has("filter") || search.has("or") || search.has("dry_run");
+const FILTERED_WRITES_READ = "Writes that choose rows by ?filter= (and their dry runs) read the rows they match, so they need Read as well as Write; to change or delete one row by its id, use /{tabName}/{rowId}.";
+
 // PATCH /api/v1/{sheetId}/{tabName} - an object with ?filter=: the same cells of every matching
 // row (at most `limit`, default 1; dry_run=true only counts); an array: each row found by its
 // ?key= column (default id) gets its own values. One atomic write; If-Match, Idempotency-Key.
 export const PATCH = withApiKey<Params>(
   async ({ req, params, sheet, key }) => {
-    const body = await readJsonBody(req);
     const search = new URL(req.url).searchParams;
+    if (choosesByValue(search)) requirePermission(key, "read", FILTERED_WRITES_READ);
+    const body = await readJsonBody(req);
     return idempotent(req, key.userId, { search: search.toString(), body }, async (attempt) => {
       const tab = await findTab(sheet, params.tabName);
       const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };
@@ -72,6 +79,7 @@ export const PATCH = withApiKey<Params>(
 export const DELETE = withApiKey<Params>(
   async ({ req, params, sheet, key }) => {
     const search = new URL(req.url).searchParams;
+    if (choosesByValue(search)) requirePermission(key, "read", FILTERED_WRITES_READ);
     return idempotent(req, key.userId, { search: search.toString() }, async (attempt) => {
       const tab = await findTab(sheet, params.tabName);
       const data = await deleteWhere(sheet, tab, search, { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") });
