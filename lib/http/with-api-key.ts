@@ -6,7 +6,7 @@
 import { clientAddress, noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
 import { hashApiKey, KEY_FORMAT, KEY_PREFIXES } from "@/lib/keys/api-key";
 import { originAllowed } from "@/lib/keys/browser";
-import type { BrowserScope, KeyRecord } from "@/lib/keys/key-record";
+import type { KeyRecord } from "@/lib/keys/key-record";
 import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
@@ -45,15 +45,22 @@ function checkKind(req: Request, key: KeyRecord): void {
  * A browser key works only from the pages of the origins its owner listed (the Origin header a
  * browser sets on every cross-origin request and cannot be made to fake). Scripts can send any
  * Origin, which is why such a key reads only what its owner chose to publish.
+ *
+ * A request from no listed origin is not served, and not its owner's doing: anyone can copy a
+ * publishable key out of a page. It is given back to the account's windows and not metered, so
+ * it cannot spend the owner's plan, and its address is throttled as one sending bad keys is. (A
+ * script can still send a listed Origin: the per-visitor limit and the share of each window kept
+ * for secret keys, in lib/limits/limiter.ts, bound what that costs the owner.)
  */
-function requireOrigin(browser: BrowserScope, req: Request): void {
-  const origin = req.headers.get("origin");
+async function refuseOrigin(req: Request, origin: string | null, decision: LimitDecision | undefined): Promise<never> {
+  // Given back before the answer, so the owner's next request sees it returned.
+  if (decision?.allowed) await refundRequest(decision).catch(() => undefined);
+  refuseFloodingAddress(req);
+  noteInvalidKey(req);
   if (!origin) {
     throw new ApiError("forbidden", "This is a browser (publishable) key: it works only from web pages of the origins its owner listed, and this request carries no Origin header. From a server or a script, use a secret key.");
   }
-  if (!originAllowed(browser.origins, origin)) {
-    throw new ApiError("forbidden", `This browser (publishable) key may not be used from the origin ${quoted(origin)}: its owner did not list it. The owner can add it to the key's allowed origins in the dashboard.`);
-  }
+  throw new ApiError("forbidden", `This browser (publishable) key may not be used from the origin ${quoted(origin)}: its owner did not list it. The owner can add it to the key's allowed origins in the dashboard.`);
 }
 
 /** The key's public prefix (what the dashboard shows), for logs: never the key itself. */
@@ -133,6 +140,7 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
       if (key.browser) {
         const requested = ctx.req.headers.get("origin");
         origin = requested && originAllowed(key.browser.origins, requested) ? requested : null;
+        if (origin === null) await refuseOrigin(ctx.req, requested, decision);
       }
       // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
       if (decision && !decision.allowed) {
@@ -140,7 +148,6 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
         throw rateLimitError(decision);
       }
       return answer(key, ctx.params.sheetId, decision, ctx.req, ctx.requestId, async () => {
-        if (key.browser) requireOrigin(key.browser, ctx.req);
         requirePermission(key, permission);
         if (key.browser && !browser) throw new ApiError("forbidden", "Browser (publishable) keys read rows only (list, one row, _aggregate, _distinct): this route needs a secret key, on a server.");
         if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");

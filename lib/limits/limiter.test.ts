@@ -32,6 +32,20 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     expect((await hit(a, t("2027-11-22T11:00:00Z"), p)).allowed).toBe(true);
   });
 
+  it("keeps a fifth of each window for secret keys: a browser key's requests stop at its share", async () => {
+    const a = account();
+    const p = plan({ burst: 5, hour: 10 });
+    const t0 = t("2027-11-22T12:00:00Z");
+    const visitor = { keyId: "key-browser", address: "203.0.113.7", limit: 1000 };
+    const browser = (at: number) => consumeRequest(a, randomUUID(), at, p, visitor);
+    for (let i = 0; i < 4; i++) expect((await browser(t0 + i)).allowed).toBe(true);
+    const refused = await browser(t0 + 10);
+    expect(refused).toMatchObject({ allowed: false, shown: { name: "burst", limit: 4, used: 4, remaining: 0 } });
+    // The account's own windows, shared: the secret key still has the last unit of the burst.
+    expect(await hit(a, t0 + 20, p)).toMatchObject({ allowed: true, shown: { name: "burst", limit: 5, remaining: 0 } });
+    expect((await hit(a, t0 + 30, p)).allowed).toBe(false);
+  });
+
   it("resets the day at UTC midnight", async () => {
     const a = account();
     const p = plan({ day: 1 });

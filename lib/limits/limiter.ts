@@ -46,10 +46,25 @@ export interface VisitorLimit {
   limit: number;
 }
 
-/** The account's windows at `now` (and the visitor's, for a browser key) as one request against the store. */
+/**
+ * The share of each of the account's windows a browser key's requests may fill. The rest is kept
+ * for the account's secret keys: a publishable key is public (anyone can copy it out of a page
+ * and send its listed Origin from a script), and must never lock its owner's servers out.
+ */
+export const BROWSER_SHARE = 0.8;
+const browserLimit = (limit: number) => Math.max(1, Math.floor(limit * BROWSER_SHARE));
+
+/**
+ * The account's windows at `now` as one request against the store; for a browser key, the
+ * browser share of each and the visitor's own window. The windows' counters are the account's
+ * either way: a browser key's request is refused where a secret key's would still pass.
+ */
 export function requestSpec(account: AccountLimits, member: string, now = Date.now(), plan: Plan = effectivePlan(account.plan), visitor?: VisitorLimit): { spec: ConsumeSpec; windows: LimitWindow[] } {
   const windows = limitWindows(plan, account.billingAnchor, now);
-  if (visitor) windows.push(visitorWindow(visitor.limit, now));
+  if (visitor) {
+    for (const w of windows) w.limit = browserLimit(w.limit);
+    windows.push(visitorWindow(visitor.limit, now));
+  }
   const [burst, ...fixed] = windows;
   const counterKey = (w: LimitWindow) => (w.name === "visitor" ? `visitor:${visitor!.keyId}:${visitor!.address}:${w.start}` : `${w.name}:${w.start}`);
   const spec: ConsumeSpec = {
