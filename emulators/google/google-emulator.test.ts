@@ -166,6 +166,15 @@ describe("values.update and values.batchUpdate", () => {
     expect(outside.status).toBe(400);
   });
 
+  it("refuses a cell longer than 50,000 characters, and writes nothing of that request", async () => {
+    const long = await googleError(client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!B4:C4", valueInputOption: "RAW", requestBody: { values: [["Short", "y".repeat(50_001)]] } }));
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatchObject({ status: "INVALID_ARGUMENT", message: "Your input contains more than the maximum of 50000 characters in a single cell." });
+    expect((await client.spreadsheets.values.get({ spreadsheetId: id, range: "Products!B4" })).data.values?.[0]?.[0]).not.toBe("Short");
+    const fits = await client.spreadsheets.values.update({ spreadsheetId: id, range: "Products!H4", valueInputOption: "RAW", requestBody: { values: [["z".repeat(50_000)]] } });
+    expect(fits.data.updatedCells).toBe(1);
+  });
+
   it("writes several ranges at once, atomically", async () => {
     const { data } = await client.spreadsheets.values.batchUpdate({
       spreadsheetId: id,

@@ -1,6 +1,7 @@
 // The emulator's spreadsheets: tabs of cells, sharing settings and a modification clock.
 import type { Cell, NumberFormat, Scalar } from "./cells";
 import { rawCell } from "./cells";
+import { badRequest } from "./errors";
 import type { DeveloperMetadata } from "./metadata";
 
 export type Role = "reader" | "writer" | "owner";
@@ -136,7 +137,14 @@ export function cellAt(tab: Tab, row: number, col: number): Cell | undefined {
   return tab.rows[row]?.[col] ?? undefined;
 }
 
+/** Google's limit on one cell's content, its text or a formula ("up to 50,000 characters", support.google.com/drive/answer/37603). */
+export const MAX_CELL_CHARACTERS = 50_000;
+
+/** Writes one cell; a write whose cell is too long fails whole (the store keeps the copy it was made on). */
 export function setCell(tab: Tab, row: number, col: number, cell: Cell | null): void {
+  if (typeof cell?.value === "string" && cell.value.length > MAX_CELL_CHARACTERS) {
+    throw badRequest(`Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`);
+  }
   // Rows in between stay holes: a write far down a tall grid allocates one row, not millions.
   const r = (tab.rows[row] ??= []);
   while (r.length <= col) r.push(null);

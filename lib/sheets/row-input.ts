@@ -7,6 +7,8 @@ export type CellInput = string | number | boolean | null;
 export type RowInput = Record<string, CellInput>;
 
 export const MAX_ROWS_PER_CREATE = 1000;
+/** A Google Sheets cell holds at most this many characters; Google refuses the whole write past it. */
+export const MAX_CELL_CHARACTERS = 50_000;
 const bad = (message: string) => new ApiError("validation_error", message);
 
 function where(index: number | undefined): string {
@@ -23,6 +25,9 @@ export function checkRowShape(value: unknown, index?: number): RowInput {
   for (const [field, v] of entries) {
     const ok = v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
     if (!ok) throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}must be a string, number, boolean or null.`);
+    if (typeof v === "string" && v.length > MAX_CELL_CHARACTERS) {
+      throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}is ${v.length.toLocaleString("en-US")} characters long: a Google Sheets cell holds at most ${MAX_CELL_CHARACTERS.toLocaleString("en-US")}. Nothing was written.`);
+    }
   }
   // Column names come from users: without a prototype, `name in row` and `row[name]` see only
   // the body's own fields, never `constructor` or `toString` inherited from Object.prototype.
