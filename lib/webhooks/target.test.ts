@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { addressAllowed, checkTarget, guardedPost, TargetRefused } from "./target";
+import { addressAllowed, checkTarget, checkTargetUrl, guardedPost, TargetRefused } from "./target";
 
 let direct: Server;
 let redirector: Server;
@@ -19,8 +19,14 @@ beforeAll(async () => {
   direct = createServer((_req, res) => res.end("reached"));
   directPort = await listen(direct, "127.0.0.1");
   redirector = createServer((req, res) => {
-    const to = req.url === "/to-metadata" ? "http://169.254.169.254/latest/meta-data/" : req.url === "/to-name" ? `http://localhost:${directPort}/` : `http://127.0.0.1:${directPort}/`;
-    res.writeHead(307, { location: to }).end();
+    const to: Record<string, string> = {
+      "/to-metadata": "http://169.254.169.254/latest/meta-data/",
+      "/to-name": `http://localhost:${directPort}/`,
+      "/to-compatible": `http://[::127.0.0.1]:${directPort}/`,
+      "/to-6to4": `http://[2002:7F00:0001::1]:${directPort}/`,
+      "/to-nat64": `http://[64:ff9b::7f00:1]:${directPort}/`,
+    };
+    res.writeHead(307, { location: to[req.url ?? ""] ?? `http://127.0.0.1:${directPort}/` }).end();
   });
   redirectorPort = await listen(redirector, "127.0.0.2");
 });
@@ -55,6 +61,34 @@ describe("webhook targets", () => {
     ]) await refused(url);
   });
 
+  it("refuses IPv6 forms that carry a private IPv4 address, and the special-purpose IPv6 ranges", async () => {
+    for (const url of [
+      "http://[::7f00:1]:4510/", // IPv4-compatible
+      "http://[::127.0.0.1]/",
+      "http://[0:0:0:0:0:0:7F00:0001]/",
+      "http://[::8.8.8.8]/", // IPv4-compatible is refused whatever it carries
+      "http://[64:ff9b::a9fe:a9fe]/", // NAT64 to 169.254.169.254
+      "http://[64:FF9B::10.0.0.1]/",
+      "http://[64:ff9b:1::808:808]/", // local-use NAT64
+      "http://[2002:a00:1::]/", // 6to4 of 10.0.0.1
+      "http://[2002:C0A8:0101::1]/",
+      "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", // Teredo
+      "http://[100::1]/",
+      "http://[2001:db8::1]/",
+      "http://[3fff::1]/",
+      "http://[5f00::1]/",
+      "http://[ff02::1]/",
+      "http://[fec0::1]/",
+      "http://[fe80::1%25eth0]/", // zone ids are not valid in URLs at all
+    ]) await refused(url);
+    expect(await refused("http://[2002:0a00:0001::]/")).toMatch(/^2002:a00:1:: \(carrying the IPv4 address 10\.0\.0\.1\) is a loopback/);
+  });
+
+  it("accepts IPv6 forms that carry a public IPv4 address", () => {
+    expect(checkTargetUrl("http://[64:ff9b::808:808]/")).toBeInstanceOf(URL);
+    expect(checkTargetUrl("http://[2002:808:808::1]/")).toBeInstanceOf(URL);
+  });
+
   it("refuses names that resolve to such addresses", async () => {
     expect(await refused("http://localhost:9/")).toMatch(/resolves to (127\.0\.0\.1|::1)/);
   });
@@ -70,6 +104,9 @@ describe("webhook targets", () => {
     expect(addressAllowed("93.184.216.34")).toBe(true);
     expect(addressAllowed("2606:4700::1111")).toBe(true);
     expect(addressAllowed("127.0.0.2")).toBe(true);
+    // The allowlist holds for the IPv4 address an IPv6 form carries, and for nothing else.
+    for (const a of ["::ffff:127.0.0.2", "64:ff9b::7f00:2", "2002:7f00:2::1"]) expect(addressAllowed(a), a).toBe(true);
+    for (const a of ["::ffff:127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::1", "::7f00:2"]) expect(addressAllowed(a), a).toBe(false);
     await expect(checkTarget(`http://127.0.0.2:${redirectorPort}/`)).resolves.toBeInstanceOf(URL);
   });
 
@@ -78,6 +115,9 @@ describe("webhook targets", () => {
     await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/`, {}, "{}")).rejects.toThrow(/loopback/);
     await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-metadata`, {}, "{}")).rejects.toThrow(/169\.254\.169\.254/);
     await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-name`, {}, "{}")).rejects.toThrow(/localhost resolves to/);
+    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-compatible`, {}, "{}")).rejects.toThrow(/::7f00:1 is a loopback/);
+    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-6to4`, {}, "{}")).rejects.toThrow(/carrying the IPv4 address 127\.0\.0\.1/);
+    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-nat64`, {}, "{}")).rejects.toThrow(/carrying the IPv4 address 127\.0\.0\.1/);
   });
 
   it("bounds the time a receiver may take", async () => {

@@ -1,23 +1,17 @@
 // Webhook targets are checked against SSRF: only http(s), no credentials in the URL, and no
 // loopback, link-local (cloud metadata at 169.254.169.254), private, unique-local, multicast or
-// otherwise reserved address, checked on the addresses a name resolves to at connection time
-// (the connection uses the very address checked, so a name cannot resolve twice differently)
-// and again for every redirect. WEBHOOK_ALLOWED_TARGETS lets a self-hosted install (and tests)
+// otherwise reserved address (ip-ranges.ts, IPv6 forms that carry an IPv4 address included),
+// checked on the addresses a name resolves to at connection time (the connection uses the very
+// address checked, so a name cannot resolve twice differently) and again for every redirect. WEBHOOK_ALLOWED_TARGETS lets a self-hosted install (and tests)
 // reach named hosts or ranges anyway.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
 import { config } from "@/lib/env";
+import { classifyAddress } from "./ip-ranges";
 
 export class TargetRefused extends Error {}
-
-const BLOCKED_V4 = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"];
-const BLOCKED_V6 = ["::/127", "64:ff9b::/96", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8"];
-
-const blocked = new BlockList();
-for (const range of BLOCKED_V4) blocked.addSubnet(range.split("/")[0]!, Number(range.split("/")[1]), "ipv4");
-for (const range of BLOCKED_V6) blocked.addSubnet(range.split("/")[0]!, Number(range.split("/")[1]), "ipv6");
 
 interface Allowed {
   hosts: Set<string>;
@@ -45,19 +39,16 @@ function allowed(): Allowed {
 export function addressAllowed(address: string): boolean {
   const family = isIP(address) === 6 ? "ipv6" : "ipv4";
   if (allowed().ranges.check(address, family)) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1, ::ffff:a00:1) is checked as the IPv4 address it is.
-  const mapped = family === "ipv6" ? mappedIpv4(address) : undefined;
-  if (mapped) return addressAllowed(mapped);
-  return !blocked.check(address, family);
+  const found = classifyAddress(address);
+  // ::ffff:10.0.0.1, 64:ff9b::a00:1 or 2002:a00:1:: is judged (allowlist included) as 10.0.0.1.
+  return found.kind === "carries" ? addressAllowed(found.ipv4) : found.kind === "public";
 }
 
-function mappedIpv4(address: string): string | undefined {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (dotted) return dotted;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+const REFUSED = "a loopback, link-local, private or reserved address";
+/** A refused address as the owner reads it: with the IPv4 address it carries, if any. */
+function named(address: string): string {
+  const found = classifyAddress(address);
+  return found.kind === "carries" ? `${address} (carrying the IPv4 address ${found.ipv4})` : address;
 }
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -74,7 +65,7 @@ export function checkTargetUrl(raw: string): URL {
   if (url.username || url.password) throw new TargetRefused("The URL must not carry credentials; authenticate the webhook by its signature instead.");
   if (raw.length > 2000) throw new TargetRefused("The URL is longer than 2,000 characters.");
   const host = bareHost(url);
-  if (isIP(host) && !allowed().hosts.has(host) && !addressAllowed(host)) throw new TargetRefused(`${host} is a loopback, link-local, private or reserved address.`);
+  if (isIP(host) && !allowed().hosts.has(host) && !addressAllowed(host)) throw new TargetRefused(`${named(host)} is ${REFUSED}.`);
   return url;
 }
 
@@ -84,7 +75,7 @@ function guardedLookup(hostname: string, options: { all?: boolean; family?: numb
     if (err) return callback(err, []);
     const list = addresses as LookupAddress[];
     const refused = list.find((a) => !addressAllowed(a.address));
-    if (refused || !list.length) return callback(new TargetRefused(`${hostname} resolves to ${refused?.address ?? "nothing"}, a loopback, link-local, private or reserved address.`), []);
+    if (refused || !list.length) return callback(new TargetRefused(refused ? `${hostname} resolves to ${named(refused.address)}, ${REFUSED}.` : `${hostname} resolves to nothing.`), []);
     if (options.all) return callback(null, list);
     callback(null, list[0]!.address, list[0]!.family);
   });
