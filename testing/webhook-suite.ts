@@ -72,6 +72,7 @@ describe(`webhooks on ${name}`, () => {
   let hook: ReturnType<typeof receiver>;
   let secret: string;
   let endpointId: string;
+  let userId: string;
 
   const events = async (query = "") => {
     const mod = await import("@/app/api/[sheetId]/events/route");
@@ -107,6 +108,7 @@ describe(`webhooks on ${name}`, () => {
     })).spreadsheetId);
     const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: `hooks-${randomUUID()}@example.com`, plan: "business" });
+    userId = user.id;
     await proveAccessWithGoogle(user, [sheetId]);
     api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
     hook = receiver();
@@ -244,14 +246,16 @@ describe(`webhooks on ${name}`, () => {
   });
 
   it("resends one delivery with the same webhook-id, and replays a time range", async () => {
-    const { deliveryLog, resendDelivery, replayRange } = await import("@/lib/webhooks/endpoints");
+    const { deliveryLog } = await import("@/lib/webhooks/endpoints");
+    const { resendDelivery, replayRange } = await import("@/lib/webhooks/replay");
     const [latest] = await deliveryLog(sheetId, endpointId, 1);
     hook.got.length = 0;
-    await resendDelivery(sheetId, endpointId, latest!.id);
+    await resendDelivery({ userId, sheetId, endpointId, deliveryId: latest!.id });
     await until("the resend", () => (hook.got.length ? true : undefined));
     expect(hook.got[0]!.headers["webhook-id"]).toBe(latest!.event.id);
     hook.got.length = 0;
-    const count = await replayRange(sheetId, endpointId, new Date(Date.now() - 3_600_000), new Date());
+    const { queued: count, notQueued } = await replayRange({ userId, sheetId, endpointId, from: new Date(Date.now() - 3_600_000), to: new Date() });
+    expect(notQueued).toBe(0);
     expect(count).toBe((await events("limit=1000")).length);
     await until("the replay", () => (delivered().size === count ? true : undefined));
   });

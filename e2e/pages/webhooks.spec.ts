@@ -1,5 +1,5 @@
-// The owner adds a webhook endpoint, sees deliveries arrive in the log, and resends one; the
-// page fits a phone and a desktop without sideways scrolling.
+// The owner adds a webhook endpoint, sees deliveries arrive in the log, resends one and replays a
+// time range; the page fits a phone and a desktop without sideways scrolling.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
@@ -9,7 +9,7 @@ import { createSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
 
-test("an owner adds an endpoint, sees deliveries in the log and resends one", async ({ page }) => {
+test("an owner adds an endpoint, sees deliveries in the log, resends one and replays a range", async ({ page }) => {
   test.setTimeout(120_000);
   const got: { headers: IncomingHttpHeaders; body: string }[] = [];
   const receiver = createServer((req, res) => {
@@ -68,6 +68,16 @@ test("an owner adds an endpoint, sees deliveries in the log and resends one", as
     await page.reload();
     await expect(page.getByTestId("delivery")).toHaveCount(2, { timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+
+  // A replay of the last day sends the one event again, and says how many it queued.
+  const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await page.getByText("Replay a time range").click();
+  await page.getByLabel("From").fill(local(new Date(Date.now() - 86_400_000)));
+  await page.getByLabel("To").fill(local(new Date(Date.now() + 86_400_000)));
+  await page.getByRole("button", { name: "Replay", exact: true }).click();
+  await expect(page.getByTestId("endpoint-message")).toHaveText("1 event queued again.");
+  await expect.poll(() => got.length, { timeout: 20_000 }).toBe(3);
+  expect(got[2]!.headers["webhook-id"]).toBe(got[0]!.headers["webhook-id"]);
 
   for (const size of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
     await page.setViewportSize(size);

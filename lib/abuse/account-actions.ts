@@ -1,13 +1,15 @@
-// Per-account limits on actions that cost Google calls or create secrets: registering sheets,
-// creating keys, and the owner's dashboard "Try it" reads (which do not count against the plan). A sliding hour in the limit store, so they hold across instances; without the
-// store they are not enforced (sign-in still is), rather than locking owners out.
+// Per-account limits on actions that cost Google calls, create secrets or send traffic elsewhere:
+// registering sheets, creating keys, the owner's dashboard "Try it" reads (which do not count
+// against the plan), and webhook replays and resends (signed POSTs to a URL the owner chose; a
+// replay queues up to 10,000). A sliding hour in the limit store, so they hold across instances;
+// without the store they are not enforced (sign-in still is), rather than locking owners out.
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 import { getLimitStore } from "@/lib/limits/store";
 
 const HOUR_MS = 3_600_000;
-export const ACCOUNT_ACTION_LIMITS = { register: 20, createKey: 50, tryIt: 120 } as const;
-const LABEL = { register: "sheet registrations", createKey: "new API keys", tryIt: "dashboard Try it reads" } as const;
+export const ACCOUNT_ACTION_LIMITS = { register: 20, createKey: 50, tryIt: 120, replay: 10, resend: 100 } as const;
+const LABEL = { register: "sheet registrations", createKey: "new API keys", tryIt: "dashboard Try it reads", replay: "webhook replays", resend: "webhook resends" } as const;
 
 export async function limitAccountAction(userId: string, action: keyof typeof ACCOUNT_ACTION_LIMITS, now = Date.now()): Promise<void> {
   const limit = ACCOUNT_ACTION_LIMITS[action];

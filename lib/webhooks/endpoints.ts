@@ -1,18 +1,17 @@
 // What an owner does with a sheet's webhook endpoints: add (the secret is shown once), change,
-// rotate the secret, remove, read the delivery log, resend one delivery, replay a time range.
+// rotate the secret, remove, read the delivery log (resend and replay are in replay.ts).
 // Every function takes the sheet id the owner was checked against, so an id from another sheet
 // finds nothing.
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
 import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { planLimits } from "./plans";
-import { startTracking, streamOf } from "./changes";
+import { startTracking } from "./changes";
 import { newSecret, sealSecret, wakeDueStreams } from "./deliver";
 import { EVENT_TYPES, type EventType } from "./diff";
 import { checkTarget, TargetRefused } from "./target";
-import { wakeStreams } from "./queue";
 
 export interface EndpointInput {
   url: string;
@@ -125,42 +124,6 @@ export async function deliveryLog(sheetId: string, endpointId: string, limit = 5
     createdAt: d.createdAt,
     event: { id: e.id, type: e.type, tab: e.tab, rowId: e.rowId, source: e.source, data: e.data, createdAt: e.createdAt },
   }));
-}
-
-const newDeliveryId = () => `dlv_${randomBytes(12).toString("base64url")}`;
-
-/** Sends a delivery's event again (same webhook-id: a receiver that has it can ignore it). */
-export async function resendDelivery(sheetId: string, endpointId: string, deliveryId: string): Promise<void> {
-  await owned(sheetId, endpointId);
-  const [original] = await getDb().select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)));
-  if (!original) throw new ApiError("not_found", "No such delivery for this endpoint.");
-  await getDb().insert(webhookDeliveries).values({ id: newDeliveryId(), endpointId, eventSeq: original.eventSeq, stream: original.stream });
-  await wakeStreams([{ endpointId, stream: original.stream }]);
-}
-
-/** Sends again every event of the sheet from `from` to `to` that the endpoint wants, in order. */
-export async function replayRange(sheetId: string, endpointId: string, from: Date, to: Date): Promise<number> {
-  const endpoint = await owned(sheetId, endpointId);
-  if (!(from <= to)) throw new ApiError("validation_error", "The range's start must be before its end.");
-  const events = await getDb()
-    .select({ seq: changeEvents.seq, tab: changeEvents.tab, rowId: changeEvents.rowId })
-    .from(changeEvents)
-    .where(
-      and(
-        eq(changeEvents.sheetId, sheetId),
-        gte(changeEvents.createdAt, from),
-        lte(changeEvents.createdAt, to),
-        endpoint.events.length ? inArray(changeEvents.type, endpoint.events) : undefined,
-        endpoint.tabs.length ? inArray(changeEvents.tab, endpoint.tabs) : undefined,
-      ),
-    )
-    .orderBy(changeEvents.seq)
-    .limit(10_000);
-  if (!events.length) return 0;
-  const deliveries = events.map((e) => ({ id: newDeliveryId(), endpointId, eventSeq: e.seq, stream: streamOf(e.tab, e.rowId) }));
-  await getDb().insert(webhookDeliveries).values(deliveries);
-  await wakeStreams([...new Set(deliveries.map((d) => d.stream))].map((stream) => ({ endpointId, stream })));
-  return events.length;
 }
 
 /** Backlog and progress, for /health and the dashboard. */

@@ -6,7 +6,8 @@ import { getSheetForUser } from "@/db/queries/sheets";
 import { getUserById } from "@/db/queries/users";
 import { sessionAction } from "@/lib/auth/actions";
 import { ApiError } from "@/lib/http/errors";
-import { addEndpoint, removeEndpoint, replayRange, resendDelivery, rotateSecret, updateEndpoint } from "@/lib/webhooks/endpoints";
+import { addEndpoint, removeEndpoint, rotateSecret, updateEndpoint } from "@/lib/webhooks/endpoints";
+import { replayRange, resendDelivery } from "@/lib/webhooks/replay";
 
 // The sheet's webhook endpoints, managed by its owner. Every action checks the sheet is theirs.
 async function ownSheet(sheetId: string, userId: string) {
@@ -47,14 +48,14 @@ export const removeEndpointAction = sessionAction(z.object({ sheetId: z.string()
 
 export const resendAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), deliveryId: z.string() }), async ({ sheetId, endpointId, deliveryId }, user) => {
   await ownSheet(sheetId, user.id);
-  await resendDelivery(sheetId, endpointId, deliveryId);
+  await resendDelivery({ userId: user.id, sheetId, endpointId, deliveryId });
   revalidatePath(page(sheetId));
   return null;
 });
 
 export const replayAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), from: z.iso.datetime(), to: z.iso.datetime() }), async ({ sheetId, endpointId, from, to }, user) => {
   await ownSheet(sheetId, user.id);
-  const count = await replayRange(sheetId, endpointId, new Date(from), new Date(to));
+  const outcome = await replayRange({ userId: user.id, sheetId, endpointId, from: new Date(from), to: new Date(to) });
   revalidatePath(page(sheetId));
-  return { count };
+  return outcome;
 });

@@ -220,7 +220,7 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
             e.preventDefault();
             start(async () => {
               const r = await replayAction({ sheetId, endpointId: endpoint.id, from: toIso(from), to: toIso(to) });
-              setMessage(r.ok ? `${r.data.count} event${r.data.count === 1 ? "" : "s"} queued again.` : r.error);
+              setMessage(r.ok ? r.data.message : r.error);
               router.refresh();
             });
           }}>

@@ -1,0 +1,100 @@
+// Sending past events again at the owner's request: one delivery (resend) or every event of a
+// time range (replay). Each is a signed POST to a URL the owner chose, so without bounds a few
+// clicks would send any number of them to any public address and grow the deliveries table
+// without end. Both are therefore limited per account (lib/abuse/account-actions.ts), and neither
+// adds to an endpoint that already holds PENDING_CAP undelivered deliveries; a replay queues up
+// to the cap and reports what it left out. Deliveries of new changes are not capped: every change
+// is sent until a 2xx or a day of retries (README), and they are bounded already by how fast the
+// sheet changes, that day and the disabling of an endpoint that fails for three days.
+import { randomBytes } from "node:crypto";
+import { and, count, eq, gte, inArray, lte } from "drizzle-orm";
+import { getDb, type Database } from "@/db/client";
+import { changeEvents, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
+import { limitAccountAction } from "@/lib/abuse/account-actions";
+import { ApiError } from "@/lib/http/errors";
+import { streamOf } from "./changes";
+import { wakeStreams } from "./queue";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** Undelivered deliveries an endpoint may hold before a resend or replay adds to them. */
+export const PENDING_CAP = 10_000;
+
+const newDeliveryId = () => `dlv_${randomBytes(12).toString("base64url")}`;
+
+/** Who asks, for which of the sheet's endpoints. */
+interface Scope {
+  userId: string;
+  sheetId: string;
+  endpointId: string;
+}
+
+/**
+ * Checks the endpoint is the sheet's, spends one of the account's `action`s, then runs `work`
+ * with the endpoint's row locked (so two replays at once cannot both fill the same room) and
+ * the room left under the cap.
+ */
+async function withRoom<T>({ userId, sheetId, endpointId }: Scope, action: "replay" | "resend", work: (tx: Tx, endpoint: WebhookEndpoint, room: number) => Promise<T>): Promise<T> {
+  const mine = and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId));
+  const [found] = await getDb().select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(mine);
+  if (!found) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+  await limitAccountAction(userId, action);
+  return getDb().transaction(async (tx) => {
+    const [endpoint] = await tx.select().from(webhookEndpoints).where(mine).for("update");
+    if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+    const [pending] = await tx.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, "pending")));
+    return work(tx, endpoint, Math.max(0, PENDING_CAP - Number(pending?.n ?? 0)));
+  });
+}
+
+/** Sends a delivery's event again (same webhook-id: a receiver that has it can ignore it). */
+export async function resendDelivery(request: Scope & { deliveryId: string }): Promise<void> {
+  const stream = await withRoom(request, "resend", async (tx, endpoint, room) => {
+    const [original] = await tx.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, request.deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)));
+    if (!original) throw new ApiError("not_found", "No such delivery for this endpoint.");
+    if (!room) throw new ApiError("conflict", `This endpoint already has ${PENDING_CAP.toLocaleString("en-US")} deliveries waiting to be sent; resend once they are delivered or given up.`);
+    await tx.insert(webhookDeliveries).values({ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: original.eventSeq, stream: original.stream });
+    return original.stream;
+  });
+  await wakeStreams([{ endpointId: request.endpointId, stream }]);
+}
+
+export interface ReplayOutcome {
+  /** Events queued again. */
+  queued: number;
+  /** Events of the range left out because the endpoint reached the cap. */
+  notQueued: number;
+  cap: number;
+  /** The outcome as the dashboard shows it. */
+  message: string;
+}
+
+const nEvents = (n: number) => `${n.toLocaleString("en-US")} event${n === 1 ? "" : "s"}`;
+
+function replayMessage(queued: number, notQueued: number): string {
+  const done = `${nEvents(queued)} queued again.`;
+  if (!notQueued) return done;
+  return `${done} ${nEvents(notQueued)} of the range ${notQueued === 1 ? "was" : "were"} not: an endpoint holds at most ${PENDING_CAP.toLocaleString("en-US")} deliveries waiting to be sent. Replay the rest once these are delivered.`;
+}
+
+/** Sends again, in order, the sheet's events from `from` to `to` that the endpoint wants, up to the cap. */
+export async function replayRange(request: Scope & { from: Date; to: Date }): Promise<ReplayOutcome> {
+  if (!(request.from <= request.to)) throw new ApiError("validation_error", "The range's start must be before its end.");
+  const { deliveries, notQueued } = await withRoom(request, "replay", async (tx, endpoint, room) => {
+    const wanted = and(
+      eq(changeEvents.sheetId, request.sheetId),
+      gte(changeEvents.createdAt, request.from),
+      lte(changeEvents.createdAt, request.to),
+      endpoint.events.length ? inArray(changeEvents.type, endpoint.events) : undefined,
+      endpoint.tabs.length ? inArray(changeEvents.tab, endpoint.tabs) : undefined,
+    );
+    const events = room ? await tx.select({ seq: changeEvents.seq, tab: changeEvents.tab, rowId: changeEvents.rowId }).from(changeEvents).where(wanted).orderBy(changeEvents.seq).limit(room) : [];
+    // Only a range that filled the room can have more: count it then, to say how many were left out.
+    const total = events.length < room ? events.length : Number((await tx.select({ n: count() }).from(changeEvents).where(wanted))[0]?.n ?? 0);
+    const deliveries = events.map((e) => ({ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: e.seq, stream: streamOf(e.tab, e.rowId) }));
+    if (deliveries.length) await tx.insert(webhookDeliveries).values(deliveries);
+    return { deliveries, notQueued: total - events.length };
+  });
+  await wakeStreams([...new Set(deliveries.map((d) => d.stream))].map((stream) => ({ endpointId: request.endpointId, stream })));
+  return { queued: deliveries.length, notQueued, cap: PENDING_CAP, message: replayMessage(deliveries.length, notQueued) };
+}
