@@ -1,27 +1,18 @@
 // In front of the pages (route handlers do the same for themselves in lib/http/route.ts): every
 // answer carries an X-Request-Id; a dashboard page tells its layout which page was asked for, so
-// sign-in returns there; a server-action post from another origin is refused with 403 (Next.js
-// would refuse it with a 500).
+// sign-in returns there; a POST from another site's page is refused with 403 before Next.js sees
+// it. Pages take POSTs only as server actions (the `next-action` header, or a form's
+// `$ACTION_ID_` field), and Next.js refuses a foreign one with a 500 and a stack trace in the log.
 import { NextResponse, type NextRequest } from "next/server";
 import { RETURN_TO_HEADER } from "@/lib/auth/return-to";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/http/request-id";
-
-/** A server action posted from a page of another origin (Next.js compares Origin with the host). */
-function crossOriginAction(req: NextRequest): boolean {
-  if (req.method !== "POST" || !req.headers.has("next-action")) return false;
-  const origin = req.headers.get("origin");
-  if (!origin) return false;
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  try {
-    return new URL(origin).host !== host;
-  } catch {
-    return true;
-  }
-}
+import { foreignPost, originMatchesHost, ownOrigin } from "@/lib/http/same-origin";
 
 export function proxy(req: NextRequest) {
   const requestId = requestIdOf(req.headers);
-  if (crossOriginAction(req)) {
+  // The full origin against APP_URL's (lib/http/same-origin.ts), not just the host as Next.js
+  // does; and Next.js's own host test besides, so nothing it would refuse reaches it.
+  if (req.method === "POST" && (foreignPost(req.headers, ownOrigin(req)) || !originMatchesHost(req.headers))) {
     return NextResponse.json(
       { success: false, error: "forbidden", message: "Dashboard actions are accepted only from this site's own pages." },
       { status: 403, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } },
@@ -36,7 +27,8 @@ export function proxy(req: NextRequest) {
   return res;
 }
 
-// Pages only: API routes set their own X-Request-Id, and static files need none.
+// Every page (any may host server actions: sign-in, the dashboard, sign-out in its layout), and
+// no /api or /auth route: those set their own X-Request-Id and check their own callers.
 export const config = {
   matcher: ["/", "/signin", "/dashboard/:path*", "/docs", "/docs/:path*"],
 };
