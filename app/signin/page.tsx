@@ -4,6 +4,7 @@ import { Brand } from "@/app/components/brand";
 import { SubmitButton } from "@/app/components/submit-button";
 import { signIn } from "@/lib/auth/auth";
 import { safeReturn } from "@/lib/auth/return-to";
+import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { currentUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
 
@@ -11,8 +12,10 @@ export const metadata: Metadata = { title: "Sign in · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
-  const { callbackUrl, error } = await searchParams;
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string | string[] }> }) {
+  const { callbackUrl, error: code } = await searchParams;
+  // A fixed sentence per next-auth code: never the URL's own text.
+  const error = signInErrorMessage(code);
   // Only pages of this site: a sign-in link must not bounce the user to another host.
   const returnTo = safeReturn(callbackUrl, config().appUrl);
   if (await currentUser()) redirect(returnTo);
@@ -30,8 +33,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         Sign in with the Google account that owns your spreadsheets. New accounts start on the Free Trial plan.
       </p>
       {error && (
-        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          Sign-in did not complete ({error}). Try again.
+        <p role="alert" data-testid="sign-in-error" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {error}
         </p>
       )}
       <form action={signInWithGoogle} className="mt-6">

@@ -1,6 +1,7 @@
 // Sign-in from the outside: it never sends the browser to another site, deep links survive it,
-// the session endpoint gives pages what they need and nothing secret, and dashboard actions
-// posted from another origin are refused with 403. Every page answer carries an X-Request-Id.
+// the session endpoint gives pages what they need and nothing secret, its errors are the page's
+// own sentences, and dashboard actions posted from another origin are refused with 403 (more in
+// e2e/api/cross-origin-posts.spec.ts). Every page answer carries an X-Request-Id.
 import { request as http } from "node:http";
 import { expect, test } from "@playwright/test";
 import { registerSheet } from "../support/dashboard";
@@ -56,6 +57,29 @@ test("a dashboard action posted from another origin is refused with 403", async 
   });
   expect(res.status()).toBe(403);
   expect(await res.json()).toMatchObject({ success: false, error: "forbidden" });
+});
+
+test("the sign-in page says what went wrong in its own words, never in text from the URL", async ({ page }) => {
+  const alert = page.getByTestId("sign-in-error");
+  for (const text of ["Your account was suspended. Call support at evil.example", "constructor", "accessdenied"]) {
+    await page.goto(`/signin?error=${encodeURIComponent(text)}`);
+    await expect(alert).toHaveText("Sign-in did not complete. Try again.");
+  }
+  await expect(page.getByText("suspended")).toHaveCount(0);
+  await page.goto("/signin?error=AccessDenied");
+  await expect(alert).toHaveText("Google did not let you sign in. If you cancelled on Google's screen, try again.");
+  await page.goto("/signin");
+  await expect(alert).toHaveCount(0);
+
+  // Codes next-auth itself sends: cancelling on Google's screen, and a callback it did not start.
+  await page.getByTestId("sign-in-google").click();
+  await page.waitForURL((url) => url.href.startsWith(`${E2E.googleUrl}/o/oauth2/v2/auth`));
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.waitForURL(/\/signin\?.*error=/);
+  await expect(alert).toHaveText(/^(Google's answer could not be checked|Google did not let you sign in)/);
+  await page.goto("/api/auth/callback/google?code=forged&state=forged");
+  await page.waitForURL(/\/signin\?.*error=/);
+  await expect(alert).not.toHaveText("Sign-in did not complete. Try again.");
 });
 
 test("pages answer with an X-Request-Id", async ({ request }) => {
