@@ -3,21 +3,13 @@
 // says what is left and what a 429 means (and the owner can read without spending the plan), the
 // key and plan controls confirm and show progress, and browsers never land on raw JSON.
 import { expect, test, type Page } from "@playwright/test";
-import { googlePicker, keyRow, registerSheet } from "../support/dashboard";
+import { googlePicker, keyRow, pickWithoutRegistering, registerSheet } from "../support/dashboard";
+import { createPrivateSpreadsheet as privateSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
 
 const OWNER = "firsthour@example.com";
 
-/** A spreadsheet only `owner` can open: registering it goes through their own Google grant. */
-async function privateSpreadsheet(owner: string, title: string): Promise<string> {
-  const res = await fetch(`${E2E.googleUrl}/__admin/spreadsheets`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ title, members: { [owner]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"], [2, "second"]] }] }),
-  });
-  return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
-}
 
 /**
  * Signs `owner` up and registers a new private spreadsheet through /auth/google: Google's consent,
@@ -81,20 +73,16 @@ test("after a private registration the key comes with a first call, and no page 
   // Item 1 as reported: a redirecting flow hands the sheet page a one-time key in a cookie (as
   // /auth/google does for a sheet Google already confirmed); the page shows it once, forgets it
   // with one request, and then sends nothing more.
-  const flashed = "shk_flashedKeyShownOnceByTheSheetPage00000";
-  await context.addCookies([{
-    name: "sheetapi_new_key",
-    value: encodeURIComponent(JSON.stringify({ sheetId, value: flashed })),
-    domain: new URL(E2E.baseUrl).hostname,
-    path: "/dashboard",
-    httpOnly: true,
-    sameSite: "Lax",
-  }]);
-  await page.goto(`/dashboard/sheets/${sheetId}`);
-  await expect(page.getByTestId("new-key").getByTestId("new-key-value")).toHaveText(flashed);
+  const flashedSheet = await privateSpreadsheet(OWNER, "First hour, flashed");
+  await pickWithoutRegistering(page, flashedSheet);
+  await page.goto(`/auth/google?sheet_url=${flashedSheet}`);
+  await page.waitForURL(new RegExp(`/dashboard/sheets/${flashedSheet}$`));
+  const flashed = (await page.getByTestId("new-key").getByTestId("new-key-value").textContent())!.trim();
+  expect(flashed).toMatch(/^shk_/);
   await expect(page.getByTestId("new-key").getByTestId("quick-start-code")).toContainText(`X-API-Key: ${flashed}`);
   const onSheetPage = await requestsOver(page, 4000);
   expect(onSheetPage, onSheetPage.join("\n")).toHaveLength(0);
+  expect((await context.cookies()).map((c) => c.name)).not.toContain("sheetapi_new_key");
   await page.reload();
   await expect(page.getByTestId("new-key")).toHaveCount(0);
   expect(await page.content()).not.toContain(flashed);

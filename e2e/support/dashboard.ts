@@ -1,5 +1,5 @@
 // Page objects for the dashboard.
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, type Route } from "@playwright/test";
 import { shareSpreadsheet } from "./emulator-admin";
 import { approveGoogleConsent } from "./google-consent";
 
@@ -30,6 +30,20 @@ export async function chooseFromDrive(page: Page, sheetId: string, googleEmail?:
     await page.getByTestId("choose-from-drive").click();
   }
   await googlePicker(page).locator(`[data-file-id="${sheetId}"]`).click();
+}
+
+/**
+ * Chooses `sheetId` in the Picker but stops the dashboard's registration call, as if the tab had
+ * closed right then: Google has given SheetAPI the file, and nothing is registered yet (what
+ * /auth/google?sheet_url= then registers at once, without the Picker).
+ */
+export async function pickWithoutRegistering(page: Page, sheetId: string, googleEmail?: string) {
+  const isDashboard = (url: URL) => url.pathname === "/dashboard";
+  const stop = (route: Route) => (route.request().postData()?.includes('"sheetUrl"') ? route.abort() : route.continue());
+  await page.route(isDashboard, stop);
+  await chooseFromDrive(page, sheetId, googleEmail);
+  await expect(page.getByTestId("register-error")).toBeVisible();
+  await page.unroute(isDashboard, stop);
 }
 
 async function accountEmail(page: Page): Promise<string> {

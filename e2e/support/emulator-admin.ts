@@ -31,3 +31,13 @@ export async function editCells(id: string, range: string, values: Rows): Promis
 export async function shareSpreadsheet(id: string, sharing: { members?: Record<string, "reader" | "writer" | "owner" | "none">; linkAccess?: "reader" | "writer" | "none" }): Promise<void> {
   await fetch(`${E2E.googleUrl}/__admin/spreadsheets/${id}/access`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(sharing) });
 }
+
+/** A spreadsheet only `owner` can open (not shared with the service): registering it goes through their own Google grant. */
+export async function createPrivateSpreadsheet(owner: string, title: string): Promise<string> {
+  const res = await fetch(`${E2E.googleUrl}/__admin/spreadsheets`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ title, members: { [owner]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"], [2, "second"]] }] }),
+  });
+  return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
+}

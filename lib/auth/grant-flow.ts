@@ -5,12 +5,13 @@ import { needsPicker, usableGrants } from "@/lib/sheets/proof";
 import { registerSheet } from "@/lib/sheets/registration";
 import { translateGoogleError } from "@/lib/sheets/google-access";
 import { completeGrant, GRANT_CALLBACK_PATH, GRANT_COOKIE, startGrant } from "./google-grant";
+import { cookieAttributes, secureCookies } from "./dashboard-flash";
 import { errorFlash } from "./error-flash";
 import { newKeyCookie } from "./new-key-flash";
 import type { SessionUser } from "./session";
 
 const grantCookie = (value: string, maxAge: number) =>
-  `${GRANT_COOKIE}=${encodeURIComponent(value)}; Path=${GRANT_CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`;
+  `${GRANT_COOKIE}=${encodeURIComponent(value)}; ${cookieAttributes(GRANT_CALLBACK_PATH, maxAge, secureCookies())}`;
 
 function redirect(location: string, cookies: string[] = []): Response {
   const headers = new Headers({ Location: location });

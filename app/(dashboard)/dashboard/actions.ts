@@ -8,6 +8,7 @@ import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
 import { isPlanId } from "@/lib/limits/plans";
+import { secureCookies } from "@/lib/auth/dashboard-flash";
 import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { config } from "@/lib/env";
@@ -113,5 +114,6 @@ export async function changePlanAction(form: FormData): Promise<void> {
 
 /** The new key has been shown: it must not be shown again. */
 export async function dismissNewKeyAction(): Promise<void> {
-  (await cookies()).delete({ name: NEW_KEY_COOKIE, path: "/dashboard" });
+  // The expiring Set-Cookie carries the attributes the cookie was set with (Secure over https).
+  (await cookies()).delete({ name: NEW_KEY_COOKIE, path: "/dashboard", httpOnly: true, sameSite: "lax", secure: secureCookies() });
 }
