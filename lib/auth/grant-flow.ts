@@ -1,5 +1,5 @@
-// The redirects of the private flow (GET /auth/google?sheet_url=, its callback, and connecting
-// Google for the Picker): where each outcome lands the person. Route handlers stay thin.
+// The redirects of the private flow (GET and POST /auth/google?sheet_url=, its callback, and
+// connecting Google for the Picker): where each outcome lands the person. Route handlers stay thin.
 import { ApiError } from "@/lib/http/errors";
 import { needsPicker, usableGrants } from "@/lib/sheets/proof";
 import { registerSheet } from "@/lib/sheets/registration";
@@ -42,7 +42,15 @@ async function registerThroughGrant(user: SessionUser, sheetId: string, cookies:
   }
 }
 
-/** GET /auth/google?sheet_url=: Google's consent only when the account has no usable grant. */
+/**
+ * A registration another site's link asked for: the dashboard shows the sheet and asks the owner
+ * to confirm it, so a link on any page cannot register a sheet and create a key by itself.
+ */
+export function confirmFirst(sheetId: string): Response {
+  return redirect(`/dashboard?register=${encodeURIComponent(sheetId)}`);
+}
+
+/** /auth/google?sheet_url=: Google's consent only when the account has no usable grant. */
 export async function startPrivateRegistration(user: SessionUser, sheetId: string): Promise<Response> {
   if (!(await usableGrants(user.id)).length) return toGoogle(user, sheetId);
   return registerThroughGrant(user, sheetId, []);

@@ -5,6 +5,9 @@ import { ApiError } from "@/lib/http/errors";
 const ID = /^[A-Za-z0-9_-]{20,128}$/;
 const SHEETS_HOSTS = new Set(["docs.google.com", "spreadsheets.google.com"]);
 
+/** A bare spreadsheet id, as the dashboard's own redirects carry one (never free text). */
+export const isSheetId = (value: unknown): value is string => typeof value === "string" && ID.test(value);
+
 export function parseSheetReference(input: unknown): string {
   if (typeof input !== "string" || input.trim() === "") {
     throw new ApiError("validation_error", "sheet_url is required: a Google Sheets address or a spreadsheet id.");

@@ -11,7 +11,9 @@ import { getUserById } from "@/db/queries/users";
 import { accountLimits } from "@/lib/limits/accounts";
 import { planOf } from "@/lib/limits/plans";
 import { quotaSnapshot } from "@/lib/limits/usage-report";
+import { isSheetId } from "@/lib/sheets/sheet-url";
 import { accessLabel } from "./access-label";
+import { ConfirmRegistration } from "./confirm-registration";
 import { LimitReachedNotice } from "./quota-line";
 import { RegisterForm } from "./register-form";
 
@@ -19,9 +21,9 @@ export const metadata: Metadata = { title: "Your sheets · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 
-export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string; pick?: string; via?: string; picker?: string }> }) {
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ error?: string; pick?: string; via?: string; picker?: string; register?: string }> }) {
   const user = await requireUser("/dashboard");
-  const [{ error: errorId, pick, via, picker }, sheets, account, grants, claims, jar, quota] = await Promise.all([
+  const [{ error: errorId, pick, via, picker, register }, sheets, account, grants, claims, jar, quota] = await Promise.all([
     searchParams,
     listSheets({ userId: user.id }),
     getUserById({ id: user.id }),
@@ -41,6 +43,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           {error}
         </p>
       )}
+      {isSheetId(register) && <ConfirmRegistration sheetId={register} />}
       <LimitReachedNotice quota={quota} />
       <ClaimedNotice claims={claims} />
       {sheets.length === 0 ? (
@@ -65,7 +68,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <RegisterForm
         serviceAccountEmail={config().google.serviceAccount.email}
         googleEmail={grants[0]?.email ?? null}
-        pickId={pick}
+        pickId={isSheetId(pick) ? pick : undefined}
         via={via === "grant" ? "grant" : "service"}
         autoOpen={picker === "open"}
       />

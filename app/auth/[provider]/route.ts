@@ -1,24 +1,42 @@
-import { startPrivateRegistration } from "@/lib/auth/grant-flow";
+import { confirmFirst, startPrivateRegistration } from "@/lib/auth/grant-flow";
 import { currentUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
-import { otherMethods, route } from "@/lib/http/route";
+import { otherMethods, route, type RouteContext } from "@/lib/http/route";
+import { foreignNavigation, foreignPost, ownOrigin } from "@/lib/http/same-origin";
 import { parseSheetReference } from "@/lib/sheets/sheet-url";
 
 export const dynamic = "force-dynamic";
 
-// GET /auth/{provider}?sheet_url=... - register a private sheet through its owner's Google grant
-export const GET = withPeekedLimits(route<{ provider: string }>(async ({ req, params }) => {
+const toSignIn = (back: string) => new Response(null, { status: 302, headers: { Location: `/signin?callbackUrl=${encodeURIComponent(back)}` } });
+
+function sheetOf({ params, url }: RouteContext<{ provider: string }>): string {
   if (params.provider !== "google") {
     throw new ApiError("not_found", `Unknown identity provider "${params.provider}": private sheets are registered through /auth/google.`);
   }
-  const url = new URL(req.url);
-  const sheetId = parseSheetReference(url.searchParams.get("sheet_url"));
+  return parseSheetReference(url.searchParams.get("sheet_url"));
+}
+
+// GET /auth/{provider}?sheet_url=... - register a private sheet through its owner's Google grant.
+// A GET carries the session cookie from any site's link (SameSite=Lax), so one that another site
+// started only shows the owner what was asked, on the dashboard, to confirm with the POST below.
+export const GET = withPeekedLimits(route<{ provider: string }>(async (ctx) => {
+  const sheetId = sheetOf(ctx);
   const user = await currentUser();
-  if (!user) {
-    const back = `${url.pathname}${url.search}`;
-    return new Response(null, { status: 302, headers: { Location: `/signin?callbackUrl=${encodeURIComponent(back)}` } });
-  }
+  if (!user) return toSignIn(`${ctx.url.pathname}${ctx.url.search}`);
+  if (foreignNavigation(ctx.req.headers, ownOrigin(ctx.req))) return confirmFirst(sheetId);
   return startPrivateRegistration(user, sheetId);
 }));
-export const { POST, PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["GET"]));
+
+// POST /auth/{provider}?sheet_url=... - the same, confirmed from the dashboard's own page (the
+// session cookie never comes with another site's POST, and the Origin check refuses it besides).
+export const POST = withPeekedLimits(route<{ provider: string }>(async (ctx) => {
+  const sheetId = sheetOf(ctx);
+  if (foreignPost(ctx.req.headers, ownOrigin(ctx.req))) {
+    throw new ApiError("forbidden", "Registrations are confirmed only from this site's own pages.");
+  }
+  const user = await currentUser();
+  if (!user) return toSignIn(`/dashboard?register=${encodeURIComponent(sheetId)}`);
+  return startPrivateRegistration(user, sheetId);
+}));
+export const { PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["GET", "POST"]));
