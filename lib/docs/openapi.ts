@@ -113,11 +113,13 @@ function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
   return {
     Row: { type: "object", description: `A row, values as the sheet shows them. ${subset}`, properties: rowProps, required: ["id"], additionalProperties: false, ...(example ? { examples: [example] } : {}) },
     TypedRow: { type: "object", description: `A row with \`?typed=true\`: numbers, booleans and nulls by column type. ${subset}`, properties: typedProps, required: ["id"], additionalProperties: false },
-    RowInput: { type: "object", properties: inputProps, additionalProperties: false, minProperties: 1, examples: [exampleCreateBody(docs, tab)] },
-    RowPatch: { type: "object", properties: patchProps, additionalProperties: false, minProperties: 1, examples: [exampleUpdateBody(docs, tab)] },
+    // A tab without columns has no valid body to show: no example rather than an invalid `{}`.
+    RowInput: { type: "object", properties: inputProps, additionalProperties: false, minProperties: 1, ...examplesOf(exampleCreateBody(docs, tab)) },
+    RowPatch: { type: "object", properties: patchProps, additionalProperties: false, minProperties: 1, ...examplesOf(exampleUpdateBody(docs, tab)) },
   };
 }
 
+const examplesOf = (body: Record<string, unknown>) => (Object.keys(body).length ? { examples: [body] } : {});
 const jsonBody = (schema: Json) => ({ content: { "application/json": { schema } } });
 const okResponse = (description: string, schema: Json, headers: Json = headerRefs) => ({ description, headers, ...jsonBody(schema) });
 const envelope = (data: Json) => ({ type: "object", required: ["success", "data"], properties: { success: { const: true }, data } });
@@ -131,7 +133,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   const tag = [tab.name];
   const writeResult = { type: "object", required: ["created", "rows"], properties: { created: { type: "integer" }, updated: { type: "integer", description: "Upserts: rows updated." }, rows: { type: "array", items: row } } };
   const update = (method: string) => ({
-    operationId: `${method}_${id}`, tags: tag, summary: `Update a row of ${tab.name}${method === "patch" ? " (same as PUT)" : ""}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change. With If-Match, only if the row is still as read (else 412, nothing changed).",
+    operationId: `${method}_${id}`, tags: tag, summary: `Update a row of ${tab.name}${method === "patch" ? " (same as PUT)" : ""}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change (the row's own id, sent back with the row as read, is no change). No query parameters. With If-Match, only if the row is still as read (else 412, nothing changed).",
     parameters: [ref("parameters", "If-Match")],
     requestBody: { required: true, ...jsonBody(ref("schemas", `${id}_RowPatch`)) },
     responses: { "200": okResponse("The whole row after the update, with its new ETag.", envelope(row), withHeaders("ETag")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
@@ -166,7 +168,13 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
       get: {
         operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: `Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body. \`Accept: text/csv\` answers the same query as CSV, as \`GET ${tabPath(docs, tab)}.csv\` does.${BROWSER_NOTE}`, security: READ_SECURITY,
         parameters: [...LIST_PARAMETERS.map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
-        responses: { "200": okResponse("The matching rows, paged.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: readRow }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+        responses: {
+          "200": (() => {
+            const json = okResponse("The matching rows, paged; with `Accept: text/csv`, as CSV (its `limit` then defaults to every matching row).", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: readRow }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age", "X-Total-Count"));
+            return { ...json, content: { ...json.content, "text/csv": { schema: { type: "string" } } } };
+          })(),
+          ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]),
+        },
       },
       post: {
         operationId: `create_${id}`, tags: tag, summary: `Create rows in ${tab.name}, or upsert them by a key column`, description: "Permission: Write. One row, or an array of up to 1,000, appended in one write; rows without an `id` get the next integer. With `?upsert=column`, a row whose key matches a row of the tab updates that row's named cells and the others are appended, all in one write (201 when any row was created, else 200); If-Match then lists the ETags of the rows it updates. With an Idempotency-Key, a retry gets the first answer again and writes nothing.",
@@ -200,9 +208,9 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
       put: update("update"),
       patch: update("patch"),
       delete: {
-        operationId: `delete_${id}`, tags: tag, summary: `Delete a row of ${tab.name}`, description: "Permission: Write. Removes exactly the row with this id. With If-Match, only if the row is still as read (else 412, nothing deleted).",
+        operationId: `delete_${id}`, tags: tag, summary: `Delete a row of ${tab.name}`, description: "Permission: Write. Removes exactly the row with this id (it takes no query parameters: any, `dry_run` included, answers 400 and deletes nothing). With If-Match, only if the row is still as read (else 412, nothing deleted).",
         parameters: [ref("parameters", "If-Match")],
-        responses: { "200": okResponse("Deleted.", { type: "object", required: ["success", "message"], properties: { success: { const: true }, message: { type: "string" } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "PreconditionFailed", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
+        responses: { "200": okResponse("Deleted.", { type: "object", required: ["success", "message"], properties: { success: { const: true }, message: { type: "string" } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
   };
@@ -241,7 +249,7 @@ const QUERY_PARAMETERS = {
   limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 100 }, description: "Rows to return." },
   offset: { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 }, description: "Rows to skip." },
   sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by, or several joined by `,` (later ones break ties): by value when all its values are numbers or dates, in the sheet's locale; stable; empty values last." },
-  order: { name: "order", in: "query", schema: { type: "string", pattern: "^([aA][sS][cC]|[dD][eE][sS][cC])(,([aA][sS][cC]|[dD][eE][sS][cC]))*$", default: "asc" }, description: "`asc` or `desc` (any case) for every sort column, or one per sort column (`asc,desc`)." },
+  order: { name: "order", in: "query", schema: { type: "string", pattern: "^(asc|desc)(,(asc|desc))*$", default: "asc" }, description: "`asc` or `desc` for every sort column, or one per sort column (`asc,desc`)." },
   filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,`, all of which must hold: `column` + operator + value. `=` equals (`a=x|y`: any of them; `a=` is empty), `!=` differs (`a!=x|y`: none of them; `a!=` is not empty), `>` `>=` `<` `<=` (by value for numbers and for dates in date columns), `~` contains (case-insensitive), `~=` equals ignoring case, with `*` for any text (`name~=desk*` starts with, `*lamp` ends with, `*oak*` contains; `x|y` any). Numbers and dates in `=` and `!=` compare by value (`price=24.5` matches `$24.50`). Escape `,` `|` `\\` (and `*` in `~=`) with `\\`." },
   or: { name: "or", in: "query", schema: { type: "array", items: { type: "string" } }, style: "form", explode: true, description: "Conditions joined by `,` of which at least one must hold (OR across columns), in the `filter` syntax; ANDed with `filter` and with any other `or` parameter." },
   select: { name: "select", in: "query", schema: { type: "string" }, description: "Columns to return, comma-separated (and `id`)." },

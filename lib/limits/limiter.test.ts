@@ -46,6 +46,17 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     expect((await hit(a, t0 + 30, p)).allowed).toBe(false);
   });
 
+  it("a 429 with several windows full names the one that frees last: its Retry-After is when a request can pass", async () => {
+    const a = account();
+    const p = plan({ burst: 2, hour: 2 });
+    const t0 = t("2027-11-22T10:20:00Z");
+    await hit(a, t0, p);
+    await hit(a, t0 + 1000, p);
+    const refused = await hit(a, t0 + 2000, p);
+    expect(refused).toMatchObject({ allowed: false, shown: { name: "hour", reset: t("2027-11-22T11:00:00Z") } });
+    expect(rateLimitError(refused, t0 + 2000).headers).toMatchObject({ "Retry-After": String(40 * 60 - 2) });
+  });
+
   it("resets the day at UTC midnight", async () => {
     const a = account();
     const p = plan({ day: 1 });

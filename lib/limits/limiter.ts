@@ -86,8 +86,10 @@ export function decide({ spec, windows }: { spec: ConsumeSpec; windows: LimitWin
     reset: w.name === "burst" ? (result.oldestBurst ?? spec.now) + BURST_MS : w.end,
     seconds: Math.round((w.name === "burst" ? BURST_MS : w.end - w.start) / 1000),
   }));
-  // Least remaining; ties go to the shortest window, which comes first.
-  const shown = result.exceeded >= 0 ? uses[result.exceeded]! : uses.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  // Refused: of the windows that are full, the one that frees last, since the request cannot pass
+  // before then (a full burst window ahead of a full hour must not say "retry in 5 s" for 40
+  // minutes). Otherwise the least remaining; ties go to the shortest window, which comes first.
+  const shown = result.exceeded >= 0 ? uses.filter((u) => u.remaining === 0).reduce((a, b) => (b.reset > a.reset ? b : a), uses[result.exceeded]!) : uses.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   return { allowed: result.exceeded < 0, windows: uses, shown, spec };
 }
 

@@ -116,6 +116,23 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(records().map((r) => r.name)).toEqual(["Ada", "Gracie", "Alan", "Katherine", "Edsger", "New"]);
   });
 
+  it("refuses what can never succeed before reading the tab, and never ignores a parameter a write does not take", async () => {
+    const googleCalls = () => [...svc.google.calls.values()].reduce((a, b) => a + b, 0);
+    const before = googleCalls();
+    for (const [method, query, body] of [["DELETE", ""], ["DELETE", "filter=plan=free&limit=0"], ["PATCH", "", { plan: "x" }], ["PATCH", "filter=plan=free&dry_run=maybe", { plan: "x" }], ["POST", "bogus=1", { name: "x" }]] as const) {
+      expect((await send(method, query, body)).status, `${method} ${query}`).toBe(400);
+    }
+    expect(googleCalls()).toBe(before);
+    const item = (method: "PUT" | "DELETE", query: string, body?: unknown) =>
+      callRoute(instances[0]!.item[method], { method, path: `/api/v1/${sheetId}/Contacts/2?${query}`, params: { sheetId, tabName: "Contacts", rowId: "2" }, headers: { "X-API-Key": key }, body });
+    const dry = await item("DELETE", "dry_run=true");
+    expect(dry.status).toBe(400);
+    expect(dry.body.message).toBe('Unknown query parameter "dry_run": nothing was written. This request takes no query parameters (dry_run=true applies to PATCH and DELETE on the tab with ?filter=).');
+    expect((await item("PUT", "bogus=1", { name: "Changed" })).status).toBe(400);
+    expect(records().map((r) => r.name)).toEqual(["Ada", "Grace", "Alan", "Katherine", "Edsger"]);
+    expect(googleCalls()).toBe(before);
+  });
+
   it("DELETE with a filter removes exactly the matching rows in one write", async () => {
     expect((await send("DELETE", "")).status).toBe(400);
     expect((await send("DELETE", "filter=plan=free")).status).toBe(409);

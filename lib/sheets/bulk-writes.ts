@@ -49,10 +49,13 @@ interface Scope {
   describe: string;
 }
 
-/** `filter` (and `or`) of a filtered write, read as a list reads them; `limit` and `dry_run`. */
-function scopeOf(params: URLSearchParams, data: TabData): Scope {
+/**
+ * What a filtered write's parameters say without the tab: checked before anything is read from
+ * Google, so a request that can never succeed answers 400 at no cost of quota.
+ */
+function checkScopeParams(params: URLSearchParams): { filter: string; or: string[]; limitText: string | null } {
   checkParams(params, ["filter", "or", "limit", "dry_run"]);
-  const filter = params.get("filter") ?? "";
+  const filter = params.getAll("filter").filter(Boolean).join(",");
   const or = params.getAll("or").filter(Boolean);
   if (!filter && !or.length) {
     throw bad("A filter is required: PATCH and DELETE on a tab change the rows ?filter= matches (e.g. ?filter=email=ada@example.com). To change one row by its id, use /{tabName}/{rowId}.");
@@ -61,6 +64,13 @@ function scopeOf(params: URLSearchParams, data: TabData): Scope {
   if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_ROWS_PER_WRITE)) {
     throw bad(`limit must be an integer from 1 to ${MAX_ROWS_PER_WRITE}: the most rows this request may change; got ${quoted(limitText)}.`);
   }
+  parseBoolean("dry_run", params.get("dry_run"));
+  return { filter, or, limitText };
+}
+
+/** `filter` (and `or`) of a filtered write, read as a list reads them; `limit` and `dry_run`. */
+function scopeOf(params: URLSearchParams, data: TabData): Scope {
+  const { filter, or, limitText } = checkScopeParams(params);
   const query = parseListQuery(new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")), queryColumns(data));
   const { rows } = applyQuery(data, { ...query, limit: data.rows.length, offset: 0 });
   return { rows, limit: limitText === null ? 1 : Number(limitText), dryRun: parseBoolean("dry_run", params.get("dry_run")), describe: [filter && `filter=${filter}`, ...or.map((o) => `or=${o}`)].filter(Boolean).join("&") };
@@ -203,6 +213,7 @@ const updateAnswer = (data: TabData, updated: number, rows: TabRow[]): UpdateRes
 /** PATCH /{tab}?filter=: the body's cells written to every matching row. */
 export async function updateWhere(sheet: WriteSheet, model: TabModel, params: URLSearchParams, body: unknown, opts: WriteOptions = {}): Promise<UpdateResult | EarlierLanded> {
   requireWritable(sheet);
+  checkScopeParams(params);
   const patch = checkRowShape(body);
   if ("id" in patch) throw bad("id cannot be changed: it identifies the row.");
   const plan = (data: TabData) => {
@@ -245,6 +256,7 @@ export interface DeleteResult {
 /** DELETE /{tab}?filter=: every matching row removed, in one batch. */
 export async function deleteWhere(sheet: WriteSheet, model: TabModel, params: URLSearchParams, opts: WriteOptions = {}): Promise<DeleteResult | EarlierLanded> {
   requireWritable(sheet);
+  checkScopeParams(params);
   const describe = (data: TabData, scope: Scope, deleted: number): DeleteResult => ({ matched: scope.rows.length, deleted, dry_run: scope.dryRun, ids: scope.rows.map((r) => r.id), etags: scope.rows.map((r) => rowEtag(data, r)) });
   const dates = filtersOnDates(params, model);
   if (parseBoolean("dry_run", params.get("dry_run"))) {

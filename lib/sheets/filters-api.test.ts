@@ -95,7 +95,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(await refused("sort=price,colour")).toBe('Unknown sort column "colour". Columns: id, name, price, in_stock, released, rating, notes.');
     expect(await refused("sort=price,price")).toBe('sort names a column twice: "price,price".');
     expect(await refused("order=asc,desc")).toBe("order lists several directions but sort names no column.");
-    expect(await refused("order=up")).toBe('order must be asc or desc; got "up".');
+    expect(await refused("order=up")).toBe('order must be asc or desc (lower case), or one of them per sort column; got "up".');
     expect(await refused("or=price")).toMatch(/^Cannot read the filter condition "price"/);
   });
 });

@@ -9,9 +9,35 @@ const READ_CONTROLS = ["fresh"];
 
 export const isClientParam = (name: string) => name.startsWith("_");
 
+/**
+ * Parameters that take one value: sent twice, they answer 400 rather than one of the two being
+ * used in silence (`limit=10&limit=1000`).
+ */
+export function checkSingle(params: URLSearchParams, names: readonly string[]): void {
+  for (const name of names) {
+    const values = params.getAll(name);
+    if (values.length < 2) continue;
+    throw new ApiError("validation_error", `The query parameter ${quoted(name)} was sent ${values.length} times; it takes one value.`);
+  }
+}
+
 export function checkParams(params: URLSearchParams, known: readonly string[]): void {
   for (const name of params.keys()) {
     if (known.includes(name) || READ_CONTROLS.includes(name) || isClientParam(name)) continue;
     throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}. Use ${[...known, ...READ_CONTROLS].join(", ")} (names starting with _ are ignored).`);
+  }
+}
+
+/**
+ * A write's query parameters: only its own (names starting with `_` aside). An unknown one answers
+ * 400 before anything is written: a `dry_run=true` sent where no dry run exists must never be
+ * ignored and the write done.
+ */
+export function checkWriteParams(params: URLSearchParams, known: readonly string[]): void {
+  for (const name of params.keys()) {
+    if (known.includes(name) || isClientParam(name)) continue;
+    const takes = known.length ? `This request takes ${known.join(", ")}` : "This request takes no query parameters";
+    const dryRun = name === "dry_run" ? " (dry_run=true applies to PATCH and DELETE on the tab with ?filter=)" : "";
+    throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}: nothing was written. ${takes}${dryRun}.`);
   }
 }

@@ -2,7 +2,7 @@
 // numbers or dates, empty values last), filters with = != > >= < <= ~ and `a|b` alternatives,
 // select. Values are read in the sheet's own locale: "1.234,5" in a de_DE sheet is 1234.5.
 import { ApiError, quoted } from "@/lib/http/errors";
-import { checkParams } from "./query-params";
+import { checkParams, checkSingle } from "./query-params";
 import type { TabData, TabRow } from "./rows";
 import { columnIndex, decisions, isRange, positionsOf, rankRange, sortOrder } from "./tab-index";
 
@@ -37,6 +37,8 @@ export interface ListQuery {
 export const MAX_LIMIT = 1000;
 export const MAX_CSV_ROWS = 100_000;
 const KNOWN_PARAMS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed", "formulas"];
+/** All but `filter` (each one more condition, ANDed) and `or` (each one more alternative). */
+const SINGLE_VALUED = ["limit", "offset", "sort", "order", "select", "typed", "formulas", "fresh"];
 const bad = (message: string) => new ApiError("validation_error", message);
 
 function integer(name: string, raw: string | null, fallback: number, min: number, max: number): number {
@@ -102,11 +104,13 @@ function parseCondition(text: string, columns: string[]): Condition {
 /** `maxLimit`: CSV answers stream up to MAX_CSV_ROWS rows and default to all of them. */
 export function parseListQuery(params: URLSearchParams, columns: string[], { maxLimit = MAX_LIMIT } = {}): ListQuery {
   checkParams(params, KNOWN_PARAMS);
+  checkSingle(params, SINGLE_VALUED);
   const limit = integer("limit", params.get("limit"), maxLimit === MAX_LIMIT ? 100 : maxLimit, 1, maxLimit);
   const offset = integer("offset", params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
   const [first, ...thenBy] = parseSort(params.get("sort"), params.get("order"), columns);
   const conditions = (text: string | null) => (text === null || text === "" ? [] : splitEscaped(text, ",").map((c) => parseCondition(c, columns)));
-  const filters = conditions(params.get("filter"));
+  // `filter` sent twice means both, as conditions joined by `,` do.
+  const filters = params.getAll("filter").flatMap(conditions);
   const anyOf = params.getAll("or").map(conditions).filter((group) => group.length > 0);
   return { limit, offset, sort: first?.column, order: first?.order ?? "asc", filters, anyOf, thenBy, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
 }
@@ -116,8 +120,9 @@ export function parseListQuery(params: URLSearchParams, columns: string[], { max
  * value wins), with `order=asc|desc` for every key, or one direction per key (`order=asc,desc`).
  */
 export function parseSort(rawSort: string | null, rawOrder: string | null, columns: string[]): SortKey[] {
-  const orders = (rawOrder ?? "asc").toLowerCase().split(",");
-  if (orders.some((o) => o !== "asc" && o !== "desc")) throw bad(`order must be asc or desc; got ${quoted(rawOrder ?? "")}.`);
+  // Exactly asc or desc, as DECISIONS 8 reads: anything else, `DESC` included, answers 400.
+  const orders = (rawOrder ?? "asc").split(",");
+  if (orders.some((o) => o !== "asc" && o !== "desc")) throw bad(`order must be asc or desc (lower case), or one of them per sort column; got ${quoted(rawOrder ?? "")}.`);
   if (rawSort === null) {
     if (orders.length > 1) throw bad("order lists several directions but sort names no column.");
     return [];

@@ -9,7 +9,7 @@
 // Google calls: a create, update or delete costs two (a read of the tab, which tells where its
 // data ends, which ids it holds and where the row is; and one batchUpdate). A write Google does
 // not answer costs a fence (and a search when the fence finds the id taken) before anything else.
-import { ApiError, OutcomeUnknown } from "@/lib/http/errors";
+import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
 import { withLock } from "@/lib/limits/lock";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import type { sheets_v4 } from "@googleapis/sheets";
@@ -195,7 +195,10 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
 export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: string, body: unknown, { ifMatch = null }: { ifMatch?: string | null } = {}): Promise<{ row: Record<string, JsonValue>; etag: string }> {
   requireWritable(sheet);
   const patch = checkRowShape(body);
-  if ("id" in patch) throw new ApiError("validation_error", "id cannot be changed: it identifies the row.");
+  // A row read, edited and sent back whole carries its own id: that is no change, and is dropped.
+  if ("id" in patch && patch.id !== null && displayed(patch.id) === rowId) delete patch.id;
+  if ("id" in patch) throw new ApiError("validation_error", `id cannot be changed: it identifies the row (this row's id is ${quoted(rowId)}).`);
+  if (!Object.keys(patch).length) throw new ApiError("validation_error", "The body names only the row's own id: name at least one other column to change.");
   return underTabLock(sheet, model, async () => {
     const data = await fetchTab(sheet, model);
     checkColumns([patch], data, { update: true });

@@ -87,7 +87,9 @@ describe("reading", () => {
   it.each([
     ["limit=5000", "limit must be an integer from 1 to 1000; got \"5000\"."],
     ["offset=x", "offset must be a whole number, 0 or more; got \"x\"."],
-    ["order=sideways", "order must be asc or desc; got \"sideways\"."],
+    ["order=sideways", "order must be asc or desc (lower case), or one of them per sort column; got \"sideways\"."],
+    ["sort=name&order=DESC", "order must be asc or desc (lower case), or one of them per sort column; got \"DESC\"."],
+    ["limit=10&limit=1000", "The query parameter \"limit\" was sent 2 times; it takes one value."],
     ["sort=colour", "Unknown sort column \"colour\". Columns: id, name, price, in_stock, released, rating, notes."],
     ["filter=colour=red", "Unknown filter column \"colour\". Columns: id, name, price, in_stock, released, rating, notes."],
     ["filter=name", "Cannot read the filter condition \"name\": write column=value (operators = != > >= < <= ~ ~=)."],
@@ -208,7 +210,8 @@ describe("updating and deleting rows", () => {
   });
 
   it.each([
-    ["an id change", { id: 99 }, 400, /id cannot be changed/],
+    ["an id change", { id: 99 }, 400, /id cannot be changed: it identifies the row \(this row's id is "4"\)/],
+    ["only the row's own id", { id: "4" }, 400, /names only the row's own id/],
     ["an unknown column", { colour: 1 }, 400, /"colour" is not a column/],
     ["an empty object", {}, 400, /empty object/],
     ["an array", [{ name: "x" }], 400, /JSON object/],
@@ -216,6 +219,13 @@ describe("updating and deleting rows", () => {
     const res = await api.update("Products", "4", body);
     expect(res.status).toBe(status);
     expect(String(res.body.message)).toMatch(message);
+  });
+
+  it("takes a row read, edited and sent back whole: its own id is no change", async () => {
+    const { data } = (await api.get("Products", "4")).body as { data: Record<string, string> };
+    const res = await api.update("Products", "4", { ...data, notes: "sent back whole" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({ ...data, notes: "sent back whole" });
   });
 
   it("answers 404 when updating or deleting a row that is not there", async () => {

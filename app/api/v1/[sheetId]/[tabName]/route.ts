@@ -5,6 +5,7 @@ import { readHeaders } from "@/lib/http/read-headers";
 import { idempotent } from "@/lib/http/idempotency";
 import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/http/with-api-key";
 import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/bulk-writes";
+import { checkWriteParams } from "@/lib/sheets/query-params";
 import { createRows } from "@/lib/sheets/row-writes";
 import { findReadTab, findTab, listAnswer, listCsv } from "@/lib/sheets/rows-api";
 
@@ -35,9 +36,10 @@ export const GET = withApiKey<Params>(
 // ?upsert=column, rows whose key matches are updated and the rest created; with an
 // Idempotency-Key, a retry returns the first answer and writes nothing
 export const POST = withApiKey<Params>(
-  async ({ req, params, sheet, key }) => {
+  async ({ req, url, params, sheet, key }) => {
+    checkWriteParams(url.searchParams, ["upsert"]);
     const body = await readJsonBody(req);
-    const upsert = new URL(req.url).searchParams.get("upsert");
+    const upsert = url.searchParams.get("upsert");
     return idempotent(req, key.userId, upsert === null ? body : { upsert, body }, async (attempt) => {
       const tab = await findTab(sheet, params.tabName);
       const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };

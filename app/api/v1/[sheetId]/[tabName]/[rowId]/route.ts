@@ -3,6 +3,7 @@ import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
+import { checkWriteParams } from "@/lib/sheets/query-params";
 import { deleteRow, updateRow } from "@/lib/sheets/row-writes";
 import { findTab, rowAnswer } from "@/lib/sheets/rows-api";
 
@@ -24,7 +25,8 @@ export const GET = withApiKey<Params>(
 // PUT /api/v1/{sheetId}/{tabName}/{rowId} - change the named fields only (PATCH does the same);
 // with If-Match, only if the row is still as read (else 412)
 export const PUT = withApiKey<Params>(
-  async ({ req, params, sheet }) => {
+  async ({ req, url, params, sheet }) => {
+    checkWriteParams(url.searchParams, []);
     const body = await readJsonBody(req);
     const { row, etag } = await updateRow(sheet, await findTab(sheet, params.tabName), params.rowId, body, { ifMatch: req.headers.get("if-match") });
     return ok({ data: row }, { headers: { ETag: etag } });
@@ -35,7 +37,10 @@ export const PATCH = PUT;
 
 // DELETE /api/v1/{sheetId}/{tabName}/{rowId} - remove exactly this row; with If-Match, only if unchanged
 export const DELETE = withApiKey<Params>(
-  async ({ req, params, sheet }) => ok({ message: await deleteRow(sheet, await findTab(sheet, params.tabName), params.rowId, { ifMatch: req.headers.get("if-match") }) }),
+  async ({ req, url, params, sheet }) => {
+    checkWriteParams(url.searchParams, []);
+    return ok({ message: await deleteRow(sheet, await findTab(sheet, params.tabName), params.rowId, { ifMatch: req.headers.get("if-match") }) });
+  },
   { permission: "write" },
 );
 
