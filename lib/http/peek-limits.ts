@@ -45,13 +45,18 @@ export async function peekLimitHeaders(req: Request): Promise<Record<string, str
   if (!value) return undefined;
   try {
     const key = await authenticateKey(hashApiKey(value));
-    const now = Date.now();
-    return limitHeaders(await peekWindows(await accountLimits(key.userId), now), now);
+    return await accountLimitHeaders(key.userId);
   } catch (err) {
     // A bad, revoked or orphaned key is an ordinary request here; anything else is an outage.
     if (!(err instanceof ApiError && err.code === "unauthorized")) log.warn({ ...errorFields(err) }, "limits: windows unavailable, answering without rate-limit headers");
     return undefined;
   }
+}
+
+/** The limit headers of the account's windows as they stand, counting nothing. */
+export async function accountLimitHeaders(userId: string): Promise<Record<string, string>> {
+  const now = Date.now();
+  return limitHeaders(await peekWindows(await accountLimits(userId), now), now);
 }
 
 /** What `promise` gives within `ms`; undefined when it is late or fails. */

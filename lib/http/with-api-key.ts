@@ -3,6 +3,7 @@
 // the request is counted against the account's plan (429 past a limit), every answer of a valid
 // key carries the rate-limit headers, and its status is metered for the usage charts. A browser
 // (publishable) key also needs a listed Origin (403 otherwise) and counts per visitor address.
+import { config } from "@/lib/env";
 import { clientAddress, noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
 import { hashApiKey, KEY_FORMAT, KEY_PREFIXES } from "@/lib/keys/api-key";
 import { originAllowed } from "@/lib/keys/browser";
@@ -15,6 +16,7 @@ import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
 import { handleApiError } from "./envelope";
+import { accountLimitHeaders } from "./peek-limits";
 import { ApiError, quoted } from "./errors";
 import { API_KEY_HEADER, requestKey } from "./key-carrier";
 import { METHODS, route, type Method, type RouteContext } from "./route";
@@ -169,8 +171,16 @@ export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>
     route(async (ctx) => {
       const key = await unlessInvalid(ctx.req, () => authenticateKey(keyHash(ctx.req, false)));
       ctx.annotate({ key_prefix: keyPrefix(ctx.req), key_id: key.id, account: key.userId });
-      requirePermission(key, permission);
-      return handler({ ...ctx, key });
+      try {
+        requirePermission(key, permission);
+        return await handler({ ...ctx, key });
+      } catch (err) {
+        // Refused once the key is known (403, 405): the account's windows as they stand, as its
+        // other answers carry them; none when the store cannot say.
+        const res = handleApiError(err, ctx.requestId, ctx.req.signal);
+        if (config().env.RATE_LIMITS === "on") for (const [name, value] of Object.entries(await accountLimitHeaders(key.userId).catch(() => ({})))) res.headers.set(name, value);
+        return res;
+      }
     }),
   );
 }

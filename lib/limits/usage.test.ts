@@ -98,6 +98,16 @@ describe.each(stores)("usage on the %s store", (storeName, makeStore) => {
     expect(first.headers.get("x-ratelimit-remaining")).toBe("0");
     expect((await usage(key)).body.data).toMatchObject({ current_period: { requests_used: 5 } });
   });
+
+  it("a key without Analytics gets 403 with the account's limit headers, uncounted", async () => {
+    const { createKeyForSheet } = await import("@/lib/keys/manage");
+    const { value } = await createKeyForSheet({ userId, sheetId: DEMO_SPREADSHEET_ID, name: "reader", permissions: ["read"] });
+    const refused = await usage(value);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("5");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect((await usage(key)).body.data).toMatchObject({ current_period: { requests_used: 5 } });
+  });
 });
 
 describe("usage report arithmetic", () => {
