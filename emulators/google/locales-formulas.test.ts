@@ -1,11 +1,11 @@
 // Locales, formulas, render options, field masks and grid limits of emulators/google, through
 // the official @googleapis/sheets client, checked against what Google documents and answers.
-import { sheets, type sheets_v4 } from "@googleapis/sheets";
+import type { sheets_v4 } from "@googleapis/sheets";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SpreadsheetSeed } from "./model";
 import { startGoogleEmulator, type GoogleEmulator } from "./server";
 import { EMULATOR_SERVICE_ACCOUNT, GERMAN_SPREADSHEET_ID } from "./seed";
-import { newServiceAccount, serviceAccountClient } from "./test-support";
+import { newServiceAccount, sheetsClient } from "./test-support";
 
 let emulator: GoogleEmulator;
 let client: sheets_v4.Sheets;
@@ -14,8 +14,7 @@ beforeAll(async () => {
   // The service account signs in at the emulator's token endpoint (JWT-bearer), as at Google's.
   const account = newServiceAccount(EMULATOR_SERVICE_ACCOUNT);
   emulator = await startGoogleEmulator({ serviceAccountKeys: [account] });
-  const auth = serviceAccountClient(emulator.url, account, ["https://www.googleapis.com/auth/spreadsheets"]);
-  client = sheets({ version: "v4", auth, rootUrl: `${emulator.url}/`, retry: false });
+  client = sheetsClient(emulator.url, account);
 });
 afterAll(() => emulator.stop());
 beforeEach(() => emulator.store.reset());

@@ -2,6 +2,7 @@
 // pair made here and the public half given to the emulator (as uploading it in IAM would). The
 // JWT client's token request, built for Google's token URL, is sent to the emulator's.
 import { generateKeyPairSync } from "node:crypto";
+import { sheets, type sheets_v4 } from "@googleapis/sheets";
 import { JWT } from "google-auth-library";
 import { GOOGLE_TOKEN_URI } from "./tokens";
 
@@ -29,6 +30,12 @@ export function serviceAccountClient(emulatorUrl: string, account: Pick<TestServ
     },
   });
   return auth;
+}
+
+/** The official Sheets client, signed in as `account` with the spreadsheets scope, sent to the emulator (no retries: tests see each answer). */
+export function sheetsClient(emulatorUrl: string, account: Pick<TestServiceAccount, "email" | "privateKey">): sheets_v4.Sheets {
+  const auth = serviceAccountClient(emulatorUrl, account, ["https://www.googleapis.com/auth/spreadsheets"]);
+  return sheets({ version: "v4", auth, rootUrl: `${emulatorUrl}/`, retry: false });
 }
 
 /** Clicks "Allow" on the emulator's consent page as `email` and returns the authorization code. */

@@ -1,11 +1,11 @@
 // USER_ENTERED writes through the official @googleapis/sheets client, read back as Google answers
 // them: the value (UNFORMATTED_VALUE), how the sheet shows it in its locale (FORMATTED_VALUE) and
 // the number format the typing gave the cell.
-import { sheets, type sheets_v4 } from "@googleapis/sheets";
+import type { sheets_v4 } from "@googleapis/sheets";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGoogleEmulator, type GoogleEmulator } from "./server";
 import { EMULATOR_SERVICE_ACCOUNT } from "./seed";
-import { newServiceAccount, serviceAccountClient } from "./test-support";
+import { newServiceAccount, sheetsClient } from "./test-support";
 
 let emulator: GoogleEmulator;
 let client: sheets_v4.Sheets;
@@ -13,8 +13,7 @@ let client: sheets_v4.Sheets;
 beforeAll(async () => {
   const account = newServiceAccount(EMULATOR_SERVICE_ACCOUNT);
   emulator = await startGoogleEmulator({ serviceAccountKeys: [account] });
-  const auth = serviceAccountClient(emulator.url, account, ["https://www.googleapis.com/auth/spreadsheets"]);
-  client = sheets({ version: "v4", auth, rootUrl: `${emulator.url}/`, retry: false });
+  client = sheetsClient(emulator.url, account);
 });
 afterAll(() => emulator.stop());
 beforeEach(() => emulator.store.reset());
