@@ -21,11 +21,13 @@ export function checkSingle(params: URLSearchParams, names: readonly string[]): 
   }
 }
 
+/** The first parameter not in `allowed` (names starting with `_` aside). */
+const unknownParam = (params: URLSearchParams, allowed: readonly string[]) => [...params.keys()].find((name) => !allowed.includes(name) && !isClientParam(name));
+
 export function checkParams(params: URLSearchParams, known: readonly string[]): void {
-  for (const name of params.keys()) {
-    if (known.includes(name) || READ_CONTROLS.includes(name) || isClientParam(name)) continue;
-    throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}. Use ${[...known, ...READ_CONTROLS].join(", ")} (names starting with _ are ignored).`);
-  }
+  const allowed = [...known, ...READ_CONTROLS];
+  const name = unknownParam(params, allowed);
+  if (name !== undefined) throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}. Use ${allowed.join(", ")} (names starting with _ are ignored).`);
 }
 
 /**
@@ -34,10 +36,9 @@ export function checkParams(params: URLSearchParams, known: readonly string[]): 
  * ignored and the write done.
  */
 export function checkWriteParams(params: URLSearchParams, known: readonly string[]): void {
-  for (const name of params.keys()) {
-    if (known.includes(name) || isClientParam(name)) continue;
-    const takes = known.length ? `This request takes ${known.join(", ")}` : "This request takes no query parameters";
-    const dryRun = name === "dry_run" ? " (dry_run=true applies to PATCH and DELETE on the tab with ?filter=)" : "";
-    throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}: nothing was written. ${takes}${dryRun}.`);
-  }
+  const name = unknownParam(params, known);
+  if (name === undefined) return;
+  const takes = known.length ? `This request takes ${known.join(", ")}` : "This request takes no query parameters";
+  const dryRun = name === "dry_run" ? " (dry_run=true applies to PATCH and DELETE on the tab with ?filter=)" : "";
+  throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}: nothing was written. ${takes}${dryRun}.`);
 }
