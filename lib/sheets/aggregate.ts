@@ -6,7 +6,7 @@
 // Groups come in the order of their values, as `sort` orders them (empty last).
 import { ApiError, quoted } from "@/lib/http/errors";
 import { typedValue, type JsonValue } from "./cell-values";
-import { filterMask, parseBoolean, parseListQuery, queryColumns, splitEscaped } from "./query";
+import { filterMask, knows, listed, parseBoolean, parseListQuery, queryColumns, splitEscaped } from "./query";
 import { checkParams } from "./query-params";
 import type { TabData } from "./rows";
 import { columnIndex, columnValues, sortOrder, type ColumnValues } from "./tab-index";
@@ -36,11 +36,12 @@ export interface Group {
 
 const names = (raw: string) => splitEscaped(raw, ",").map((n) => n.replace(/\\([,|\\])/g, "$1"));
 
-export function parseAggregate(params: URLSearchParams, data: TabData): AggregateQuery {
+/** `data` null: before the tab is read, every column name passes (see `Columns` in query.ts). */
+export function parseAggregate(params: URLSearchParams, data: TabData | null): AggregateQuery {
   checkParams(params, ["group_by", "aggregate", "filter", "or", "limit", "offset", "typed"]);
-  const columns = queryColumns(data);
+  const columns = data && queryColumns(data);
   const groupBy = params.get("group_by") === null ? [] : names(params.get("group_by")!);
-  for (const c of groupBy) if (!columns.includes(c)) throw bad(`Unknown group_by column ${quoted(c)}. Columns: ${columns.join(", ")}.`);
+  for (const c of groupBy) if (!knows(columns, c)) throw bad(`Unknown group_by column ${quoted(c)}. Columns: ${listed(columns)}.`);
   if (new Set(groupBy).size !== groupBy.length) throw bad("group_by names a column twice.");
   const measures: AggregateQuery["measures"] = [];
   for (const item of names(params.get("aggregate") ?? "count")) {
@@ -49,9 +50,9 @@ export function parseAggregate(params: URLSearchParams, data: TabData): Aggregat
     const fn = item.slice(0, at) as Fn;
     const column = item.slice(at + 1);
     if (at < 0 || !FUNCTIONS.includes(fn)) throw bad(`Cannot read ${quoted(item)} in aggregate: use count, or sum:column, avg:column, min:column, max:column, joined by commas.`);
-    const model = data.columns.find((c) => c.name === column);
-    if (!model) throw bad(`Unknown aggregate column ${quoted(column)}. Columns: ${columns.join(", ")}.`);
-    if (!NUMERIC.has(model.type)) throw bad(`${fn} needs a number, currency or percent column; ${quoted(column)} is ${model.type}.`);
+    const model = data?.columns.find((c) => c.name === column);
+    if (data && !model) throw bad(`Unknown aggregate column ${quoted(column)}. Columns: ${listed(columns)}.`);
+    if (model && !NUMERIC.has(model.type)) throw bad(`${fn} needs a number, currency or percent column; ${quoted(column)} is ${model.type}.`);
     if (!measures.some((m) => m.fn === fn && m.column === column)) measures.push({ fn, column });
   }
   // limit/offset page the groups (up to MAX_GROUPS); the rest is the list's filter language.
@@ -62,12 +63,12 @@ export function parseAggregate(params: URLSearchParams, data: TabData): Aggregat
 const exact = (x: number) => Number(x.toPrecision(15));
 
 /** `_distinct?column=`: the column's values among the matching rows, as groups of one column. */
-export function parseDistinct(params: URLSearchParams, data: TabData): AggregateQuery {
+export function parseDistinct(params: URLSearchParams, data: TabData | null): AggregateQuery {
   checkParams(params, ["column", "filter", "or", "limit", "offset", "typed"]);
   const column = params.get("column");
-  const columns = queryColumns(data);
-  if (column === null) throw bad(`column is required: the column whose values to list. Columns: ${columns.join(", ")}.`);
-  if (!columns.includes(column)) throw bad(`Unknown column ${quoted(column)}. Columns: ${columns.join(", ")}.`);
+  const columns = data && queryColumns(data);
+  if (column === null) throw bad(`column is required: the column whose values to list.${columns ? ` Columns: ${listed(columns)}.` : ""}`);
+  if (!knows(columns, column)) throw bad(`Unknown column ${quoted(column)}. Columns: ${listed(columns)}.`);
   const rest = new URLSearchParams([...params].filter(([name]) => name !== "column"));
   return { ...parseAggregate(rest, data), groupBy: [column] };
 }

@@ -5,6 +5,7 @@ import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
+import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
 import { proveAccessWithGoogle } from "@/testing/google";
 
@@ -68,6 +69,33 @@ describe("reads", () => {
     expect(result.status).toBe(504);
     expect(result.body).toMatchObject({ success: false, error: "gateway_timeout" });
     expect(ms).toBeLessThan(BUDGET_MS + 2 * TIMEOUT_MS);
+  });
+});
+
+describe("reads that could never succeed", () => {
+  const aggregateRoute = async (kind: "_aggregate" | "_distinct", query: string) => {
+    const mod = kind === "_aggregate" ? await import("@/app/api/v1/[sheetId]/[tabName]/%5Faggregate/route") : await import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route");
+    return callRoute(mod.GET, { method: "GET", path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products/${kind}?${query}`, params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" }, headers: { "X-API-Key": api.key } });
+  };
+  it.each([
+    ["a list with limit=-4", () => api.list("Products", "limit=-4"), /limit/],
+    ["a CSV list with limit=-4", () => api.list("Products.csv", "limit=-4"), /limit/],
+    ["a list with order=up", () => api.list("Products", "sort=name&order=up"), /order/],
+    ["a row with typed=maybe", () => api.get("Products", "1", "typed=maybe"), /typed/],
+    ["an aggregate grouped by one column twice", () => aggregateRoute("_aggregate", "group_by=name,name"), /twice/],
+    ["an aggregate with an unknown function", () => aggregateRoute("_aggregate", "aggregate=median:price"), /median/],
+    ["_distinct without column", () => aggregateRoute("_distinct", ""), /column is required/],
+  ])("answer %s with 400 while Google is failing, not with Google's failure", async (_, read, message) => {
+    svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
+    const res = await read();
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(message) });
+  });
+
+  it("still answer a query that may succeed with Google's failure", async () => {
+    svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
+    // Column names cannot be checked before the tab is read: an unknown one is Google's failure too.
+    for (const query of ["limit=5&sort=name&order=desc", "filter=nosuchcolumn=1"]) expect((await api.list("Products", query)).status).toBe(503);
   });
 });
 

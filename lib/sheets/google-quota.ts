@@ -7,9 +7,12 @@
 // slot up to GOOGLE_QUOTA_WAIT_MS, and otherwise gives up with 503 before Google would answer 429
 // (reads then fall back to their last good copy). Drive change checks have their own, larger
 // quota and are not reserved here.
-// Fair shares: one customer account may take at most GOOGLE_QUOTA_ACCOUNT_SHARE (half) of each
-// window in a calendar minute, so one account's burst through the shared service account can
-// never leave the other accounts without slots (their calls would otherwise answer 503).
+// Fair shares: in a calendar minute one customer account may take at most
+// GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the other accounts have left free in each window. One
+// account's burst through the shared service account leaves the others half the window; two
+// accounts acting together (plans change without payment) still leave a third of it, three a
+// fourth, and so on; and an account always gets a call while the window has a slot. A fixed half
+// each would let two accounts take it all and leave every other account's calls a 503.
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore, type ConsumeSpec } from "@/lib/limits/store";
@@ -43,6 +46,26 @@ function spec(identity: string, kind: CallKind, account: string | undefined, now
   return { now, member: `${now}:${Math.random().toString(36).slice(2)}`, burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS }, counters };
 }
 
+/**
+ * An account's limit in one window: its share of what the others left free (`used` by everyone,
+ * `own` by this account); at least 1, so an account is never shut out of a window with a slot.
+ */
+export function fairLimit(window: number, share: number, used: number, own: number): number {
+  return Math.max(1, Math.floor((window - Math.max(0, used - own)) * share));
+}
+
+/** The account's two counters limited by what the others use now (read, not counted: the windows themselves stay atomic). */
+async function withFairLimits(s: ConsumeSpec): Promise<ConsumeSpec> {
+  if (s.counters.length < 3) return s;
+  const { used } = await getLimitStore().peek(s);
+  const [identity, project, ownIdentity, ownProject] = used as [number, number, number, number];
+  const [, inIdentity, inProject] = s.counters as [ConsumeSpec["counters"][0], ConsumeSpec["counters"][0], ConsumeSpec["counters"][0]];
+  const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: perIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: perProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
+  inIdentity.limit = fairLimit(perIdentity, share, identity, ownIdentity);
+  inProject.limit = fairLimit(perProject, share, project, ownProject);
+  return s;
+}
+
 function whose(exceeded: number): string {
   if (exceeded === 0) return "Google identity";
   return exceeded === PROJECT ? "service" : "account's fair share of the service";
@@ -56,9 +79,10 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
   const deadline = Date.now() + config().env.GOOGLE_QUOTA_WAIT_MS;
   for (;;) {
     const now = Date.now();
-    const s = spec(identity, kind, account, now);
+    let s = spec(identity, kind, account, now);
     let result;
     try {
+      s = await withFairLimits(s);
       result = await getLimitStore().consume(s);
     } catch {
       return; // Without the store the guard cannot count; Google's own 429s are still retried.

@@ -88,21 +88,29 @@ const OPERATORS: Operator[] = ["!=", ">=", "<=", "~=", "=", ">", "<", "~"];
 /** Operators whose value may list alternatives with `|`. */
 const ALTERNATIVES: ReadonlySet<Operator> = new Set(["=", "!=", "~="]);
 
-function parseCondition(text: string, columns: string[]): Condition {
+/**
+ * The columns a query may name; null before the tab is read: every name passes then, and the
+ * query is parsed again with the columns read (a query that fails without them can never succeed).
+ */
+export type Columns = readonly string[] | null;
+export const knows = (columns: Columns, name: string) => columns === null || columns.includes(name);
+export const listed = (columns: Columns) => (columns ?? []).join(", ");
+
+function parseCondition(text: string, columns: Columns): Condition {
   if (text === "") throw bad("The filter has an empty condition: write conditions as column=value, joined by commas.");
   const at = text.search(/[!=<>~]/);
   if (at <= 0) throw bad(`Cannot read the filter condition ${quoted(text)}: write column=value (operators = != > >= < <= ~ ~=).`);
   const column = text.slice(0, at);
   const op = OPERATORS.find((o) => text.startsWith(o, at));
   if (!op) throw bad(`Cannot read the operator in ${quoted(text)}: use = != > >= < <= ~ or ~=.`);
-  if (!columns.includes(column)) throw bad(`Unknown filter column ${quoted(column)}. Columns: ${columns.join(", ")}.`);
+  if (!knows(columns, column)) throw bad(`Unknown filter column ${quoted(column)}. Columns: ${listed(columns)}.`);
   const rest = text.slice(at + op.length);
   const values = ALTERNATIVES.has(op) ? splitEscaped(rest, "|") : [splitEscaped(rest, "|").join("|")];
   return { column, op, values };
 }
 
 /** `maxLimit`: CSV answers stream up to MAX_CSV_ROWS rows and default to all of them. */
-export function parseListQuery(params: URLSearchParams, columns: string[], { maxLimit = MAX_LIMIT } = {}): ListQuery {
+export function parseListQuery(params: URLSearchParams, columns: Columns, { maxLimit = MAX_LIMIT } = {}): ListQuery {
   checkParams(params, KNOWN_PARAMS);
   checkSingle(params, SINGLE_VALUED);
   const limit = integer("limit", params.get("limit"), maxLimit === MAX_LIMIT ? 100 : maxLimit, 1, maxLimit);
@@ -119,7 +127,7 @@ export function parseListQuery(params: URLSearchParams, columns: string[], { max
  * `sort=a` or `sort=a,b` (a `,` inside a name escaped as `\,`; a column whose whole name is the
  * value wins), with `order=asc|desc` for every key, or one direction per key (`order=asc,desc`).
  */
-export function parseSort(rawSort: string | null, rawOrder: string | null, columns: string[]): SortKey[] {
+export function parseSort(rawSort: string | null, rawOrder: string | null, columns: Columns): SortKey[] {
   // Exactly asc or desc, as DECISIONS 8 reads: anything else, `DESC` included, answers 400.
   const orders = (rawOrder ?? "asc").split(",");
   if (orders.some((o) => o !== "asc" && o !== "desc")) throw bad(`order must be asc or desc (lower case), or one of them per sort column; got ${quoted(rawOrder ?? "")}.`);
@@ -127,19 +135,19 @@ export function parseSort(rawSort: string | null, rawOrder: string | null, colum
     if (orders.length > 1) throw bad("order lists several directions but sort names no column.");
     return [];
   }
-  const names = columns.includes(rawSort) ? [rawSort] : splitEscaped(rawSort, ",").map((n) => n.replace(/\\([,|\\])/g, "$1"));
-  for (const name of names) if (!columns.includes(name)) throw bad(`Unknown sort column ${quoted(name)}. Columns: ${columns.join(", ")}.`);
+  const names = columns?.includes(rawSort) ? [rawSort] : splitEscaped(rawSort, ",").map((n) => n.replace(/\\([,|\\])/g, "$1"));
+  for (const name of names) if (!knows(columns, name)) throw bad(`Unknown sort column ${quoted(name)}. Columns: ${listed(columns)}.`);
   if (new Set(names).size !== names.length) throw bad(`sort names a column twice: ${quoted(rawSort)}.`);
   if (orders.length !== 1 && orders.length !== names.length) throw bad(`order gives ${orders.length} directions for ${names.length} sort columns: give one, or one per column.`);
   return names.map((column, i) => ({ column, order: (orders[i] ?? orders[0]) as "asc" | "desc" }));
 }
 
 /** `select=colA,colB`: the columns to return (the id always comes too). */
-export function parseSelect(raw: string | null, columns: string[]): string[] | undefined {
+export function parseSelect(raw: string | null, columns: Columns): string[] | undefined {
   if (raw === null) return undefined;
   const select = raw.split(",").filter(Boolean);
-  const unknown = select.filter((c) => !columns.includes(c));
-  if (unknown.length || !select.length) throw bad(`Unknown select column ${quoted(unknown[0] ?? "")}. Columns: ${columns.join(", ")}.`);
+  const unknown = select.filter((c) => !knows(columns, c));
+  if (unknown.length || !select.length) throw bad(`Unknown select column ${quoted(unknown[0] ?? "")}. Columns: ${listed(columns)}.`);
   return select;
 }
 

@@ -67,11 +67,30 @@ function formulasAsked(params: URLSearchParams, options: ReadOptions): boolean {
 /** The formulas of the copy a read was served from, when asked for. */
 const formulasFor = (sheet: SheetRecord, read: { whole: TabData }, asked: boolean) => (asked ? formulasOf(sheet, read.whole) : Promise.resolve(undefined));
 
-/** The tab's rows from the cache, as the key may see them; `dates`: with the date columns' serial numbers. */
-async function readScoped(sheet: SheetRecord, tab: TabModel, version: number | undefined, { fresh = false, scope }: ReadOptions, dates = false) {
-  const { data, cache } = await readTab(sheet, tab, version, { fresh, dates });
-  return { data: scopedData(data, scope), cache, whole: data };
+/**
+ * The tab's rows from the cache, as the key may see them; `dates`: with the date columns' serial
+ * numbers. When the read fails (Google unavailable, the quota guard shut), `precheck` parses the
+ * query without the tab's columns first: a query that could never be answered gets its 400, not
+ * the read's 503. Only then, so a served read parses its query once.
+ */
+async function readScoped(sheet: SheetRecord, tab: TabModel, version: number | undefined, { fresh = false, scope }: ReadOptions, dates: boolean, precheck: () => unknown) {
+  let read;
+  try {
+    read = await readTab(sheet, tab, version, { fresh, dates });
+  } catch (err) {
+    precheck();
+    throw err;
+  }
+  return { data: scopedData(read.data, scope), cache: read.cache, whole: read.data };
 }
+
+/** What a row read's query says without the tab's columns. */
+const rowPrecheck = (params: URLSearchParams) => () => {
+  parseBoolean("typed", params.get("typed"));
+  parseSelect(params.get("select"), null);
+};
+/** The filters `_aggregate` and `_distinct` take, as a list query. */
+const filtersOf = (params: URLSearchParams) => new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or"));
 
 /** The read with its date columns' serial numbers, when its query turns out to compare dates by value. */
 async function datedIf(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, needed: boolean, { scope }: ReadOptions) {
@@ -94,7 +113,7 @@ export async function findReadTab(sheet: SheetRecord, tabName: string, accept: s
 
 export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
   const asked = formulasAsked(params, options);
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null));
   return { cache: read.cache, readAt: read.data.readAt, ...(await queryRows(sheet, tab, read, params, options, asked)) };
 }
 
@@ -121,7 +140,7 @@ export interface ReadAnswer extends Answer {
 export async function listAnswer(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}): Promise<ReadAnswer> {
   // Checked before a kept answer is looked up: a key without the allowance never gets one.
   const asked = formulasAsked(params, options);
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null));
   const answer = await cachedAnswer(read.data, `list\u0000${params}`, async () => {
     const { rows, meta } = await queryRows(sheet, tab, read, params, options, asked);
     const text = okText({ data: rows, meta });
@@ -133,7 +152,7 @@ export async function listAnswer(sheet: SheetRecord, tab: TabModel, version: num
 /** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
 export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
   const asked = formulasAsked(params, options);
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null, { maxLimit: MAX_CSV_ROWS }));
   const query = parseListQuery(params, queryColumns(read.data), { maxLimit: MAX_CSV_ROWS });
   const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query);
@@ -154,7 +173,7 @@ export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number
 export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
   checkParams(params, ["typed", "select", "formulas"]);
   const asked = formulasAsked(params, options);
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), rowPrecheck(params));
   return { ...rowView(read.data, tab, rowId, params, await formulasFor(sheet, read, asked)), cache: read.cache, readAt: read.data.readAt };
 }
 
@@ -171,7 +190,7 @@ export async function rowAnswer(sheet: SheetRecord, tab: TabModel, version: numb
   checkParams(params, ["typed", "select", "formulas"]);
   // Checked before a kept answer is looked up: a key without the allowance never gets one.
   const asked = formulasAsked(params, options);
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), rowPrecheck(params));
   const { data, cache } = read;
   const answer = await cachedAnswer(data, `row\u0000${rowId}\u0000${params}`, async () => {
     const { row, etag } = rowView(data, tab, rowId, params, await formulasFor(sheet, read, asked));
@@ -182,9 +201,10 @@ export async function rowAnswer(sheet: SheetRecord, tab: TabModel, version: numb
 
 /** `_aggregate` and `_distinct`: groups of the matching rows, from the cached copy. */
 export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, kind: "aggregate" | "distinct", options: ReadOptions = {}) {
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params));
-  const query = kind === "distinct" ? parseDistinct(params, read.data) : parseAggregate(params, read.data);
-  const filters = parseListQuery(new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")), queryColumns(read.data));
+  const parse = (data: TabData | null) => (kind === "distinct" ? parseDistinct(params, data) : parseAggregate(params, data));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => [parse(null), parseListQuery(filtersOf(params), null)]);
+  const query = parse(read.data);
+  const filters = parseListQuery(filtersOf(params), queryColumns(read.data));
   const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, { ...filters, typed: query.typed }, query.groupBy), options);
   const result = aggregate(data, query, params);
   return { cache, readAt: data.readAt, query, ...result };
