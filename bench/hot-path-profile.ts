@@ -5,16 +5,18 @@
 // Response, Headers), Node.js internals, async hooks, the garbage collector, and native calls
 // (socket writes, microtask runs) by name. The profile is kept for a closer look (Chrome
 // DevTools, or any .cpuprofile viewer). Runs on the same build as bench/hot-path.ts
-// (SHEETAPI_BENCH_ROUTES=1), made first when stale.
-//   npx tsx bench/hot-path-profile.ts [--production] [--path list|row] [--seconds 10]
+// (SHEETAPI_BENCH_ROUTES=1), made first when stale. `--target bare` profiles the bare route
+// answering the same body, `--target floor` the same behind the rows API's path shape with its
+// headers (the sides of bench/hot-path.ts), so two profiles tell where the difference goes.
+//   npx tsx bench/hot-path-profile.ts [--production] [--path list|row] [--target api|bare|floor] [--seconds 10]
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, descendants, headers, load, log, productionServices, productionServicesReachable, rows, runBench, SHEET, startService, waitFor } from "./support";
+import { admin, descendants, headers, load, log, productionServices, productionServicesReachable, rows, runBench, saveBareAnswers, SHEET, startService, waitFor } from "./support";
 
-const { values: args } = parseArgs({ options: { production: { type: "boolean", default: false }, path: { type: "string", default: "list" }, seconds: { type: "string", default: "10" } } });
-const PATHS: Record<string, string> = { list: "Hundred?limit=100", row: "Hundred/42" };
+const { values: args } = parseArgs({ options: { production: { type: "boolean", default: false }, path: { type: "string", default: "list" }, target: { type: "string", default: "api" }, seconds: { type: "string", default: "10" } } });
+const PATHS = { list: { name: "list", path: "Hundred?limit=100", dynamicPath: "Hundred" }, row: { name: "row", path: "Hundred/42", dynamicPath: "Hundred/42" } };
 const GOOGLE_PORT = 4662;
 const seconds = Number(args.seconds);
 
@@ -59,6 +61,7 @@ async function main() {
     if (services) stops.push(services.stop);
     const env = {
       ...services?.env,
+      BENCH_BARE_JSON_FILE: join(dir, "bare.json"),
       SHEETAPI_BENCH_ROUTES: "1",
       NODE_OPTIONS: `--import ${resolve("bench/profile-preload.mjs")}`,
       PROFILE_DIR: dir,
@@ -70,7 +73,15 @@ async function main() {
     await waitFor(`${service.base}/health`, 600_000);
     await admin(`http://127.0.0.1:${GOOGLE_PORT}`, `/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
     await fetch(`${service.base}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
-    const url = `${service.base}/api/v1/${SHEET}/${PATHS[args.path!] ?? PATHS.list}`;
+    const p = PATHS[args.path as keyof typeof PATHS] ?? PATHS.list;
+    await saveBareAnswers(service.base, [p], join(dir, "bare.json"));
+    const urls: Record<string, string> = {
+      api: `${service.base}/api/v1/${SHEET}/${p.path}`,
+      bare: `${service.base}/api/bench/bare?body=${p.name}`,
+      floor: `${service.base}/api/bench/bare-dynamic/${SHEET}/${p.dynamicPath}?body=${p.name}`,
+    };
+    const url = urls[args.target!];
+    if (!url) throw new Error(`--target is api, bare or floor; got ${args.target}`);
     await load("warm-up", url, { duration: 3, connections: 50 });
 
     const servers = descendants(service.process.pid!).filter((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("next-server"));
@@ -86,7 +97,7 @@ async function main() {
     const answers = (measure.rps * seconds) || 1;
     const rowsOut = breakdown(profile, answers);
     const total = rowsOut.reduce((t, [, us]) => t + us, 0);
-    console.log(`\nCPU per answer in next-server, ${args.path}, ${args.production ? "production shape" : "embedded defaults"} (${Math.round(answers)} answers profiled; total ${total.toFixed(0)} µs):`);
+    console.log(`\nCPU per answer in next-server, ${args.path}, ${args.target}, ${args.production ? "production shape" : "embedded defaults"} (${Math.round(answers)} answers profiled; total ${total.toFixed(0)} µs):`);
     console.log("| where | µs per answer |\n|---|---|");
     for (const [name, us] of rowsOut.filter(([, us]) => us >= 0.5)) console.log(`| ${name} | ${us.toFixed(1)} |`);
     log(`profile kept: ${file}`);

@@ -16,11 +16,11 @@
 // also the Upstash bridge) is read from /proc: on a machine shared with other work it moves far
 // less than throughput does, and its ratio (bare / rows API) is what throughput would show alone.
 //   npx tsx bench/hot-path.ts [--duration 8] [--connections 50] [--rounds 3]
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, cpuMs, descendants, headers, load, log, type Measure, productionServices, productionServicesReachable, rows, runBench, SHEET, startService, waitFor } from "./support";
+import { admin, cpuMs, descendants, headers, load, log, type Measure, productionServices, productionServicesReachable, rows, runBench, saveBareAnswers, SHEET, startService, waitFor } from "./support";
 
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "3" } } });
 const GOOGLE_PORT = 4660;
@@ -71,9 +71,6 @@ async function sample(title: string, url: string, { pids, bridge }: Instance): P
   return { ...m, cpu, bridgeCpu };
 }
 
-// Headers Next.js and Node set on every answer, the bare route's too: not replayed.
-const EVERY_ANSWER = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-type", "vary", "content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy", "strict-transport-security"]);
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
@@ -100,14 +97,7 @@ async function main() {
     for (const inst of instances) await fetch(`${inst.service.base}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
     // The bare route answers the rows API's own bodies, byte for byte the same JSON; behind the
     // dynamic path, also with the headers the rows API set on them.
-    const bodies: Record<string, unknown> = {};
-    const answerHeaders: Record<string, Record<string, string>> = {};
-    for (const p of PATHS) {
-      const res = await fetch(`${embedded.base}/api/v1/${SHEET}/${p.path}`, { headers });
-      bodies[p.name] = await res.json();
-      answerHeaders[p.name] = Object.fromEntries([...res.headers].filter(([name]) => !EVERY_ANSWER.has(name)));
-    }
-    writeFileSync(bareFile, JSON.stringify({ bodies, headers: answerHeaders }));
+    const { bodies, headers: answerHeaders } = await saveBareAnswers(embedded.base, PATHS, bareFile);
     log(`bodies: ${PATHS.map((p) => `${p.name} ${JSON.stringify(bodies[p.name]).length} bytes, ${Object.keys(answerHeaders[p.name]!).length} headers of its own`).join("; ")}`);
 
     const lines = [

@@ -2,7 +2,7 @@
 // admin API, generated tabs and one autocannon measure.
 import { execSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { openSync, readFileSync } from "node:fs";
+import { openSync, readFileSync, writeFileSync } from "node:fs";
 import { Socket } from "node:net";
 import autocannon from "autocannon";
 
@@ -181,4 +181,23 @@ export function productionServices(database: string, upstashPort: number): { env
     stop: () => process.kill(-bridge.pid!, "SIGTERM"),
     bridgePid: bridge.pid!,
   };
+}
+
+// Headers Next.js and Node set on every answer, the bare route's too: not replayed.
+const EVERY_ANSWER = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-type", "vary", "content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy", "strict-transport-security"]);
+
+/**
+ * Saves the rows API's own answers (`paths` by name) and the headers it set on them for the bare
+ * routes (app/api/bench/bare, BENCH_BARE_JSON_FILE): byte for byte the same JSON.
+ */
+export async function saveBareAnswers(base: string, paths: readonly { name: string; path: string }[], file: string): Promise<{ bodies: Record<string, unknown>; headers: Record<string, Record<string, string>> }> {
+  const bodies: Record<string, unknown> = {};
+  const answerHeaders: Record<string, Record<string, string>> = {};
+  for (const p of paths) {
+    const res = await fetch(`${base}/api/v1/${SHEET}/${p.path}`, { headers });
+    bodies[p.name] = await res.json();
+    answerHeaders[p.name] = Object.fromEntries([...res.headers].filter(([name]) => !EVERY_ANSWER.has(name)));
+  }
+  writeFileSync(file, JSON.stringify({ bodies, headers: answerHeaders }));
+  return { bodies, headers: answerHeaders };
 }
