@@ -13,7 +13,7 @@ export default function NotFound() {
         There is no page at this address. It may have moved, or the link may have a typo.
       </p>
       <nav className="mt-8 flex flex-wrap gap-3 text-sm">
-        <Link href="/" className="rounded-md bg-emerald-600 px-4 py-2 font-medium text-white hover:bg-emerald-700">Home</Link>
+        <Link href="/" className="rounded-md bg-emerald-700 px-4 py-2 font-medium text-white hover:bg-emerald-800">Home</Link>
         <Link href="/docs" className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">Read the guide</Link>
         <Link href="/dashboard" className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">Your dashboard</Link>
       </nav>

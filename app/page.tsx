@@ -18,7 +18,7 @@ export default function Home() {
           <Link href="/docs" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" data-testid="docs-link">
             Docs
           </Link>
-          <Link href="/dashboard" className="rounded-md bg-emerald-600 px-3 py-1.5 font-medium text-white hover:bg-emerald-700" data-testid="sign-in">
+          <Link href="/dashboard" className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800" data-testid="sign-in">
             Sign in
           </Link>
         </nav>

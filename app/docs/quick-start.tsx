@@ -26,7 +26,7 @@ const LANGUAGES = ["curl", "javascript"] as const;
 function Step({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
   return (
     <li className="flex gap-3" data-testid="quick-start-step">
-      <span aria-hidden className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-xs font-semibold text-white">{n}</span>
+      <span aria-hidden className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-700 text-xs font-semibold text-white">{n}</span>
       {/* min-w-0 lets the code block wrap inside the step instead of widening the page. */}
       <div className="min-w-0 flex-1 space-y-2">
         <h3 className="font-medium">{title}</h3>

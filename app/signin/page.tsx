@@ -38,7 +38,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       )}
       <form action={signInWithGoogle} className="mt-6">
-        <SubmitButton testId="sign-in-google" pendingText="Opening Google…" className="w-full rounded-md bg-emerald-600 px-4 py-2.5 font-medium text-white hover:bg-emerald-700">
+        <SubmitButton testId="sign-in-google" pendingText="Opening Google…" className="w-full rounded-md bg-emerald-700 px-4 py-2.5 font-medium text-white hover:bg-emerald-800">
           Continue with Google
         </SubmitButton>
       </form>

@@ -84,10 +84,14 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   // Bob's own Drive does not list Carol's sheet.
   await expect(googlePicker(bob).getByText("No spreadsheets to show.")).toBeVisible();
   await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
-  await bob.getByTestId("sheet-url").fill(sheetId);
+  await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
   await expect(bob.getByTestId("register-error")).toContainText("Google did not confirm that bob@example.com can open");
-  await expect(bob.getByTestId("sheet-url")).toHaveValue(sheetId);
+  await expect(bob.getByTestId("sheet-url")).toHaveValue(address);
+  // The Picker offered for it opens on that sheet, though a whole address was pasted.
+  await bob.getByTestId("choose-failed").click();
+  await expect(googlePicker(bob).locator(`[data-file-id="${sheetId}"]`)).toBeVisible();
+  await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
   const refused = await bob.request.post("/register", { data: { sheet_url: address } });
   expect(refused.status()).toBe(403);
 

@@ -28,6 +28,15 @@ export function parseSheetReference(input: unknown): string {
   return match[1]!;
 }
 
+/** The spreadsheet id in an address or a bare id; undefined when there is none. */
+export function sheetIdIn(input: string): string | undefined {
+  try {
+    return parseSheetReference(input);
+  } catch {
+    return undefined;
+  }
+}
+
 function notSheets(): ApiError {
   return new ApiError(
     "validation_error",

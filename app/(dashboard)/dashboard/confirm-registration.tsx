@@ -13,7 +13,7 @@ export function ConfirmRegistration({ sheetId }: { sheetId: string }) {
         with your account, through your Google account, and to create an API key for it. Register it only if you meant to.
       </p>
       <form method="post" action={`/auth/google?sheet_url=${encodeURIComponent(sheetId)}`} className="flex flex-wrap items-center gap-3">
-        <button type="submit" data-testid="confirm-register" className="rounded-md bg-emerald-600 px-4 py-2 font-medium text-white hover:bg-emerald-700">
+        <button type="submit" data-testid="confirm-register" className="rounded-md bg-emerald-700 px-4 py-2 font-medium text-white hover:bg-emerald-800">
           Register this sheet
         </button>
         <Link href="/dashboard" data-testid="cancel-register" className="font-medium underline">Not now</Link>

@@ -5,7 +5,8 @@ import { QuickStart, type QuickStartTarget } from "./quick-start";
 
 /** Shows a key value once, in full, with a copy button and (given the sheet) a first call to paste. */
 export function NewKeyNotice({ value, name, target, browser = false }: { value: string; name?: string; target?: QuickStartTarget; browser?: boolean }) {
-  const [copied, setCopied] = useState(false);
+  // "refused": the browser gave no clipboard (an insecure page, a denied permission); the key is selectable.
+  const [copied, setCopied] = useState<"no" | "yes" | "refused">("no");
 
   return (
     <div role="status" data-testid="new-key" className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
@@ -20,12 +21,21 @@ export function NewKeyNotice({ value, name, target, browser = false }: { value: 
         <button
           type="button"
           data-testid="copy-key"
-          onClick={() => void navigator.clipboard?.writeText(value).then(() => setCopied(true))}
-          className="rounded-md bg-amber-600 px-3 py-2 text-sm font-medium text-white hover:bg-amber-700"
+          onClick={() => {
+            const clipboard = navigator.clipboard as Clipboard | undefined;
+            if (!clipboard) return setCopied("refused");
+            clipboard.writeText(value).then(() => setCopied("yes"), () => setCopied("refused"));
+          }}
+          className="rounded-md bg-amber-700 px-3 py-2 text-sm font-medium text-white hover:bg-amber-800"
         >
-          {copied ? "Copied" : "Copy"}
+          {copied === "yes" ? "Copied" : "Copy"}
         </button>
       </div>
+      {copied === "refused" && (
+        <p role="alert" data-testid="copy-refused" className="text-sm text-amber-900 dark:text-amber-100">
+          This browser did not let the page copy. Select the key above (a tap or a double click selects all of it) and copy it yourself.
+        </p>
+      )}
       {browser ? (
         <p className="text-sm text-amber-900 dark:text-amber-100" data-testid="new-key-browser">
           This is a browser key: it is safe to put in a web page&apos;s code. It only reads, only the tabs and columns you chose, and only

@@ -23,7 +23,7 @@ export async function PlanPanel({ userId }: { userId: string }) {
       </p>
       <form action={changePlanAction} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center">
         {/* Keyed by the plan: React resets a form after its action, and the select must then show the new plan. */}
-        <select key={current} name="plan" defaultValue={current} data-testid="plan-select" className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700">
+        <select key={current} name="plan" defaultValue={current} aria-label="Plan" data-testid="plan-select" className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700">
           {Object.entries(PLANS).map(([id, p]) => (
             <option key={id} value={id}>{p.label} ({n(p.month)} a month)</option>
           ))}

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState, useTransition } from "react";
+import { sheetIdIn } from "@/lib/sheets/sheet-url";
 import { pickerSessionAction, registerSheetAction } from "./actions";
 import { pickSpreadsheet } from "./google-picker";
 import { NewKeyNotice } from "./new-key-notice";
@@ -31,7 +32,7 @@ export interface RegisterFormProps {
   autoOpen?: boolean;
 }
 
-const primary = "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-600 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60";
+const primary = "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-700 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60";
 const secondary = "inline-flex items-center justify-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
 
 function ScopesExplained() {
@@ -71,7 +72,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       const result = await registerSheetAction({ sheetUrl, via: how });
       setBusy(null);
       if (result.ok) setRegistered(result.data);
-      else setFailure({ message: result.error, reason: result.reason, sheetId: sheetUrl });
+      // The Picker is offered for the sheet itself: its id, not the address as pasted.
+      else setFailure({ message: result.error, reason: result.reason, sheetId: sheetIdIn(sheetUrl) });
     });
   }
 

@@ -133,7 +133,7 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
         </label>
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <button data-testid="tryit-send" onClick={send} disabled={busy || !tab} className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-50">
+        <button data-testid="tryit-send" onClick={send} disabled={busy || !tab} className="rounded-md bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-50">
           {busy ? "Sending…" : "Send"}
         </button>
         <code className="min-w-0 break-all text-xs text-slate-500">GET {path}</code>

@@ -70,7 +70,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
           <div className="flex gap-2">
             <button type="button" data-testid="save-browser" disabled={pending}
               onClick={() => run(() => updateBrowserKeyAction({ keyId: apiKey.id, browser: draftInput(editing) }), "Browser key settings saved.", true)}
-              className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+              className="rounded-md bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
               {pending ? "Saving…" : "Save settings"}
             </button>
             <button type="button" onClick={() => setEditing(null)} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">Cancel</button>
@@ -121,7 +121,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
                   if (result.ok) setSaved({ over: apiKey.permissions, permissions });
                   return result;
                 }, "Permissions saved.")}
-                className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+                className="rounded-md bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
                 {pending ? "Saving…" : "Save"}
               </button>
             )}

@@ -1,7 +1,7 @@
 "use client";
 // A sheet's keys: a row for each existing key, and the form that creates the next one.
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import type { KeySummary } from "@/lib/keys/manage";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
@@ -29,7 +29,19 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
   const started = name.trim() !== "" || (browser
     ? JSON.stringify(draftInput(draft)) !== JSON.stringify(draftInput(emptyDraft(visitorLimit)))
     : permissions.join() !== DEFAULT_PERMISSIONS.join());
-  useUnsavedChanges(started);
+  // The new key's value is shown once: while its dialog is open, leaving asks as unsaved edits do.
+  useUnsavedChanges(started || created !== null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  // A modal dialog: focus moves into it, and the page behind it does not scroll.
+  useEffect(() => {
+    if (!created) return;
+    closeButton.current?.focus({ preventScroll: true });
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    return () => {
+      document.body.style.overflow = overflow;
+    };
+  }, [created]);
 
   function submit() {
     setError(null);
@@ -40,6 +52,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
       setCreated({ value: result.data.value, name: name.trim(), permissions: chosen, browser });
       // The next key starts from the defaults, not from this key's name and settings.
       setName("");
+      setKind("secret");
       setPermissions(DEFAULT_PERMISSIONS);
       setDraft(emptyDraft(visitorLimit));
       router.refresh();
@@ -47,7 +60,13 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
   }
 
   return (
-    <div className="space-y-3 border-t border-slate-200 p-4 dark:border-slate-800">
+    // A form, so a keyboard's Enter or Go creates the key.
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!pending) submit();
+      }}
+      className="space-y-3 border-t border-slate-200 p-4 dark:border-slate-800">
       <h3 className="font-medium">New key</h3>
       <fieldset className="flex flex-col gap-2 text-sm sm:flex-row sm:gap-6" data-testid="key-kind-choice">
         <legend className="sr-only">Kind of key</legend>
@@ -62,11 +81,11 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
       </fieldset>
       {browser && <BrowserKeyFields draft={draft} onChange={setDraft} tabs={tabs} idPrefix="new-key" />}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
+        <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Key name" placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
           className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
         {!browser && <PermissionBoxes value={permissions} onChange={setPermissions} idPrefix="new-key" />}
-        <button type="button" onClick={submit} disabled={pending} data-testid="create-key"
-          className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+        <button type="submit" disabled={pending} data-testid="create-key"
+          className="rounded-md bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
           {pending ? "Creating…" : "Create key"}
         </button>
       </div>
@@ -78,14 +97,14 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
             <NewKeyNotice value={created.value} name={created.name} browser={created.browser} target={created.permissions.includes("read") ? target : undefined} />
             <p className="text-sm text-slate-600 dark:text-slate-400">Permissions: {created.permissions.map((p) => PERMISSION_LABELS[p]).join(", ")}.</p>
             <QuotaLine quota={quota} />
-            <button type="button" data-testid="close-key-dialog" onClick={() => setCreated(null)}
+            <button type="button" ref={closeButton} data-testid="close-key-dialog" onClick={() => setCreated(null)}
               className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-700">
               I have copied it
             </button>
           </div>
         </div>
       )}
-    </div>
+    </form>
   );
 }
 

@@ -1,5 +1,7 @@
 // A stacked bar chart of requests per day, rendered on the server as SVG: no chart library, no
-// client JavaScript, readable in light and dark (text and grid use currentColor).
+// client JavaScript, readable in light and dark (text and grid use currentColor). Drawn twice, at
+// a phone's width and at a wider one, and CSS shows the one that fits: the whole period stays in
+// view with labels of a readable size, without scrolling sideways.
 
 export interface Series {
   label: string;
@@ -7,9 +9,13 @@ export interface Series {
   values: Record<string, number>;
 }
 
-const WIDTH = 720;
 const HEIGHT = 220;
 const PAD = { left: 44, right: 8, top: 10, bottom: 26 };
+/** The phone's drawing (up to 639 px wide) and the wider screens', which tests find days in. */
+const SIZES = [
+  { width: 360, labels: 4, className: "sm:hidden", marked: false },
+  { width: 720, labels: 8, className: "hidden sm:block", marked: true },
+] as const;
 
 /** 1, 2, 5 x 10^n: the smallest at or above `max`, so the axis has round numbers. */
 function niceMax(max: number): number {
@@ -20,48 +26,12 @@ function niceMax(max: number): number {
 
 export function BarChart({ days, series, title, testId }: { days: string[]; series: Series[]; title: string; testId: string }) {
   const totals = days.map((d) => series.reduce((sum, s) => sum + (s.values[d] ?? 0), 0));
-  const top = niceMax(Math.max(0, ...totals));
-  const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const step = plotW / Math.max(1, days.length);
-  const barW = Math.max(2, step * 0.7);
-  const y = (v: number) => PAD.top + plotH - (v / top) * plotH;
-  const labelEvery = Math.ceil(days.length / 8);
-
   return (
     <figure data-testid={testId} className="space-y-2">
       <figcaption className="text-sm font-medium">{title}</figcaption>
-      {/* On a phone the chart keeps a readable size and scrolls sideways instead of shrinking its labels. */}
-      <div className="overflow-x-auto">
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title} className="h-auto w-full min-w-[640px] text-slate-500 dark:text-slate-400">
-          {[0, top / 2, top].filter(Number.isInteger).map((v) => (
-            <g key={v}>
-              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={0.2} />
-              <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize={11} fill="currentColor">{v.toLocaleString("en-US")}</text>
-            </g>
-          ))}
-          {days.map((day, i) => {
-            let base = 0;
-            const x = PAD.left + i * step + (step - barW) / 2;
-            const parts = series.map((s) => `${s.label} ${(s.values[day] ?? 0).toLocaleString("en-US")}`).join(", ");
-            return (
-              <g key={day} data-testid="chart-day" data-day={day} data-total={totals[i]}>
-                <title>{`${day}: ${totals[i]!.toLocaleString("en-US")} requests (${parts})`}</title>
-                {series.map((s) => {
-                  const v = s.values[day] ?? 0;
-                  if (!v) return null;
-                  const rect = <rect key={s.label} x={x} width={barW} y={y(base + v)} height={y(base) - y(base + v)} fill={s.color} />;
-                  base += v;
-                  return rect;
-                })}
-                {i % labelEvery === 0 && (
-                  <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="currentColor">{day.slice(5)}</text>
-                )}
-              </g>
-            );
-          })}
-        </svg>
-      </div>
+      {SIZES.map((size) => (
+        <Bars key={size.width} {...size} days={days} series={series} totals={totals} title={title} />
+      ))}
       <ul className="flex flex-wrap gap-4 text-xs text-slate-600 dark:text-slate-400">
         {series.map((s) => (
           <li key={s.label} className="flex items-center gap-1.5">
@@ -88,5 +58,46 @@ export function BarChart({ days, series, title, testId }: { days: string[]; seri
         </details>
       )}
     </figure>
+  );
+}
+
+/** One drawing of the chart, `width` units wide; `marked`: the one tests find days in (data attributes). */
+function Bars({ width, labels, className, days, series, totals, title, marked }: { width: number; labels: number; className: string; days: string[]; series: Series[]; totals: number[]; title: string; marked: boolean }) {
+  const top = niceMax(Math.max(0, ...totals));
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const step = plotW / Math.max(1, days.length);
+  const barW = Math.max(2, step * 0.7);
+  const y = (v: number) => PAD.top + plotH - (v / top) * plotH;
+  const labelEvery = Math.ceil(days.length / labels);
+  return (
+    <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-label={title} className={`h-auto w-full text-slate-500 dark:text-slate-400 ${className}`}>
+      {[0, top / 2, top].filter(Number.isInteger).map((v) => (
+        <g key={v}>
+          <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={0.2} />
+          <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize={11} fill="currentColor">{v.toLocaleString("en-US")}</text>
+        </g>
+      ))}
+      {days.map((day, i) => {
+        let base = 0;
+        const x = PAD.left + i * step + (step - barW) / 2;
+        const parts = series.map((s) => `${s.label} ${(s.values[day] ?? 0).toLocaleString("en-US")}`).join(", ");
+        return (
+          <g key={day} {...(marked ? { "data-testid": "chart-day", "data-day": day, "data-total": totals[i] } : {})}>
+            <title>{`${day}: ${totals[i]!.toLocaleString("en-US")} requests (${parts})`}</title>
+            {series.map((s) => {
+              const v = s.values[day] ?? 0;
+              if (!v) return null;
+              const rect = <rect key={s.label} x={x} width={barW} y={y(base + v)} height={y(base) - y(base + v)} fill={s.color} />;
+              base += v;
+              return rect;
+            })}
+            {i % labelEvery === 0 && (
+              <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="currentColor">{day.slice(5)}</text>
+            )}
+          </g>
+        );
+      })}
+    </svg>
   );
 }

@@ -94,7 +94,7 @@ export function AddEndpointForm({ sheetId, tabs, eventTypes, full }: { sheetId: 
       <Choices label="Events" options={eventTypes} value={events} onChange={setEvents} prefix="new-event" />
       <Choices label="Tabs" options={tabs} value={chosenTabs} onChange={setTabs} prefix="new-tab" />
       {error && <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="endpoint-error">{error}</p>}
-      <button type="submit" disabled={pending || full} data-testid="add-endpoint" className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+      <button type="submit" disabled={pending || full} data-testid="add-endpoint" className="rounded-md bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
         {pending ? "Adding…" : "Add endpoint"}
       </button>
     </form>
