@@ -4,16 +4,63 @@
 // inside the app is followed by the App Router without unloading anything, and the router has no
 // way to hold a navigation, so a click on such a link asks with confirm() and, if declined, is
 // prevented before the router sees it (next/link skips clicks whose default was prevented).
-// Not covered: the browser's back and forward buttons within the app (popstate cannot be held)
-// and navigations started from code, such as a form action that redirects.
-import { useEffect } from "react";
+// The browser's Back button cannot be held either (popstate comes after the move), so while
+// something is unsaved the page adds a history entry of its own, at the same address: Back first
+// leaves that entry, which changes nothing on screen, and asks; declined, the entry is put back,
+// agreed, the page goes back for real. Saved or reverted, the entry is taken away again.
+// Not covered: navigations started from code, such as a form action that redirects.
+import { useEffect, useState } from "react";
 
 const QUESTION = "You have unsaved changes. Leave this page and lose them?";
 
-// Every form with unsaved edits holds a token here; the page asks once, whatever their number.
-const unsaved = new Set<symbol>();
+// Every form with unsaved edits holds a token here, with its question; the page asks once,
+// whatever their number, with the latest question.
+const unsaved = new Map<symbol, string>();
 // Set for the moment a link the person agreed to follow unloads the page, so it asks only once.
 let agreedToLeave = false;
+/** The history entry this page added (App Router copies its own state into it). */
+const GUARD = "sheetapiUnsavedGuard";
+// Whether our entry is in the history, and a Back we make ourselves (to take the entry away, or
+// to leave as agreed) that the popstate listener must let pass.
+let guarding = false;
+let ownBack: "drop" | "leave" | null = null;
+// The history's length when our entry was added: a link to a #fragment of the page adds an
+// entry and fires popstate too, and that is no step back.
+let guardLength = 0;
+
+const question = () => [...unsaved.values()].at(-1) ?? QUESTION;
+const onGuardEntry = () => (window.history.state as Record<string, unknown> | null)?.[GUARD] === true;
+
+function addGuardEntry() {
+  window.history.pushState({ [GUARD]: true }, "");
+  guarding = true;
+  guardLength = window.history.length;
+}
+
+function onPopState() {
+  if (ownBack) {
+    // Something became unsaved again while our entry was being taken away: put it back.
+    if (ownBack === "drop" && unsaved.size > 0 && !onGuardEntry()) addGuardEntry();
+    ownBack = null;
+    agreedToLeave = false;
+    return;
+  }
+  if (window.history.length > guardLength) {
+    guardLength = window.history.length;
+    return;
+  }
+  // Back to (or Forward onto) our own entry: nothing to ask.
+  if (!guarding || onGuardEntry()) return;
+  if (window.confirm(question())) {
+    guarding = false;
+    // Going back may unload the page (an entry of another document): it must not ask again.
+    agreedToLeave = true;
+    ownBack = "leave";
+    window.history.back();
+  } else {
+    addGuardEntry();
+  }
+}
 
 function onBeforeUnload(event: BeforeUnloadEvent) {
   if (agreedToLeave) return;
@@ -34,7 +81,7 @@ function leavesForAnotherPage(event: MouseEvent): boolean {
 
 function onClick(event: MouseEvent) {
   if (!leavesForAnotherPage(event)) return;
-  if (!window.confirm(QUESTION)) {
+  if (!window.confirm(question())) {
     event.preventDefault();
     return;
   }
@@ -44,12 +91,18 @@ function onClick(event: MouseEvent) {
   setTimeout(() => (agreedToLeave = false), 0);
 }
 
-function hold(token: symbol) {
-  unsaved.add(token);
+function hold(token: symbol, ask: string) {
+  unsaved.set(token, ask);
   if (unsaved.size > 1) return;
   window.addEventListener("beforeunload", onBeforeUnload);
   // Capture on window runs before React's handlers, which next/link uses.
   window.addEventListener("click", onClick, true);
+  window.addEventListener("popstate", onPopState);
+  if (!onGuardEntry()) addGuardEntry();
+  else {
+    guarding = true;
+    guardLength = window.history.length;
+  }
 }
 
 function release(token: symbol) {
@@ -57,14 +110,31 @@ function release(token: symbol) {
   if (unsaved.size > 0) return;
   window.removeEventListener("beforeunload", onBeforeUnload);
   window.removeEventListener("click", onClick, true);
+  // Still on this page, on our entry: take it away, so Back later is one step, not two. (After
+  // a link the person agreed to follow, the new page's entry is current: nothing to take.)
+  if (guarding && onGuardEntry()) {
+    ownBack = "drop";
+    window.history.back();
+  } else {
+    window.removeEventListener("popstate", onPopState);
+  }
+  guarding = false;
 }
 
-/** While `hasUnsavedChanges`, leaving the page asks first; saving or reverting (or unmounting) stops that. */
-export function useUnsavedChanges(hasUnsavedChanges: boolean) {
+/**
+ * While `hasUnsavedChanges`, leaving the page asks first (`ask`, or a question about unsaved
+ * changes); saving or reverting (or unmounting) stops that.
+ */
+export function useUnsavedChanges(hasUnsavedChanges: boolean, ask: string = QUESTION) {
+  const [token] = useState(() => Symbol("unsaved changes"));
   useEffect(() => {
     if (!hasUnsavedChanges) return;
-    const token = Symbol("unsaved changes");
-    hold(token);
+    hold(token, ask);
     return () => release(token);
-  }, [hasUnsavedChanges]);
+    // The question changes without taking the guard down and up again (the effect below).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hasUnsavedChanges, token]);
+  useEffect(() => {
+    if (unsaved.has(token)) unsaved.set(token, ask);
+  }, [ask, token]);
 }

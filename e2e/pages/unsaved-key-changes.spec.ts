@@ -1,6 +1,6 @@
 // Key edits that are not saved yet are not lost without a question: a reload asks (the browser's
-// "Leave site?"), a link inside the app asks (a confirm); declining keeps the page and the edit.
-// Saved or reverted, nothing asks.
+// "Leave site?"), a link inside the app and the Back button ask (a confirm); declining keeps the
+// page and the edit. Saved or reverted, nothing asks. A new key's one-time dialog asks the same.
 import { expect, test, type Dialog, type Page } from "@playwright/test";
 import { keyRow, registerSheet } from "../support/dashboard";
 import { createSpreadsheet } from "../support/emulator-admin";
@@ -9,13 +9,18 @@ import { signIn } from "../support/google-consent";
 /** Answers every dialog as `answer` says and records its type. */
 function dialogs(page: Page) {
   const seen: string[] = [];
+  const messages: string[] = [];
   let accept = false;
   page.on("dialog", (d: Dialog) => {
     seen.push(d.type());
+    messages.push(d.message());
     void (accept ? d.accept() : d.dismiss());
   });
-  return { seen, answer: (yes: boolean) => (accept = yes) };
+  return { seen, messages, answer: (yes: boolean) => (accept = yes) };
 }
+
+/** The browser's Back button (the App Router's pages share one document: no load to wait for). */
+const back = (page: Page) => page.evaluate(() => history.back());
 
 /**
  * Reloads, and says whether the page really reloaded: a declined "Leave site?" keeps it (and
@@ -123,4 +128,46 @@ test("a half-filled new key and edited browser settings ask before the page goes
   await page.close({ runBeforeUnload: true });
   await expect.poll(() => page.isClosed()).toBe(true);
   expect(seen).toEqual(["beforeunload", "beforeunload", "beforeunload"]);
+});
+
+test("Back asks too: declined, the page and the edit stay; agreed or with nothing unsaved, it goes back", async ({ page }) => {
+  test.setTimeout(90_000);
+  const sheetId = await createSpreadsheet("Unsaved and Back");
+  await signIn(page, "unsaved-back@example.com");
+  await registerSheet(page, sheetId);
+  const sheetPage = new RegExp(`/dashboard/sheets/${sheetId}$`);
+  await page.goto(`/dashboard/sheets/${sheetId}`);
+  const { seen, messages, answer } = dialogs(page);
+
+  await page.getByTestId("key-name").fill("Draft");
+  await back(page);
+  await expect.poll(() => seen).toEqual(["confirm"]);
+  await expect(page).toHaveURL(sheetPage);
+  await expect(page.getByTestId("key-name")).toHaveValue("Draft");
+  // Declined once, it still asks the next time.
+  await back(page);
+  await expect.poll(() => seen).toEqual(["confirm", "confirm"]);
+  await expect(page.getByTestId("key-name")).toHaveValue("Draft");
+
+  // Nothing unsaved: Back goes back at once, in one step.
+  await page.getByTestId("key-name").fill("");
+  await page.waitForFunction(() => !(history.state as Record<string, unknown> | null)?.sheetapiUnsavedGuard);
+  await back(page);
+  await page.waitForURL(/\/dashboard$/);
+  expect(seen).toHaveLength(2);
+
+  // A new key's value is shown once: Back with its dialog open asks, and agreed, goes back.
+  await page.goto(`/dashboard/sheets/${sheetId}`);
+  await page.getByTestId("key-name").fill("Shown once");
+  await page.getByTestId("create-key").click();
+  await expect(page.getByTestId("key-dialog")).toBeVisible();
+  await expect(page.getByTestId("close-key-dialog")).toBeFocused();
+  await back(page);
+  await expect.poll(() => seen).toHaveLength(3);
+  expect(messages[2]).toContain("shown only this once");
+  await expect(page.getByTestId("key-dialog")).toBeVisible();
+  answer(true);
+  await back(page);
+  await page.waitForURL(/\/dashboard$/);
+  expect(seen).toHaveLength(4);
 });

@@ -30,7 +30,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
     ? JSON.stringify(draftInput(draft)) !== JSON.stringify(draftInput(emptyDraft(visitorLimit)))
     : permissions.join() !== DEFAULT_PERMISSIONS.join());
   // The new key's value is shown once: while its dialog is open, leaving asks as unsaved edits do.
-  useUnsavedChanges(started || created !== null);
+  useUnsavedChanges(started || created !== null, created ? "Your new key is shown only this once. Leave without copying it?" : undefined);
   const closeButton = useRef<HTMLButtonElement>(null);
   // A modal dialog: focus moves into it, and the page behind it does not scroll.
   useEffect(() => {
