@@ -69,7 +69,9 @@ export function translateGoogleError(err: unknown): ApiError {
   }
   if (problem && CONFIGURATION[problem]) {
     log.error({ google_status: failure.status, google_reason: failure.reason, google_message: failure.message, problem }, `google: ${problem}`);
-    return new ApiError(problem === "service_account_auth" ? "service_unavailable" : "bad_gateway", CONFIGURATION[problem]!);
+    // The service's own sign-in failing is a 503 like any outage of ours: it says when to come back.
+    if (problem === "service_account_auth") return new ApiError("service_unavailable", CONFIGURATION[problem]!, {}, { "Retry-After": "30" });
+    return new ApiError("bad_gateway", CONFIGURATION[problem]!);
   }
   if (failure.status === 404) return new ApiError("not_found", "Google Sheets has no spreadsheet with this id.");
   if (failure.status === 403 || failure.status === 401) {

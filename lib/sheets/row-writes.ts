@@ -228,6 +228,18 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
     const shown = updated?.sheets?.[0]?.data?.[0]?.rowData?.[0]?.values;
     const before = row.cells;
     const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : before[i]!));
+    const idColumn = data.columns.find((c) => c.name === "id");
+    const landedOn = shown && idColumn ? (shown[idColumn.index]?.formattedValue ?? "") : rowId;
+    if (landedOn !== rowId) {
+      // Someone edited the sheet between the tab's read and Google applying the write, and the
+      // row now at that number holds another id. Google has no conditional write to prevent it;
+      // the read-back in the write's own answer shows it, and the client is told, never a 200.
+      await invalidateTabs(sheet, [model.name]).catch(() => undefined);
+      throw new ApiError(
+        "conflict",
+        `The sheet was edited while this update was applied: row ${row.rowNumber} of "${model.name}" held id ${quoted(landedOn)} by then, and the update was written to that row. Row ${quoted(rowId)} was not changed. Check both rows in the sheet.`,
+      );
+    }
     await recordApiWrite(sheet.id, data, { updated: { ...row, cells } });
     return { row: rowToJson(data, { ...row, cells }), etag: rowEtag(data, { ...row, cells }) };
   });

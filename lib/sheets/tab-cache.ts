@@ -269,7 +269,7 @@ function newestVersion(tabKey: string, version: number | undefined, now = Date.n
  * tabs are out of date; the sheet's other tabs stay. The sheet's write count tells every
  * instance's change check that the file changed through the service (change-check.ts).
  */
-export async function invalidateTabs(sheet: TabSheet, tabs: string[]): Promise<void> {
+export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, tabs: string[]): Promise<void> {
   // Marked out of date rather than dropped: never served stale after our own write.
   for (const tab of tabs) {
     const entry = entries.get(entryKey(sheet.id, tab));

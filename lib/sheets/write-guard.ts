@@ -25,6 +25,7 @@ import { heldLock } from "@/lib/limits/lock";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import { withGoogle } from "./google-access";
 import type { SheetRecord } from "./sheet-record";
+import { invalidateTabs } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
@@ -57,14 +58,23 @@ function clearMarkers(gid: number): SheetsRequest {
 
 /** No answer, or a failure after which Google may have applied the batch. */
 const ambiguous = (err: unknown) => err instanceof ApiError && (err.code === "gateway_timeout" || err.code === "bad_gateway" || err.code === "service_unavailable");
-/** Google's 429 comes before any processing: the one failure a write may simply be sent again after. */
+/** Retried in place: only a fence, which is always safe to send again. */
 const RATE_LIMITED = (f: { status: number }) => f.status === 429;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `readBack`: A1 ranges whose cells, as the sheet now shows them, come back in the same answer. */
-async function batch(sheet: Sheet, requests: SheetsRequest[], readBack?: string[]) {
+/**
+ * `readBack`: A1 ranges whose cells, as the sheet now shows them, come back in the same answer.
+ * A write's batch is never retried in place, not even after a 429: Google documents its 429 as
+ * a refusal before processing, but an answer lost on the way (or a proxy's 429) cannot prove it,
+ * so a write is sent again only after a fence proved it did not land.
+ */
+async function batch(sheet: Sheet, requests: SheetsRequest[], { readBack, retry = false }: { readBack?: string[]; retry?: typeof RATE_LIMITED | false } = {}) {
   const response = readBack?.length ? { includeSpreadsheetInResponse: true, responseRanges: readBack, responseIncludeGridData: true } : {};
-  return withGoogle(sheet, (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), RATE_LIMITED, { kind: "write" });
+  return withGoogle(sheet, (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), retry, { kind: "write" });
 }
+
+/** Waits before a fence is sent again, and before a write a fence stopped is sent anew. */
+const BACKOFF_MS = [250, 1000];
 
 async function findMetadata(sheet: Sheet, writeId: number): Promise<Metadata | undefined> {
   const { data } = await withGoogle(sheet, (c) =>
@@ -85,9 +95,10 @@ async function fence(sheet: Sheet, writeId: number): Promise<Settled | undefined
       developerMetadata: { metadataId: writeId, metadataKey: FENCE, metadataValue: Math.floor(Date.now() / 1000).toString(36), location: { spreadsheet: true }, visibility: VISIBILITY },
     },
   };
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
+    if (attempt > 0) await sleep(BACKOFF_MS[attempt - 1]!);
     try {
-      await batch(sheet, [request]);
+      await batch(sheet, [request], { retry: RATE_LIMITED });
       return { landed: false };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -169,10 +180,11 @@ export async function guardedWrite(
   { readBack }: { readBack?: string[] } = {},
 ): Promise<{ replies?: sheets_v4.Schema$Response[]; updated?: sheets_v4.Schema$Spreadsheet; marker?: Metadata }> {
   for (let round = 0; round < 2; round++) {
+    if (round > 0) await sleep(BACKOFF_MS[0]!);
     const writeId = newWriteId();
     await recordPending(sheet.id, tab.name, writeId, kind);
     try {
-      const { data } = await batch(sheet, [clearMarkers(tab.gid), ...build(writeId)], readBack);
+      const { data } = await batch(sheet, [clearMarkers(tab.gid), ...build(writeId)], { readBack });
       await settle(sheet.id, tab.name, writeId);
       return { replies: data.replies ?? [], updated: data.updatedSpreadsheet };
     } catch (err) {
@@ -182,7 +194,12 @@ export async function guardedWrite(
         throw err;
       }
       const outcome = await fence(sheet, writeId).catch(() => undefined);
-      if (!outcome) throw unknown(writeId);
+      if (!outcome) {
+        // It may still land: no copy from before it is served again, not even as a stale one
+        // while Google is failing (a client must never read what it may have overwritten).
+        await invalidateTabs(sheet, [tab.name]).catch(() => undefined);
+        throw unknown(writeId);
+      }
       await settle(sheet.id, tab.name, writeId);
       if (outcome.landed) return { marker: outcome.marker };
     }

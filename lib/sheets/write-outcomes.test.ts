@@ -51,6 +51,10 @@ const FAULTS: [string, Omit<FaultSpec, "route">, number][] = [
   ["lands at once, answered after the service gave up", { answerDelayMs: TIMEOUT_MS + 1000 }, 200],
   ["applied, then answered 500", { status: 500, applied: true }, 200],
   ["answered 500, not applied", { status: 500 }, 200],
+  // Google documents its 429 as a refusal before processing; a lost answer or a proxy's 429
+  // cannot prove that, so a write is never sent again after one without a fence.
+  ["applied, then answered 429", { status: 429, applied: true }, 200],
+  ["answered 429, not applied", { status: 429 }, 200],
 ];
 
 const arm = (fault: Omit<FaultSpec, "route">) => svc.google.faults.add({ route: "spreadsheets.batchUpdate", ...fault });
@@ -203,6 +207,32 @@ describe("when Google stops answering for a while", () => {
     expect(after.status).toBe(200);
     expect(storedRecords(svc.google, id, TAB).map((r) => r.id)).toEqual(["1", "2", "3", "5", "6", "7", "8"]);
   });
+
+  it("after an update whose outcome is unknown, reads never serve the copy from before it, not even stale", async () => {
+    const { a } = await freshSheet();
+    expect((await a.get(TAB, "2")).status).toBe(200); // cached
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500, applied: true });
+    googleDown();
+    expect((await update(a, "2", "note", "landed")).status).toBe(504);
+    // Google's reads fail too: the copy from before the write would say note "" (it is "landed").
+    for (const route of ["values.get", "values.batchGet"]) svc.google.faults.add({ route, status: 503, count: -1 });
+    const read = await a.get(TAB, "2");
+    expect(read.status).toBe(503);
+    expect(read.headers.get("x-cache")).toBeNull();
+  });
+});
+
+it("an update Google applies after someone changed which row holds the id answers 409, never 200", async () => {
+  const { id, a } = await freshSheet();
+  // Google applies the write 300 ms after it arrives; meanwhile the owner swaps rows 2 and 3 by retyping them.
+  svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: 300, count: 1 });
+  const pending = a.update(TAB, "2", { note: "for id 2" });
+  await sleep(150);
+  await svc.admin(`/spreadsheets/${id}/values`, { range: `'${TAB}'!A3:D4`, values: [[3, "seed 3", 3, ""], [2, "seed 2", 2, ""]] });
+  const res = await pending;
+  expect(res.status).toBe(409);
+  expect(res.body).toMatchObject({ success: false, error: "conflict" });
+  expect(String(res.body.message)).toMatch(/row 3 of "Items" held id "3".*Row "2" was not changed/);
 });
 
 it("a create and a delete landing 30 s after the service gave up change nothing they should not", { timeout: 60_000 }, async () => {
