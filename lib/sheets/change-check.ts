@@ -102,8 +102,22 @@ function watchOf(sheetId: string): Watch {
  */
 export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promise<number> {
   const watch = watchOf(sheet.id);
-  if (now - watch.checkedAt >= config().env.CHANGE_CHECK_INTERVAL_MS) await ask(sheet, watch);
+  if (now - watch.checkedAt >= config().env.CHANGE_CHECK_INTERVAL_MS) await withinWait(ask(sheet, watch));
   return watch.epoch;
+}
+
+/**
+ * How long a read waits for Drive's answer. Drive only ever makes an edit show sooner than the
+ * TTL (DECISIONS 12), so a slow Drive must not slow the reads a cached copy can answer: past
+ * this, the read goes on with the epoch as it stands, and the call, still in flight, moves the
+ * epoch for the reads after it.
+ */
+const CHANGE_CHECK_WAIT_MS = 300;
+
+function withinWait(flight: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CHANGE_CHECK_WAIT_MS)));
+  return Promise.race([flight, waited]).finally(() => clearTimeout(timer));
 }
 
 /**

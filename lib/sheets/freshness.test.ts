@@ -116,6 +116,22 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
     });
 
+    it("does not hold cached reads while Drive is slow, and shows an edit once Drive answers", async () => {
+      await names();
+      await sleep(CHECK_MS + 50);
+      await edit("'Items'!B2", "quince");
+      svc.google.faults.add({ route: "files.get", delayMs: 1500, count: 1 });
+      const started = Date.now();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => api.list("Items", "select=name")));
+      // Each waited at most the change check's bound (300 ms), not Drive's 1.5 s.
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(answers.map((a) => a.headers.get("x-cache"))).toEqual(["HIT", "HIT", "HIT", "HIT", "HIT"]);
+      // Drive's late answer still reports the edit: the next read shows it.
+      await sleep(1500);
+      expect(await names()).toContain("quince");
+      await edit("'Items'!B2", "apricot");
+    });
+
     it("answers Cache-Control: no-cache by reading the sheet itself, whatever Drive says", async () => {
       svc.google.setModifiedTimeLag(DEFAULT_MODIFIED_TIME_LAG_MS);
       await sleep(CHECK_MS); // past the failed Drive answer of the test before
