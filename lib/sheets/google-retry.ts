@@ -10,6 +10,8 @@ export interface RetryPolicy {
   budgetMs: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Calls in all, the first included: each spends the account's share of Google's quota. */
+  maxAttempts?: number;
 }
 
 export const TRANSIENT = (f: GoogleFailure) => f.status === 0 || f.problem === "rate_limited" || f.status >= 500;
@@ -30,6 +32,9 @@ export async function withRetries<T>(op: () => Promise<T>, policy: RetryPolicy):
   const started = Date.now();
   const base = policy.baseDelayMs ?? 150;
   const cap = policy.maxDelayMs ?? 2000;
+  // Full jitter makes some waits tiny: without a count, a long outage would spend a dozen calls
+  // of the quota on one answer.
+  const maxAttempts = policy.maxAttempts ?? 4;
   for (let attempt = 0; ; attempt++) {
     try {
       return await op();
@@ -37,7 +42,7 @@ export async function withRetries<T>(op: () => Promise<T>, policy: RetryPolicy):
       // Our own refusals (the quota guard) are final; only Google's failures are retried.
       if (err instanceof ApiError) throw err;
       const failure = readGoogleError(err);
-      if (failure.invalidGrant || !policy.retryable(failure)) throw err;
+      if (failure.invalidGrant || !policy.retryable(failure) || attempt + 1 >= maxAttempts) throw err;
       const delay = failure.problem === "rate_limited" ? rateLimitDelay(attempt) : Math.random() * Math.min(cap, base * 2 ** attempt);
       if (Date.now() - started + delay >= policy.budgetMs) throw err;
       await sleep(delay);
