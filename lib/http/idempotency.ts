@@ -38,8 +38,11 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function replay(done: Done): Response {
-  return new Response(done.body, { status: done.status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Idempotent-Replayed": "true" } });
+  return new Response(done.body, { status: done.status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...REPLAYED } });
 }
+
+/** Marks an answer that is the first request's, not this one's (a replay, or an earlier write found to have landed). */
+export const REPLAYED = { "Idempotent-Replayed": "true" } as const;
 
 /** What `create` learns of an earlier attempt with the same key whose write had an unknown outcome. */
 export interface EarlierAttempt {

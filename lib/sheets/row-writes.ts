@@ -132,18 +132,35 @@ export function newRowCells(data: TabData, rows: RowInput[], ids: string[]): she
 export type CreateResult = { created: number; rows: Record<string, JsonValue>[] };
 
 /**
+ * A retry with the Idempotency-Key of a create that did not land: its rows get the ids the
+ * earlier answer named ("Check with GET .../13" must find the row the retry writes), where no
+ * row has taken them since.
+ */
+function withEarlierIds(rows: RowInput[], data: TabData, earlierAnswer: unknown): RowInput[] {
+  const earlier = (earlierAnswer as Partial<CreateResult> | undefined)?.rows;
+  if (!Array.isArray(earlier) || earlier.length !== rows.length) return rows;
+  const taken = new Set(data.rows.map((r) => r.id));
+  return rows.map((row, i) => {
+    const id = earlier[i]?.id;
+    const free = (typeof id === "string" || typeof id === "number") && !taken.has(String(id));
+    return (row.id === null || row.id === undefined) && free ? { ...row, id: String(id) } : row;
+  });
+}
+
+/**
  * Creates rows at the end of the tab's data (after its last non-blank row, whatever blank rows
  * or blank A1 it has), in one atomic batch: rows inserted there, their values, their marker.
  * `earlierWrite`: the write of an earlier request with the same Idempotency-Key whose outcome
  * was unknown; if it landed, nothing is written and "earlier-landed" is returned.
  */
-export async function createRows(sheet: WriteSheet, model: TabModel, body: unknown, { earlierWrite, idempotencyKey }: { earlierWrite?: number; idempotencyKey?: string } = {}): Promise<CreateResult | "earlier-landed"> {
+export async function createRows(sheet: WriteSheet, model: TabModel, body: unknown, { earlierWrite, earlierAnswer, idempotencyKey }: { earlierWrite?: number; earlierAnswer?: unknown; idempotencyKey?: string } = {}): Promise<CreateResult | "earlier-landed"> {
   requireWritable(sheet);
-  const rows = rowsOfCreateBody(body);
+  const asked = rowsOfCreateBody(body);
   return underTabLock(sheet, model, async () => {
     if (earlierWrite !== undefined && (await outcomeOf(sheet.id, earlierWrite))) return "earlier-landed";
     const data = await fetchTab(sheet, model);
-    checkColumns(rows, data, { update: false });
+    checkColumns(asked, data, { update: false });
+    const rows = data.hasIdColumn ? withEarlierIds(asked, data, earlierAnswer) : asked;
     const ids = data.hasIdColumn ? await assignIds(sheet, data, rows) : [];
     // Row index (0-based) of the first new row: right after the last row holding anything.
     const at = data.lastRowNumber;

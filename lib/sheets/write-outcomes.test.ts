@@ -174,6 +174,8 @@ describe("when Google stops answering for a while", () => {
     svc.google.faults.clear();
     const retry = await b.create(TAB, { name: "unknown outcome" }, headers);
     expect(retry.status).toBe(201);
+    // The first request's answer, as a replay is.
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
     expect((retry.body.data as { rows: { id: string }[] }).rows[0]!.id).toBe("9");
     expect(storedRecords(svc.google, id, TAB).filter((r) => r.name === "unknown outcome")).toHaveLength(1);
     expect(storedRecords(svc.google, id, TAB).find((r) => r.id === "1")!.note).toBe("");
@@ -185,9 +187,13 @@ describe("when Google stops answering for a while", () => {
     const headers = { "Idempotency-Key": "create-once-2" };
     const first = await a.create(TAB, [{ name: "never landed a" }, { name: "never landed b" }], headers);
     expect(first.status).toBe(504);
+    expect(String(first.body.message)).toContain("(ids 9, 10)");
     svc.google.faults.clear();
     const retry = await b.create(TAB, [{ name: "never landed a" }, { name: "never landed b" }], headers);
     expect(retry.status).toBe(201);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    // Written with the ids the 504 named, so the GET it advised finds the row.
+    expect((retry.body.data as { rows: { id: string }[] }).rows.map((r) => r.id)).toEqual(["9", "10"]);
     const names = storedRecords(svc.google, id, TAB).map((r) => r.name);
     expect(names.filter((n) => n!.startsWith("never landed"))).toEqual(["never landed a", "never landed b"]);
     // The same key again: the stored answer, nothing written.

@@ -2,7 +2,7 @@ import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { csvResponse, jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
-import { idempotent } from "@/lib/http/idempotency";
+import { idempotent, REPLAYED } from "@/lib/http/idempotency";
 import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/http/with-api-key";
 import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/bulk-writes";
 import { checkWriteParams } from "@/lib/sheets/query-params";
@@ -42,11 +42,11 @@ export const POST = withApiKey<Params>(
     const upsert = url.searchParams.get("upsert");
     return idempotent(req, key.userId, upsert === null ? body : { upsert, body }, async (attempt) => {
       const tab = await findTab(sheet, params.tabName);
-      const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };
+      const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, earlierAnswer: attempt?.earlier?.answer, ifMatch: req.headers.get("if-match") };
       const data = upsert === null ? await createRows(sheet, tab, body, opts) : await upsertRows(sheet, tab, upsert, body, opts);
       // An earlier request with this key was written after all: its answer, nothing written again.
       const answer = data === "earlier-landed" ? (attempt!.earlier!.answer as typeof data) : data;
-      return ok({ data: answer }, { status: upsert !== null && (answer as { created?: number }).created === 0 ? 200 : 201 });
+      return ok({ data: answer }, { status: upsert !== null && (answer as { created?: number }).created === 0 ? 200 : 201, headers: data === "earlier-landed" ? REPLAYED : undefined });
     });
   },
   { permission: "write" },
@@ -70,7 +70,7 @@ export const PATCH = withApiKey<Params>(
       const tab = await findTab(sheet, params.tabName);
       const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };
       const data = Array.isArray(body) ? await updateEach(sheet, tab, search, body, opts) : await updateWhere(sheet, tab, search, body, opts);
-      return ok({ data: data === "earlier-landed" ? attempt!.earlier!.answer : data });
+      return ok({ data: data === "earlier-landed" ? attempt!.earlier!.answer : data }, { headers: data === "earlier-landed" ? REPLAYED : undefined });
     });
   },
   { permission: "write" },
@@ -87,7 +87,7 @@ export const DELETE = withApiKey<Params>(
       const data = await deleteWhere(sheet, tab, search, { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") });
       const answer = (data === "earlier-landed" ? attempt!.earlier!.answer : data) as DeleteResult;
       const message = answer.dry_run ? `${answer.matched} row(s) of "${tab.name}" match; nothing was deleted (dry run).` : `${answer.deleted} row(s) deleted from "${tab.name}".`;
-      return ok({ message, data: answer });
+      return ok({ message, data: answer }, { headers: data === "earlier-landed" ? REPLAYED : undefined });
     });
   },
   { permission: "write" },
