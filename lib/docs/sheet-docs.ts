@@ -53,9 +53,18 @@ function asInput(tab: TabModel, name: string, value: unknown): unknown {
   return column && typeof value === "string" && value !== "" ? typedValue(value, column, sheetLocaleOf(tab)) : value;
 }
 
-/** A body for creating a row: the example's values, without `id` (assigned by the service). */
+/**
+ * A body for creating a row: the example's values, without `id` (assigned by the service), its
+ * first text column marked "(new)": the examples after it find rows by that column's value
+ * (PATCH and DELETE by filter, upsert), and run in order they must not find two.
+ */
 export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
-  const rest = Object.fromEntries(Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {}).filter(([name]) => name !== "id").map(([name, v]) => [name, asInput(tab, name, v)]));
+  const firstText = tab.columns.find((c) => c.name !== "id" && c.type === "string");
+  const rest = Object.fromEntries(
+    Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {})
+      .filter(([name]) => name !== "id")
+      .map(([name, v]) => [name, name === firstText?.name && typeof v === "string" && v !== "" ? `${v} (new)` : asInput(tab, name, v)]),
+  );
   return Object.keys(rest).length ? rest : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
 }
 
