@@ -25,14 +25,15 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <div className="flex items-center gap-4 sm:gap-6">
             <Brand />
             <nav className="flex gap-4 text-sm text-slate-600 dark:text-slate-400">
-              <Link href="/dashboard" className="hover:text-slate-900 dark:hover:text-white">Sheets</Link>
-              <Link href="/dashboard/usage" className="hover:text-slate-900 dark:hover:text-white" data-testid="nav-usage">Usage</Link>
+              {/* At least 44 px tall on a touch screen: a finger finds them. */}
+              <Link href="/dashboard" className="inline-flex min-h-11 items-center hover:text-slate-900 sm:min-h-0 dark:hover:text-white">Sheets</Link>
+              <Link href="/dashboard/usage" className="inline-flex min-h-11 items-center hover:text-slate-900 sm:min-h-0 dark:hover:text-white" data-testid="nav-usage">Usage</Link>
             </nav>
           </div>
           <div className="flex min-w-0 items-center gap-3 text-sm">
             <span data-testid="account-email" title={user.email} className="min-w-0 max-w-[14rem] truncate text-slate-600 sm:max-w-xs dark:text-slate-400">{user.email}</span>
             <form action={signOutAction} className="shrink-0">
-              <SubmitButton testId="sign-out" pendingText="Signing out…" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+              <SubmitButton testId="sign-out" pendingText="Signing out…" className="min-h-11 rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 sm:min-h-0 dark:border-slate-700 dark:hover:bg-slate-900">
                 Sign out
               </SubmitButton>
             </form>

@@ -26,7 +26,7 @@ export function NewKeyNotice({ value, name, target, browser = false }: { value: 
             if (!clipboard) return setCopied("refused");
             clipboard.writeText(value).then(() => setCopied("yes"), () => setCopied("refused"));
           }}
-          className="rounded-md bg-amber-700 px-3 py-2 text-sm font-medium text-white hover:bg-amber-800"
+          className="min-h-11 rounded-md bg-amber-700 px-3 py-2 text-sm font-medium text-white hover:bg-amber-800 sm:min-h-0"
         >
           {copied === "yes" ? "Copied" : "Copy"}
         </button>

@@ -53,7 +53,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           {sheets.map((s) => (
             <li key={s.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
-                <Link href={`/dashboard/sheets/${s.id}`} className="font-medium hover:underline">{s.name}</Link>
+                <Link href={`/dashboard/sheets/${s.id}`} className="inline-flex min-h-11 items-center font-medium text-emerald-800 underline decoration-emerald-800/30 underline-offset-4 hover:decoration-emerald-800 sm:min-h-0 dark:text-emerald-300">{s.name}</Link>
                 <p className="font-mono text-xs break-all text-slate-500">{s.id}</p>
               </div>
               <div className="flex flex-wrap gap-2 text-xs">

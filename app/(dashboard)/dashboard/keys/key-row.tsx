@@ -139,7 +139,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
               </>
             ) : (
               <button type="button" data-testid="revoke" onClick={() => setConfirming(true)}
-                className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950">
+                className="min-h-11 rounded-md border border-red-300 px-3 py-1.5 text-sm sm:min-h-0 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950">
                 Revoke
               </button>
             )}
