@@ -17,6 +17,7 @@ import { KeysPanel } from "../../keys/keys-panel";
 import { recentSheetStats } from "@/lib/sheets/sheet-stats";
 import { config } from "@/lib/env";
 import { accountLimits } from "@/lib/limits/accounts";
+import { BROWSER_SHARE, effectivePlan } from "@/lib/limits/limiter";
 import { quotaSnapshot } from "@/lib/limits/usage-report";
 import { TryIt } from "@/app/docs/[sheetId]/try-it";
 import { plural } from "@/app/components/plural";
@@ -47,11 +48,13 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
     problem = err instanceof ApiError ? err.message : "The sheet's structure could not be read from Google.";
   }
   const newKey = readNewKey((await cookies()).get(NEW_KEY_COOKIE)?.value, sheet.id);
-  const [keys, stats, quota] = await Promise.all([
+  const [keys, stats, [quota, plan]] = await Promise.all([
     listKeysForSheet({ userId: user.id, sheetId: sheet.id }),
     recentSheetStats(sheet.id),
-    accountLimits(user.id).then((account) => quotaSnapshot(account)),
+    accountLimits(user.id).then(async (account) => [await quotaSnapshot(account), effectivePlan(account.plan)] as const),
   ]);
+  // A new browser key's per-visitor limit starts within what the plan lets browser keys use a minute.
+  const visitorLimit = Math.max(1, Math.min(DEFAULT_VISITOR_LIMIT, Math.floor(plan.burst * BROWSER_SHARE)));
   const n = (x: number) => x.toLocaleString("en-US");
   const tabs = model?.tabs.map((t) => t.name) ?? [];
   const target = { baseUrl: config().appUrl, sheetId: sheet.id, tab: tabs[0] };
@@ -86,7 +89,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
         <QuotaLine quota={quota} />
       </section>
 
-      <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} visitorLimit={DEFAULT_VISITOR_LIMIT}
+      <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} visitorLimit={visitorLimit}
         tabs={model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })) ?? []} />
 
       <p className="text-sm" data-testid="webhooks-link"><Link href={`/dashboard/sheets/${sheet.id}/webhooks`} className="font-medium underline">Webhooks</Link>: get a signed POST when rows change, through the API or in Google Sheets.</p>
