@@ -4,7 +4,7 @@
 // the key stays in this page's memory only), counted against the key's plan like any request;
 // or, for the signed-in owner in the dashboard, through their session (`asOwner`), on the same
 // read path and cache but on a separate allowance that does not spend the plan.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/actions";
 import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/owner-reads";
 
@@ -95,6 +95,12 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
     };
   }
 
+  // On a phone the answer comes in below the fold: it is brought into view as it arrives.
+  const answer = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result) answer.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [result]);
+
   async function send() {
     setBusy(true);
     try {
@@ -147,6 +153,7 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
               ? `Left: ${usage.map((w) => `${w.remaining.toLocaleString("en-US")} of ${w.limit.toLocaleString("en-US")} ${WINDOW_LABEL[w.name] ?? w.name}`).join(" · ")}. Each request here counts against the plan.`
               : `Each request here counts against the plan of the key's account${planNote ? ` (${planNote})` : ""}.`}
       </p>
+      <div ref={answer}>
       {result && ("error" in result ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">{result.error}</p>
       ) : (
@@ -165,6 +172,7 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
           <pre data-testid="tryit-body" className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{result.body}</pre>
         </div>
       ))}
+      </div>
     </div>
   );
 }
