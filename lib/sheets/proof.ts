@@ -19,14 +19,17 @@ export interface Proof {
 const refreshTokenOf = (grant: GoogleGrant) => decryptSecret(grant.refreshTokenCiphertext, config().secrets.encryptionKey);
 const usable = (g: GoogleGrant) => !g.needsReauth && g.scope.split(/\s+/).includes(DRIVE_FILE_SCOPE);
 
-/** How to give SheetAPI a sheet, for the messages below. */
-const HOW = (id: string) =>
-  `In the dashboard, use “Choose a sheet from Google Drive” and pick it there (or open /auth/google?sheet_url=${id}).`;
+/**
+ * How to give SheetAPI a sheet, for the messages below. POST /register takes a signed-in session,
+ * so whoever reads these is in a browser with the dashboard at hand; the same flow by link is
+ * GET /auth/google?sheet_url= (README).
+ */
+const HOW = "Choose it with “Choose a sheet from Google Drive” on the dashboard: Google then confirms that you can open it.";
 
-export function noGrant(id: string): ApiError {
+export function noGrant(): ApiError {
   return new ApiError(
     "forbidden",
-    `Registering a sheet needs proof from Google that your Google account can open it, and your account has not connected Google yet. In the dashboard, use “Continue to Google”, then choose the sheet in Google Drive (or open /auth/google?sheet_url=${id}).`,
+    `Registering a sheet needs Google to confirm that you can open it. Signing in shared only your name and email address, so this account has not connected Google yet for files: use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive.`,
     { reason: "no_google_grant" },
   );
 }
@@ -34,7 +37,7 @@ export function noGrant(id: string): ApiError {
 function notProven(id: string, emails: string[]): ApiError {
   return new ApiError(
     "forbidden",
-    `Google did not confirm that ${emails.join(" or ")} can open the spreadsheet ${id}. SheetAPI only sees the spreadsheets you choose in Google's file picker, so a link or id alone is not enough. ${HOW(id)}`,
+    `Google did not confirm that ${emails.join(" or ")} can open the spreadsheet ${id}. SheetAPI only sees the spreadsheets you choose in Google's file picker, so a link or id alone is not enough. ${HOW}`,
     { reason: "not_picked" },
   );
 }
@@ -52,7 +55,7 @@ export async function usableGrants(userId: string): Promise<GoogleGrant[]> {
 /** Asks Google, with each of the account's grants, whether its Google account can open or edit `id`. */
 export async function proveAccess(userId: string, id: string): Promise<Proof> {
   const grants = await usableGrants(userId);
-  if (!grants.length) throw noGrant(id);
+  if (!grants.length) throw noGrant();
   for (const grant of grants) {
     const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
     try {
