@@ -209,6 +209,24 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
 
 // --- Update ------------------------------------------------------------------------------------
 
+/**
+ * Why the row an update was written to is not the row asked for, from the row read back in the
+ * write's own answer: on a tab with an id column, another id there; on a tab without one and an
+ * If-Match, cells the update did not name changed meanwhile (the row asked for was a state, and
+ * that state is gone); `skip`: the cells not to compare (those the update named, formulas).
+ * Undefined when it is the row (or nothing was read back).
+ */
+function landedElsewhere(data: TabData, row: TabRow, rowId: string, before: string[], after: string[], readBack: boolean, ifMatch: boolean, skip: Set<string>): string | undefined {
+  if (!readBack) return undefined;
+  const id = data.columns.findIndex((c) => c.name === "id");
+  if (data.hasIdColumn && id >= 0) {
+    return after[id] === rowId ? undefined : `row ${row.rowNumber} of "${data.tab}" held id ${quoted(after[id]!)} by then, and the update was written to that row. Row ${quoted(rowId)} was not changed.`;
+  }
+  if (!ifMatch) return undefined;
+  const changed = data.columns.filter((c, i) => !skip.has(c.name) && after[i] !== before[i]).map((c) => c.name);
+  return changed.length ? `row ${row.rowNumber} of "${data.tab}" no longer matched If-Match (${changed.join(", ")} changed meanwhile), and the update was written to it.` : undefined;
+}
+
 export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: string, body: unknown, { ifMatch = null }: { ifMatch?: string | null } = {}): Promise<{ row: Record<string, JsonValue>; etag: string }> {
   requireWritable(sheet);
   const patch = checkRowShape(body);
@@ -245,17 +263,15 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
     const shown = updated?.sheets?.[0]?.data?.[0]?.rowData?.[0]?.values;
     const before = row.cells;
     const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : before[i]!));
-    const idColumn = data.columns.find((c) => c.name === "id");
-    const landedOn = shown && idColumn ? (shown[idColumn.index]?.formattedValue ?? "") : rowId;
-    if (landedOn !== rowId) {
-      // Someone edited the sheet between the tab's read and Google applying the write, and the
-      // row now at that number holds another id. Google has no conditional write to prevent it;
-      // the read-back in the write's own answer shows it, and the client is told, never a 200.
+    // Cells holding formulas may show a new value on any read (NOW(), RAND()): not a sign of another row.
+    const formulas = data.columns.filter((c) => shown?.[c.index]?.userEnteredValue?.formulaValue !== undefined).map((c) => c.name);
+    const conflict = landedElsewhere(data, row, rowId, before, cells, shown !== undefined, ifMatch !== null, new Set([...Object.keys(patch), ...formulas]));
+    if (conflict) {
+      // Someone edited the sheet between the tab's read and Google applying the write. Google
+      // has no conditional write to prevent it; the row read back in the write's own answer
+      // shows it, and the client is told, never a 200.
       await invalidateTabs(sheet, [model.name]).catch(() => undefined);
-      throw new ApiError(
-        "conflict",
-        `The sheet was edited while this update was applied: row ${row.rowNumber} of "${model.name}" held id ${quoted(landedOn)} by then, and the update was written to that row. Row ${quoted(rowId)} was not changed. Check both rows in the sheet.`,
-      );
+      throw new ApiError("conflict", `The sheet was edited while this update was applied: ${conflict} Check the row in the sheet.`);
     }
     await recordApiWrite(sheet.id, data, { updated: { ...row, cells } });
     return { row: rowToJson(data, { ...row, cells }), etag: rowEtag(data, { ...row, cells }) };

@@ -297,6 +297,19 @@ describe("row-number ids (a tab without an id column)", () => {
     expect(storedRows(svc.google, id, TAB)).toEqual(before);
   });
 
+  it("with If-Match, a PUT Google applies after the row was retyped answers 409, never 200", async () => {
+    const { id, a } = await freshSheet([{ title: TAB, rows }]);
+    const etag = (await a.get(TAB, "4")).headers.get("etag")!;
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: 300, count: 1 });
+    const pending = a.update(TAB, "4", { role: "changed" }, { "If-Match": etag });
+    await sleep(150);
+    // Rows 3 and 4 swapped by retyping them while Google applies the update.
+    await svc.admin(`/spreadsheets/${id}/values`, { range: `'${TAB}'!A3:B4`, values: [["Katherine", "mathematician"], ["Grace", "admiral"]] });
+    const res = await pending;
+    expect(res.status).toBe(409);
+    expect(String(res.body.message)).toMatch(/row 4 of "Items" no longer matched If-Match \(name changed meanwhile\)/);
+  });
+
   it("with If-Match, a DELETE waiting for the tab behind a delete above it answers 412, never deleting the next row", async () => {
     const { id, a, b } = await freshSheet([{ title: TAB, rows }]);
     const etag = (await a.get(TAB, "3")).headers.get("etag")!;
