@@ -15,11 +15,11 @@ export default function Home() {
       <header className="flex items-center justify-between">
         <span className="text-lg font-semibold tracking-tight">SheetAPI</span>
         <nav className="flex items-center gap-4 text-sm">
-          <Link href="/docs" className="text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" data-testid="docs-link">
+          <Link href="/docs" className="inline-flex min-h-11 items-center text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white" data-testid="docs-link">
             Docs
           </Link>
-          <Link href="/dashboard" className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800" data-testid="sign-in">
-            Sign in
+          <Link href="/dashboard" className="inline-flex min-h-11 items-center rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800 sm:min-h-0" data-testid="sign-in">
+            Sign in / Dashboard
           </Link>
         </nav>
       </header>
@@ -33,6 +33,15 @@ export default function Home() {
         <pre className="mt-8 overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm text-emerald-300 max-sm:whitespace-pre-wrap max-sm:break-all">
           {`curl -H "X-API-Key: $KEY" "https://your-host/api/v1/{sheetId}/Products?filter=in_stock=TRUE&sort=price"`}
         </pre>
+        {/* The page is static (signed in or not): the dashboard signs a visitor in first when needed. */}
+        <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+          <Link href="/dashboard" className="inline-flex min-h-11 items-center justify-center rounded-md bg-emerald-700 px-5 py-2.5 font-medium text-white hover:bg-emerald-800" data-testid="get-started">
+            Get started: register a sheet
+          </Link>
+          <Link href="/docs" className="inline-flex min-h-11 items-center justify-center rounded-md border border-slate-300 px-5 py-2.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+            Read the guide
+          </Link>
+        </div>
       </section>
 
       <section className="mt-16 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
