@@ -204,5 +204,5 @@ export async function guardedWrite(
       if (outcome.landed) return { marker: outcome.marker };
     }
   }
-  throw new ApiError("service_unavailable", "Google Sheets did not answer in time; the write was not applied (and cannot apply later). Retry shortly.", {}, { "Retry-After": "5" });
+  throw new ApiError("service_unavailable", "Google Sheets did not take the write (no answer in time, or a rate limit or failure twice); it was not applied and cannot apply later. Retry shortly.", {}, { "Retry-After": "5" });
 }
