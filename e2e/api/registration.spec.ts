@@ -14,7 +14,7 @@ test("POST /register with a session but no proof from Google is refused, naming 
   expect(res.status()).toBe(403);
   const body = await res.json();
   expect(body).toMatchObject({ success: false, error: "forbidden", reason: "no_google_grant" });
-  expect(body.message).toContain("use “Continue to Google”, then choose the sheet in Google Drive");
+  expect(body.message).toContain("use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
 });
 
 test("/auth/{provider}: other providers are 404, a missing or bad sheet_url is 400", async ({ request }) => {
