@@ -6,7 +6,7 @@
 // Groups come in the order of their values, as `sort` orders them (empty last).
 import { ApiError, quoted } from "@/lib/http/errors";
 import { typedValue, type JsonValue } from "./cell-values";
-import { filterMask, knows, listed, parseBoolean, parseListQuery, queryColumns, splitEscaped } from "./query";
+import { filterMask, knows, listed, parseBoolean, parseListQuery, queryColumns, splitEscaped, type ListQuery } from "./query";
 import { checkParams } from "./query-params";
 import type { TabData } from "./rows";
 import { columnIndex, columnValues, sortOrder, type ColumnValues } from "./tab-index";
@@ -73,9 +73,12 @@ export function parseDistinct(params: URLSearchParams, data: TabData | null): Ag
   return { ...parseAggregate(rest, data), groupBy: [column] };
 }
 
-export function aggregate(data: TabData, q: AggregateQuery, params: URLSearchParams): { groups: Group[]; total: number; rows: number } {
-  const filters = new URLSearchParams([...["filter", "or"].flatMap((p) => params.getAll(p).map((v) => [p, v]))]);
-  const matched = filterMask(data, parseListQuery(filters, queryColumns(data)));
+/** The filters `_aggregate` and `_distinct` take (`filter`, `or`), as a list query's parameters. */
+export const filtersOf = (params: URLSearchParams) => new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or"));
+
+/** `filters`: the query's `filter` and `or`, parsed (as `parseListQuery(filtersOf(params), ...)`). */
+export function aggregate(data: TabData, q: AggregateQuery, filters: Pick<ListQuery, "filters" | "anyOf">): { groups: Group[]; total: number; rows: number } {
+  const matched = filterMask(data, filters);
   // Groups by each key column's distinct values, from the tab's indexes (kept with its copy).
   const keys = q.groupBy.map((column) => columnValues(data, column));
   const order = q.groupBy.length ? sortOrder(data, q.groupBy.map((column) => ({ column, order: "asc" as const }))) : undefined;

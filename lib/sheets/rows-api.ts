@@ -4,7 +4,7 @@ import { etagOf, etagOfText } from "@/lib/http/conditional";
 import { okText } from "@/lib/http/envelope";
 import { ApiError, quoted } from "@/lib/http/errors";
 import { acceptedFormat, type ReadFormat } from "@/lib/http/negotiate";
-import { aggregate, parseAggregate, parseDistinct } from "./aggregate";
+import { aggregate, filtersOf, parseAggregate, parseDistinct } from "./aggregate";
 import { csvStream } from "./csv";
 import { checkParams } from "./query-params";
 import { applyQuery, MAX_CSV_ROWS, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
@@ -89,8 +89,6 @@ const rowPrecheck = (params: URLSearchParams) => () => {
   parseBoolean("typed", params.get("typed"));
   parseSelect(params.get("select"), null);
 };
-/** The filters `_aggregate` and `_distinct` take, as a list query. */
-const filtersOf = (params: URLSearchParams) => new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or"));
 
 /** The read with its date columns' serial numbers, when its query turns out to compare dates by value. */
 async function datedIf(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, needed: boolean, { scope }: ReadOptions) {
@@ -206,6 +204,6 @@ export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: 
   const query = parse(read.data);
   const filters = parseListQuery(filtersOf(params), queryColumns(read.data));
   const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, { ...filters, typed: query.typed }, query.groupBy), options);
-  const result = aggregate(data, query, params);
+  const result = aggregate(data, query, filters);
   return { cache, readAt: data.readAt, query, ...result };
 }
