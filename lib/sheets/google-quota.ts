@@ -32,15 +32,20 @@ export type CallKind = "read" | "write";
 /** Windows after the burst: the project's, then the account's share of the identity and the project. */
 const PROJECT = 1;
 
-function spec(identity: string, kind: CallKind, account: string | undefined, now: number): ConsumeSpec {
+/**
+ * The call's windows at `now`. `used`: each window's use as the store has it now (burst first),
+ * which sets the account's share (`fairLimit`); without it, the share of an empty minute.
+ */
+function spec(identity: string, kind: CallKind, account: string | undefined, now: number, used: readonly number[] = []): ConsumeSpec {
   const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: perIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: perProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
   const expireAt = minute + MINUTE_MS;
   const counters = [{ key: `sheetapi:gq:${kind}:project:${minute}`, limit: perProject, expireAt }];
   if (account !== undefined && share < 1) {
+    const [identityUsed = 0, projectUsed = 0, ownIdentity = 0, ownProject = 0] = used;
     counters.push(
-      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: Math.max(1, Math.floor(perIdentity * share)), expireAt },
-      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: Math.max(1, Math.floor(perProject * share)), expireAt },
+      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: fairLimit(perIdentity, share, identityUsed, ownIdentity), expireAt },
+      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: fairLimit(perProject, share, projectUsed, ownProject), expireAt },
     );
   }
   return { now, member: `${now}:${Math.random().toString(36).slice(2)}`, burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS }, counters };
@@ -52,18 +57,6 @@ function spec(identity: string, kind: CallKind, account: string | undefined, now
  */
 export function fairLimit(window: number, share: number, used: number, own: number): number {
   return Math.max(1, Math.floor((window - Math.max(0, used - own)) * share));
-}
-
-/** The account's two counters limited by what the others use now (read, not counted: the windows themselves stay atomic). */
-async function withFairLimits(s: ConsumeSpec): Promise<ConsumeSpec> {
-  if (s.counters.length < 3) return s;
-  const { used } = await getLimitStore().peek(s);
-  const [identity, project, ownIdentity, ownProject] = used as [number, number, number, number];
-  const [, inIdentity, inProject] = s.counters as [ConsumeSpec["counters"][0], ConsumeSpec["counters"][0], ConsumeSpec["counters"][0]];
-  const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: perIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: perProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
-  inIdentity.limit = fairLimit(perIdentity, share, identity, ownIdentity);
-  inProject.limit = fairLimit(perProject, share, project, ownProject);
-  return s;
 }
 
 function whose(exceeded: number): string {
@@ -82,7 +75,9 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
     let s = spec(identity, kind, account, now);
     let result;
     try {
-      s = await withFairLimits(s);
+      // The account's share depends on what the others use now: read, not counted (the windows
+      // themselves stay atomic in the consume that follows).
+      if (s.counters.length > 1) s = spec(identity, kind, account, now, (await getLimitStore().peek(s)).used);
       result = await getLimitStore().consume(s);
     } catch {
       return; // Without the store the guard cannot count; Google's own 429s are still retried.
