@@ -52,7 +52,8 @@ export interface VisitorLimit {
  * and send its listed Origin from a script), and must never lock its owner's servers out.
  */
 export const BROWSER_SHARE = 0.8;
-const browserLimit = (limit: number) => Math.max(1, Math.floor(limit * BROWSER_SHARE));
+/** A browser key's part of one of the account's windows (`limit` requests). */
+export const browserLimit = (limit: number) => Math.max(1, Math.floor(limit * BROWSER_SHARE));
 
 /**
  * The account's windows at `now` as one request against the store; for a browser key, the

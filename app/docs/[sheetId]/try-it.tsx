@@ -154,24 +154,24 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
               : `Each request here counts against the plan of the key's account${planNote ? ` (${planNote})` : ""}.`}
       </p>
       <div ref={answer}>
-      {result && ("error" in result ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">{result.error}</p>
-      ) : (
-        <div className="space-y-2">
-          <p className="text-sm">
-            Status <span data-testid="tryit-status" className={`font-mono font-semibold ${result.status < 300 ? "text-emerald-600" : "text-red-600"}`}>{result.status}</span>
-          </p>
-          {result.limited && <p role="alert" data-testid="tryit-limited" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">{result.limited}</p>}
-          {result.headers.length > 0 && (
-            <dl data-testid="tryit-headers" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 font-mono text-xs">
-              {result.headers.map(([name, value]) => (
-                <div key={name} className="contents"><dt className="text-slate-500">{name}</dt><dd className="break-all">{value}</dd></div>
-              ))}
-            </dl>
-          )}
-          <pre data-testid="tryit-body" className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{result.body}</pre>
-        </div>
-      ))}
+        {result && ("error" in result ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">{result.error}</p>
+        ) : (
+          <div className="space-y-2">
+            <p className="text-sm">
+              Status <span data-testid="tryit-status" className={`font-mono font-semibold ${result.status < 300 ? "text-emerald-600" : "text-red-600"}`}>{result.status}</span>
+            </p>
+            {result.limited && <p role="alert" data-testid="tryit-limited" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">{result.limited}</p>}
+            {result.headers.length > 0 && (
+              <dl data-testid="tryit-headers" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 font-mono text-xs">
+                {result.headers.map(([name, value]) => (
+                  <div key={name} className="contents"><dt className="text-slate-500">{name}</dt><dd className="break-all">{value}</dd></div>
+                ))}
+              </dl>
+            )}
+            <pre data-testid="tryit-body" className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{result.body}</pre>
+          </div>
+        ))}
       </div>
     </div>
   );

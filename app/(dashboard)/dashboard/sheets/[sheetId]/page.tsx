@@ -17,7 +17,7 @@ import { KeysPanel } from "../../keys/keys-panel";
 import { recentSheetStats } from "@/lib/sheets/sheet-stats";
 import { config } from "@/lib/env";
 import { accountLimits } from "@/lib/limits/accounts";
-import { BROWSER_SHARE, effectivePlan } from "@/lib/limits/limiter";
+import { browserLimit, effectivePlan } from "@/lib/limits/limiter";
 import { quotaSnapshot } from "@/lib/limits/usage-report";
 import { TryIt } from "@/app/docs/[sheetId]/try-it";
 import { plural } from "@/app/components/plural";
@@ -54,7 +54,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
     accountLimits(user.id).then(async (account) => [await quotaSnapshot(account), effectivePlan(account.plan)] as const),
   ]);
   // A new browser key's per-visitor limit starts within what the plan lets browser keys use a minute.
-  const visitorLimit = Math.max(1, Math.min(DEFAULT_VISITOR_LIMIT, Math.floor(plan.burst * BROWSER_SHARE)));
+  const visitorLimit = Math.min(DEFAULT_VISITOR_LIMIT, browserLimit(plan.burst));
   const n = (x: number) => x.toLocaleString("en-US");
   const tabs = model?.tabs.map((t) => t.name) ?? [];
   const target = { baseUrl: config().appUrl, sheetId: sheet.id, tab: tabs[0] };
