@@ -31,8 +31,9 @@ let guardLength = 0;
 const question = () => [...unsaved.values()].at(-1) ?? QUESTION;
 const onGuardEntry = () => (window.history.state as Record<string, unknown> | null)?.[GUARD] === true;
 
-function addGuardEntry() {
-  window.history.pushState({ [GUARD]: true }, "");
+/** Puts our entry in front (unless the current one is ours already, as after a reload) and watches it. */
+function armGuard() {
+  if (!onGuardEntry()) window.history.pushState({ [GUARD]: true }, "");
   guarding = true;
   guardLength = window.history.length;
 }
@@ -40,7 +41,7 @@ function addGuardEntry() {
 function onPopState() {
   if (ownBack) {
     // Something became unsaved again while our entry was being taken away: put it back.
-    if (ownBack === "drop" && unsaved.size > 0 && !onGuardEntry()) addGuardEntry();
+    if (ownBack === "drop" && unsaved.size > 0) armGuard();
     ownBack = null;
     agreedToLeave = false;
     return;
@@ -58,7 +59,7 @@ function onPopState() {
     ownBack = "leave";
     window.history.back();
   } else {
-    addGuardEntry();
+    armGuard();
   }
 }
 
@@ -98,11 +99,7 @@ function hold(token: symbol, ask: string) {
   // Capture on window runs before React's handlers, which next/link uses.
   window.addEventListener("click", onClick, true);
   window.addEventListener("popstate", onPopState);
-  if (!onGuardEntry()) addGuardEntry();
-  else {
-    guarding = true;
-    guardLength = window.history.length;
-  }
+  armGuard();
 }
 
 function release(token: symbol) {
