@@ -1,10 +1,10 @@
-import Link from "next/link";
 import { Brand } from "@/app/components/brand";
 import { SubmitButton } from "@/app/components/submit-button";
 import { signOut } from "@/lib/auth/auth";
 import { headers } from "next/headers";
 import { RETURN_TO_HEADER } from "@/lib/auth/return-to";
 import { requireUser } from "@/lib/auth/session";
+import { NavLink } from "./nav-link";
 
 export const dynamic = "force-dynamic";
 
@@ -26,8 +26,8 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Brand />
             <nav className="flex gap-4 text-sm text-slate-600 dark:text-slate-400">
               {/* At least 44 px tall on a touch screen: a finger finds them. */}
-              <Link href="/dashboard" className="inline-flex min-h-11 items-center hover:text-slate-900 sm:min-h-0 dark:hover:text-white">Sheets</Link>
-              <Link href="/dashboard/usage" className="inline-flex min-h-11 items-center hover:text-slate-900 sm:min-h-0 dark:hover:text-white" data-testid="nav-usage">Usage</Link>
+              <NavLink href="/dashboard" section={["/dashboard/sheets"]} testId="nav-sheets">Sheets</NavLink>
+              <NavLink href="/dashboard/usage" testId="nav-usage">Usage</NavLink>
             </nav>
           </div>
           <div className="flex min-w-0 items-center gap-3 text-sm">

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { config } from "@/lib/env";
 import { PLANS } from "@/lib/limits/plans";
 import { QuickStart } from "./quick-start";
+import { ScrollArea } from "@/app/components/scroll-area";
 
 export const metadata: Metadata = { title: "Guide · SheetAPI" };
 // The quick start's examples carry this server's own address, known at run time, not at build.
@@ -108,12 +109,12 @@ export default function GuidePage() {
       </Section>
       <Section id="limits" title="Plans and rate limits">
         <p>Limits belong to the account and are shared by all its keys and sheets. Burst is a sliding 60-second window; hours and days are UTC; the billing period repeats monthly from sign-up. A <a href="#browser-keys" className="underline">browser key</a> also limits each visitor address per UTC minute; its 429 says so and carries the same headers.</p>
-        <div className="overflow-x-auto">
+        <ScrollArea label="Plans and their limits">
           <table className="w-full min-w-[28rem] text-left text-sm" data-testid="guide-plans">
             <thead className="text-xs text-slate-500"><tr><th className="py-1 font-normal">Plan</th><th className="py-1 font-normal">Per period</th><th className="py-1 font-normal">Per day</th><th className="py-1 font-normal">Per hour</th><th className="py-1 font-normal">Per minute</th></tr></thead>
             <tbody>{Object.values(PLANS).map((p) => <tr key={p.label} className="border-t border-slate-100 dark:border-slate-800"><td className="py-1.5">{p.label}</td><td>{n(p.month)}</td><td>{n(p.day)}</td><td>{n(p.hour)}</td><td>{n(p.burst)}</td></tr>)}</tbody>
           </table>
-        </div>
+        </ScrollArea>
         <p>Answers 2xx and 4xx count; 401, 429 and 5xx do not. Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code> for the window closest to its limit; routes that need no key (<code>GET /api</code>, <code>/health</code>) carry them too when sent a live key, without counting it. <code>GET /billing/usage</code> reports the period&apos;s use, is not counted, and answers even past a limit.</p>
       </Section>
       <Section id="errors" title="Errors">

@@ -9,6 +9,7 @@ import { CodeBlock } from "./code-block";
 import { ReferenceSections } from "./reference-sections";
 import { SheetQuickStart } from "./sheet-quick-start";
 import { TryIt } from "./try-it";
+import { ScrollArea } from "@/app/components/scroll-area";
 
 export const dynamic = "force-dynamic";
 
@@ -60,7 +61,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
             : "This tab has no id column: rows are identified by their row number in the sheet (header = 1, first row = 2). Row numbers move when rows above are inserted or deleted: send If-Match with the row's ETag from your read, and a PUT or DELETE answers 412 instead of reaching another row; without If-Match it acts on whichever row is now at that number."}
         </p>
       </div>
-      <div className="overflow-x-auto">
+      <ScrollArea label={`Columns of ${tab.name}`}>
         <table className="w-full min-w-[28rem] text-left text-sm">
           <thead className="text-xs text-slate-500"><tr><th className="py-1 pr-4 font-normal">Column</th><th className="py-1 pr-4 font-normal">Type</th><th className="py-1 font-normal">Example{ex?.real ? "" : " (made up)"}</th></tr></thead>
           <tbody>
@@ -73,7 +74,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
       <Endpoint method="GET" path={`${tabPath(docs, tab)}`} permission="Read">
         <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}${listQuery}` })} />
         <details className="text-sm">

@@ -2,20 +2,21 @@
 import { DOCUMENTED_ERRORS } from "@/lib/docs/errors";
 import { config } from "@/lib/env";
 import type { SheetDocs } from "@/lib/docs/sheet-docs";
+import { ScrollArea } from "@/app/components/scroll-area";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const th = "py-1.5 pr-4 font-normal";
 const td = "py-1.5 pr-4 align-top";
 
 
-function Table({ head, rows, testId }: { head: string[]; rows: React.ReactNode[][]; testId?: string }) {
+function Table({ label, head, rows, testId }: { label: string; head: string[]; rows: React.ReactNode[][]; testId?: string }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollArea label={label}>
       <table className="w-full min-w-[28rem] text-left text-sm" data-testid={testId}>
         <thead className="text-xs text-slate-500"><tr>{head.map((h) => <th key={h} className={th}>{h}</th>)}</tr></thead>
         <tbody>{rows.map((r, i) => <tr key={i} className="border-t border-slate-100 dark:border-slate-800">{r.map((c, j) => <td key={j} className={td}>{c}</td>)}</tr>)}</tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 
@@ -30,7 +31,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
       <section id="keys" className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Keys and permissions</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">The sheet&apos;s owner creates keys in the dashboard; a key&apos;s value is shown once. Send it as <code>X-API-Key</code>, or as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
-        <Table head={["Permission", "Grants"]} rows={[
+        <Table label="Permissions" head={["Permission", "Grants"]} rows={[
           ["Read", "GET rows"],
           ["Write", "POST, PUT, PATCH, DELETE rows (by id, by filter, by key, upsert)"],
           ["Schema", <>GET <code>/api/{docs.sheet.id}/schema</code>, POST <code>/api/{docs.sheet.id}/refresh-schema</code></>],
@@ -52,7 +53,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Listing: filter, sort, page</h2>
-        <Table head={["Parameter", "Meaning"]} rows={[
+        <Table label="List parameters" head={["Parameter", "Meaning"]} rows={[
           [<code key="l">limit</code>, "1 to 1,000 rows (default 100)"],
           [<code key="o">offset</code>, "rows to skip (default 0)"],
           [<code key="s">sort</code>, "a column, or several joined by , (later ones break ties); by value when all its values are numbers or dates (in the sheet's locale); stable; empty values last"],
@@ -65,7 +66,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           [<code key="fr">fresh</code>, "true: read the sheet from Google now, not the cached copy (as Cache-Control: no-cache)"],
           [<code key="u">_…</code>, "names starting with _ (cache-busters such as _=1700000000000) are ignored; any other unknown name answers 400"],
         ]} />
-        <Table testId="filter-examples" head={["Filter", "Matches"]} rows={[
+        <Table label="Filter examples" testId="filter-examples" head={["Filter", "Matches"]} rows={[
           [<code key="1">{`${text}=Ada`}</code>, "equal, case-sensitive"],
           [<code key="2">{`${text}=Ada|Grace`}</code>, "either value"],
           [<code key="3">{`${text}!=Ada`}</code>, "different"],
@@ -92,14 +93,14 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Errors</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">Every answer carries <code>success</code>. Errors are <code>{"{ \"success\": false, \"error\": code, \"message\": text }"}</code> and carry <code>X-Request-Id</code>.</p>
-        <Table testId="errors" head={["Status", "error", "When"]} rows={DOCUMENTED_ERRORS.map((e) => [String(e.status), <code key={e.code}>{e.code}</code>, e.when])} />
+        <Table label="Errors" testId="errors" head={["Status", "error", "When"]} rows={DOCUMENTED_ERRORS.map((e) => [String(e.status), <code key={e.code}>{e.code}</code>, e.when])} />
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Rate limits</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           The owner&apos;s plan, <strong data-testid="docs-plan">{p.label}</strong>, is shared by all keys of the account. Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code> for the window closest to its limit (and the IETF <code>RateLimit</code> and <code>RateLimit-Policy</code> fields). A 429 carries <code>Retry-After</code> and <code>{"{ retry_after, limit: { allowed, current, reset_at } }"}</code>: wait that long, or back off exponentially.
         </p>
-        <Table testId="docs-limits" head={["Per minute (burst)", "Per hour", "Per day (UTC)", "Per billing period"]} rows={[[n(p.burst), n(p.hour), n(p.day), n(p.month)]]} />
+        <Table label="Rate limits" testId="docs-limits" head={["Per minute (burst)", "Per hour", "Per day (UTC)", "Per billing period"]} rows={[[n(p.burst), n(p.hour), n(p.day), n(p.month)]]} />
         <p className="text-sm text-slate-600 dark:text-slate-400">Answers 2xx and 4xx count; 401, 429 and 5xx do not.</p>
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800" data-testid="docs-events">

@@ -1,7 +1,8 @@
 "use client";
 // A sheet's keys: a row for each existing key, and the form that creates the next one.
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
+import { useModalDialog } from "@/app/components/use-modal-dialog";
 import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import type { KeySummary } from "@/lib/keys/manage";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
@@ -32,16 +33,11 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
   // The new key's value is shown once: while its dialog is open, leaving asks as unsaved edits do.
   useUnsavedChanges(started || created !== null, created ? "Your new key is shown only this once. Leave without copying it?" : undefined);
   const closeButton = useRef<HTMLButtonElement>(null);
-  // A modal dialog: focus moves into it, and the page behind it does not scroll.
-  useEffect(() => {
-    if (!created) return;
-    closeButton.current?.focus({ preventScroll: true });
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = "hidden";
-    return () => {
-      document.body.style.overflow = overflow;
-    };
-  }, [created]);
+  const dialog = useRef<HTMLDivElement>(null);
+  // Escape closes the dialog as it closes any other, but the key is lost with it: ask first.
+  useModalDialog(created !== null, dialog, closeButton, () => {
+    if (window.confirm("Your new key is shown only this once. Close it?")) setCreated(null);
+  });
 
   function submit() {
     setError(null);
@@ -91,7 +87,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
       </div>
       {error && <p role="alert" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
       {created && (
-        <div role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">
+        <div ref={dialog} role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">
           {/* Scrolls inside itself on a short screen, so nothing of the key or the example is cut off. */}
           <div className="max-h-full w-full max-w-2xl space-y-4 overflow-y-auto rounded-lg bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
             <NewKeyNotice value={created.value} name={created.name} browser={created.browser} target={created.permissions.includes("read") ? target : undefined} />

@@ -29,8 +29,11 @@ import { CacheSettings } from "./cache-settings";
 import { WriteMode } from "./write-mode";
 import { RefreshSchemaButton } from "./refresh-button";
 import { AddIdColumn } from "./add-id-column";
+import { sheetPageTitle } from "./title";
 
-export const metadata: Metadata = { title: "Sheet: keys and settings · SheetAPI" };
+export function generateMetadata({ params }: { params: Promise<{ sheetId: string }> }): Promise<Metadata> {
+  return params.then(({ sheetId }) => sheetPageTitle(sheetId, "keys and settings"));
+}
 
 export const dynamic = "force-dynamic";
 

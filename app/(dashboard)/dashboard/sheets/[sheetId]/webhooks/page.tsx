@@ -11,8 +11,11 @@ import { EVENT_TYPES } from "@/lib/webhooks/diff";
 import { deliveryLog, deliveryProgress, listEndpoints } from "@/lib/webhooks/endpoints";
 import { planLimits } from "@/lib/webhooks/plans";
 import { AddEndpointForm, EndpointCard, type EndpointView } from "./webhooks-panel";
+import { sheetPageTitle } from "../title";
 
-export const metadata: Metadata = { title: "Webhooks · SheetAPI" };
+export function generateMetadata({ params }: { params: Promise<{ sheetId: string }> }): Promise<Metadata> {
+  return params.then(({ sheetId }) => sheetPageTitle(sheetId, "webhooks"));
+}
 
 export const dynamic = "force-dynamic";
 
