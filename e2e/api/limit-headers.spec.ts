@@ -43,3 +43,30 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
   // Forty-four answers later, the next counted request is the second of the minute.
   expect(limitOf(await request.get(rows, { headers: { "X-API-Key": key } }))).toEqual(["5", "3"]);
 });
+
+test("a path with a trailing slash or doubled slashes is answered as the path without them, headers and all", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const sheetId = await copySpreadsheet(E2E.demoSheetId);
+  await signIn(page, "trailing-slash@example.com");
+  const key = await registerSheet(page, sheetId);
+  const headers = { "X-API-Key": key };
+  const plain = await (await request.get(`/api/v1/${sheetId}/Products`, { headers })).json();
+  for (const path of [`/api/v1/${sheetId}/Products/`, `/api/v1//${sheetId}//Products`, `/api/v1/${sheetId}/Products/1/`, `/api/${sheetId}/schema/`]) {
+    const res = await request.get(path, { headers, maxRedirects: 0 });
+    expect([path, res.status()]).toEqual([path, 200]);
+    expect(res.headers()["x-ratelimit-limit"]).toBe("5");
+    expect(res.headers()["access-control-allow-origin"]).toBe("*");
+    if (path.endsWith("Products/")) expect(await res.json()).toEqual(plain);
+  }
+});
+
+test("a key route's 401 carries the rate-limit headers of the address's allowance for bad keys", async ({ request }) => {
+  for (const headers of [{}, { "X-API-Key": "shk_0000000000000000000000000000000000000A" }] as Record<string, string>[]) {
+    const res = await request.get(`/api/v1/${E2E.demoSheetId}/Products`, { headers });
+    expect(res.status()).toBe(401);
+    const [limit, remaining] = limitOf(res).map(Number);
+    expect(limit).toBeGreaterThan(0);
+    expect(remaining).toBeLessThan(limit!);
+    expect(Number(res.headers()["x-ratelimit-reset"])).toBeGreaterThan(Date.now() / 1000);
+  }
+});

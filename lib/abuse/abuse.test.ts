@@ -35,12 +35,26 @@ describe("invalid-key floods", () => {
   it("answers 429 to an address after its allowance of bad keys, and only to that address", async () => {
     const bad = "shk_0000000000000000000000000000000000000A";
     // The client's own X-Forwarded-For entry cannot change its address: the proxy's entry decides.
-    for (let i = 0; i < 10; i++) expect((await list(bad, `1.1.1.${i}, 203.0.113.7`)).status).toBe(401);
+    // Each 401 carries the address's allowance as its rate-limit headers, counting down.
+    for (let i = 0; i < 10; i++) {
+      const res = await list(bad, `1.1.1.${i}, 203.0.113.7`);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("10");
+      expect(res.headers.get("x-ratelimit-remaining")).toBe(String(9 - i));
+      expect(Number(res.headers.get("x-ratelimit-reset")) * 1000).toBeGreaterThan(Date.now());
+      expect(Number(res.headers.get("x-ratelimit-reset")) * 1000).toBeLessThanOrEqual(Date.now() + 61_000);
+    }
     const cut = await list(bad, "9.9.9.9, 203.0.113.7");
     expect(cut.status).toBe(429);
     expect(cut.body).toMatchObject({ success: false, error: "rate_limit_exceeded", limit: { allowed: 10 } });
     expect(Number(cut.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(cut.headers.get("x-ratelimit-limit")).toBeNull(); // no account's window was touched
+    // The address's window, not an account's (none was touched).
+    expect(cut.headers.get("x-ratelimit-limit")).toBe("10");
+    expect(cut.headers.get("x-ratelimit-remaining")).toBe("0");
+    // A missing key is a bad key too.
+    const missing = await list("", "9.9.9.9, 198.51.100.2");
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("x-ratelimit-remaining")).toBe("9");
     expect((await list(key, "9.9.9.9, 198.51.100.1")).status).toBe(200); // another address, a good key
   });
 });

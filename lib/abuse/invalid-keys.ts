@@ -2,7 +2,9 @@
 // against, so each instance throttles them per client address instead (a sliding minute in
 // memory: no store call, so a flood costs the shared stores nothing). Past the allowance a bad
 // key from the address gets 429 instead of 401, until its failures age out. A valid key is never
-// refused for its address: the key is checked first (a cached lookup).
+// refused for its address: the key is checked first (a cached lookup). The answers to bad keys
+// carry that allowance as their rate-limit headers (SPEC, Limits 6: every response carries them),
+// since it is the limit the caller's next bad key meets.
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 
@@ -50,13 +52,33 @@ export function refuseFloodingAddress(req: Request, now = Date.now()): void {
     "rate_limit_exceeded",
     `Too many requests with a missing or invalid API key from your address; retry in ${retryAfter} s.`,
     { retry_after: retryAfter, limit: { allowed, current: list.length, reset_at: Math.ceil((now + retryAfter * 1000) / 1000) } },
-    { "Retry-After": String(retryAfter) },
+    { "Retry-After": String(retryAfter), ...allowanceHeaders(list, now) },
   );
 }
 
-export function noteInvalidKey(req: Request, now = Date.now()): void {
+/** Notes a bad key from the request's address; the address's allowance after it, as rate-limit headers (none without an address). */
+export function noteInvalidKey(req: Request, now = Date.now()): Record<string, string> {
   const address = clientAddress(req);
-  if (address === UNKNOWN) return;
+  if (address === UNKNOWN) return {};
   if (!failures.has(address) && failures.size >= MAX_ADDRESSES) failures.delete(failures.keys().next().value!);
-  failures.set(address, [...recent(address, now), now]);
+  const list = [...recent(address, now), now];
+  failures.set(address, list);
+  return allowanceHeaders(list, now);
+}
+
+/**
+ * The headers a key route's answers carry (lib/limits/limiter.ts, limitHeaders), for the
+ * address's sliding minute: it frees a unit as each failure turns a minute old, so Reset is when
+ * the oldest one does.
+ */
+function allowanceHeaders(list: number[], now: number): Record<string, string> {
+  const allowed = config().env.INVALID_KEY_LIMIT_PER_MINUTE;
+  const reset = (list[0] ?? now) + WINDOW_MS;
+  return {
+    "X-RateLimit-Limit": String(allowed),
+    "X-RateLimit-Remaining": String(Math.max(0, allowed - list.length)),
+    "X-RateLimit-Reset": String(Math.ceil(reset / 1000)),
+    RateLimit: `limit=${allowed}, remaining=${Math.max(0, allowed - list.length)}, reset=${Math.max(0, Math.ceil((reset - now) / 1000))}`,
+    "RateLimit-Policy": `${allowed};w=${WINDOW_MS / 1000}`,
+  };
 }

@@ -53,6 +53,9 @@ describe("OpenAPI document", () => {
     expect(doc.components.schemas.Team_Members_Row!.properties).toHaveProperty("id");
     expect(doc.components.schemas.Team_Members_RowInput!.properties).not.toHaveProperty("id");
     expect(doc.components.schemas.Products_RowPatch!.properties).not.toHaveProperty("id");
+    // PUT takes the row's own id back (a row read and sent whole), and says any other is refused.
+    expect(doc.components.schemas.Products_RowUpdate!.properties!.id).toMatchObject({ description: expect.stringContaining("id cannot change") });
+    expect(doc.paths[`${base}/Products/{rowId}`]!.put).toMatchObject({ requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Products_RowUpdate" } } } } });
     expect(doc.paths[`/api/${DEMO_SPREADSHEET_ID}/schema`]).toBeDefined();
     expect(doc.paths["/billing/usage"]).toBeDefined();
   });
@@ -104,8 +107,11 @@ describe("OpenAPI document", () => {
     expect(schemas.Products_TypedRow!.required).toEqual(["id"]);
     expect(schemas.Products_TypedRow!.properties!.price).toMatchObject({ type: ["number", "string", "null"] });
     expect(schemas.Products_TypedRow!.properties!.in_stock).toMatchObject({ type: ["boolean", "string", "null"] });
-    expect(schemas.Products_TypedRow!.properties!.released).toMatchObject({ type: ["string", "null"], format: "date" });
-    expect(schemas.Orders_TypedRow!.properties!.placed_at).toMatchObject({ type: ["string", "null"], format: "date-time" });
+    // Text in a date column comes back as text: no `format` that would make a validator refuse it.
+    expect(schemas.Products_TypedRow!.properties!.released).toMatchObject({ type: ["string", "null"], description: expect.stringContaining("YYYY-MM-DD") });
+    expect(schemas.Products_TypedRow!.properties!.released).not.toHaveProperty("format");
+    expect(schemas.Orders_TypedRow!.properties!.placed_at).toMatchObject({ type: ["string", "null"], description: expect.stringContaining("date-time") });
+    expect(schemas.Orders_TypedRow!.properties!.placed_at).not.toHaveProperty("format");
     expect(schemas.Team_Members_TypedRow!.properties!.id).toMatchObject({ type: "integer" });
     const item = doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Products/{rowId}`]!;
     const list = doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Products`]!;

@@ -84,10 +84,12 @@ function typedColumn(c: ColumnModel): Json {
       return { type: ["number", "string", "null"], description: `${description} A number (a percent as its fraction: "15%" is 0.15); text that is not a number stays text.` };
     case "boolean":
       return { type: ["boolean", "string", "null"], description: `${description} TRUE and FALSE are booleans; other text stays text.` };
+    // No `format`: a cell of a date column may hold any text, and it comes back as that text; a
+    // validator or a client generated with `format: date` would refuse the whole answer.
     case "date":
-      return { type: ["string", "null"], format: "date", description };
+      return { type: ["string", "null"], description: `${description} An ISO 8601 date (YYYY-MM-DD; a cell that also holds a time, as a date-time); text that is not a date stays text.` };
     case "datetime":
-      return { type: ["string", "null"], format: "date-time", description };
+      return { type: ["string", "null"], description: `${description} An ISO 8601 date-time with the sheet's UTC offset; text that is not a date stays text.` };
     default:
       return { type: ["string", "null"], description };
   }
@@ -116,6 +118,14 @@ function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
     // A tab without columns has no valid body to show: no example rather than an invalid `{}`.
     RowInput: { type: "object", properties: inputProps, additionalProperties: false, minProperties: 1, ...examplesOf(exampleCreateBody(docs, tab)) },
     RowPatch: { type: "object", properties: patchProps, additionalProperties: false, minProperties: 1, ...examplesOf(exampleUpdateBody(docs, tab)) },
+    // PUT and PATCH of one row: a row read and sent back whole carries its own id, which is no change.
+    RowUpdate: {
+      type: "object",
+      properties: { ...patchProps, id: { type: ["string", "number"], description: "Optional: the row's own id, as read (a row sent back whole is no change to it). Any other value answers 400: id cannot change." } },
+      additionalProperties: false,
+      minProperties: 1,
+      ...examplesOf(exampleUpdateBody(docs, tab)),
+    },
   };
 }
 
@@ -135,7 +145,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
   const update = (method: string) => ({
     operationId: `${method}_${id}`, tags: tag, summary: `Update a row of ${tab.name}${method === "patch" ? " (same as PUT)" : ""}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change (the row's own id, sent back with the row as read, is no change). No query parameters. With If-Match, only if the row is still as read (else 412, nothing changed).",
     parameters: [ref("parameters", "If-Match")],
-    requestBody: { required: true, ...jsonBody(ref("schemas", `${id}_RowPatch`)) },
+    requestBody: { required: true, ...jsonBody(ref("schemas", `${id}_RowUpdate`)) },
     responses: { "200": okResponse("The whole row after the update, with its new ETag.", envelope(row), withHeaders("ETag")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
   });
   return {

@@ -5,9 +5,10 @@
 //
 // Nothing is counted or metered: these routes answer the same with or without a key, so the key
 // is not what they serve (DECISIONS 15 counts requests that authenticate with one), and a client
-// at its limit must still reach /health and GET /api. A missing or bad key changes nothing (no
+// at its limit must still reach /health and GET /api. A missing or bad key changes nothing here (no
 // headers, no 401), and it is not noted by the invalid-key guard (lib/abuse/invalid-keys.ts): that
-// guard turns 401s into 429s, and these routes refuse no key.
+// guard turns 401s into 429s (and puts its allowance on key routes' 401s), and these routes refuse
+// no key.
 //
 // The headers are extras, so they never hold an answer up for long: the lookup starts when the
 // request arrives, beside the handler, and whatever has not come PEEK_BUDGET_MS after arrival is

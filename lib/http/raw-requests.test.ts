@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardRawRequests, rawRefusal } from "./raw-requests";
+import { collapsedSlashes, guardRawRequests, rawRefusal } from "./raw-requests";
 
 describe("rawRefusal", () => {
   it("lets the served methods and decodable paths through", () => {
@@ -17,6 +17,17 @@ describe("rawRefusal", () => {
 
   it("refuses a path whose percent-encoding does not decode, whatever the query holds", () => {
     for (const path of ["/api/v1/s/Products/%ZZ", "/x%C3%28", "/%", "/docs/%E0%A4%A"]) expect(rawRefusal("GET", path)?.code).toBe("validation_error");
+  });
+});
+
+describe("collapsedSlashes", () => {
+  it("makes runs of slashes in the path one, and leaves the query and other URLs alone", () => {
+    expect(collapsedSlashes("/api/v1//s///Products/")).toBe("/api/v1/s/Products/");
+    expect(collapsedSlashes("//health")).toBe("/health");
+    expect(collapsedSlashes("/api/v1/s//T?filter=url=https://x.example//y")).toBe("/api/v1/s/T?filter=url=https://x.example//y");
+    expect(collapsedSlashes("/api/v1/s/T?filter=url=https://x.example")).toBeUndefined();
+    expect(collapsedSlashes("/api/v1/s/T")).toBeUndefined();
+    expect(collapsedSlashes("http://host.example//x")).toBeUndefined();
   });
 });
 
@@ -36,7 +47,7 @@ describe("guardRawRequests on a node:http server", () => {
   let port = 0;
   beforeAll(async () => {
     guardRawRequests();
-    server = createServer((_req, res) => res.end("routed"));
+    server = createServer((req, res) => res.end(`routed ${req.url}`));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as { port: number }).port;
   });
@@ -63,6 +74,11 @@ describe("guardRawRequests on a node:http server", () => {
   it("leaves other requests to the server's handler", async () => {
     const text = await exchange(port, "GET /api/v1/s/T%C3%A9st?filter=%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
-    expect(text.endsWith("routed")).toBe(true);
+    expect(text.endsWith("routed /api/v1/s/T%C3%A9st?filter=%ZZ")).toBe(true);
+  });
+
+  it("passes a path with doubled slashes on as the path without them", async () => {
+    const text = await exchange(port, "GET /api//v1/s//T/?filter=a//b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(text.endsWith("routed /api/v1/s/T/?filter=a//b")).toBe(true);
   });
 });

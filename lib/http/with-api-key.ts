@@ -58,11 +58,11 @@ async function refuseOrigin(req: Request, origin: string | null, decision: Limit
   // Given back before the answer, so the owner's next request sees it returned.
   if (decision?.allowed) await refundRequest(decision).catch(() => undefined);
   refuseFloodingAddress(req);
-  noteInvalidKey(req);
+  const allowance = noteInvalidKey(req);
   if (!origin) {
-    throw new ApiError("forbidden", "This is a browser (publishable) key: it works only from web pages of the origins its owner listed, and this request carries no Origin header. From a server or a script, use a secret key.");
+    throw new ApiError("forbidden", "This is a browser (publishable) key: it works only from web pages of the origins its owner listed, and this request carries no Origin header. From a server or a script, use a secret key.", {}, allowance);
   }
-  throw new ApiError("forbidden", `This browser (publishable) key may not be used from the origin ${quoted(origin)}: its owner did not list it. The owner can add it to the key's allowed origins in the dashboard.`);
+  throw new ApiError("forbidden", `This browser (publishable) key may not be used from the origin ${quoted(origin)}: its owner did not list it. The owner can add it to the key's allowed origins in the dashboard.`, {}, allowance);
 }
 
 /** The key's public prefix (what the dashboard shows), for logs: never the key itself. */
@@ -77,6 +77,7 @@ const keyPrefix = (req: Request) => {
 /**
  * Authenticates, throttling addresses that keep sending bad keys (they have no account to count
  * against). The key is checked first: a valid key is never refused for its address's bad keys.
+ * Its 401 carries the address's allowance as the rate-limit headers.
  */
 async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
   try {
@@ -84,7 +85,8 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
   } catch (err) {
     if (err instanceof ApiError && err.code === "unauthorized") {
       refuseFloodingAddress(req);
-      noteInvalidKey(req);
+      // The 401 tells how many more bad keys the address may send this minute.
+      throw new ApiError(err.code, err.message, err.extra, { ...err.headers, ...noteInvalidKey(req) });
     }
     throw err;
   }

@@ -50,7 +50,12 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
   ].join("&");
   const keyColumn = firstText;
   const keyValue = String((keyColumn && ex?.rows[0]?.[keyColumn.name]) || "value");
-  const listAnswer = { success: true, data: ex?.rows ?? [], meta: { total: ex?.rows.length ?? 0, limit: 100, offset: 0, returned: ex?.rows.length ?? 0 } };
+  // The answer shown is the example request's own: its filter (exact match on the first text
+  // column) and limit applied to the example rows.
+  const filterValue = firstText ? ex?.rows[0]?.[firstText.name] : undefined;
+  const matching = (ex?.rows ?? []).filter((r) => !firstText || !filterValue || r[firstText.name] === filterValue);
+  const shown = matching.slice(0, 10);
+  const listAnswer = { success: true, data: shown, meta: { total: matching.length, limit: 10, offset: 0, returned: shown.length } };
   return (
     <section id={`tab-${encodeURIComponent(tab.name)}`} data-testid="docs-tab" data-tab-name={tab.name} className="space-y-6 border-t border-slate-200 pt-10 dark:border-slate-800">
       <div>
@@ -105,15 +110,15 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
       </Endpoint>
       {keyColumn && (
         <>
-          <Endpoint method="PATCH" path={`${tabPath(docs, tab)}?filter=…`} permission="Write">
-            <p className="text-sm text-slate-600 dark:text-slate-400">The named cells of every row the filter matches, in one write: at most <code>limit</code> rows (default 1; more matches change nothing and answer 409); <code>dry_run=true</code> only counts. An array body instead updates each row found by <code>?key={keyColumn.name}</code> with its own values.</p>
+          <Endpoint method="PATCH" path={`${tabPath(docs, tab)}?filter=…`} permission="Write and Read">
+            <p className="text-sm text-slate-600 dark:text-slate-400">The named cells of every row the filter matches, in one write: at most <code>limit</code> rows (default 1; more matches change nothing and answer 409); <code>dry_run=true</code> only counts. The rows are chosen by their values and answered, so the key needs Read as well. An array body instead updates each row found by <code>?key={keyColumn.name}</code> with its own values (Write alone).</p>
             <CodeBlock snippets={snippetsFor({ method: "PATCH", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}`, body: exampleUpdateBody(docs, tab) })} />
           </Endpoint>
           <Endpoint method="POST" path={`${tabPath(docs, tab)}?upsert=${keyColumn.name}`} permission="Write">
             <p className="text-sm text-slate-600 dark:text-slate-400">Upsert: rows whose <code>{keyColumn.name}</code> matches are updated cell by cell, the others appended, in one write.</p>
             <CodeBlock snippets={snippetsFor({ method: "POST", url: `${base}?upsert=${encodeURIComponent(keyColumn.name)}`, body: [exampleCreateBody(docs, tab)] })} />
           </Endpoint>
-          <Endpoint method="DELETE" path={`${tabPath(docs, tab)}?filter=…`} permission="Write">
+          <Endpoint method="DELETE" path={`${tabPath(docs, tab)}?filter=…`} permission="Write and Read">
             <p className="text-sm text-slate-600 dark:text-slate-400">Every row the filter matches, in one write, with the same <code>limit</code> and <code>dry_run</code>.</p>
             <CodeBlock snippets={snippetsFor({ method: "DELETE", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}&dry_run=true` })} />
           </Endpoint>
