@@ -21,6 +21,10 @@ export async function PlanPanel({ userId }: { userId: string }) {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="plan-webhooks">
         Webhook endpoints per sheet: {Object.entries(PLANS).map(([id, p]) => `${p.label} ${WEBHOOK_ENDPOINTS_PER_SHEET[id as keyof typeof PLANS]}`).join(" · ")}. Deliveries count toward nothing.
       </p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="plan-billing">
+        Billing is not open yet: no payment is taken. A change applies to all your keys within 30 seconds; requests already counted this
+        period stay counted, so a smaller plan may be past its limits at once.
+      </p>
       <form action={changePlanAction} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center">
         {/* Keyed by the plan: React resets a form after its action, and the select must then show the new plan. */}
         <select key={current} name="plan" defaultValue={current} aria-label="Plan" data-testid="plan-select" className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700">
