@@ -82,9 +82,18 @@ const rowApi = (sheet: WriteSheet, tab: string, id: string) => `GET /api/v1/${sh
 
 // --- Create ------------------------------------------------------------------------------------
 
+/**
+ * An id written as a number: a plain integer (no sign, no leading zero) of at most 15 digits,
+ * which Google Sheets holds and shows exactly (it keeps 15 significant digits). Any other id is
+ * written as text, exactly as given: "02" written as a number would show as "2", another row's
+ * id, and 1234567890123456 would come back rounded, naming no row. The tab's id counter counts
+ * these ids only: a longer digit string is an id like "A-12", kept as text and never counted.
+ */
+const NUMERIC_ID = /^(0|[1-9]\d{0,14})$/;
+
 function maxIntegerId(ids: Iterable<string>): number {
   let max = 0;
-  for (const id of ids) if (/^\d+$/.test(id)) max = Math.max(max, Number(id));
+  for (const id of ids) if (NUMERIC_ID.test(id)) max = Math.max(max, Number(id));
   return max;
 }
 
@@ -122,7 +131,7 @@ export function newRowCells(data: TabData, rows: RowInput[], ids: string[]): she
   return rows.map((row, i) => {
     const cells: sheets_v4.Schema$CellData[] = Array.from({ length: width }, () => ({}));
     for (const c of data.columns) {
-      if (c.name === "id" && data.hasIdColumn) cells[c.index] = cellData(/^\d+$/.test(ids[i]!) ? Number(ids[i]) : ids[i]!);
+      if (c.name === "id" && data.hasIdColumn) cells[c.index] = cellData(NUMERIC_ID.test(ids[i]!) ? Number(ids[i]) : ids[i]!);
       else if (c.name in row) cells[c.index] = cellData(row[c.name]!);
     }
     return { values: cells };

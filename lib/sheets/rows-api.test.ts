@@ -199,6 +199,35 @@ describe("creating rows", () => {
     expect(res.status).toBe(403);
     expect(String(res.body.message)).toMatch(/share it with the service's Google account as Editor/);
   });
+
+  it("keeps a given id as sent: leading zeros and 16+ digits stay text ids, and the counter goes on from the plain ones", async () => {
+    type Created = { rows: { id: string }[] };
+    const cellOf = async (name: string) => (await raw(DEMO_SPREADSHEET_ID)).tabs[0]!.rows.find((r) => r?.[1]?.value === name)![0];
+    // "02" is not row 2's id: written as a number it would show as "2", a second row with that id.
+    const zero = await api.create("Products", { id: "02", name: "Zero-led" });
+    expect([zero.status, (zero.body.data as Created).rows[0]!.id]).toEqual([201, "02"]);
+    expect(await cellOf("Zero-led")).toEqual({ value: "02" });
+    expect((await api.get("Products", "02")).body.data).toMatchObject({ id: "02", name: "Zero-led" });
+    expect((await api.get("Products", "2")).body.data).toMatchObject({ id: "2", name: "Standing desk" });
+    expect((await api.list("Products", "filter=name=Standing desk")).body.meta).toMatchObject({ total: 1 });
+    expect((await api.create("Products", { id: "02", name: "again" })).status).toBe(409);
+
+    // Sheets keeps 15 significant digits: a longer id written as a number would come back rounded.
+    const long = "1234567890123456";
+    const big = await api.create("Products", { id: long, name: "Long id" });
+    expect([big.status, (big.body.data as Created).rows[0]!.id]).toEqual([201, long]);
+    expect(await cellOf("Long id")).toEqual({ value: long });
+    expect((await api.get("Products", long)).body.data).toMatchObject({ id: long, name: "Long id" });
+    expect((await api.create("Products", { id: long, name: "again" })).status).toBe(409);
+    expect((await api.create("Products", { id: 1234567890123457, name: "JSON number" })).body.data).toMatchObject({ rows: [{ id: "1234567890123457" }] });
+
+    // New ids go on from the plain integer ids, each its own.
+    const next = await api.create("Products", [{ name: "After 1" }, { name: "After 2" }]);
+    const ids = (next.body.data as Created).rows.map((r) => r.id);
+    expect(ids.every((id) => /^[1-9]\d{0,14}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(2);
+    for (const id of ids) expect((await api.get("Products", id)).body.data).toMatchObject({ id });
+  });
 });
 
 describe("updating and deleting rows", () => {
