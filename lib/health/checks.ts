@@ -16,7 +16,7 @@ export interface HealthReport {
   healthy: boolean;
   /** Everything answers, but Google has refused or failed half of this instance's recent calls. */
   degraded: boolean;
-  checks: { database: CheckResult; limit_store: CheckResult; sheets_backend: CheckResult & { recent_calls: GoogleOutcomes } };
+  checks: { database: CheckResult; limit_store: CheckResult; sheets_backend: Omit<CheckResult, "status"> & { status: CheckResult["status"] | "degraded"; recent_calls: GoogleOutcomes } };
   /** Webhook delivery backlog and progress (null when the database cannot tell). */
   webhooks: Awaited<ReturnType<typeof deliveryProgress>> | null;
 }
@@ -62,6 +62,10 @@ export async function checkHealth(): Promise<HealthReport> {
     timed(cfg.google.emulated ? `emulators/google at ${sheetsRoot}` : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
   ]);
   const recent = recentGoogleOutcomes();
-  const checks = { database, limit_store, sheets_backend: { ...sheets_backend, recent_calls: recent } };
-  return { healthy: Object.values(checks).every((c) => c.status === "ok"), degraded: recent.degraded, checks, webhooks };
+  // Google reachable but failing most calls is "degraded", not "down": the service still answers
+  // (cached and stale reads, the dashboard), and a 503 would have load balancers take every
+  // instance out of rotation for an outage none of them can fix.
+  const sheetsStatus: HealthReport["checks"]["sheets_backend"]["status"] = sheets_backend.status === "ok" && recent.degraded ? "degraded" : sheets_backend.status;
+  const checks = { database, limit_store, sheets_backend: { ...sheets_backend, status: sheetsStatus, recent_calls: recent } };
+  return { healthy: Object.values(checks).every((c) => c.status !== "down"), degraded: recent.degraded, checks, webhooks };
 }

@@ -228,7 +228,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       const { callRoute } = await import("@/testing/routes");
       const health = await callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });
       expect(health.status).toBe(200);
-      expect(health.body).toMatchObject({ status: "degraded", checks: { sheets_backend: { recent_calls: { degraded: true } } } });
+      expect(health.body).toMatchObject({ status: "degraded", checks: { sheets_backend: { status: "degraded", recent_calls: { degraded: true } } } });
       expect((health.body as { checks: { sheets_backend: { recent_calls: { rate_limited: number } } } }).checks.sheets_backend.recent_calls.rate_limited).toBeGreaterThan(0);
 
       // Past the owner's bound (here: 0 s), no stale copy: a clean 503.
