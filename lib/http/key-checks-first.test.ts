@@ -62,11 +62,19 @@ describe("405 on key routes", () => {
     const refresh = await import("@/app/api/[sheetId]/refresh-schema/route");
     const usage = await import("@/app/billing/usage/route");
     for (const mod of [schema, refresh, usage] as Record<string, unknown>[]) {
-      const pre = await (mod.OPTIONS as () => Response)();
+      const preflight = mod.OPTIONS as (req: Request) => Promise<Response>;
+      const pre = await preflight(new Request("http://localhost/", { method: "OPTIONS", headers: { Origin: "https://app.example" } }));
       expect(pre.status).toBe(204);
       expect(pre.headers.get("access-control-allow-origin")).toBe("*");
       expect(pre.headers.get("access-control-allow-headers")).toContain("X-API-Key");
+      expect(pre.headers.get("x-ratelimit-limit")).toBeNull(); // a browser's preflight carries no key
+      // A script's OPTIONS with a live key gets the account's windows, uncounted.
+      const keyed = await preflight(new Request("http://localhost/", { method: "OPTIONS", headers: { "X-API-Key": key } }));
+      expect([keyed.status, keyed.headers.get("x-ratelimit-remaining")]).toEqual([204, expect.stringMatching(/^\d+$/)]);
     }
+    const counted = await callRoute(schema.GET, { path: `/api/${sheetId}/schema`, params: { sheetId }, headers: { "X-API-Key": key } });
+    const again = await (schema.OPTIONS as (req: Request) => Promise<Response>)(new Request("http://localhost/", { method: "OPTIONS", headers: { "X-API-Key": key } }));
+    expect(again.headers.get("x-ratelimit-remaining")).toBe(counted.headers.get("x-ratelimit-remaining"));
     const wrong = await callRoute(schema.DELETE, { method: "DELETE", path: `/api/${sheetId}/schema`, params: { sheetId }, headers: { "X-API-Key": key } });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("access-control-allow-origin")).toBe("*");

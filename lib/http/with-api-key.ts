@@ -16,7 +16,7 @@ import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
 import { handleApiError } from "./envelope";
-import { accountLimitHeaders } from "./peek-limits";
+import { accountLimitHeaders, withPeekedLimits } from "./peek-limits";
 import { ApiError, quoted } from "./errors";
 import { API_KEY_HEADER, requestKey } from "./key-carrier";
 import { METHODS, route, type Method, type RouteContext } from "./route";
@@ -188,6 +188,13 @@ export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>
 }
 
 /**
+ * The CORS preflight: never counted and never refused (a browser sends it without the key); sent
+ * with a live key (a script's OPTIONS), it carries the account's windows as they stand, as every
+ * answer to a key does.
+ */
+const preflight = withPeekedLimits(async () => corsPreflight());
+
+/**
  * The methods a key route does not serve. The key is checked (and, on sheet routes, the request
  * counted, with the limit headers) before the 405, as for any other answer to a valid key; CORS
  * headers come too, so a browser can read it. OPTIONS is the CORS preflight.
@@ -199,5 +206,5 @@ export function keyRouteMethods(allowed: Method[], { account = false } = {}) {
   };
   const handler = account ? withAccountKey(async () => refuse(), { permission: undefined }) : withApiKey<{ sheetId: string }>(async () => refuse(), { permission: undefined, browser: true });
   const others = Object.fromEntries(METHODS.filter((m) => m !== "OPTIONS" && !allowed.includes(m)).map((m) => [m, handler]));
-  return { ...others, OPTIONS: corsPreflight } as Record<Exclude<Method, "OPTIONS">, typeof handler> & { OPTIONS: typeof corsPreflight };
+  return { ...others, OPTIONS: preflight } as Record<Exclude<Method, "OPTIONS">, typeof handler> & { OPTIONS: typeof preflight };
 }
