@@ -208,6 +208,30 @@ describe("refresh tokens", () => {
     expect(again.refresh_token).not.toBe(first.refresh_token);
   });
 
+  it("outlive a restart of an emulator that keeps its data in a file, as Google's grants do", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dataFile = join(mkdtempSync(join(tmpdir(), "google-grants-")), "google.json");
+    const first = await startGoogleEmulator({ serviceAccountKeys: [account], dataFile });
+    const clientOf = (url: string) => new OAuth2Client({ clientId: "client-a", clientSecret: "secret", redirectUri: "http://127.0.0.1:9/cb", endpoints: { oauth2AuthBaseUrl: `${url}/o/oauth2/v2/auth`, oauth2TokenUrl: `${url}/token` } });
+    const c = clientOf(first.url);
+    const code = await allowConsent(c.generateAuthUrl({ scope: ["openid", `${AUTH}spreadsheets`], access_type: "offline" }), "restart@example.com");
+    const { refresh_token } = (await c.getToken(code)).tokens;
+    await first.stop();
+
+    const second = await startGoogleEmulator({ serviceAccountKeys: [account], dataFile });
+    try {
+      const again = clientOf(second.url);
+      again.setCredentials({ refresh_token });
+      expect((await again.refreshAccessToken()).credentials.access_token).toBeTruthy();
+      const { data } = await sheets({ version: "v4", auth: again, rootUrl: `${second.url}/` }).spreadsheets.values.get({ spreadsheetId: DEMO_SPREADSHEET_ID, range: "Products!A1" });
+      expect(data.values).toEqual([["id"]]);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it("are not rotated on refresh, and answer invalid_grant once revoked", async () => {
     const { refresh_token } = await grant("rotate@example.com", { access_type: "offline", prompt: "consent" });
     const c = client();

@@ -50,6 +50,7 @@ type Json = Record<string, unknown>;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+import { SavedMap } from "./saved-map";
 import { subjectOf } from "./subject";
 
 export { subjectOf };
@@ -138,12 +139,13 @@ const basicAuthUser = (req: IncomingMessage) => {
   return Buffer.from(header.slice(6), "base64").toString("utf8").split(":")[0];
 };
 
-export async function createEmulatorOAuth(): Promise<EmulatorOAuth> {
+/** `grantsFile`: where the refresh tokens it grants are kept across restarts (none: in memory). */
+export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string } = {}): Promise<EmulatorOAuth> {
   const issuer = new OAuth2Issuer();
   await issuer.keys.generate("RS256");
   const service = new OAuth2Service(issuer, OAUTH_PATHS);
   const byCode = new Map<string, Grant>();
-  const byRefreshToken = new Map<string, Grant & { client: string }>();
+  const byRefreshToken = new SavedMap<Grant & { client: string }>(grantsFile);
   const tokens = new AccessTokens();
   const serviceAccountKeys = new ServiceAccountKeys();
 

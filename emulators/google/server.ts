@@ -17,7 +17,7 @@ import { SpreadsheetStore } from "./store";
 export interface GoogleEmulatorOptions {
   port?: number;
   host?: string;
-  /** JSON file that keeps the spreadsheets across restarts; in memory only when absent. */
+  /** JSON file that keeps the spreadsheets across restarts (and the refresh tokens granted, beside it in `*.grants.json`); in memory only when absent. */
   dataFile?: string;
   serviceAccountEmail?: string;
   /** Public keys (PEM) Google holds for service accounts, as if created or uploaded in IAM. */
@@ -83,7 +83,8 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const configuredLag = options.modifiedTimeLagMs ?? DEFAULT_MODIFIED_TIME_LAG_MS;
   let modifiedTimeLag = configuredLag;
   let blankTopLeft = options.appendBlankTopLeft ?? "overwrite";
-  const oauth = await createEmulatorOAuth();
+  // Beside the spreadsheets' file: what Google granted survives a restart, as the files do.
+  const oauth = await createEmulatorOAuth({ grantsFile: options.dataFile ? `${options.dataFile.replace(/\.json$/, "")}.grants.json` : undefined });
   for (const { email, publicKey } of options.serviceAccountKeys ?? []) oauth.serviceAccountKeys.add(email, publicKey);
 
   /** The caller's spreadsheet, after checking the token's scopes for `route` and the caller's role. */
