@@ -1,15 +1,18 @@
 "use client";
 // A modal dialog as the WAI-ARIA dialog pattern asks: focus moves into it when it opens, Tab and
-// Shift+Tab stay inside it, Escape asks to close it, and the page behind it does not scroll.
+// Shift+Tab stay inside it, Escape asks to close it, the page behind it does not scroll, and
+// closing it gives focus back to the control that opened it.
 import { useEffect, useRef, type RefObject } from "react";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * `open`: whether the dialog is shown; `dialog`: its element; `first`: what takes focus when it
- * opens; `onEscape`: called on Escape (it decides whether to close, e.g. after asking).
+ * opens; `onEscape`: called on Escape (it decides whether to close, e.g. after asking);
+ * `returnTo`: what takes focus when it closes, when the control that opened it cannot (a submit
+ * button disabled while the form was sent has lost focus by then).
  */
-export function useModalDialog(open: boolean, dialog: RefObject<HTMLElement | null>, first: RefObject<HTMLElement | null>, onEscape: () => void) {
+export function useModalDialog(open: boolean, dialog: RefObject<HTMLElement | null>, first: RefObject<HTMLElement | null>, onEscape: () => void, returnTo?: RefObject<HTMLElement | null>) {
   // The latest handler, without re-running the effect (which would move focus again) each render.
   const escape = useRef(onEscape);
   useEffect(() => {
@@ -17,6 +20,9 @@ export function useModalDialog(open: boolean, dialog: RefObject<HTMLElement | nu
   });
   useEffect(() => {
     if (!open) return;
+    // Closed, the dialog gives focus back to where it was (the button that opened it).
+    const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    const fallback = returnTo?.current;
     first.current?.focus({ preventScroll: true });
     const overflow = document.body.style.overflow;
     document.body.style.overflow = "hidden";
@@ -46,6 +52,8 @@ export function useModalDialog(open: boolean, dialog: RefObject<HTMLElement | nu
     return () => {
       document.removeEventListener("keydown", onKeyDown);
       document.body.style.overflow = overflow;
+      const back = active?.isConnected ? active : fallback;
+      back?.focus({ preventScroll: true });
     };
-  }, [open, dialog, first]);
+  }, [open, dialog, first, returnTo]);
 }

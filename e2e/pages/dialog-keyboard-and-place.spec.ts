@@ -44,6 +44,15 @@ test("Escape asks before closing the new key's dialog, and Tab stays inside it",
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
   expect(messages).toHaveLength(2);
+  // Focus comes back to the form's button, not to the top of the page.
+  await expect(page.getByTestId("create-key")).toBeFocused();
+
+  // Revoked, the row's button is gone: focus goes to what happened.
+  const row = page.locator('[data-testid="key-row"][data-key-name="Escape test"]');
+  await row.getByRole("button", { name: "Revoke Escape test" }).click();
+  await row.getByTestId("confirm-revoke").click();
+  await expect(row.getByRole("status")).toHaveText("Key revoked.");
+  await expect(row.getByRole("status")).toBeFocused();
 });
 
 test("the header marks the section shown, titles name the sheet, and wide docs tables scroll in their own box", async ({ page }) => {

@@ -17,6 +17,7 @@ import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { startWorkers, wakeStreams, type StreamRef } from "./queue";
 import { guardedPost } from "./target";
+import { deliveryErrorText } from "./delivery-errors";
 
 /** Seconds to wait after the n-th failed attempt (then the last figure), scaled by WEBHOOK_RETRY_SCALE. */
 const RETRY_SCHEDULE_S = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 21600];
@@ -78,7 +79,7 @@ export async function attempt(endpoint: WebhookEndpoint, event: ChangeEvent, at 
     const ok = res.status >= 200 && res.status < 300;
     return { ok, status: res.status, latencyMs: Math.round(performance.now() - started), error: ok ? null : `HTTP ${res.status}`, response: res.body, requestHeaders: redacted(headers) };
   } catch (err) {
-    return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: (err as Error).message.slice(0, 500), response: null, requestHeaders: redacted(headers) };
+    return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: deliveryErrorText(err), response: null, requestHeaders: redacted(headers) };
   }
 }
 

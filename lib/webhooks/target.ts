@@ -45,6 +45,14 @@ export function addressAllowed(address: string): boolean {
 }
 
 const REFUSED = "a loopback, link-local, private or reserved address";
+
+/**
+ * What follows a refusal: on a local install (Google emulated, someone trying SheetAPI on their
+ * own machine), how to let a receiver on it in; a hosted service's customers cannot set it.
+ */
+export function localTargetsHint(): string {
+  return config().google.emulated ? " To receive webhooks on this machine, start SheetAPI with WEBHOOK_ALLOWED_TARGETS=127.0.0.1 (or the host, address or range to allow)." : "";
+}
 /** A refused address as the owner reads it: with the IPv4 address it carries, if any. */
 function named(address: string): string {
   const found = classifyAddress(address);
@@ -65,7 +73,7 @@ export function checkTargetUrl(raw: string): URL {
   if (url.username || url.password) throw new TargetRefused("The URL must not carry credentials; authenticate the webhook by its signature instead.");
   if (raw.length > 2000) throw new TargetRefused("The URL is longer than 2,000 characters.");
   const host = bareHost(url);
-  if (isIP(host) && !allowed().hosts.has(host) && !addressAllowed(host)) throw new TargetRefused(`${named(host)} is ${REFUSED}.`);
+  if (isIP(host) && !allowed().hosts.has(host) && !addressAllowed(host)) throw new TargetRefused(`${named(host)} is ${REFUSED}.${localTargetsHint()}`);
   return url;
 }
 
@@ -75,7 +83,7 @@ function guardedLookup(hostname: string, options: { all?: boolean; family?: numb
     if (err) return callback(err, []);
     const list = addresses as LookupAddress[];
     const refused = list.find((a) => !addressAllowed(a.address));
-    if (refused || !list.length) return callback(new TargetRefused(refused ? `${hostname} resolves to ${named(refused.address)}, ${REFUSED}.` : `${hostname} resolves to nothing.`), []);
+    if (refused || !list.length) return callback(new TargetRefused(refused ? `${hostname} resolves to ${named(refused.address)}, ${REFUSED}.${localTargetsHint()}` : `${hostname} resolves to nothing.`), []);
     if (options.all) return callback(null, list);
     callback(null, list[0]!.address, list[0]!.family);
   });

@@ -80,6 +80,10 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
           </tbody>
         </table>
       </ScrollArea>
+      <p className="text-xs text-slate-500" data-testid="docs-values-note">
+        Values come back as the sheet shows them, as text (<code>&quot;42&quot;</code>, <code>&quot;TRUE&quot;</code>, <code>&quot;&quot;</code> for an empty cell); add{" "}
+        <code>?typed=true</code> to a read for numbers, booleans and nulls by the types above.
+      </p>
       <Endpoint method="GET" path={`${tabPath(docs, tab)}`} permission="Read">
         <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}${listQuery}` })} />
         <details className="text-sm">

@@ -2,7 +2,7 @@
 // One existing key: what it is, when it was used, its permissions and browser settings to edit,
 // and revocation behind a confirmation.
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import type { KeySummary } from "@/lib/keys/manage";
 import { revokeKeyAction, updateBrowserKeyAction, updateKeyFormulasAction, updateKeyPermissionsAction } from "./actions";
@@ -29,6 +29,13 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
   const browserDirty = editing !== null && apiKey.browser !== null && JSON.stringify(draftInput(editing)) !== JSON.stringify(draftInput(draftOf(apiKey.browser)));
   // A revoked key has nothing left to save.
   useUnsavedChanges(!revoked && (dirty || browserDirty));
+
+  // The button an action was started from is gone once it is done (saved, revoked): focus goes to
+  // what the action says instead of falling back to the page.
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (message) said.current?.focus({ preventScroll: true });
+  }, [message]);
 
   /** Runs a change; `closeEditor` when it makes the browser settings being edited moot (saved, or the key revoked). */
   const run = (action: () => Promise<{ ok: boolean; error?: string }>, done: string, closeEditor = false) =>
@@ -115,7 +122,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
               <span className="self-center text-xs text-amber-700 dark:text-amber-300" data-testid="permissions-unsaved">Not saved yet</span>
             )}
             {dirty && (
-              <button type="button" data-testid="save-permissions" disabled={pending || permissions.length === 0}
+              <button type="button" data-testid="save-permissions" disabled={pending || permissions.length === 0} aria-label={`Save the permissions of ${apiKey.name}`}
                 onClick={() => run(async () => {
                   const result = await updateKeyPermissionsAction({ keyId: apiKey.id, permissions });
                   if (result.ok) setSaved({ over: apiKey.permissions, permissions });
@@ -138,7 +145,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
                 </button>
               </>
             ) : (
-              <button type="button" data-testid="revoke" onClick={() => setConfirming(true)}
+              <button type="button" data-testid="revoke" onClick={() => setConfirming(true)} aria-label={`Revoke ${apiKey.name}`}
                 className="min-h-11 rounded-md border border-red-300 px-3 py-1.5 text-sm sm:min-h-0 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950">
                 Revoke
               </button>
@@ -151,7 +158,7 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
           Revoking is permanent: apps using this key get 401 from their next request. Cancel keeps it.
         </p>
       )}
-      {message && <p role="status" className="text-sm text-slate-600 dark:text-slate-400">{message}</p>}
+      {message && <p ref={said} tabIndex={-1} role="status" className="text-sm text-slate-600 outline-none dark:text-slate-400">{message}</p>}
     </li>
   );
 }

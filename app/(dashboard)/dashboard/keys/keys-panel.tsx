@@ -35,9 +35,10 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
   const closeButton = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   // Escape closes the dialog as it closes any other, but the key is lost with it: ask first.
+  const createButton = useRef<HTMLButtonElement>(null);
   useModalDialog(created !== null, dialog, closeButton, () => {
     if (window.confirm("Your new key is shown only this once. Close it?")) setCreated(null);
-  });
+  }, createButton);
 
   function submit() {
     setError(null);
@@ -80,7 +81,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
         <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Key name" placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
           className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
         {!browser && <PermissionBoxes value={permissions} onChange={setPermissions} idPrefix="new-key" />}
-        <button type="submit" disabled={pending} data-testid="create-key"
+        <button type="submit" ref={createButton} disabled={pending} data-testid="create-key"
           className="rounded-md bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60">
           {pending ? "Creating…" : "Create key"}
         </button>

@@ -28,7 +28,7 @@ export function CacheSettings({ sheetId, cacheTtlSeconds, maxStaleSeconds }: { s
         <input name="maxStaleSeconds" type="number" min={0} max={86400} defaultValue={maxStaleSeconds} data-testid="max-stale" className={input} />
       </label>
       <button type="submit" disabled={pending} data-testid="save-cache-settings" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900">
-        {pending ? "Saving…" : "Save"}
+        {pending ? "Saving…" : "Save cache settings"}
       </button>
       {message && <span role="status" className={`text-sm ${message.ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-300"}`}>{message.text}</span>}
     </form>

@@ -12,6 +12,9 @@ import { deliveryLog, deliveryProgress, listEndpoints } from "@/lib/webhooks/end
 import { planLimits } from "@/lib/webhooks/plans";
 import { AddEndpointForm, EndpointCard, type EndpointView } from "./webhooks-panel";
 import { sheetPageTitle } from "../title";
+import { config } from "@/lib/env";
+import { localTargetsHint } from "@/lib/webhooks/target";
+import { AutoRefresh } from "@/app/components/auto-refresh";
 
 export function generateMetadata({ params }: { params: Promise<{ sheetId: string }> }): Promise<Metadata> {
   return params.then(({ sheetId }) => sheetPageTitle(sheetId, "webhooks"));
@@ -25,6 +28,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
   if (!sheet) notFound();
   const plan = (await getUserById({ id: user.id }))?.plan ?? "free_trial";
+  const extraTargets = config().env.WEBHOOK_ALLOWED_TARGETS.split(",").map((t) => t.trim()).filter(Boolean).join(", ");
   const allowed = planLimits(plan).endpointsPerSheet;
   const tabs = await getSheetModel(toSheetRecord(sheet)).then((m) => m.tabs.map((t) => t.name)).catch(() => [] as string[]);
   const [endpoints, progress] = await Promise.all([listEndpoints(sheet.id), deliveryProgress(sheet.id)]);
@@ -62,9 +66,12 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
           Each change to a row becomes an event (<code>row.created</code>, <code>row.updated</code> with the changed columns,{" "}
           <code>row.deleted</code>, <code>schema.changed</code>), sent to your endpoints as a signed POST following Standard Webhooks. Writes
           through the API are sent at once; edits made in Google Sheets when the service next reads the tab (within the cache TTL).
-          Deduplicate by <code>webhook-id</code>; verify <code>webhook-signature</code> with your endpoint&apos;s secret. Failed deliveries are
-          retried with backoff for a day, in order per row. Webhooks count toward nothing on your plan.
+          Deduplicate by <code>webhook-id</code>; verify <code>webhook-signature</code> with your endpoint&apos;s secret. A failed delivery is
+          retried with backoff for a day, then given up (each row&apos;s events stay in order); an endpoint that has failed for three days in a
+          row is disabled. Webhooks count toward nothing on your plan.
         </p>
+        <p className="mt-1 text-xs text-slate-500">This page updates itself every 5 seconds.</p>
+        <AutoRefresh seconds={5} />
       </div>
 
       <section className="space-y-2 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="webhook-progress">
@@ -81,8 +88,10 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
       <section className="space-y-3 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800">
         <h2 className="text-lg font-semibold">Add an endpoint</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="endpoint-allowance">
-          {endpoints.length} of {allowed} endpoint{allowed === 1 ? "" : "s"} on the {planOf(plan).label} plan. Only public http(s) addresses are accepted (no private or
-          loopback addresses, no credentials in the URL).
+          {endpoints.length} of {allowed} endpoint{allowed === 1 ? "" : "s"} on the {planOf(plan).label} plan.{" "}
+          {extraTargets
+            ? `Public http(s) addresses are accepted, and ${extraTargets} (allowed on this server by WEBHOOK_ALLOWED_TARGETS); no credentials in the URL.`
+            : `Only public http(s) addresses are accepted (no private or loopback addresses, no credentials in the URL).${localTargetsHint()}`}
         </p>
         <AddEndpointForm sheetId={sheet.id} tabs={tabs} eventTypes={[...EVENT_TYPES]} full={endpoints.length >= allowed} />
       </section>

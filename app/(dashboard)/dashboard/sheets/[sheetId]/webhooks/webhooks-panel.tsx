@@ -29,6 +29,10 @@ export interface EndpointView {
   log: LogView[];
 }
 
+/** A delivery's state in the words of the page's counters (Waiting, Retrying, Given up). */
+const stateLabel = (entry: LogView) =>
+  entry.state === "delivered" ? "Delivered" : entry.state === "failed" ? "Given up" : entry.attempts > 0 ? "Retrying" : "Waiting";
+
 const when = (iso: string) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
 const button = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
 
@@ -114,7 +118,7 @@ function LogRow({ sheetId, endpointId, entry }: { sheetId: string; endpointId: s
           {entry.event.rowId !== null && <> · row {entry.event.rowId}</>} · <span className="text-slate-500">{entry.event.source === "api" ? "API write" : "edit in Sheets"}</span>
         </div>
         <div className="flex items-center gap-2">
-          <span className={`font-medium ${tone}`} data-testid="delivery-state">{entry.state}</span>
+          <span className={`font-medium ${tone}`} data-testid="delivery-state">{stateLabel(entry)}</span>
           <button type="button" className={button} disabled={pending} data-testid="resend"
             onClick={() => start(async () => {
               const r = await resendAction({ sheetId, endpointId, deliveryId: entry.id });
@@ -190,15 +194,24 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
             Rotate secret
           </button>
           {confirming ? (
-            <button type="button" className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700" disabled={pending} data-testid="confirm-remove"
-              onClick={() => run(() => removeEndpointAction({ sheetId, endpointId: endpoint.id }), "Removed.")}>
-              Remove for good
-            </button>
+            <>
+              <button type="button" className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700" disabled={pending} data-testid="confirm-remove"
+                onClick={() => run(() => removeEndpointAction({ sheetId, endpointId: endpoint.id }), "Removed.")}>
+                Remove for good
+              </button>
+              <button type="button" className={button} onClick={() => setConfirming(false)} data-testid="cancel-remove">Cancel</button>
+            </>
           ) : (
-            <button type="button" className={button} onClick={() => setConfirming(true)}>Remove</button>
+            <button type="button" className={button} onClick={() => setConfirming(true)} aria-label={`Remove the endpoint ${endpoint.url}`}>Remove</button>
           )}
         </div>
       </div>
+      {confirming && (
+        <p role="alert" className="text-sm text-red-800 dark:text-red-200" data-testid="remove-explained">
+          Removing stops deliveries to this URL at once, drops the events still waiting for it and its delivery log. It cannot be undone; to pause
+          deliveries instead, Disable it.
+        </p>
+      )}
       {endpoint.disabledReason && <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="endpoint-disabled-reason">{endpoint.disabledReason}</p>}
       {!endpoint.disabledReason && endpoint.failingSince && <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">Failing since {when(endpoint.failingSince)}: deliveries are being retried. After three days of failures the endpoint is disabled.</p>}
       {secret && <SecretNotice secret={secret} onClose={() => setSecret(null)} />}
