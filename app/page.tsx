@@ -30,7 +30,7 @@ export default function Home() {
           Register a spreadsheet, create an API key, and every tab becomes a JSON collection your apps, scripts and
           static sites can read and write, with rate limits, usage charts and generated docs.
         </p>
-        <pre className="mt-8 overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm text-emerald-300 max-sm:whitespace-pre-wrap max-sm:break-all">
+        <pre className="mt-8 overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm text-emerald-300 whitespace-pre-wrap [overflow-wrap:anywhere]">
           {`curl -H "X-API-Key: $KEY" "https://your-host/api/v1/{sheetId}/Products?filter=in_stock=TRUE&sort=price"`}
         </pre>
         {/* The page is static (signed in or not): the dashboard signs a visitor in first when needed. */}

@@ -27,7 +27,7 @@ export async function usageByDay(range: Range) {
     .orderBy(usageDaily.day, usageDaily.statusClass);
 }
 
-/** Requests per day and key (with the key's name and prefix) in the given status classes. */
+/** Requests per day and key (with the key's name, prefix and whether it is revoked) in the given status classes. */
 export async function usageByKey(range: Range & { classes: readonly string[] }) {
   return getDb()
     .select({
@@ -35,12 +35,13 @@ export async function usageByKey(range: Range & { classes: readonly string[] }) 
       keyId: usageDaily.keyId,
       name: apiKeys.name,
       prefix: apiKeys.displayPrefix,
+      revoked: sql<boolean>`${apiKeys.revokedAt} is not null`,
       count: sql<number>`sum(${usageDaily.count})::int`,
     })
     .from(usageDaily)
     .leftJoin(apiKeys, eq(apiKeys.id, usageDaily.keyId))
     .where(and(inRange(range), inArray(usageDaily.statusClass, [...range.classes])))
-    .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix)
+    .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix, apiKeys.revokedAt)
     .orderBy(usageDaily.day, usageDaily.keyId);
 }
 

@@ -65,7 +65,7 @@ test("after a private registration the key comes with a first call, and no page 
   await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
   await expect(page.getByTestId("tabs")).toContainText("· 1 tab");
   await expect(page.getByTestId("tabs")).not.toContainText("1 tabs");
-  await expect(page.getByTestId("sheet-access")).toContainText(`through ${OWNER}'s Google grant`);
+  await expect(page.getByTestId("sheet-access")).toContainText(`with the access ${OWNER} gave SheetAPI in Google`);
   // The sheet page offers the call with a placeholder for the key, and never the key itself.
   await expect(page.getByTestId("first-call").getByTestId("quick-start-code")).toContainText("YOUR_API_KEY");
   expect(await page.content()).not.toContain(key);

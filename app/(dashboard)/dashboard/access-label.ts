@@ -6,7 +6,7 @@ import type { SheetAccess } from "@/db/schema";
  * the label says who reads it, not who shared it.
  */
 export function accessLabel(access: SheetAccess, grantEmail?: string | null): string {
-  if (access === "oauth") return `through ${grantEmail ?? "your"}${grantEmail ? "'s" : ""} Google grant`;
-  if (access === "public") return "public link, read with the service's API key";
-  return "read by the service's Google account";
+  if (access === "oauth") return `with the access ${grantEmail ?? "your Google account"} gave SheetAPI in Google`;
+  if (access === "public") return "anyone with the link can view it; SheetAPI reads it as anyone would";
+  return "reached with SheetAPI's own Google account";
 }

@@ -34,7 +34,7 @@ export function CodeBlock({ snippets, testId }: { snippets: { language: string; 
           {copied ? "Copied" : "Copy"}
         </button>
       </div>
-      <pre className="overflow-x-auto bg-white p-4 text-xs leading-relaxed dark:bg-slate-950 max-sm:whitespace-pre-wrap max-sm:break-all" data-language={current.language}>
+      <pre className="overflow-x-auto bg-white p-4 text-xs leading-relaxed whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950" data-language={current.language}>
         <code>{current.code}</code>
       </pre>
     </div>

@@ -80,7 +80,7 @@ export default async function UsagePage() {
             <tbody>
               {series.byKey.map((k) => (
                 <tr key={k.keyId} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="py-1.5">{k.name} <span className="font-mono text-xs text-slate-500">{k.prefix}…</span></td>
+                  <td className="py-1.5">{k.name} <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>{k.revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="usage-key-revoked">revoked</span>}</td>
                   <td className="py-1.5 text-right font-mono">{n(k.total)}</td>
                 </tr>
               ))}
