@@ -194,6 +194,8 @@ test("Change plan and Continue with Google say they are working", async ({ page,
   await expect(page.getByTestId("plan-submit")).toBeDisabled();
   await expect(page.getByTestId("plan-name")).toHaveText("Starter");
   await expect(page.getByTestId("plan-submit")).toHaveText("Change plan");
+  await expect(page.getByTestId("plan-result")).toHaveText("You are now on Starter. Its limits apply to all your keys within 30 seconds.");
+  await expect(page.getByTestId("plan-select")).toHaveValue("starter");
 
   const visitor = await browser.newPage();
   await visitor.goto("/signin");

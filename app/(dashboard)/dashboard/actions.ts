@@ -103,13 +103,17 @@ export const saveWriteModeAction = sessionAction(z.object({ sheetId: z.string(),
  * Plan change from the dashboard (no payment provider yet); limits follow at once. A plan the
  * service does not sell (a forged form) changes nothing: the page shows the plan as it is.
  */
-export async function changePlanAction(form: FormData): Promise<void> {
+/** What the plan form says after a change: the plan now in force, or why nothing changed. */
+export type PlanChange = { ok: true; plan: string } | { ok: false; error: string } | null;
+
+export async function changePlanAction(_before: PlanChange, form: FormData): Promise<PlanChange> {
   const user = await currentUser();
-  if (!user) return;
+  if (!user) return { ok: false, error: "Your session has ended: sign in again to change the plan." };
   const plan = String(form.get("plan") ?? "");
-  if (!isPlanId(plan)) return;
+  if (!isPlanId(plan)) return { ok: false, error: "That plan is not sold: choose one of the list." };
   await changePlan(user.id, plan);
   revalidatePath("/dashboard", "layout");
+  return { ok: true, plan };
 }
 
 /** The new key has been shown: it must not be shown again. */

@@ -1,8 +1,7 @@
 import { getUserById } from "@/db/queries/users";
 import { PLANS, planOf } from "@/lib/limits/plans";
-import { SubmitButton } from "@/app/components/submit-button";
 import { WEBHOOK_ENDPOINTS_PER_SHEET } from "@/lib/webhooks/plans";
-import { changePlanAction } from "./actions";
+import { PlanForm } from "./plan-form";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -25,17 +24,7 @@ export async function PlanPanel({ userId }: { userId: string }) {
         Billing is not open yet: no payment is taken. A change applies to all your keys within 30 seconds; requests already counted this
         period stay counted, so a smaller plan may be past its limits at once.
       </p>
-      <form action={changePlanAction} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-center">
-        {/* Keyed by the plan: React resets a form after its action, and the select must then show the new plan. */}
-        <select key={current} name="plan" defaultValue={current} aria-label="Plan" data-testid="plan-select" className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700">
-          {Object.entries(PLANS).map(([id, p]) => (
-            <option key={id} value={id}>{p.label} ({n(p.month)} a month)</option>
-          ))}
-        </select>
-        <SubmitButton testId="plan-submit" pendingText="Changing plan…" className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
-          Change plan
-        </SubmitButton>
-      </form>
+      <PlanForm current={current} plans={Object.entries(PLANS).map(([id, p]) => ({ id, label: p.label, month: n(p.month) }))} />
     </section>
   );
 }
