@@ -48,11 +48,6 @@ const nextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pg-boss", "pg"],
   poweredByHeader: false,
-  // Next.js answers a path with a trailing slash by a bare 308 to the path without it: no JSON
-  // envelope, no rate-limit or security headers, and a browser's cross-origin fetch cannot follow
-  // it (no CORS headers). Without the redirect, `/api/v1/{sheetId}/{tabName}/` is routed as the
-  // same path without the slash and answered by its own handler, as every page is.
-  skipTrailingSlashRedirect: true,
   // `next start` would load every route's modules at start (the dashboard, the Google clients,
   // the database driver), on the CPU the first request needs, and keep them all in memory. Each
   // route's modules load on its first request instead: the first answer comes sooner and an idle

@@ -55,6 +55,7 @@ describe("OpenAPI document", () => {
     expect(doc.components.schemas.Products_RowPatch!.properties).not.toHaveProperty("id");
     // PUT takes the row's own id back (a row read and sent whole), and says any other is refused.
     expect(doc.components.schemas.Products_RowUpdate!.properties!.id).toMatchObject({ description: expect.stringContaining("id cannot change") });
+    expect(doc.components.schemas.Products_RowUpdate).toMatchObject({ not: { required: ["id"], maxProperties: 1 } });
     expect(doc.paths[`${base}/Products/{rowId}`]!.put).toMatchObject({ requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Products_RowUpdate" } } } } });
     expect(doc.paths[`/api/${DEMO_SPREADSHEET_ID}/schema`]).toBeDefined();
     expect(doc.paths["/billing/usage"]).toBeDefined();

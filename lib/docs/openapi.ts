@@ -121,9 +121,11 @@ function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
     // PUT and PATCH of one row: a row read and sent back whole carries its own id, which is no change.
     RowUpdate: {
       type: "object",
-      properties: { ...patchProps, id: { type: ["string", "number"], description: "Optional: the row's own id, as read (a row sent back whole is no change to it). Any other value answers 400: id cannot change." } },
+      properties: { ...patchProps, id: { type: ["string", "number"], description: "Optional: the row's own id, as read (a row sent back whole is no change to it). Any other value answers 400: id cannot change. The body must name at least one other column." } },
       additionalProperties: false,
       minProperties: 1,
+      // `{ "id": ... }` alone changes nothing and answers 400.
+      not: { type: "object", required: ["id"], maxProperties: 1 },
       ...examplesOf(exampleUpdateBody(docs, tab)),
     },
   };

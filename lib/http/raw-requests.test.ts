@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collapsedSlashes, guardRawRequests, rawRefusal } from "./raw-requests";
+import { canonicalApiUrl, guardRawRequests, rawRefusal } from "./raw-requests";
 
 describe("rawRefusal", () => {
   it("lets the served methods and decodable paths through", () => {
@@ -20,14 +20,19 @@ describe("rawRefusal", () => {
   });
 });
 
-describe("collapsedSlashes", () => {
-  it("makes runs of slashes in the path one, and leaves the query and other URLs alone", () => {
-    expect(collapsedSlashes("/api/v1//s///Products/")).toBe("/api/v1/s/Products/");
-    expect(collapsedSlashes("//health")).toBe("/health");
-    expect(collapsedSlashes("/api/v1/s//T?filter=url=https://x.example//y")).toBe("/api/v1/s/T?filter=url=https://x.example//y");
-    expect(collapsedSlashes("/api/v1/s/T?filter=url=https://x.example")).toBeUndefined();
-    expect(collapsedSlashes("/api/v1/s/T")).toBeUndefined();
-    expect(collapsedSlashes("http://host.example//x")).toBeUndefined();
+describe("canonicalApiUrl", () => {
+  it("makes an API path's slashes single and drops its trailing one, leaving the query alone", () => {
+    expect(canonicalApiUrl("/api/v1//s///Products/")).toBe("/api/v1/s/Products");
+    expect(canonicalApiUrl("//api/v1/s/T")).toBe("/api/v1/s/T");
+    expect(canonicalApiUrl("/health/")).toBe("/health");
+    expect(canonicalApiUrl("/billing/usage/?x=1")).toBe("/billing/usage?x=1");
+    expect(canonicalApiUrl("/api/v1/s//T?filter=url=https://x.example//y/")).toBe("/api/v1/s/T?filter=url=https://x.example//y/");
+  });
+
+  it("leaves canonical paths, pages and other URLs to Next.js", () => {
+    for (const url of ["/api/v1/s/T", "/api/v1/s/T?filter=url=https://x.example", "/", "//", "/docs/", "//docs", "/dashboard//usage", "/apix/", "http://host.example//api/"]) {
+      expect([url, canonicalApiUrl(url)]).toEqual([url, undefined]);
+    }
   });
 });
 
@@ -77,8 +82,8 @@ describe("guardRawRequests on a node:http server", () => {
     expect(text.endsWith("routed /api/v1/s/T%C3%A9st?filter=%ZZ")).toBe(true);
   });
 
-  it("passes a path with doubled slashes on as the path without them", async () => {
+  it("passes an API path with doubled slashes and a trailing one on as the path without them", async () => {
     const text = await exchange(port, "GET /api//v1/s//T/?filter=a//b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    expect(text.endsWith("routed /api/v1/s/T/?filter=a//b")).toBe(true);
+    expect(text.endsWith("routed /api/v1/s/T?filter=a//b")).toBe(true);
   });
 });

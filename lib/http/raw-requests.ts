@@ -2,8 +2,8 @@
 // undici refuses TRACE, TRACK and CONNECT (a bare 500 in text/plain), Next.js answers methods it
 // does not know with an empty 400, and a path whose percent-encoding does not decode (`/%ZZ`,
 // `/%C3%28`) with a bare 500. These are answered here, in the envelope, before Next.js sees
-// them; so is a method Node's HTTP parser does not know at all (`FOO`). A path with `//` in it is
-// passed on as the path Next.js would redirect it to.
+// them; so is a method Node's HTTP parser does not know at all (`FOO`). An API path with a trailing
+// slash or `//` in it is passed on as the path without them.
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "./envelope";
@@ -31,19 +31,29 @@ export function rawRefusal(method: string, url: string): ApiError | undefined {
   return undefined;
 }
 
+// The paths answered by route handlers for API clients: a path under them with a trailing slash
+// or doubled slashes is the same resource. Pages are left to Next.js, whose 308 to the clean
+// path is what a browser needs (its address bar and client router then hold the clean path).
+const API_ROOTS = ["/api", "/billing", "/health", "/register", "/auth"];
+
 /**
- * The URL with runs of slashes in its path made one (`/api//v1` → `/api/v1`), or undefined when
- * there are none. Next.js would answer such a path with a bare 308 (no envelope, no CORS, so a
- * browser's cross-origin fetch fails); the path it redirects to is answered instead. The query is
- * left as it is: a filter value may hold `//`.
+ * An API path's URL made canonical: runs of slashes made one, and no trailing slash
+ * (`/api//v1/s/T/` → `/api/v1/s/T`); undefined when it already is, or is not an API path.
+ * Next.js would answer such a path with a bare 308 (no envelope, no CORS headers, so a browser's
+ * cross-origin fetch fails, no rate-limit headers), and a handler reached with the slash would
+ * see another path than the same request without it (an Idempotency-Key retry, the log's route).
+ * The query is left as it is: a filter value may hold `//`.
  */
-export function collapsedSlashes(url: string): string | undefined {
+export function canonicalApiUrl(url: string): string | undefined {
   // An absolute-form target (`GET http://host/path`, from some proxies) is left to Next.js.
   if (!url.startsWith("/")) return undefined;
   const q = url.indexOf("?");
   const path = q < 0 ? url : url.slice(0, q);
-  if (!path.includes("//")) return undefined;
-  return path.replace(/\/{2,}/g, "/") + (q < 0 ? "" : url.slice(q));
+  if (!path.includes("//") && (path.length === 1 || !path.endsWith("/"))) return undefined;
+  let canonical = path.replace(/\/{2,}/g, "/");
+  if (canonical.length > 1 && canonical.endsWith("/")) canonical = canonical.slice(0, -1);
+  if (!API_ROOTS.some((root) => canonical === root || canonical.startsWith(`${root}/`))) return undefined;
+  return canonical + (q < 0 ? "" : url.slice(q));
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, err: ApiError): void {
@@ -86,8 +96,8 @@ export function guardRawRequests(): void {
         answer(req, res, refusal);
         return true;
       }
-      const collapsed = collapsedSlashes(req.url ?? "/");
-      if (collapsed !== undefined) req.url = collapsed;
+      const canonical = canonicalApiUrl(req.url ?? "/");
+      if (canonical !== undefined) req.url = canonical;
     } else if (event === "clientError" && this.listenerCount("clientError") === 0) {
       // Other parse errors keep Node's own answers (408, 413, 431, 400).
       const [err, socket] = args as [NodeJS.ErrnoException, Socket];

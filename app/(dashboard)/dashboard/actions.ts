@@ -99,13 +99,13 @@ export const saveWriteModeAction = sessionAction(z.object({ sheetId: z.string(),
   return { userEnteredWrites: row.userEnteredWrites };
 });
 
-/**
- * Plan change from the dashboard (no payment provider yet); limits follow at once. A plan the
- * service does not sell (a forged form) changes nothing: the page shows the plan as it is.
- */
 /** What the plan form says after a change: the plan now in force, or why nothing changed. */
 export type PlanChange = { ok: true; plan: string } | { ok: false; error: string } | null;
 
+/**
+ * Plan change from the dashboard (no payment provider yet); limits follow within the account
+ * cache's 30 s. A plan the service does not sell (a forged form) changes nothing and says so.
+ */
 export async function changePlanAction(_before: PlanChange, form: FormData): Promise<PlanChange> {
   const user = await currentUser();
   if (!user) return { ok: false, error: "Your session has ended: sign in again to change the plan." };

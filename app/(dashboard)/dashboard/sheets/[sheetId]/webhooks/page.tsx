@@ -28,7 +28,9 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
   if (!sheet) notFound();
   const plan = (await getUserById({ id: user.id }))?.plan ?? "free_trial";
-  const extraTargets = config().env.WEBHOOK_ALLOWED_TARGETS.split(",").map((t) => t.trim()).filter(Boolean).join(", ");
+  // The targets an operator allowed are named only on a local install: on a hosted service they
+  // are its internal hosts, which customers' webhooks could reach and should not learn of.
+  const extraTargets = config().google.emulated ? config().env.WEBHOOK_ALLOWED_TARGETS.split(",").map((t) => t.trim()).filter(Boolean).join(", ") : "";
   const allowed = planLimits(plan).endpointsPerSheet;
   const tabs = await getSheetModel(toSheetRecord(sheet)).then((m) => m.tabs.map((t) => t.name)).catch(() => [] as string[]);
   const [endpoints, progress] = await Promise.all([listEndpoints(sheet.id), deliveryProgress(sheet.id)]);
