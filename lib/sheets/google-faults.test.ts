@@ -92,6 +92,16 @@ describe("reads that could never succeed", () => {
     expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(message) });
   });
 
+  it("answer a write naming a column the tab's schema does not have with 400, and a valid one with Google's failure", async () => {
+    svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
+    for (const write of [() => api.update("Products", "1", { colour: "red" }), () => api.create("Products", [{ name: "ok" }, { colour: "red" }])]) {
+      const res = await write();
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(/"colour" is not a column of "Products" as its schema was last read.*Nothing was written/) });
+    }
+    expect((await api.update("Products", "1", { notes: "fine" })).status).toBe(503);
+  });
+
   it("still answer a query that may succeed with Google's failure", async () => {
     svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
     // Column names cannot be checked before the tab is read: an unknown one is Google's failure too.

@@ -2,6 +2,7 @@
 // strings, numbers, booleans or null; keys are columns of the tab; a row is never empty.
 import { ApiError, quoted } from "@/lib/http/errors";
 import type { TabData } from "./rows";
+import type { TabModel } from "./tab-model";
 
 export type CellInput = string | number | boolean | null;
 export type RowInput = Record<string, CellInput>;
@@ -55,6 +56,23 @@ export function checkColumns(rows: RowInput[], data: TabData, { update }: { upda
       }
     }
   });
+}
+
+/**
+ * `readFailure` again, unless a field names no column of the tab's schema as last read: then 400.
+ * When the tab cannot be read before a write, a typo in a field would otherwise answer 503 with
+ * "send it again as it is", and every retry would meet the same 400 once Google answers. A
+ * column added in the sheet since the schema was read is not known here: the message says so.
+ */
+export function unknownColumnsOr(readFailure: unknown, rows: RowInput[], model: TabModel): never {
+  const names = model.columns.map((c) => c.name);
+  rows.forEach((row, i) => {
+    const field = Object.keys(row).find((f) => f !== "id" && !names.includes(f));
+    if (field !== undefined) {
+      throw bad(`${rows.length > 1 ? `Row ${i + 1}: ` : ""}${quoted(field)} is not a column of "${model.name}" as its schema was last read (the tab could not be read again just now). Columns: ${names.join(", ")}. If the column was just added in the sheet, refresh the schema and send the request again. Nothing was written.`);
+    }
+  });
+  throw readFailure;
 }
 
 /** What the sheet will display for a value written RAW. */

@@ -13,7 +13,7 @@ import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
 import { withLock } from "@/lib/limits/lock";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import type { sheets_v4 } from "@googleapis/sheets";
-import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, type CellInput, type RowInput } from "./row-input";
+import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, unknownColumnsOr, type CellInput, type RowInput } from "./row-input";
 import { matchesAny } from "@/lib/http/conditional";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
 import type { SheetRecord } from "./sheet-record";
@@ -167,7 +167,7 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
   const asked = rowsOfCreateBody(body);
   return underTabLock(sheet, model, async () => {
     if (earlierWrite !== undefined && (await outcomeOf(sheet.id, earlierWrite))) return "earlier-landed";
-    const data = await fetchTab(sheet, model);
+    const data = await fetchTab(sheet, model).catch((err: unknown) => unknownColumnsOr(err, asked, model));
     checkColumns(asked, data, { update: false });
     const rows = data.hasIdColumn ? withEarlierIds(asked, data, earlierAnswer) : asked;
     const ids = data.hasIdColumn ? await assignIds(sheet, data, rows) : [];
@@ -244,7 +244,7 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
   if ("id" in patch) throw new ApiError("validation_error", `id cannot be changed: it identifies the row (this row's id is ${quoted(rowId)}).`);
   if (!Object.keys(patch).length) throw new ApiError("validation_error", "The body names only the row's own id: name at least one other column to change.");
   return underTabLock(sheet, model, async () => {
-    const data = await fetchTab(sheet, model);
+    const data = await fetchTab(sheet, model).catch((err: unknown) => unknownColumnsOr(err, [patch], model));
     checkColumns([patch], data, { update: true });
     const row = currentRow(data, rowId, ifMatch);
     // Only the named cells are written: a concurrent update of other fields survives.
