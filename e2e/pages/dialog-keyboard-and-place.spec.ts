@@ -88,5 +88,7 @@ test("the header marks the section shown, titles name the sheet, and wide docs t
   expect(sizes.scroll).toBeGreaterThan(sizes.client);
   expect(sizes.tabIndex).toBe(0);
   expect(sizes.hint).toContain("gradient");
+  // Inside the box, error codes stay whole rather than broken letter by letter to fit the phone.
+  for (const code of await box.locator("code").all()) expect(await code.evaluate((el) => el.getClientRects().length)).toBe(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
 });
