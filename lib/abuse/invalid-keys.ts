@@ -7,6 +7,7 @@
 // since it is the limit the caller's next bad key meets.
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
+import { rateLimitHeaders } from "@/lib/limits/limiter";
 
 const WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 100_000;
@@ -67,18 +68,11 @@ export function noteInvalidKey(req: Request, now = Date.now()): Record<string, s
 }
 
 /**
- * The headers a key route's answers carry (lib/limits/limiter.ts, limitHeaders), for the
- * address's sliding minute: it frees a unit as each failure turns a minute old, so Reset is when
- * the oldest one does.
+ * The headers a key route's answers carry, for the address's sliding minute: it frees a unit as
+ * each failure turns a minute old, so Reset is when the oldest one does.
  */
 function allowanceHeaders(list: number[], now: number): Record<string, string> {
   const allowed = config().env.INVALID_KEY_LIMIT_PER_MINUTE;
-  const reset = (list[0] ?? now) + WINDOW_MS;
-  return {
-    "X-RateLimit-Limit": String(allowed),
-    "X-RateLimit-Remaining": String(Math.max(0, allowed - list.length)),
-    "X-RateLimit-Reset": String(Math.ceil(reset / 1000)),
-    RateLimit: `limit=${allowed}, remaining=${Math.max(0, allowed - list.length)}, reset=${Math.max(0, Math.ceil((reset - now) / 1000))}`,
-    "RateLimit-Policy": `${allowed};w=${WINDOW_MS / 1000}`,
-  };
+  const window = { limit: allowed, remaining: Math.max(0, allowed - list.length), reset: (list[0] ?? now) + WINDOW_MS, seconds: WINDOW_MS / 1000 };
+  return rateLimitHeaders(window, [window], now);
 }

@@ -111,14 +111,18 @@ export async function refundRequest(decision: LimitDecision): Promise<void> {
 }
 
 export function limitHeaders(decision: LimitDecision, now = Date.now()): Record<string, string> {
-  const w = decision.shown;
-  const resetIn = Math.max(0, Math.ceil((w.reset - now) / 1000));
+  return rateLimitHeaders(decision.shown, decision.windows, now);
+}
+
+/** The rate-limit headers of any limit: `shown` in X-RateLimit-* and RateLimit, every one of `windows` in RateLimit-Policy. */
+export function rateLimitHeaders(shown: Pick<WindowUse, "limit" | "remaining" | "reset">, windows: Pick<WindowUse, "limit" | "seconds">[], now = Date.now()): Record<string, string> {
+  const resetIn = Math.max(0, Math.ceil((shown.reset - now) / 1000));
   return {
-    "X-RateLimit-Limit": String(w.limit),
-    "X-RateLimit-Remaining": String(w.remaining),
-    "X-RateLimit-Reset": String(Math.ceil(w.reset / 1000)),
-    RateLimit: `limit=${w.limit}, remaining=${w.remaining}, reset=${resetIn}`,
-    "RateLimit-Policy": decision.windows.map((x) => `${x.limit};w=${x.seconds}`).join(", "),
+    "X-RateLimit-Limit": String(shown.limit),
+    "X-RateLimit-Remaining": String(shown.remaining),
+    "X-RateLimit-Reset": String(Math.ceil(shown.reset / 1000)),
+    RateLimit: `limit=${shown.limit}, remaining=${shown.remaining}, reset=${resetIn}`,
+    "RateLimit-Policy": windows.map((x) => `${x.limit};w=${x.seconds}`).join(", "),
   };
 }
 
