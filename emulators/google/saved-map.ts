@@ -3,6 +3,14 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
+/** Writes `text` to `file` whole or not at all (a temporary file renamed over it), its folder made if need be. */
+export function writeFileWhole(file: string, text: string, mode?: number): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, text, mode === undefined ? undefined : { mode });
+  renameSync(tmp, file);
+}
+
 export class SavedMap<V> extends Map<string, V> {
   private file?: string;
 
@@ -33,10 +41,6 @@ export class SavedMap<V> extends Map<string, V> {
   }
 
   private save(): void {
-    if (!this.file) return;
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify([...this.entries()]), { mode: 0o600 });
-    renameSync(tmp, this.file);
+    if (this.file) writeFileWhole(this.file, JSON.stringify([...this.entries()]), 0o600);
   }
 }

@@ -1,7 +1,7 @@
 // Where the emulator keeps its spreadsheets: in memory, optionally mirrored to a JSON file so a
 // restart keeps what was written.
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { readFileSync, existsSync } from "node:fs";
+import { writeFileWhole } from "./saved-map";
 import { buildSpreadsheet, newSpreadsheetId, type Spreadsheet, type SpreadsheetSeed } from "./model";
 
 export class SpreadsheetStore {
@@ -61,10 +61,6 @@ export class SpreadsheetStore {
   }
 
   private save(): void {
-    if (!this.file) return;
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify([...this.sheets.values()]));
-    renameSync(tmp, this.file);
+    if (this.file) writeFileWhole(this.file, JSON.stringify([...this.sheets.values()]));
   }
 }
