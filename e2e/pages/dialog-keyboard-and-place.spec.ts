@@ -1,8 +1,9 @@
 // The one-time key dialog behaves as a modal does for a keyboard: focus stays inside it, Escape
 // asks before the key is lost. The header says which section is shown, the tab's title names the
 // sheet, and a docs table wider than a phone can be scrolled and is marked as such.
-import { expect, test, type Dialog } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { registerSheet } from "../support/dashboard";
+import { dialogs } from "../support/dialogs";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { signIn } from "../support/google-consent";
 
@@ -12,12 +13,7 @@ test("Escape asks before closing the new key's dialog, and Tab stays inside it",
   await signIn(page, "dialog-keys@example.com");
   await registerSheet(page, sheetId);
   await page.goto(`/dashboard/sheets/${sheetId}`);
-  const messages: string[] = [];
-  let accept = false;
-  page.on("dialog", (d: Dialog) => {
-    messages.push(d.message());
-    void (accept ? d.accept() : d.dismiss());
-  });
+  const { messages, answer } = dialogs(page);
 
   await page.getByTestId("key-name").fill("Escape test");
   await page.getByTestId("create-key").click();
@@ -40,7 +36,7 @@ test("Escape asks before closing the new key's dialog, and Tab stays inside it",
   await expect.poll(() => messages).toHaveLength(1);
   expect(messages[0]).toContain("shown only this once");
   await expect(dialog).toBeVisible();
-  accept = true;
+  answer(true);
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
   expect(messages).toHaveLength(2);

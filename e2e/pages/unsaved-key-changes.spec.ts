@@ -1,23 +1,11 @@
 // Key edits that are not saved yet are not lost without a question: a reload asks (the browser's
 // "Leave site?"), a link inside the app and the Back button ask (a confirm); declining keeps the
 // page and the edit. Saved or reverted, nothing asks. A new key's one-time dialog asks the same.
-import { expect, test, type Dialog, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { keyRow, registerSheet } from "../support/dashboard";
+import { dialogs } from "../support/dialogs";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { signIn } from "../support/google-consent";
-
-/** Answers every dialog as `answer` says and records its type. */
-function dialogs(page: Page) {
-  const seen: string[] = [];
-  const messages: string[] = [];
-  let accept = false;
-  page.on("dialog", (d: Dialog) => {
-    seen.push(d.type());
-    messages.push(d.message());
-    void (accept ? d.accept() : d.dismiss());
-  });
-  return { seen, messages, answer: (yes: boolean) => (accept = yes) };
-}
 
 /** The browser's Back button (the App Router's pages share one document: no load to wait for). */
 const back = (page: Page) => page.evaluate(() => history.back());
