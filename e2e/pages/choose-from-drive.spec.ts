@@ -2,7 +2,7 @@
 // desktop widths; a scope unticked on Google's consent screen; B cannot take C's sheet from the
 // dashboard; C's edit proof claims B's view-only registration, whose key then answers 401.
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { chooseFromDrive, googlePicker, openRegisterForm } from "../support/dashboard";
+import { chooseFromDrive, copyNewKey, googlePicker, openRegisterForm } from "../support/dashboard";
 import { createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
 
@@ -40,6 +40,7 @@ for (const [label, width, height] of [["phone", 390, 844], ["desktop", 1280, 900
     await expect(page.getByTestId("register-result")).toContainText(`Inventory (${label})`);
     await expect(page.getByTestId("register-result")).toContainText("read and write");
     await expect(page.getByTestId("new-key-value")).toHaveText(/^shk_/);
+    await copyNewKey(page);
     await expect(page.getByTestId("google-account")).toHaveText(`as ${email}`);
     await shot(page, testInfo, `4-registered-${label}`);
 
@@ -115,7 +116,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await bob.getByTestId("choose-pending").click();
   await googlePicker(bob).locator(`[data-file-id="${sheetId}"]`).click();
   await expect(bob.getByTestId("register-result")).toContainText("read-only");
-  const bobKey = (await bob.getByTestId("new-key-value").textContent())!.trim();
+  const bobKey = await copyNewKey(bob);
   expect((await bob.request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": bobKey } })).status()).toBe(200);
 
   // Carol, its owner, chooses it in her Picker: edit beats view.

@@ -3,7 +3,7 @@
 // registered and no key made; the dashboard asks the owner, and their click registers it. The key
 // the flow hands to the sheet page travels sealed, never as its value.
 import { expect, test, type Page } from "@playwright/test";
-import { pickWithoutRegistering } from "../support/dashboard";
+import { copyNewKey, pickWithoutRegistering } from "../support/dashboard";
 import { createPrivateSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
@@ -50,7 +50,7 @@ test("a link from another site registers nothing: the dashboard asks, and the ow
   expect(flash).toMatch(/^sheetapi_new_key=v1\.[\w.-]+; Path=\/dashboard; HttpOnly; SameSite=Lax; Max-Age=120$/);
   expect(flash).not.toContain("shk_");
   await page.waitForURL(`${E2E.baseUrl}/dashboard/sheets/${sheetId}`);
-  const key = (await page.getByTestId("new-key").getByTestId("new-key-value").textContent())!.trim();
+  const key = await copyNewKey(page.getByTestId("new-key"));
   expect(key).toMatch(/^shk_/);
   expect(flash).not.toContain(key.slice(4));
   expect((await page.request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key } })).status()).toBe(200);

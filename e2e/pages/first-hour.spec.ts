@@ -3,7 +3,7 @@
 // says what is left and what a 429 means (and the owner can read without spending the plan), the
 // key and plan controls confirm and show progress, and browsers never land on raw JSON.
 import { expect, test, type Page } from "@playwright/test";
-import { googlePicker, keyRow, pickWithoutRegistering, registerSheet } from "../support/dashboard";
+import { copyNewKey, googlePicker, keyRow, pickWithoutRegistering, registerSheet } from "../support/dashboard";
 import { createPrivateSpreadsheet as privateSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
@@ -25,6 +25,7 @@ async function registerPrivately(page: Page, owner: string, title: string): Prom
   await page.getByTestId("choose-pending").click();
   await googlePicker(page).locator(`[data-file-id="${sheetId}"]`).click();
   await expect(page.getByTestId("register-result")).toContainText(title);
+  await copyNewKey(page.getByTestId("register-result"));
   return sheetId;
 }
 
@@ -42,7 +43,7 @@ async function requestsOver(page: Page, ms: number): Promise<string[]> {
 test("after a private registration the key comes with a first call, and no page sends requests in a loop", async ({ page, request, context }) => {
   const sheetId = await registerPrivately(page, OWNER, "First hour, private");
   const result = page.getByTestId("register-result");
-  const key = (await result.getByTestId("new-key-value").textContent())!.trim();
+  const key = await copyNewKey(result);
   expect(key).toMatch(/^shk_/);
 
   // Item 2: a ready call with the real address, a real tab and this key, and the docs page.
@@ -77,7 +78,7 @@ test("after a private registration the key comes with a first call, and no page 
   await pickWithoutRegistering(page, flashedSheet);
   await page.goto(`/auth/google?sheet_url=${flashedSheet}`);
   await page.waitForURL(new RegExp(`/dashboard/sheets/${flashedSheet}$`));
-  const flashed = (await page.getByTestId("new-key").getByTestId("new-key-value").textContent())!.trim();
+  const flashed = await copyNewKey(page.getByTestId("new-key"));
   expect(flashed).toMatch(/^shk_/);
   await expect(page.getByTestId("new-key").getByTestId("quick-start-code")).toContainText(`X-API-Key: ${flashed}`);
   const onSheetPage = await requestsOver(page, 4000);
@@ -129,7 +130,7 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
 
 test("on Free Trial: the quota shows beside Try it, a 429 says why and when it ends, and the owner's Try it does not spend the plan", async ({ page, request }) => {
   const sheetId = await registerPrivately(page, "trial@example.com", "First hour, trial");
-  const key = (await page.getByTestId("new-key-value").textContent())!.trim();
+  const key = await copyNewKey(page);
   await page.getByTestId("register-result").getByTestId("open-sheet").click();
   await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
   const used = async () => ((await (await request.get("/billing/usage", { headers: { "X-API-Key": key } })).json()) as { data: { current_period: { requests_used: number } } }).data.current_period.requests_used;

@@ -3,7 +3,7 @@
 // private sheet through /auth/google, sign out and back in.
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/env";
-import { chooseFromDrive, googlePicker, openRegisterForm } from "../support/dashboard";
+import { chooseFromDrive, copyNewKey, googlePicker, openRegisterForm } from "../support/dashboard";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
 
 test("sign up, register public and private sheets, sign out, sign in", async ({ page, request }) => {
@@ -33,7 +33,7 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await chooseFromDrive(page, E2E.demoSheetId, "owner@example.com");
   await expect(page.getByTestId("register-result")).toContainText("Acme Store");
   await expect(page.getByTestId("register-result")).toContainText("read and write");
-  const key = (await page.getByTestId("new-key-value").textContent())!.trim();
+  const key = await copyNewKey(page);
   expect(key).toMatch(/^shk_/);
 
   // The key reads the schema through the API.
@@ -62,6 +62,7 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await googlePicker(page).locator(`[data-file-id="${E2E.privateSheetId}"]`).click();
   await expect(page.getByTestId("register-result")).toContainText("Private Budget");
   await expect(page.getByTestId("new-key-value")).toHaveText(/^shk_/);
+  await copyNewKey(page);
   await page.getByTestId("register-result").getByRole("link", { name: "Private Budget" }).click();
   await expect(page.getByTestId("sheet-name")).toHaveText("Private Budget");
   await expect(page.getByTestId("tab-name")).toHaveText(["Budget"]);

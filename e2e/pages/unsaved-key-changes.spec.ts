@@ -1,10 +1,11 @@
 // Key edits that are not saved yet are not lost without a question: a reload asks (the browser's
 // "Leave site?"), a link inside the app and the Back button ask (a confirm); declining keeps the
-// page and the edit. Saved or reverted, nothing asks. A new key's one-time dialog asks the same.
+// page and the edit. Saved or reverted, nothing asks. A new key's one-time dialog asks the same,
+// and so does the first key shown under the registration form, until it is copied.
 import { expect, test, type Page } from "@playwright/test";
-import { keyRow, registerSheet } from "../support/dashboard";
+import { chooseFromDrive, copyNewKey, keyRow, openRegisterForm, registerSheet } from "../support/dashboard";
 import { dialogs } from "../support/dialogs";
-import { createSpreadsheet } from "../support/emulator-admin";
+import { createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
 import { signIn } from "../support/google-consent";
 
 /** The browser's Back button (the App Router's pages share one document: no load to wait for). */
@@ -158,4 +159,29 @@ test("Back asks too: declined, the page and the edit stay; agreed or with nothin
   await back(page);
   await page.waitForURL(/\/dashboard$/);
   expect(seen).toHaveLength(4);
+});
+
+test("the first key shown under the registration form: Back and a reload ask until it is copied", async ({ page }) => {
+  const sheetId = await createSpreadsheet("First key kept");
+  const email = "first-key-kept@example.com";
+  await signIn(page, email);
+  await openRegisterForm(page);
+  await shareSpreadsheet(sheetId, { members: { [email]: "writer" } });
+  await chooseFromDrive(page, sheetId);
+  await expect(page.getByTestId("register-result").getByTestId("new-key-value")).toHaveText(/^shk_/);
+  const { seen, messages } = dialogs(page);
+
+  await back(page);
+  await expect.poll(() => seen).toEqual(["confirm"]);
+  expect(messages[0]).toContain("shown only this once");
+  await expect(page.getByTestId("register-result").getByTestId("new-key-value")).toHaveText(/^shk_/);
+  expect(await reload(page)).toBe(false);
+  expect(seen).toEqual(["confirm", "beforeunload"]);
+
+  // Copied (here as a person selecting it and copying): nothing to lose, nothing asks.
+  await copyNewKey(page.getByTestId("register-result"));
+  await expect(page.getByTestId("copy-key")).toHaveText("Copied");
+  await page.waitForFunction(() => !(history.state as Record<string, unknown> | null)?.sheetapiUnsavedGuard);
+  expect(await reload(page)).toBe(true);
+  expect(seen).toHaveLength(2);
 });

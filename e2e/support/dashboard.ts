@@ -1,5 +1,5 @@
 // Page objects for the dashboard.
-import { expect, type Page, type Route } from "@playwright/test";
+import { expect, type Locator, type Page, type Route } from "@playwright/test";
 import { shareSpreadsheet } from "./emulator-admin";
 import { approveGoogleConsent } from "./google-consent";
 
@@ -60,7 +60,18 @@ export async function registerSheet(page: Page, sheetId: string): Promise<string
   await shareSpreadsheet(sheetId, { members: { [await accountEmail(page)]: "writer" } });
   await chooseFromDrive(page, sheetId);
   await expect(page.getByTestId("register-result")).toBeVisible();
-  return (await page.getByTestId("new-key-value").textContent())!.trim();
+  return copyNewKey(page);
+}
+
+/**
+ * A one-time key's value, copied as the person would (selected and copied): until then, leaving
+ * the registration result or the flashed key on a sheet's page asks first.
+ */
+export async function copyNewKey(scope: Page | Locator): Promise<string> {
+  const value = scope.getByTestId("new-key-value").first();
+  const text = (await value.textContent())!.trim();
+  await value.dispatchEvent("copy");
+  return text;
 }
 
 export function keyRow(page: Page, name: string) {

@@ -1,15 +1,29 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import { QuickStart, type QuickStartTarget } from "./quick-start";
 
+export const LEAVE_UNCOPIED = "Your new key is shown only this once. Leave without copying it?";
+
+interface NewKeyNoticeProps {
+  value: string;
+  name?: string;
+  target?: QuickStartTarget;
+  browser?: boolean;
+  /** Until the key is copied, leaving the page (Back, a link, a reload) asks first. The key dialog asks for itself. */
+  askBeforeLeaving?: boolean;
+}
+
 /** Shows a key value once, in full, with a copy button and (given the sheet) a first call to paste. */
-export function NewKeyNotice({ value, name, target, browser = false }: { value: string; name?: string; target?: QuickStartTarget; browser?: boolean }) {
+export function NewKeyNotice({ value, name, target, browser = false, askBeforeLeaving = false }: NewKeyNoticeProps) {
   // "refused": the browser gave no clipboard (an insecure page, a denied permission); the key is selectable.
   const [copied, setCopied] = useState<"no" | "yes" | "refused">("no");
+  useUnsavedChanges(askBeforeLeaving && copied !== "yes", LEAVE_UNCOPIED);
 
   return (
-    <div role="status" data-testid="new-key" className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
+    // A copy the person makes themselves (the key selected, or the curl line holding it) counts as copied.
+    <div role="status" data-testid="new-key" onCopy={() => setCopied("yes")} className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
       <p className="font-medium text-amber-900 dark:text-amber-100">
         {name ? <>Your API key <span data-testid="new-key-name">&ldquo;{name}&rdquo;</span>.</> : "Your API key."} Copy it now: it will not be shown again.
       </p>
@@ -72,5 +86,5 @@ export function FlashKeyNotice({ value, forget, target }: { value?: string; forg
     forgotten.current = true;
     void forgetOnce.current();
   }, [kept]);
-  return kept ? <NewKeyNotice value={kept} target={target} /> : null;
+  return kept ? <NewKeyNotice value={kept} target={target} askBeforeLeaving /> : null;
 }

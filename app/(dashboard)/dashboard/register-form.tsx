@@ -110,8 +110,10 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
     section.current?.setAttribute("data-hydrated", "true");
     if (autoOpen && googleEmail && !opened.current) {
       opened.current = true;
-      // Once: a reload or a later visit must not open the Picker again.
-      window.history.replaceState(null, "", "/dashboard");
+      // Once: a reload or a later visit must not open the Picker again. After this first commit's
+      // effects, when the App Router has taken over the history API: its own canonical address
+      // then follows, and no later update of the router writes ?picker=open back as a new entry.
+      setTimeout(() => window.history.replaceState(null, "", "/dashboard"), 0);
       choose();
     }
     // Once, on arrival from Google's consent screen.
@@ -213,6 +215,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
           )}
           {registered.api_key ? (
             <NewKeyNotice
+              askBeforeLeaving
               value={registered.api_key}
               target={{ baseUrl: registered.base_url, sheetId: registered.sheet_id, tab: registered.tabs[0]?.name }}
             />

@@ -6,7 +6,7 @@ import { useModalDialog } from "@/app/components/use-modal-dialog";
 import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import type { KeySummary } from "@/lib/keys/manage";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
-import { NewKeyNotice } from "../new-key-notice";
+import { LEAVE_UNCOPIED, NewKeyNotice } from "../new-key-notice";
 import type { QuickStartTarget } from "../quick-start";
 import { QuotaLine, type QuotaSnapshot } from "../quota-line";
 import { createKeyAction } from "./actions";
@@ -31,7 +31,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
     ? JSON.stringify(draftInput(draft)) !== JSON.stringify(draftInput(emptyDraft(visitorLimit)))
     : permissions.join() !== DEFAULT_PERMISSIONS.join());
   // The new key's value is shown once: while its dialog is open, leaving asks as unsaved edits do.
-  useUnsavedChanges(started || created !== null, created ? "Your new key is shown only this once. Leave without copying it?" : undefined);
+  useUnsavedChanges(started || created !== null, created ? LEAVE_UNCOPIED : undefined);
   const closeButton = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   // Escape closes the dialog as it closes any other, but the key is lost with it: ask first.
