@@ -27,8 +27,9 @@ export function proxy(req: NextRequest) {
   return res;
 }
 
-// Every page (any may host server actions: sign-in, the dashboard, sign-out in its layout), and
-// no /api or /auth route: those set their own X-Request-Id and check their own callers.
+// Every page (any may host server actions: sign-in, the dashboard, sign-out in its layout; the
+// prerendered 404 page is one too, reachable at /_not-found), and no /api or /auth route: those
+// set their own X-Request-Id and check their own callers.
 export const config = {
-  matcher: ["/", "/signin", "/dashboard/:path*", "/docs", "/docs/:path*"],
+  matcher: ["/", "/signin", "/dashboard/:path*", "/docs", "/docs/:path*", "/_not-found"],
 };

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { apiKeys, sheetClaims, sheets, type ApiKey, type NewSheet, type Sheet, type SheetClaim } from "../schema";
+import { apiKeys, sheetClaims, sheets, webhookEndpoints, type ApiKey, type NewSheet, type Sheet, type SheetClaim } from "../schema";
 
 const bump = { version: sql`${sheets.version} + 1` };
 
@@ -95,6 +95,9 @@ export async function claimSheet(input: { id: string; fromUserId: string; claimI
       .set({ claimedAt: now, version: sql`${apiKeys.version} + 1` })
       .where(and(eq(apiKeys.sheetId, input.id), eq(apiKeys.userId, input.fromUserId), isNull(apiKeys.claimedAt)))
       .returning();
+    // The previous owner's webhook endpoints go with their keys: the sheet's changes must not keep
+    // flowing to addresses the new owner never chose. Their pending deliveries go too (cascade).
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.sheetId, input.id));
     return { sheet: row, stoppedKeys };
   });
 }

@@ -6,7 +6,7 @@ import { expect, test, type APIRequestContext, type APIResponse } from "@playwri
 import { E2E } from "../support/env";
 
 const port = new URL(E2E.baseUrl).port;
-const PAGES = ["/", "/signin", "/dashboard", "/dashboard/usage", "/dashboard/sheets/1AcmeStoreDemoSpreadsheet0000000000000000001", "/docs"];
+const PAGES = ["/", "/signin", "/dashboard", "/dashboard/usage", "/dashboard/sheets/1AcmeStoreDemoSpreadsheet0000000000000000001", "/docs", "/_not-found"];
 
 async function refused(res: APIResponse, label: string) {
   expect(res.status(), label).toBe(403);

@@ -98,7 +98,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect((await send("PATCH", "filter=plan=pro&limit=5", { score: 0 }, { "If-Match": fresh.etags.join(", ") })).status).toBe(200);
   });
 
-  it("a Write-only key cannot choose rows by their values: filtered writes and dry runs need Read too", async () => {
+  it("a Write-only key cannot choose rows by their values: filtered writes, dry runs, upserts and arrays keyed by another column need Read too", async () => {
     const { createKeyForSheet } = await import("@/lib/keys/manage");
     const { value } = await createKeyForSheet({ userId: user.id, sheetId, name: "form handler", permissions: ["write"] });
     const writeOnly = { "X-API-Key": value };
@@ -106,13 +106,21 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       const res = await send(method, query, body, writeOnly);
       expect(res.status, `${method} ${query}`).toBe(403);
       expect(res.body).toMatchObject({ success: false, error: "forbidden" });
-      expect(res.body.message).toMatch(/lacks the Read permission\. Writes that choose rows by \?filter=/);
+      expect(res.body.message).toMatch(/lacks the Read permission\. Writes that choose rows by their values \(\?filter=/);
       expect(JSON.stringify(res.body)).not.toContain("ada@example.com");
+    }
+    // An upsert or an array keyed by another column looks rows up by value and answers them.
+    for (const [method, query, body, reason] of [["POST", "upsert=id", [{ id: "2" }], /An upsert looks each row up/], ["POST", "upsert=email", { email: "ada@example.com", name: "Ada" }, /An upsert/], ["PATCH", "key=email", [{ email: "ada@example.com", name: "Ada" }], /an array keyed by a \?key= column other than id/]] as const) {
+      const res = await send(method, query, body, writeOnly);
+      expect(res.status, `${method} ${query}`).toBe(403);
+      expect(res.body.message).toMatch(reason);
+      expect(JSON.stringify(res.body)).not.toContain("Grace");
     }
     expect(records().map((r) => r.name)).toEqual(["Ada", "Grace", "Alan", "Katherine", "Edsger"]);
     // Creating and bulk updates by id stay open to it.
     expect((await send("POST", "", { email: "new@example.com", name: "New" }, writeOnly)).status).toBe(201);
     expect((await send("PATCH", "", [{ id: "2", name: "Gracie" }], writeOnly)).status).toBe(200);
+    expect((await send("PATCH", "key=id", [{ id: "3", name: "Alan" }], writeOnly)).status).toBe(200);
     expect(records().map((r) => r.name)).toEqual(["Ada", "Gracie", "Alan", "Katherine", "Edsger", "New"]);
   });
 

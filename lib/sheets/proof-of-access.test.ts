@@ -2,7 +2,10 @@
 // sharing state, by address, by id or through the private flow; edit proof claims a sheet held
 // with view proof, whose keys then stop with a message saying why; between editors the first stands.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
 import { getSheet, listClaimsAgainst } from "@/db/queries/sheets";
+import { webhookEndpoints } from "@/db/schema";
+import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { createUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { memoryStore } from "@/lib/limits/memory-store";
@@ -82,6 +85,8 @@ describe("edit proof claims a sheet registered with view proof", () => {
     expect(bReg.sheet).toMatchObject({ userId: b.id, proof: "view", writable: false });
     const bKeys = rowsClient(id, bReg.apiKey!);
     expect((await bKeys.list("Items")).status).toBe(200);
+    // B's webhook endpoint for it (inserted as addEndpoint would, without resolving an address).
+    await getDb().insert(webhookEndpoints).values({ id: "ep_claimed", sheetId: id, url: "https://hooks.example.com/b", secretCiphertext: "x" });
     expect((await bKeys.create("Items", { name: "x" })).status).toBe(403);
 
     await pickInGooglePicker(c.id, [id]);
@@ -95,6 +100,8 @@ describe("edit proof claims a sheet registered with view proof", () => {
     expect(String(refused.body.message)).toContain("claimed by another account that proved with Google that it can edit it");
     const cKeys = rowsClient(id, cReg.apiKey!);
     expect((await cKeys.create("Items", { name: "by C" })).status).toBe(201);
+    // B's endpoint went with B's keys: C's writes are not sent to an address only B chose.
+    expect(await listEndpoints(id)).toEqual([]);
     // B's dashboard can say why.
     expect(await listClaimsAgainst({ userId: b.id })).toEqual([expect.objectContaining({ sheetId: id, sheetName: "C's link sheet" })]);
     // B, a viewer, cannot claim it back.

@@ -118,7 +118,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
             <p className="text-sm text-slate-600 dark:text-slate-400">The named cells of every row the filter matches, in one write: at most <code>limit</code> rows (default 1; more matches change nothing and answer 409); <code>dry_run=true</code> only counts. The rows are chosen by their values and answered, so the key needs Read as well. An array body instead updates each row found by <code>?key={keyColumn.name}</code> with its own values (Write alone).</p>
             <CodeBlock snippets={snippetsFor({ method: "PATCH", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}`, body: exampleUpdateBody(docs, tab) })} />
           </Endpoint>
-          <Endpoint method="POST" path={`${tabPath(docs, tab)}?upsert=${keyColumn.name}`} permission="Write">
+          <Endpoint method="POST" path={`${tabPath(docs, tab)}?upsert=${keyColumn.name}`} permission="Write and Read">
             <p className="text-sm text-slate-600 dark:text-slate-400">Upsert: rows whose <code>{keyColumn.name}</code> matches are updated cell by cell, the others appended, in one write.</p>
             <CodeBlock snippets={snippetsFor({ method: "POST", url: `${base}?upsert=${encodeURIComponent(keyColumn.name)}`, body: [exampleCreateBody(docs, tab)] })} />
           </Endpoint>

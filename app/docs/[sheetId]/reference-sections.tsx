@@ -33,7 +33,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
         <p className="text-sm text-slate-600 dark:text-slate-400">The sheet&apos;s owner creates keys in the dashboard; a key&apos;s value is shown once. Send it as <code>X-API-Key</code>, or as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
         <Table label="Permissions" head={["Permission", "Grants"]} rows={[
           ["Read", "GET rows"],
-          ["Write", "POST, PUT, PATCH, DELETE rows (by id, by key, upsert); by filter, with Read as well (those writes read the rows they match)"],
+          ["Write", "POST, PUT, PATCH, DELETE rows (by id); by filter, by another key column or as an upsert, with Read as well (those writes read the rows they match)"],
           ["Schema", <>GET <code>/api/{docs.sheet.id}/schema</code>, POST <code>/api/{docs.sheet.id}/refresh-schema</code></>],
           ["Analytics", <>GET <code>/billing/usage</code></>],
         ]} />

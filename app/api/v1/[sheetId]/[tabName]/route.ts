@@ -38,8 +38,9 @@ export const GET = withApiKey<Params>(
 export const POST = withApiKey<Params>(
   async ({ req, url, params, sheet, key }) => {
     checkWriteParams(url.searchParams, ["upsert"]);
-    const body = await readJsonBody(req);
     const upsert = url.searchParams.get("upsert");
+    if (upsert !== null) requirePermission(key, "read", UPSERT_READS);
+    const body = await readJsonBody(req);
     return idempotent(req, key.userId, upsert === null ? body : { upsert, body }, async (attempt) => {
       const tab = await findTab(sheet, params.tabName);
       const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, earlierAnswer: attempt?.earlier?.answer, ifMatch: req.headers.get("if-match") };
@@ -52,11 +53,13 @@ export const POST = withApiKey<Params>(
   { permission: "write" },
 );
 
-// A filtered write chooses its rows by their values, and answers them (a dry run only answers
+// A write that chooses its rows by their values (a filter, an array PATCH keyed by a column other
+// than id, an upsert) answers the rows it matched, or whether one matched (a dry run only answers
 // them): it reads the tab, so it needs Read beside Write. A Write-only key (a form handler's, say)
 // creates rows and changes or deletes rows by id, and learns nothing else of the tab.
-const choosesByValue = (search: URLSearchParams) => search.has("filter") || search.has("or") || search.has("dry_run");
-const FILTERED_WRITES_READ = "Writes that choose rows by ?filter= (and their dry runs) read the rows they match, so they need Read as well as Write; to change or delete one row by its id, use /{tabName}/{rowId}.";
+const choosesByValue = (search: URLSearchParams) => search.has("filter") || search.has("or") || search.has("dry_run") || (search.has("key") && search.get("key") !== "id");
+const FILTERED_WRITES_READ = "Writes that choose rows by their values (?filter=, its dry runs, an array keyed by a ?key= column other than id) read the rows they match, so they need Read as well as Write; to change or delete rows by their id, use /{tabName}/{rowId} or an array keyed by id.";
+const UPSERT_READS = "An upsert looks each row up by its ?upsert= column and answers the rows it matched, so it needs Read as well as Write; without Read, create rows with POST alone and change them by id.";
 
 // PATCH /api/v1/{sheetId}/{tabName} - an object with ?filter=: the same cells of every matching
 // row (at most `limit`, default 1; dry_run=true only counts); an array: each row found by its
