@@ -81,8 +81,9 @@ export function translateGoogleError(err: unknown): ApiError {
   if (failure.status === 503) {
     return new ApiError("service_unavailable", "Google Sheets is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" });
   }
-  if (failure.status === 0) return new ApiError("gateway_timeout", "Google Sheets did not answer in time; retry shortly.");
-  return new ApiError("bad_gateway", `Google Sheets failed (HTTP ${failure.status}); retry shortly.`);
+  // Passing failures: the answer says when to come back, as a 503's does.
+  if (failure.status === 0) return new ApiError("gateway_timeout", "Google Sheets did not answer in time; retry shortly.", {}, { "Retry-After": "5" });
+  return new ApiError("bad_gateway", `Google Sheets failed (HTTP ${failure.status}); retry shortly.`, {}, { "Retry-After": "5" });
 }
 
 /**

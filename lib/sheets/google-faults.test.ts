@@ -59,6 +59,7 @@ describe("reads", () => {
     const { result, ms } = await timed(api.list("Products"));
     expect(result.status).toBe(status);
     expect(result.body).toMatchObject({ success: false, error: code });
+    expect(result.headers.get("retry-after")).toBe("5");
     expect(ms).toBeLessThan(BUDGET_MS + TIMEOUT_MS);
     expect(svc.google.calls.get("values.get")).toBeGreaterThan(1);
   });
@@ -68,6 +69,7 @@ describe("reads", () => {
     const { result, ms } = await timed(api.list("Products"));
     expect(result.status).toBe(504);
     expect(result.body).toMatchObject({ success: false, error: "gateway_timeout" });
+    expect(result.headers.get("retry-after")).toBe("5");
     expect(ms).toBeLessThan(BUDGET_MS + 2 * TIMEOUT_MS);
   });
 });
@@ -110,6 +112,16 @@ describe("reads that could never succeed", () => {
 });
 
 describe("creates", () => {
+  it("answer 503 with Retry-After, not an outcome-unknown 504, when the tab cannot be read before the write", async () => {
+    const before = productRows();
+    svc.google.faults.add({ route: "values.get", delayMs: TIMEOUT_MS + 500, count: -1 });
+    const res = await api.create("Products", { name: "Never sent" });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, error: "service_unavailable", message: expect.stringMatching(/did not answer in time.*Nothing was written/) });
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(productRows()).toBe(before);
+  });
+
   it("retry a 429 and write exactly once", async () => {
     const before = productRows();
     svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 429 });

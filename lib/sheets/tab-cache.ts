@@ -57,8 +57,12 @@ export async function fetchTab(sheet: TabSheet, model: TabModel, { dates = false
     const [data, serials] = await Promise.all([fetchValues(sheet, model), fetchSerials(sheet, model)]);
     return withSerials(data, serials);
   } catch (err) {
-    // Writes read the tab before anything is sent: a failure here is known to have written nothing (DECISIONS 7a).
-    if (err instanceof ApiError && err.status >= 500) throw new ApiError(err.code, `${err.message} Nothing was written: the tab could not be read before the write, so the request can be sent again as it is.`, err.extra, err.headers);
+    // Writes read the tab before anything is sent: a failure here is known to have written nothing
+    // (DECISIONS 7a). A timeout is a 503 then, not a 504: a write's 504 means its outcome is unknown.
+    if (err instanceof ApiError && err.status >= 500) {
+      const code = err.code === "gateway_timeout" ? "service_unavailable" : err.code;
+      throw new ApiError(code, `${err.message} Nothing was written: the tab could not be read before the write, so the request can be sent again as it is.`, err.extra, err.headers);
+    }
     throw err;
   }
 }
