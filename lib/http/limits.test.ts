@@ -47,6 +47,8 @@ describe("counting", () => {
     await invalidateSheetData(DEMO_SPREADSHEET_ID);
     const failed = await api.list("Products");
     expect(failed.status).toBe(502);
+    // Not counted, and its headers already say so.
+    expect([remaining(failed), failed.headers.get("ratelimit")?.split(", ")[1]]).toEqual(["2", "remaining=2"]);
     svc.google.faults.clear();
     await settle();
 

@@ -10,7 +10,7 @@ import { originAllowed } from "@/lib/keys/browser";
 import type { KeyRecord } from "@/lib/keys/key-record";
 import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
-import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
+import { givenBack, limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { recordUsage } from "@/lib/limits/metering";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
@@ -107,13 +107,15 @@ async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision |
   } catch (err) {
     res = handleApiError(err, requestId, req.signal);
   }
-  if (decision) for (const [name, value] of Object.entries(limitHeaders(decision))) res.headers.set(name, value);
+  // Our failures (and Google's) are not the customer's: a 5xx gives its unit back, and its
+  // headers already show it given back.
+  const refund = decision !== undefined && res.status >= 500;
+  if (decision) for (const [name, value] of Object.entries(limitHeaders(refund ? givenBack(decision) : decision))) res.headers.set(name, value);
   // Counted in memory and written in batches (lib/batching), so nothing here waits or needs
   // Next.js' after(): adding to a batch costs less than scheduling work for after the answer.
   recordUsage({ userId: key.userId, sheetId, keyId: key.id, status: res.status });
   noteKeyUsed(key.id);
-  // Our failures (and Google's) are not the customer's: a 5xx gives its unit back.
-  if (decision && res.status >= 500) void refundRequest(decision).catch(() => undefined);
+  if (refund) void refundRequest(decision).catch(() => undefined);
   return res;
 }
 

@@ -114,6 +114,15 @@ export function limitHeaders(decision: LimitDecision, now = Date.now()): Record<
   return rateLimitHeaders(decision.shown, decision.windows, now);
 }
 
+/**
+ * The decision as it stands once its unit is given back (a 5xx is not counted): every window
+ * gains one, so the window shown stays the one with the least remaining.
+ */
+export function givenBack(decision: LimitDecision): LimitDecision {
+  if (!decision.allowed) return decision;
+  return { ...decision, shown: { ...decision.shown, remaining: Math.min(decision.shown.limit, decision.shown.remaining + 1) } };
+}
+
 /** The rate-limit headers of any limit: `shown` in X-RateLimit-* and RateLimit, every one of `windows` in RateLimit-Policy. */
 export function rateLimitHeaders(shown: Pick<WindowUse, "limit" | "remaining" | "reset">, windows: Pick<WindowUse, "limit" | "seconds">[], now = Date.now()): Record<string, string> {
   const resetIn = Math.max(0, Math.ceil((shown.reset - now) / 1000));
