@@ -33,7 +33,7 @@ const schema = z.object({
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
   LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
-  INVALID_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  INVALID_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   GOOGLE_API_ROOT_URL: optionalUrl,

@@ -7,6 +7,7 @@
 // since it is the limit the caller's next bad key meets.
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
+import { PEER_ADDRESS_HEADER } from "@/lib/http/peer-address";
 import { rateLimitHeaders } from "@/lib/limits/limiter";
 
 const WINDOW_MS = 60_000;
@@ -17,8 +18,9 @@ const failures = new Map<string, number[]>();
  * The caller's address from X-Forwarded-For: the entry appended by the outermost of the
  * TRUSTED_PROXY_HOPS proxies in front (each appends the address it was called from), so entries
  * a client sends itself are ignored. With no trusted proxy (the default) every entry may be the
- * client's own, and a route handler never sees the socket: all bad keys that reach this instance
- * share one allowance, which a client cannot dodge by rotating a header.
+ * client's own: the address is the peer's that connected, as the server saw it
+ * (lib/http/raw-requests.ts), which a client cannot dodge by rotating a header. Without it (a
+ * server this process did not guard) all bad keys that reach this instance share one allowance.
  */
 export function clientAddress(req: Request): string {
   const forwarded = req.headers.get("x-forwarded-for");
@@ -26,7 +28,7 @@ export function clientAddress(req: Request): string {
   // they are not lumped together. `next start` always fills the header.
   if (forwarded === null) return UNKNOWN;
   const trusted = config().env.TRUSTED_PROXY_HOPS;
-  if (trusted === 0) return ANY;
+  if (trusted === 0) return req.headers.get(PEER_ADDRESS_HEADER) || ANY;
   const hops = forwarded.split(",").map((s) => s.trim()).filter(Boolean);
   return hops[Math.max(0, hops.length - trusted)] ?? UNKNOWN;
 }

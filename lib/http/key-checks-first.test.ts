@@ -2,6 +2,7 @@
 // before a 405, so a valid key's 405 carries the limit headers and counts (SPEC Limits 5-6); CORS
 // on every answer and preflight; burst members are the server's own; a flood of bad keys from an
 // address never refuses a valid key; plan names are only the plans sold.
+import { PEER_ADDRESS_HEADER } from "@/lib/http/peer-address";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, getUserById, setUserPlan } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
@@ -124,6 +125,17 @@ describe("invalid-key throttle", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": `10.0.0.${i}` } })).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it("without a trusted proxy, counts by the address that connected to the server", async () => {
+    const { GET } = await rowsRoute();
+    const bad = "shk_0000000000000000000000000000000000000E";
+    const from = (peer: string, forwarded: string) => callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": forwarded, [PEER_ADDRESS_HEADER]: peer } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await from("192.0.2.1", `10.0.1.${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    // Another client is not refused for the first one's bad keys.
+    expect((await from("192.0.2.2", "10.0.1.0")).status).toBe(401);
   });
 
   it("never refuses a valid key because its address sent bad ones", async () => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PEER_ADDRESS_HEADER } from "./peer-address";
 import { canonicalApiUrl, guardRawRequests, rawRefusal } from "./raw-requests";
 
 describe("rawRefusal", () => {
@@ -52,7 +53,7 @@ describe("guardRawRequests on a node:http server", () => {
   let port = 0;
   beforeAll(async () => {
     guardRawRequests();
-    server = createServer((req, res) => res.end(`routed ${req.url}`));
+    server = createServer((req, res) => res.end(req.url === "/peer" ? `peer ${req.headers[PEER_ADDRESS_HEADER]}` : `routed ${req.url}`));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as { port: number }).port;
   });
@@ -80,6 +81,11 @@ describe("guardRawRequests on a node:http server", () => {
     const text = await exchange(port, "GET /api/v1/s/T%C3%A9st?filter=%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
     expect(text.endsWith("routed /api/v1/s/T%C3%A9st?filter=%ZZ")).toBe(true);
+  });
+
+  it("tells the handler the address that connected, whatever the client sent in its place", async () => {
+    const text = await exchange(port, `GET /peer HTTP/1.1\r\nHost: x\r\n${PEER_ADDRESS_HEADER}: 10.1.2.3\r\nConnection: close\r\n\r\n`);
+    expect(text.endsWith("peer 127.0.0.1")).toBe(true);
   });
 
   it("passes an API path with doubled slashes and a trailing one on as the path without them", async () => {
