@@ -108,6 +108,28 @@ describe("edit proof claims a sheet registered with view proof", () => {
     expect((await failure(registration.registerSheet({ userId: b.id, sheetUrl: id }))).code).toBe("conflict");
   });
 
+  it("an editor claiming a link-viewable sheet the service account cannot edit writes through the editor's grant", async () => {
+    const id = await cSheet("C's link-only sheet", { link: true });
+    await pickInGooglePicker(d.id, [id]);
+    const dReg = await registration.registerSheet({ userId: d.id, sheetUrl: id });
+    expect(dReg.sheet).toMatchObject({ proof: "view", writable: false, access: "service_account" });
+    await pickInGooglePicker(c.id, [id]);
+    const cReg = await registration.registerSheet({ userId: c.id, sheetUrl: id });
+    expect(cReg.sheet).toMatchObject({ userId: c.id, proof: "edit", writable: true, access: "oauth" });
+    expect((await rowsClient(id, cReg.apiKey!).create("Items", { name: "by its editor" })).status).toBe(201);
+  });
+
+  it("a viewer's read-only sheet becomes writable when they register it again as its editor", async () => {
+    const id = await cSheet("Later shared to edit", { link: true });
+    await pickInGooglePicker(d.id, [id]);
+    expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({ proof: "view", writable: false });
+    // Still a viewer: registering again changes nothing.
+    expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({ proof: "view", writable: false });
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { "d@example.com": "writer" } }, "PATCH");
+    const again = await registration.registerSheet({ userId: d.id, sheetUrl: id });
+    expect(again).toMatchObject({ created: false, apiKey: null, sheet: { userId: d.id, proof: "edit", writable: true, access: "oauth" } });
+  });
+
   it("between two editors the first registration stands", async () => {
     const id = await cSheet("Shared by two editors", { serviceAccount: true }, ["d@example.com"]);
     await pickInGooglePicker(c.id, [id]);

@@ -53,7 +53,9 @@ async function chooseReach(id: string, proof: Proof, via: "service" | "grant"): 
   const personCanEdit = proof.level === "edit";
   if (via === "service") {
     const saCanEdit = await serviceAccountCanEdit(id);
-    if (saCanEdit !== undefined) return { access: "service_account", writable: saCanEdit && personCanEdit };
+    // A service account that can only view (a link-viewable sheet) would make an editor's sheet
+    // read-only: the editor's own grant reaches it with their edit access instead.
+    if (saCanEdit !== undefined && (saCanEdit || !personCanEdit)) return { access: "service_account", writable: saCanEdit && personCanEdit };
   }
   return { access: "oauth", writable: personCanEdit };
 }
@@ -121,16 +123,32 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
   return { created: true, sheet, model, apiKey: await firstKey(userId, id) };
 }
 
-/** The account's own sheet again: 200, no new key; through the grant it is re-authorized with it. */
+/**
+ * The account's own sheet again: 200, no new key. Through the grant it is re-authorized with it;
+ * a read-only sheet becomes writable when Google now confirms the person can edit it (through the
+ * service account when it may edit, else their grant); otherwise it stays as it was.
+ */
 async function again(existing: Sheet, userId: string, via: "service" | "grant"): Promise<Registration> {
-  if (via === "grant") {
-    const proof = await proveAccess(userId, existing.id);
-    const row = await saveSheetGrant({ id: existing.id, userId, ...grantFields({ access: "oauth", writable: proof.level === "edit" }, proof) });
+  const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? undefined : await writableReach(existing, userId);
+  if (renewed) {
+    const row = await saveSheetGrant({ id: existing.id, userId, ...grantFields(renewed.reach, renewed.proof) });
     // The new grant must reach every instance: one still holding the old token would fail.
     await publishSheet(row);
     existing = row ?? existing;
   }
   return { created: false, sheet: existing, model: await getSheetModel(toSheetRecord(existing)), apiKey: null };
+}
+
+async function reachByGrant(existing: Sheet, userId: string): Promise<{ reach: Reach; proof: Proof }> {
+  const proof = await proveAccess(userId, existing.id);
+  return { reach: { access: "oauth", writable: proof.level === "edit" }, proof };
+}
+
+async function writableReach(existing: Sheet, userId: string): Promise<{ reach: Reach; proof: Proof } | undefined> {
+  const proof = await proveAccess(userId, existing.id).catch(() => undefined);
+  if (proof?.level !== "edit") return undefined;
+  const reach = await chooseReach(existing.id, proof, "service");
+  return reach.writable ? { reach, proof } : undefined;
 }
 
 /**

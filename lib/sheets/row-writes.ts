@@ -36,7 +36,7 @@ export function requireWritable(sheet: WriteSheet): void {
   if (sheet.writable) return;
   throw new ApiError(
     "forbidden",
-    "This sheet is read-only for the service. To allow writes, share it with the service's Google account as Editor, or register it through /auth/google?sheet_url=<sheet_url>.",
+    "This sheet is read-only for the service. To allow writes, the owner of this sheet's registration, if their Google account can edit the sheet, registers it again in the dashboard (Choose a sheet from Google Drive), or shares it with the service's Google account as Editor.",
   );
 }
 
