@@ -131,4 +131,11 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await bob.goto("/dashboard");
   await expect(bob.getByTestId("claimed-notice")).toContainText("C's orders");
   await expect(bob.getByTestId("claimed-notice")).toContainText("can edit the spreadsheet");
+  // The sheet's own page says the same, inside the dashboard; an id never registered is "not in your account".
+  await bob.goto(`/dashboard/sheets/${sheetId}`);
+  await expect(bob.getByTestId("claimed-notice")).toContainText("C's orders");
+  const unknown = await bob.goto(`/dashboard/sheets/${privateOne}`);
+  expect(unknown?.status()).toBe(404);
+  await expect(bob.getByTestId("sheet-not-found")).toContainText("No such sheet in your account");
+  await expect(bob.getByRole("banner")).toHaveCount(1);
 });

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { DATABASE_GATE_VAR } from "@/db/gate";
 import { subjectOf } from "@/emulators/google/subject";
 import type { DemoAccount } from "@/lib/accounts/demo";
+import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, type AppConfig } from "@/lib/env";
 import { buildIsStale, freshBuildTime, nextBin } from "./build-state.mjs";
 import { runNextBuild } from "./next-build";
@@ -79,7 +80,10 @@ export function bannerLines(appUrl: string, demo?: DemoAccount): string[] {
     `  Try:          curl -H "X-API-Key: ${demo.apiKey}" ${rows}`,
   );
   if (demo.signInEmail) {
-    lines.push(`  Dashboard:    open ${appUrl}/signin, Continue with Google, and on the emulator's Google screen sign in as ${demo.signInEmail}`);
+    lines.push(
+      `  Dashboard:    open ${appUrl}/signin, Continue with Google, and on the emulator's Google screen sign in as ${demo.signInEmail}`,
+      `  Registering:  the emulator's sample spreadsheets belong to ${EMULATOR_DEFAULTS.userEmail}: sign in as it to register them (any other address is a new account with an empty Drive)`,
+    );
   }
   return lines;
 }

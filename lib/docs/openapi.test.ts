@@ -76,6 +76,8 @@ describe("OpenAPI document", () => {
     expect(demo.components.schemas.Products_Row!.examples![0]).toMatchObject({ id: "1", name: "Desk lamp", price: "$24.50" });
     // Example bodies send numbers as numbers, so the sheet stores a number, not text.
     expect(demo.components.schemas.Products_RowInput!.examples![0]).toMatchObject({ name: "Desk lamp (new)", price: 24.5 });
+    // An update example never renames a row into another row's name: it changes another column.
+    expect(Object.keys(demo.components.schemas.Products_RowPatch!.examples![0] as object)).not.toContain("name");
     const { registerSheet } = await import("@/lib/sheets/registration");
     const owner = await createUser({ email: "owner@example.com" });
     await svc.admin(`/spreadsheets/${PRIVATE_SPREADSHEET_ID}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");

@@ -53,13 +53,16 @@ function asInput(tab: TabModel, name: string, value: unknown): unknown {
   return column && typeof value === "string" && value !== "" ? typedValue(value, column, sheetLocaleOf(tab)) : value;
 }
 
+/** The column the write examples find rows by: the first text column other than `id`. */
+export const exampleKeyColumn = (tab: TabModel) => tab.columns.find((c) => c.name !== "id" && c.type === "string");
+
 /**
  * A body for creating a row: the example's values, without `id` (assigned by the service), its
- * first text column marked "(new)": the examples after it find rows by that column's value
- * (PATCH and DELETE by filter, upsert), and run in order they must not find two.
+ * key column marked "(new)": the examples after it find rows by that value (PATCH and DELETE by
+ * filter, upsert), so run in order they act on the row this one made, never on the sheet's own.
  */
 export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
-  const firstText = tab.columns.find((c) => c.name !== "id" && c.type === "string");
+  const firstText = exampleKeyColumn(tab);
   const rest = Object.fromEntries(
     Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {})
       .filter(([name]) => name !== "id")
@@ -68,9 +71,22 @@ export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string
   return Object.keys(rest).length ? rest : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
 }
 
-/** A body for a partial update: the first column that is not `id`. */
+/** The key column's value in the created example row: what the write examples after it look for. */
+export function exampleKeyValue(docs: SheetDocs, tab: TabModel): string {
+  const key = exampleKeyColumn(tab);
+  const value = key ? exampleCreateBody(docs, tab)[key.name] : undefined;
+  return typeof value === "string" && value !== "" ? value : "value";
+}
+
+/**
+ * A body for a partial update: one column that is neither `id` nor the key column, so the update
+ * never renames a row into another's name (the key column only on a tab that has no other).
+ */
 export function exampleUpdateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
-  const column = tab.columns.find((c) => c.name !== "id");
+  const key = exampleKeyColumn(tab);
+  const column = tab.columns.find((c) => c.name !== "id" && c.name !== key?.name) ?? tab.columns.find((c) => c.name !== "id");
   if (!column) return {};
-  return { [column.name]: asInput(tab, column.name, docs.examples.get(tab.name)?.rows[1]?.[column.name] ?? "new value") };
+  const value = docs.examples.get(tab.name)?.rows[1]?.[column.name];
+  if (column.name === key?.name) return { [column.name]: `${exampleKeyValue(docs, tab)} (edited)` };
+  return { [column.name]: asInput(tab, column.name, value ?? "new value") };
 }

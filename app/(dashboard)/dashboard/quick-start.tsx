@@ -31,6 +31,10 @@ export function QuickStart({ target, apiKey }: { target: QuickStartTarget; apiKe
         <strong>{target.tab}</strong>{apiKey ? " with this key." : ` (put one of your keys in place of YOUR_API_KEY).`}
       </p>
       <CodeBlock testId="quick-start-code" snippets={snippetsFor(request, ["curl", "javascript"])} />
+      <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quick-start-typed">
+        Values come back as the sheet shows them (<code>&quot;$24.50&quot;</code>, <code>&quot;TRUE&quot;</code>); add{" "}
+        <code>&amp;typed=true</code> for numbers, booleans and ISO dates.
+      </p>
       <p className="text-sm">
         <Link href={docs} prefetch={false} className="font-medium text-emerald-700 underline dark:text-emerald-400" data-testid="docs-link">
           API docs for this sheet

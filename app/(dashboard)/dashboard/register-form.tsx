@@ -237,7 +237,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         <li>
           <strong>Writes.</strong> Share the sheet with <code className="break-all font-mono">{serviceAccountEmail}</code> as Editor and
           SheetAPI writes with its own account; otherwise it writes through your Google account. Sharing alone does not register a sheet:
-          register it here too, with &ldquo;Choose a sheet from Google Drive&rdquo;, which is how Google confirms it is yours to register.
+          register it here too, with &ldquo;Choose a sheet from Google Drive&rdquo; (&ldquo;Continue to Google&rdquo; first, while your
+          Google account is not connected), which is how Google confirms it is yours to register.
         </li>
         <li>
           <strong>Public docs.</strong> Once registered, the sheet&apos;s tab names, column names and types appear on its public docs page

@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { enteredAs, exampleCreateBody, exampleId, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
+import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleKeyValue, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
 import { snippetsFor } from "@/lib/docs/snippets";
 import type { TabModel } from "@/lib/sheets/tab-model";
 import { CodeBlock } from "./code-block";
@@ -38,7 +38,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
   const base = `${docs.baseUrl}${tabPath(docs, tab)}`;
   const ex = docs.examples.get(tab.name);
   const id = exampleId(docs, tab);
-  const firstText = tab.columns.find((c) => c.name !== "id" && c.type === "string");
+  const firstText = exampleKeyColumn(tab);
   const listQuery = firstText && ex?.rows[0]?.[firstText.name] ? `?filter=${encodeURIComponent(`${firstText.name}=${ex.rows[0][firstText.name]}`)}&limit=10` : "?limit=10";
   const csvColumns = tab.columns.filter((c) => c.name !== "id").slice(0, 2).map((c) => c.name);
   const csvQuery = csvColumns.length ? `?select=${encodeURIComponent(csvColumns.join(","))}` : "";
@@ -49,7 +49,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
     `aggregate=${encodeURIComponent(numberColumn ? `count,sum:${numberColumn.name},avg:${numberColumn.name}` : "count")}`,
   ].join("&");
   const keyColumn = firstText;
-  const keyValue = String((keyColumn && ex?.rows[0]?.[keyColumn.name]) || "value");
+  const keyValue = exampleKeyValue(docs, tab);
   // The answer shown is the example request's own: its filter (exact match on the first text
   // column) and limit applied to the example rows.
   const filterValue = firstText ? ex?.rows[0]?.[firstText.name] : undefined;
@@ -108,6 +108,10 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
       <Endpoint method="GET" path={`${tabPath(docs, tab)}/{rowId}`} permission="Read">
         <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}/${encodeURIComponent(id)}` })} />
       </Endpoint>
+      <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="docs-writes-warning">
+        The write examples below change the real sheet. Run in order, the create adds a row{keyColumn ? <> whose <code>{keyColumn.name}</code> is <code>{keyValue}</code></> : null},
+        and the PATCH, upsert and DELETE by filter act on that row only; PUT and DELETE by id act on the row with id <code>{id}</code>.
+      </p>
       <Endpoint method="POST" path={tabPath(docs, tab)} permission="Write">
         <p className="text-sm text-slate-600 dark:text-slate-400">One row, or an array of up to 1,000 rows in one write. Answers 201 with <code>{"{ created, rows }"}</code>. {enteredAs(docs.sheet)}</p>
         <CodeBlock snippets={snippetsFor({ method: "POST", url: base, body: exampleCreateBody(docs, tab) })} />

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
+import { config } from "@/lib/env";
 import { accountLimits } from "@/lib/limits/accounts";
 import { STATUS_CLASSES } from "@/lib/limits/metering";
 import { currentWindows, usageReport, usageSeries } from "@/lib/limits/usage-report";
@@ -26,6 +27,7 @@ export default async function UsagePage() {
   const windows = await currentWindows(account, now);
   const [report, series] = await Promise.all([usageReport(account, now, windows), usageSeries(account, now)]);
   const p = report.current_period;
+  const recorded = series.byKey.reduce((sum, k) => sum + k.total, 0);
 
   const byClass: Series[] = STATUS_CLASSES.map((c) => ({
     label: c === "429" ? "429 (not counted)" : c === "5xx" ? "5xx (not counted)" : c,
@@ -58,6 +60,13 @@ export default async function UsagePage() {
           </div>
         ))}
       </dl>
+      {config().limitStore.kind === "memory" && recorded > p.requests_used && (
+        <p role="note" data-testid="usage-memory-store" className="rounded-md bg-slate-50 p-3 text-sm text-slate-700 dark:bg-slate-900 dark:text-slate-300">
+          This server keeps its limit counters in memory (the embedded defaults), so they started again from zero when it last
+          started: the figures above count since then, the usage records below the whole period ({n(recorded)} counted requests).
+          With Upstash configured, the counters outlive restarts.
+        </p>
+      )}
       {windows ? (
         <WindowMeters windows={report.windows!} />
       ) : (

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
-import { getSheetForUser } from "@/db/queries/sheets";
+import { getSheetForUser, listClaimsAgainst } from "@/db/queries/sheets";
 import { NEW_KEY_COOKIE, readNewKey } from "@/lib/auth/new-key-flash";
 import { requireUser } from "@/lib/auth/session";
 import { DEFAULT_VISITOR_LIMIT } from "@/lib/keys/browser";
@@ -22,6 +22,7 @@ import { quotaSnapshot } from "@/lib/limits/usage-report";
 import { TryIt } from "@/app/docs/[sheetId]/try-it";
 import { plural } from "@/app/components/plural";
 import { accessLabel } from "../../access-label";
+import { ClaimedNotice } from "../../claimed-notice";
 import { QuickStart } from "../../quick-start";
 import { QuotaLine } from "../../quota-line";
 import { ownerReadAction } from "./actions";
@@ -41,7 +42,17 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
   const { sheetId } = await params;
   const user = await requireUser(`/dashboard/sheets/${sheetId}`);
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
-  if (!sheet) notFound();
+  if (!sheet) {
+    // Taken by an editor: say so here too, not just "not found".
+    const claims = (await listClaimsAgainst({ userId: user.id })).filter((c) => c.sheetId === sheetId);
+    if (!claims.length) notFound();
+    return (
+      <div className="space-y-4">
+        <Link href="/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-500 hover:underline sm:min-h-0">← Your sheets</Link>
+        <ClaimedNotice claims={claims} />
+      </div>
+    );
+  }
 
   let model: SheetModel | undefined;
   let problem: string | undefined;
