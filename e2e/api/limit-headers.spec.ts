@@ -1,5 +1,6 @@
 // SPEC Limits 6 on the routes that need no key: a request carrying a live key gets its account's
-// rate-limit headers there too, without being counted; no key, or a bad one, changes nothing.
+// rate-limit headers there too, without being counted; without one, the address's allowance for
+// requests without a valid key, which they do not spend.
 import { expect, test, type APIResponse } from "@playwright/test";
 import { choosePlan, registerSheet } from "../support/dashboard";
 import { copySpreadsheet } from "../support/emulator-admin";
@@ -35,9 +36,13 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
       expect([method, path, res.status(), ...limitOf(res)]).toEqual([method, path, status, "5", "4"]);
       expect(Number(res.headers()["x-ratelimit-reset"])).toBeGreaterThan(Date.now() / 1000);
     }
+    // Without a live key: the address's allowance for requests without a valid key, spent by none of these.
     for (const headers of [{}, { "X-API-Key": "shk_0000000000000000000000000000000000000A" }] as Record<string, string>[]) {
       const res = await send(headers);
-      expect([method, path, res.status(), ...limitOf(res)]).toEqual([method, path, status, undefined, undefined]);
+      const [limit, remaining] = limitOf(res);
+      expect([method, path, res.status(), limit]).toEqual([method, path, status, "300"]);
+      expect(Number(remaining)).toBeGreaterThan(0);
+      expect(res.headers()["ratelimit-policy"]).toBe("300;w=60");
     }
   }
   // Forty-four answers later, the next counted request is the second of the minute.

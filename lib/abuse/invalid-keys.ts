@@ -59,6 +59,15 @@ export function refuseFloodingAddress(req: Request, now = Date.now()): void {
   );
 }
 
+/**
+ * The address's allowance as it stands, as rate-limit headers, noting nothing: what a request
+ * without a valid key meets (none without an address).
+ */
+export function peekAllowance(req: Request, now = Date.now()): Record<string, string> {
+  const address = clientAddress(req);
+  return address === UNKNOWN ? {} : allowanceHeaders(recent(address, now), now);
+}
+
 /** Notes a bad key from the request's address; the address's allowance after it, as rate-limit headers (none without an address). */
 export function noteInvalidKey(req: Request, now = Date.now()): Record<string, string> {
   const address = clientAddress(req);

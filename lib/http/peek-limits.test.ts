@@ -73,7 +73,7 @@ describe("routes that need no key", () => {
     expect((await api.list("Products")).headers.get("x-ratelimit-remaining")).toBe("3");
   });
 
-  it("answer as before to a missing, bad, revoked or doubled key: no headers, no 401", async () => {
+  it("answer as before to a missing, bad, revoked or doubled key: no 401 (and, with no address known, no headers)", async () => {
     const [getApi] = CALLS;
     const status = (await call(getApi!)).status;
     for (const headers of [
@@ -93,6 +93,21 @@ describe("routes that need no key", () => {
     for (let i = 0; i < 5; i++) expect((await call(CALLS[0]!, { ...from, "X-API-Key": "shk_0000000000000000000000000000000000000A" })).status).toBe(200);
     const bad = rowsClient(DEMO_SPREADSHEET_ID, "shk_0000000000000000000000000000000000000A");
     expect((await bad.list("Products", "", from)).status).toBe(401);
+  });
+
+  it("without a live key, from a known address, carry that address's allowance for requests without a valid key", async () => {
+    const from = { "X-Forwarded-For": "203.0.113.44" };
+    for (const c of CALLS) {
+      for (const headers of [from, { ...from, "X-API-Key": "shk_0000000000000000000000000000000000000A" }]) {
+        const [limit, remaining, , ietf, policy] = limitOf(await call(c, headers));
+        expect([limit, remaining, ietf?.split(", ").slice(0, 2).join(", "), policy], c[0]).toEqual(["3", "3", "limit=3, remaining=3", "3;w=60"]);
+      }
+    }
+    // A bad key on a key route spends one; these routes show what is left, and spend nothing.
+    const bad = rowsClient(DEMO_SPREADSHEET_ID, "shk_0000000000000000000000000000000000000B");
+    expect((await bad.list("Products", "", from)).headers.get("x-ratelimit-remaining")).toBe("2");
+    expect(limitOf(await call(CALLS[2]!, from))[1]).toBe("2");
+    expect(limitOf(await call(CALLS[2]!, from))[1]).toBe("2");
   });
 
   it("still answer, with the headers, once the key's account is at its limit", async () => {

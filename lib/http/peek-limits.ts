@@ -1,18 +1,20 @@
 // The rate-limit headers on routes that need no key (GET /api, /health, unknown paths, /register,
 // /auth/{provider}, /docs/{sheetId}/openapi.json). SPEC (Limits 6) puts the headers on every
 // response, and key routes already send them; here, a request that carries a live key gets its
-// account's windows as they stand, read as GET /billing/usage reads them.
+// account's windows as they stand, read as GET /billing/usage reads them, and any other request
+// the allowance its address has for requests without a valid key (lib/abuse/invalid-keys.ts),
+// the limit such a request meets on the key routes.
 //
 // Nothing is counted or metered: these routes answer the same with or without a key, so the key
 // is not what they serve (DECISIONS 15 counts requests that authenticate with one), and a client
 // at its limit must still reach /health and GET /api. A missing or bad key changes nothing here (no
-// headers, no 401), and it is not noted by the invalid-key guard (lib/abuse/invalid-keys.ts): that
-// guard turns 401s into 429s (and puts its allowance on key routes' 401s), and these routes refuse
-// no key.
+// 401), and it is not noted by the invalid-key guard: that guard turns 401s into 429s on the key
+// routes, and these routes refuse no key.
 //
 // The headers are extras, so they never hold an answer up for long: the lookup starts when the
 // request arrives, beside the handler, and whatever has not come PEEK_BUDGET_MS after arrival is
 // left out, as is anything that fails (store or database unreachable, DECISIONS 18a).
+import { peekAllowance } from "@/lib/abuse/invalid-keys";
 import { config } from "@/lib/env";
 import { hashApiKey, KEY_FORMAT } from "@/lib/keys/api-key";
 import { accountLimits } from "@/lib/limits/accounts";
@@ -39,17 +41,18 @@ function carriedKey(req: Request): string | undefined {
   }
 }
 
-/** The limit headers of the key's account, counting nothing; undefined without a live key. */
+/** The limit headers of the key's account, or without a live key the address's allowance, counting nothing. */
 export async function peekLimitHeaders(req: Request): Promise<Record<string, string> | undefined> {
   if (config().env.RATE_LIMITS !== "on") return undefined;
   const value = carriedKey(req);
-  if (!value) return undefined;
+  if (!value) return peekAllowance(req);
   try {
     const key = await authenticateKey(hashApiKey(value));
     return await accountLimitHeaders(key.userId);
   } catch (err) {
     // A bad, revoked or orphaned key is an ordinary request here; anything else is an outage.
-    if (!(err instanceof ApiError && err.code === "unauthorized")) log.warn({ ...errorFields(err) }, "limits: windows unavailable, answering without rate-limit headers");
+    if (err instanceof ApiError && err.code === "unauthorized") return peekAllowance(req);
+    log.warn({ ...errorFields(err) }, "limits: windows unavailable, answering without rate-limit headers");
     return undefined;
   }
 }
