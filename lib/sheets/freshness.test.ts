@@ -207,6 +207,24 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     });
   });
 
+  describe("a slow Google", () => {
+    it("answers from the expired copy, marked STALE, after a short wait, and the late read serves the reads after it", async () => {
+      const { STALE_AFTER_MS } = await import("./tab-cache");
+      const before = await names();
+      await edit("'Items'!B3", "slow pear");
+      await sleep(CHECK_MS + 50);
+      for (const route of ["values.get", "values.batchGet"] as const) svc.google.faults.add({ route, delayMs: STALE_AFTER_MS + 1500 });
+      const started = Date.now();
+      const stale = await api.list("Items", "select=name");
+      expect([stale.status, stale.headers.get("x-cache")]).toEqual([200, "STALE"]);
+      expect(Date.now() - started).toBeLessThan(STALE_AFTER_MS + 1000);
+      expect((stale.body.data as { name: string }[]).map((r) => r.name)).toEqual(before);
+      // Once the late read has landed, its copy serves the reads after it.
+      await sleep(1800);
+      expect(await names()).toContain("slow pear");
+    });
+  });
+
   describe("Google rate limiting", () => {
     it("serves the last good copy marked STALE within the sheet's bound, and fails writes cleanly", async () => {
       const before = await names();

@@ -219,6 +219,20 @@ export async function withDates(sheet: TabSheet, model: TabModel, data: TabData)
   return datedCopy(sheet, model, { model, data, fetchedAt: 0, version: OUT_OF_DATE, epoch: 0 });
 }
 
+/**
+ * How long a read of an expired copy that may still be served waits for Google before it is
+ * answered from that copy, marked STALE: a slow Google must not hold every read for its whole
+ * timeout. The read goes on, and when it lands its copy serves the reads after it.
+ */
+export const STALE_AFTER_MS = 2_000;
+const TOO_SLOW: unique symbol = Symbol("too slow");
+
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof TOO_SLOW> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof TOO_SLOW>((resolve) => (timer = setTimeout(() => resolve(TOO_SLOW), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean, dates: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
   const hit = entries.get(entryKey(sheet.id, model.name));
   const sameVersion = hit !== undefined && hit.version === version;
@@ -227,12 +241,20 @@ async function readThrough(sheet: TabSheet, model: TabModel, version: number | u
     if (why === "current") return { data: dates ? await datedCopy(sheet, model, hit) : hit.data, cache: "HIT" };
     if (why === "changed") refreshSiblings(sheet, model, await changeEpoch(sheet));
   }
+  // Never after our own write (the version moved): a client must see what it wrote. Nor for a
+  // no-cache read, which asked for the sheet as it is, or one the copy cannot answer (dates).
+  const servable = sameVersion && Date.now() - hit.fetchedAt <= (sheet.maxStaleSeconds ?? 0) * 1000;
   try {
-    const entry = await load(sheet, model, version, dates);
+    const loading = load(sheet, model, version, dates);
+    const entry = servable && !fresh && (!dates || hit.data.dated || !dateColumnsOf(hit.data).length) ? await withinDeadline(loading, STALE_AFTER_MS) : await loading;
+    if (entry === TOO_SLOW) {
+      loading.catch(() => undefined);
+      noteStale(sheet.id, model.name, new ApiError("gateway_timeout", `Google Sheets did not answer within ${STALE_AFTER_MS} ms`));
+      return { data: hit!.data, cache: "STALE" };
+    }
     return { data: dates ? await datedCopy(sheet, model, entry) : entry.data, cache: "MISS" };
   } catch (err) {
-    // Never after our own write (the version moved): a client must see what it wrote.
-    if (sameVersion && googleUnavailable(err) && Date.now() - hit.fetchedAt <= (sheet.maxStaleSeconds ?? 0) * 1000) {
+    if (servable && googleUnavailable(err)) {
       noteStale(sheet.id, model.name, err as ApiError);
       return { data: hit.data, cache: "STALE" };
     }
