@@ -8,6 +8,7 @@ import { createUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { setLimitStore, type LimitStore } from "@/lib/limits/store";
 import { proveAccessWithGoogle } from "@/testing/google";
+import { config } from "@/lib/env";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
 
@@ -111,7 +112,7 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
         expect(refused.headers.get("access-control-allow-origin")).toBeNull();
         // Not the owner's doing (anyone can copy the key out of a page): not counted, as a key that
         // does not work here; its headers are the address's allowance for bad keys, not the account's.
-        expect(refused.headers.get("ratelimit-policy")).toBe("60;w=60");
+        expect(refused.headers.get("ratelimit-policy")).toBe(`${config().env.INVALID_KEY_LIMIT_PER_MINUTE};w=60`);
       }
       expect(await remaining()).toBe(before - 1);
 

@@ -139,3 +139,22 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await expect(bob.getByTestId("sheet-not-found")).toContainText("No such sheet in your account");
   await expect(bob.getByRole("banner")).toHaveCount(1);
 });
+
+test("an editor's public sheet the service account may only view is read-only, and the page offers writes through the editor's Google account", async ({ page }) => {
+  const email = "public-editor@example.com";
+  const sheetId = await createSpreadsheet("Editor's public list");
+  await shareSpreadsheet(sheetId, { linkAccess: "reader", members: { [email]: "writer", "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "none" } });
+  await signIn(page, email);
+  await chooseFromDrive(page, sheetId, email);
+  const result = page.getByTestId("register-result");
+  await expect(result).toContainText("read-only");
+  const key = await copyNewKey(page);
+  const write = async () => (await page.request.post(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key }, data: { name: "x" } })).status();
+  expect(await write()).toBe(403);
+
+  await result.getByTestId("writable-through-grant").getByRole("link").click();
+  await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
+  await expect(page.getByTestId("sheet-access")).toContainText("Read and write");
+  await expect(page.getByTestId("writable-through-grant")).toHaveCount(0);
+  expect(await write()).toBe(201);
+});

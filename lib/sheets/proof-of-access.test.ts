@@ -108,26 +108,28 @@ describe("edit proof claims a sheet registered with view proof", () => {
     expect((await failure(registration.registerSheet({ userId: b.id, sheetUrl: id }))).code).toBe("conflict");
   });
 
-  it("an editor claiming a link-viewable sheet the service account cannot edit writes through the editor's grant", async () => {
+  it("an editor claiming a link-viewable sheet through the private flow writes through the editor's grant", async () => {
     const id = await cSheet("C's link-only sheet", { link: true });
     await pickInGooglePicker(d.id, [id]);
     const dReg = await registration.registerSheet({ userId: d.id, sheetUrl: id });
     expect(dReg.sheet).toMatchObject({ proof: "view", writable: false, access: "service_account" });
     await pickInGooglePicker(c.id, [id]);
-    const cReg = await registration.registerSheet({ userId: c.id, sheetUrl: id });
+    const cReg = await registration.registerSheet({ userId: c.id, sheetUrl: id, via: "grant" });
     expect(cReg.sheet).toMatchObject({ userId: c.id, proof: "edit", writable: true, access: "oauth" });
     expect((await rowsClient(id, cReg.apiKey!).create("Items", { name: "by its editor" })).status).toBe(201);
   });
 
-  it("a viewer's read-only sheet becomes writable when they register it again as its editor", async () => {
-    const id = await cSheet("Later shared to edit", { link: true });
+  it("a viewer's read-only sheet becomes writable when registered again once its editor shared it with the service account", async () => {
+    const id = await cSheet("Later shared to edit", { link: true }, ["d@example.com"]);
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { "d@example.com": "reader" } }, "PATCH");
     await pickInGooglePicker(d.id, [id]);
     expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({ proof: "view", writable: false });
-    // Still a viewer: registering again changes nothing.
-    expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({ proof: "view", writable: false });
+    // Now an editor, but the service account may still only view it: registering again changes nothing.
     await svc.admin(`/spreadsheets/${id}/access`, { members: { "d@example.com": "writer" } }, "PATCH");
+    expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({ writable: false });
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [SA]: "writer" } }, "PATCH");
     const again = await registration.registerSheet({ userId: d.id, sheetUrl: id });
-    expect(again).toMatchObject({ created: false, apiKey: null, sheet: { userId: d.id, proof: "edit", writable: true, access: "oauth" } });
+    expect(again).toMatchObject({ created: false, apiKey: null, sheet: { userId: d.id, proof: "edit", writable: true, access: "service_account" } });
   });
 
   it("between two editors the first registration stands", async () => {

@@ -97,11 +97,14 @@ describe("registerSheet", () => {
     expect((await getSheet({ id: DEMO_SPREADSHEET_ID }))!.userId).toBe(owner.id);
   });
 
-  it("reaches a link-viewable sheet the service account cannot edit through its owner's grant, writable", async () => {
+  it("registers a link-viewable sheet the service account cannot edit as read-only, even for its owner, until the private flow", async () => {
     await pickInGooglePicker(owner.id, [PUBLIC_READONLY_SPREADSHEET_ID]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID });
-    // "Anyone with the link" lets the service account read, not write: the owner's edit access does.
-    expect(reg.sheet).toMatchObject({ access: "oauth", writable: true, proof: "edit" });
+    // "Anyone with the link" lets the service account read, so it reads with its own quota.
+    expect(reg.sheet).toMatchObject({ access: "service_account", writable: false, proof: "edit" });
+    // The private flow (through the owner's grant) makes it writable, with no new key.
+    const again = await registration.registerSheet({ userId: owner.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID, via: "grant" });
+    expect(again).toMatchObject({ created: false, apiKey: null, sheet: { access: "oauth", writable: true } });
   });
 
   it("reaches a sheet the service account cannot open through the person's grant", async () => {

@@ -53,9 +53,9 @@ async function chooseReach(id: string, proof: Proof, via: "service" | "grant"): 
   const personCanEdit = proof.level === "edit";
   if (via === "service") {
     const saCanEdit = await serviceAccountCanEdit(id);
-    // A service account that can only view (a link-viewable sheet) would make an editor's sheet
-    // read-only: the editor's own grant reaches it with their edit access instead.
-    if (saCanEdit !== undefined && (saCanEdit || !personCanEdit)) return { access: "service_account", writable: saCanEdit && personCanEdit };
+    // A link-viewable sheet the service account may only view stays read-only here (DECISIONS
+    // 18): its editor makes it writable through the private flow, with their own grant.
+    if (saCanEdit !== undefined) return { access: "service_account", writable: saCanEdit && personCanEdit };
   }
   return { access: "oauth", writable: personCanEdit };
 }

@@ -36,7 +36,7 @@ export function requireWritable(sheet: WriteSheet): void {
   if (sheet.writable) return;
   throw new ApiError(
     "forbidden",
-    "This sheet is read-only for the service. To allow writes, the owner of this sheet's registration, if their Google account can edit the sheet, registers it again in the dashboard (Choose a sheet from Google Drive), or shares it with the service's Google account as Editor.",
+    "This sheet is read-only for the service. To allow writes, share it with the service's Google account as Editor and register it again in the dashboard, or register it through the private flow: signed in to the dashboard, open /auth/google?sheet_url=<the sheet's address>, and SheetAPI writes with your own Google access (if you can edit the sheet).",
   );
 }
 

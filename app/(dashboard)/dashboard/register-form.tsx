@@ -6,6 +6,7 @@ import { sheetIdIn } from "@/lib/sheets/sheet-url";
 import { pickerSessionAction, registerSheetAction } from "./actions";
 import { pickSpreadsheet } from "./google-picker";
 import { NewKeyNotice } from "./new-key-notice";
+import { WritableThroughGrant } from "./writable-through-grant";
 
 type Registered = {
   sheet_id: string;
@@ -208,6 +209,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
             </Link>{" "}
             ({registered.writable ? "read and write" : "read-only"})
           </p>
+          {!registered.writable && registered.proof === "edit" && <WritableThroughGrant sheetId={registered.sheet_id} />}
           {!registered.writable && registered.proof === "view" && (
             <p className="text-xs text-slate-600 dark:text-slate-400">
               Read-only because Google says your account can view this sheet but not edit it. Someone who can edit it may claim it later.

@@ -23,6 +23,7 @@ import { TryIt } from "@/app/docs/[sheetId]/try-it";
 import { plural } from "@/app/components/plural";
 import { accessLabel } from "../../access-label";
 import { ClaimedNotice } from "../../claimed-notice";
+import { WritableThroughGrant } from "../../writable-through-grant";
 import { QuickStart } from "../../quick-start";
 import { QuotaLine } from "../../quota-line";
 import { ownerReadAction } from "./actions";
@@ -83,6 +84,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="sheet-access">
             {sheet.writable ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail)}
           </p>
+          {!sheet.writable && sheet.proof === "edit" && <WritableThroughGrant sheetId={sheet.id} />}
         </div>
         <RefreshSchemaButton sheetId={sheet.id} />
       </div>
