@@ -3,7 +3,7 @@
 // dashboard; C's edit proof claims B's view-only registration, whose key then answers 401.
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { chooseFromDrive, copyNewKey, googlePicker, openRegisterForm } from "../support/dashboard";
-import { createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
+import { createPrivateSpreadsheet, createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
 
 /** A full-page screenshot, kept in the test's output folder and attached to its report. */
@@ -142,8 +142,9 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
 
 test("an editor's public sheet the service account may only view is read-only, and the page offers writes through the editor's Google account", async ({ page }) => {
   const email = "public-editor@example.com";
-  const sheetId = await createSpreadsheet("Editor's public list");
-  await shareSpreadsheet(sheetId, { linkAccess: "reader", members: { [email]: "writer", "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "none" } });
+  // Anyone with the link can view it (the service account included); only its editor can edit it.
+  const sheetId = await createPrivateSpreadsheet(email, "Editor's public list");
+  await shareSpreadsheet(sheetId, { linkAccess: "reader" });
   await signIn(page, email);
   await chooseFromDrive(page, sheetId, email);
   const result = page.getByTestId("register-result");
