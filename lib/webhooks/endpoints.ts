@@ -23,7 +23,7 @@ async function checkedInput(input: EndpointInput): Promise<{ url: string; events
   try {
     await checkTarget(input.url.trim());
   } catch (err) {
-    if (err instanceof TargetRefused) throw new ApiError("validation_error", `url: ${err.message}`);
+    if (err instanceof TargetRefused) throw new ApiError("validation_error", err.message);
     throw err;
   }
   const events = [...new Set(input.events ?? [])];
