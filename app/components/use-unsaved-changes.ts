@@ -108,8 +108,10 @@ function release(token: symbol) {
   window.removeEventListener("beforeunload", onBeforeUnload);
   window.removeEventListener("click", onClick, true);
   // Still on this page, on our entry: take it away, so Back later is one step, not two. (After
-  // a link the person agreed to follow, the new page's entry is current: nothing to take.)
-  if (guarding && onGuardEntry()) {
+  // a link the person agreed to follow, the new page's entry is current: nothing to take.) The
+  // App Router may have rewritten our entry's state since (a refresh replaces it): the history's
+  // length, unchanged since we added the entry, says we are still on it.
+  if (guarding && (onGuardEntry() || window.history.length === guardLength)) {
     ownBack = "drop";
     window.history.back();
   } else {

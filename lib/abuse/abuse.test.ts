@@ -64,7 +64,12 @@ describe("per-account limits", () => {
     const user = await createUser({ email: "busy@example.com" });
     const now = Date.now();
     for (let i = 0; i < ACCOUNT_ACTION_LIMITS.createKey; i++) await limitAccountAction(user.id, "createKey", now + i);
-    await expect(limitAccountAction(user.id, "createKey", now + 100)).rejects.toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/at most 50 an hour/) });
+    await expect(limitAccountAction(user.id, "createKey", now + 100)).rejects.toMatchObject({
+      code: "rate_limit_exceeded",
+      message: expect.stringMatching(/at most 50 an hour/),
+      // Its rate-limit headers describe the window it exceeded.
+      headers: { "X-RateLimit-Limit": "50", "X-RateLimit-Remaining": "0", "RateLimit-Policy": "50;w=3600" },
+    });
     await expect(limitAccountAction(user.id, "register", now + 100)).resolves.toBeUndefined(); // separate budgets
     await expect(limitAccountAction(user.id, "createKey", now + 3_600_001)).resolves.toBeUndefined(); // an hour later
   });

@@ -5,6 +5,7 @@
 // without the store they are not enforced (sign-in still is), rather than locking owners out.
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
+import { rateLimitHeaders } from "@/lib/limits/limiter";
 import { getLimitStore } from "@/lib/limits/store";
 
 const HOUR_MS = 3_600_000;
@@ -31,6 +32,7 @@ export async function limitAccountAction(userId: string, action: keyof typeof AC
     "rate_limit_exceeded",
     `Too many ${LABEL[action]}: at most ${limit} an hour per account. Retry in ${Math.ceil(retryAfter / 60)} min.`,
     { retry_after: retryAfter, limit: { allowed: limit, current: result.used[0] ?? limit, reset_at: Math.ceil((now + retryAfter * 1000) / 1000) } },
-    { "Retry-After": String(retryAfter) },
+    // The window exceeded, as every 429's rate-limit headers describe it (DECISIONS 16).
+    { "Retry-After": String(retryAfter), ...rateLimitHeaders({ limit, remaining: 0, reset: now + retryAfter * 1000 }, [{ limit, seconds: HOUR_MS / 1000 }], now) },
   );
 }

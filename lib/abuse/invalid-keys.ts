@@ -7,7 +7,7 @@
 // since it is the limit the caller's next bad key meets.
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
-import { PEER_ADDRESS_HEADER } from "@/lib/http/peer-address";
+import { PEER_ADDRESS_HEADER, stampedPeer, visitorAddress } from "@/lib/http/peer-address";
 import { rateLimitHeaders } from "@/lib/limits/limiter";
 
 const WINDOW_MS = 60_000;
@@ -18,9 +18,10 @@ const failures = new Map<string, number[]>();
  * The caller's address from X-Forwarded-For: the entry appended by the outermost of the
  * TRUSTED_PROXY_HOPS proxies in front (each appends the address it was called from), so entries
  * a client sends itself are ignored. With no trusted proxy (the default) every entry may be the
- * client's own: the address is the peer's that connected, as the server saw it
- * (lib/http/raw-requests.ts), which a client cannot dodge by rotating a header. Without it (a
- * server this process did not guard) all bad keys that reach this instance share one allowance.
+ * client's own: the address is the peer's that connected, as the server stamped it
+ * (lib/http/peer-address.ts), which a client cannot dodge by rotating a header. Without that
+ * stamp (a request the hook did not see) all bad keys reaching this instance share one
+ * allowance. An IPv6 address counts by its /64, as one client.
  */
 export function clientAddress(req: Request): string {
   const forwarded = req.headers.get("x-forwarded-for");
@@ -28,9 +29,13 @@ export function clientAddress(req: Request): string {
   // they are not lumped together. `next start` always fills the header.
   if (forwarded === null) return UNKNOWN;
   const trusted = config().env.TRUSTED_PROXY_HOPS;
-  if (trusted === 0) return req.headers.get(PEER_ADDRESS_HEADER) || ANY;
+  if (trusted === 0) {
+    const peer = stampedPeer(req.headers.get(PEER_ADDRESS_HEADER));
+    return peer ? visitorAddress(peer) : ANY;
+  }
   const hops = forwarded.split(",").map((s) => s.trim()).filter(Boolean);
-  return hops[Math.max(0, hops.length - trusted)] ?? UNKNOWN;
+  const address = hops[Math.max(0, hops.length - trusted)];
+  return address ? visitorAddress(address) : UNKNOWN;
 }
 
 const UNKNOWN = "unknown";

@@ -7,7 +7,7 @@ import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/query";
 import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/tab-model";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { DOCUMENTED_ERRORS, documentedError } from "./errors";
-import { enteredAs, exampleCreateBody, exampleId, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
+import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
 
 type Json = Record<string, unknown>;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -37,7 +37,7 @@ const LIMIT_HEADERS = {
 // Beyond the limit headers: what reads, updates and idempotent creates answer with.
 const OTHER_HEADERS = {
   ETag: { description: "The representation's entity tag: of the body as sent, its rows and meta (lists), of the row's state (one row). Send it back in If-None-Match or If-Match.", schema: { type: "string" } },
-  "X-Cache": { description: "Where the rows came from: `HIT` (cached, unchanged), `MISS` (read from Google now) or `STALE` (Google unreachable; the last good copy within the sheet's stale bound).", schema: { type: "string", enum: ["HIT", "MISS", "STALE"] } },
+  "X-Cache": { description: "Where the rows came from: `HIT` (cached, unchanged), `MISS` (read from Google now) or `STALE` (Google unreachable, or slower than 2 s: the last good copy within the sheet's stale bound).", schema: { type: "string", enum: ["HIT", "MISS", "STALE"] } },
   "Idempotent-Replayed": { description: "`true` when this is the kept answer of an earlier request with the same Idempotency-Key: nothing was written again.", schema: { type: "string", enum: ["true"] } },
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
   "Last-Modified": { description: "When the rows (or the schema) answered were read from Google: the answer reflects the sheet as it was then.", schema: { type: "string" } },
@@ -229,7 +229,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
 
 /** ` (here: ...)`: a write by key using the tab's own columns. */
 function byKeyExample(tab: TabModel): string {
-  const key = tab.columns.find((c) => c.name !== "id" && c.type === "string");
+  const key = exampleKeyColumn(tab);
   const other = tab.columns.find((c) => c.name !== "id" && c !== key);
   if (!key || !other) return "";
   return ` Here: \`PATCH ?filter=${key.name}=…\` with \`{"${other.name}": …}\`, or \`PATCH ?key=${key.name}\` with \`[{"${key.name}": …, "${other.name}": …}]\`.`;

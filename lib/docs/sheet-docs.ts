@@ -66,7 +66,8 @@ export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string
   const rest = Object.fromEntries(
     Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {})
       .filter(([name]) => name !== "id")
-      .map(([name, v]) => [name, name === firstText?.name && typeof v === "string" && v !== "" ? `${v} (new)` : asInput(tab, name, v)]),
+      // The key column always holds a value to find the row by, even when the example's is empty.
+      .map(([name, v]) => [name, name === firstText?.name ? `${typeof v === "string" && v !== "" ? v : "Example"} (new)` : asInput(tab, name, v)]),
   );
   return Object.keys(rest).length ? rest : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
 }

@@ -3,13 +3,13 @@
 // the limit store (a script that counts only a live key of this sheet and account); otherwise,
 // or when the cached records are gone, the records are resolved first and the count follows.
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import { isIPv6 } from "node:net";
 import { config } from "@/lib/env";
 import { keyRecordKey, type KeyRecord } from "@/lib/keys/key-record";
 import { loadSheetRecord, resolveKeyAndSheet } from "@/lib/keys/resolve";
 import { accountLimits } from "@/lib/limits/accounts";
 import { consumeRequest, decide, requestSpec, type LimitDecision, type VisitorLimit } from "@/lib/limits/limiter";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
+import { visitorAddress } from "./peer-address";
 import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { sheetRecordKey, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { ApiError } from "./errors";
@@ -35,21 +35,6 @@ const owners = new Map<string, Hint>();
 function remember(key: KeyRecord): void {
   if (owners.size >= MAX_HINTS) owners.delete(owners.keys().next().value!);
   owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId, ...(key.browser ? { visitorLimit: key.browser.visitorLimit } : {}) });
-}
-
-/**
- * The visitor an address stands for: an IPv6 address by its /64 (the block one subscriber gets,
- * so rotating addresses within it is one visitor), an IPv4-mapped one as its IPv4 address.
- */
-export function visitorAddress(address: string): string {
-  if (!isIPv6(address)) return address.slice(0, 64);
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  const [head = "", tail = ""] = address.toLowerCase().split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups = address.includes("::") ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
 /** A browser key's per-visitor window for the request from `address`; none for secret keys. */

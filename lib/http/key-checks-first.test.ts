@@ -2,7 +2,7 @@
 // before a 405, so a valid key's 405 carries the limit headers and counts (SPEC Limits 5-6); CORS
 // on every answer and preflight; burst members are the server's own; a flood of bad keys from an
 // address never refuses a valid key; plan names are only the plans sold.
-import { PEER_ADDRESS_HEADER } from "@/lib/http/peer-address";
+import { PEER_ADDRESS_HEADER, stampPeer } from "@/lib/http/peer-address";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, getUserById, setUserPlan } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
@@ -132,10 +132,16 @@ describe("invalid-key throttle", () => {
     const bad = "shk_0000000000000000000000000000000000000E";
     const from = (peer: string, forwarded: string) => callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": forwarded, [PEER_ADDRESS_HEADER]: peer } });
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await from("192.0.2.1", `10.0.1.${i}`)).status);
+    for (let i = 0; i < 4; i++) statuses.push((await from(stampPeer("192.0.2.1"), `10.0.1.${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
-    // Another client is not refused for the first one's bad keys.
-    expect((await from("192.0.2.2", "10.0.1.0")).status).toBe(401);
+    // Another client is not refused for the first one's bad keys...
+    expect((await from(stampPeer("192.0.2.2"), "10.0.1.0")).status).toBe(401);
+    // ...an address in the same IPv6 /64 is the same client...
+    for (let i = 1; i <= 3; i++) expect((await from(stampPeer(`2001:db8:0:7::${i}`), "10.0.1.0")).status).toBe(401);
+    expect((await from(stampPeer("2001:db8:0:7::99"), "10.0.1.0")).status).toBe(429);
+    // ...and an address the server did not stamp is no address a client may choose: the shared allowance.
+    for (let i = 0; i < 5; i++) await from(`192.0.2.${100 + i}`, "10.0.1.0");
+    expect((await from("192.0.2.200", "10.0.1.0")).status).toBe(429);
   });
 
   it("never refuses a valid key because its address sent bad ones", async () => {

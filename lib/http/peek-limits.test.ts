@@ -1,6 +1,7 @@
 // The routes that need no key carry the rate-limit headers of a live key the request sends,
-// counting nothing; without a live key they answer as before (no headers, no 401, and the
-// invalid-key guard is not fed); a slow or failing limit store costs them at most the budget.
+// counting nothing; without a live key, those of the address's allowance for requests without a
+// valid key (no 401, and the invalid-key guard is not fed); a slow or failing limit store costs
+// them at most the budget.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";

@@ -77,12 +77,17 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 
 type Handler = (req: Request, context?: never) => Promise<Response>;
 
-/** `handler`, its answers carrying the limit headers of a live key the request carries. */
+/**
+ * `handler`, its answers carrying the limit headers of a live key the request carries (or, without
+ * one, of the address's allowance). A 429 of the route's own (registrations an hour, say) keeps
+ * the headers of the limit it names: DECISIONS 16 has them describe the window exceeded.
+ */
 export function withPeekedLimits<H extends Handler>(handler: H): H {
   const wrapped: Handler = async (req, context) => {
     const arrived = Date.now();
     const peeked = peekLimitHeaders(req);
     const res = await handler(req, context);
+    if (res.status === 429) return res;
     // A zero wait still takes headers that are already there: the timer fires after them.
     const headers = await within(peeked, Math.max(0, arrived + PEEK_BUDGET_MS - Date.now()));
     try {

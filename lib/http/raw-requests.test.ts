@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PEER_ADDRESS_HEADER } from "./peer-address";
+import { PEER_ADDRESS_HEADER, stampedPeer } from "./peer-address";
 import { canonicalApiUrl, guardRawRequests, rawRefusal } from "./raw-requests";
 
 describe("rawRefusal", () => {
@@ -53,7 +53,7 @@ describe("guardRawRequests on a node:http server", () => {
   let port = 0;
   beforeAll(async () => {
     guardRawRequests();
-    server = createServer((req, res) => res.end(req.url === "/peer" ? `peer ${req.headers[PEER_ADDRESS_HEADER]}` : `routed ${req.url}`));
+    server = createServer((req, res) => res.end(req.url === "/peer" ? `peer ${stampedPeer(String(req.headers[PEER_ADDRESS_HEADER]))}` : `routed ${req.url}`));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as { port: number }).port;
   });

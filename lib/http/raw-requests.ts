@@ -8,7 +8,7 @@ import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "./envelope";
 import { ApiError, clip } from "./errors";
-import { PEER_ADDRESS_HEADER } from "./peer-address";
+import { PEER_ADDRESS_HEADER, stampPeer } from "./peer-address";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
 import { METHODS } from "./route";
 
@@ -99,7 +99,7 @@ export function guardRawRequests(): void {
       }
       const canonical = canonicalApiUrl(req.url ?? "/");
       if (canonical !== undefined) req.url = canonical;
-      req.headers[PEER_ADDRESS_HEADER] = req.socket?.remoteAddress ?? "";
+      req.headers[PEER_ADDRESS_HEADER] = stampPeer(req.socket?.remoteAddress ?? "");
     } else if (event === "clientError" && this.listenerCount("clientError") === 0) {
       // Other parse errors keep Node's own answers (408, 413, 431, 400).
       const [err, socket] = args as [NodeJS.ErrnoException, Socket];

@@ -1,6 +1,6 @@
 // A browser key's per-visitor limit counts an IPv6 subscriber's /64 as one visitor.
 import { describe, expect, it } from "vitest";
-import { visitorAddress } from "./admit";
+import { visitorAddress } from "./peer-address";
 
 describe("visitorAddress", () => {
   it("keeps IPv4 addresses and reads IPv4-mapped IPv6 as IPv4", () => {

@@ -190,9 +190,10 @@ export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>
 }
 
 /**
- * The CORS preflight: never counted and never refused (a browser sends it without the key); sent
- * with a live key (a script's OPTIONS), it carries the account's windows as they stand, as every
- * answer to a key does.
+ * The CORS preflight: never counted and never refused (a browser sends it without the key, and
+ * it then carries the address's allowance for requests without a valid key); sent with a live
+ * key (a script's OPTIONS), it carries the account's windows as they stand, as every answer to a
+ * key does.
  */
 const preflight = withPeekedLimits(async () => corsPreflight());
 

@@ -144,11 +144,21 @@ async function reachByGrant(existing: Sheet, userId: string): Promise<{ reach: R
   return { reach: { access: "oauth", writable: proof.level === "edit" }, proof };
 }
 
+/**
+ * The reach that makes a read-only sheet writable now, if any. It asks Google, so it spends the
+ * account's registration budget (spent, the sheet is answered as it is); any failure on the way
+ * leaves the sheet as it was.
+ */
 async function writableReach(existing: Sheet, userId: string): Promise<{ reach: Reach; proof: Proof } | undefined> {
-  const proof = await proveAccess(userId, existing.id).catch(() => undefined);
-  if (proof?.level !== "edit") return undefined;
-  const reach = await chooseReach(existing.id, proof, "service");
-  return reach.writable ? { reach, proof } : undefined;
+  try {
+    await limitAccountAction(userId, "register");
+    const proof = await proveAccess(userId, existing.id);
+    if (proof.level !== "edit") return undefined;
+    const reach = await chooseReach(existing.id, proof, "service");
+    return reach.writable ? { reach, proof } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

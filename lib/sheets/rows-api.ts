@@ -14,7 +14,7 @@ import { getSheetModel, refreshSheetModel } from "./schema";
 import type { SheetRecord } from "./sheet-record";
 import { scopedData, tabInScope, type ReadScope } from "./read-scope";
 import { formulasOf, formulasRefused, type Formulas } from "./formula-values";
-import { readTab, withDates, type CacheStatus } from "./tab-cache";
+import { nothingWritten, readTab, withDates, type CacheStatus } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { isDateType } from "./cell-values";
 import type { ListQuery } from "./query";
@@ -34,6 +34,15 @@ function readsDates(data: TabData, query: Pick<ListQuery, "typed" | "filters" | 
  * The tab named in the path, case-sensitive; models stored before tab ids or locales were kept are
  * re-read. `scope`: a browser key's tabs; the others are not found, and not named.
  */
+/** The tab a write names: a Google failure while finding it is before anything was sent. */
+export async function findWriteTab(sheet: SheetRecord, tabName: string): Promise<TabModel> {
+  try {
+    return await findTab(sheet, tabName);
+  } catch (err) {
+    throw nothingWritten(err);
+  }
+}
+
 export async function findTab(sheet: SheetRecord, tabName: string, scope?: ReadScope): Promise<TabModel> {
   let model = await getSheetModel(sheet);
   if (model.tabs.some((t) => typeof t.gid !== "number" || t.locale === undefined)) model = await refreshSheetModel(sheet);

@@ -57,14 +57,18 @@ export async function fetchTab(sheet: TabSheet, model: TabModel, { dates = false
     const [data, serials] = await Promise.all([fetchValues(sheet, model), fetchSerials(sheet, model)]);
     return withSerials(data, serials);
   } catch (err) {
-    // Writes read the tab before anything is sent: a failure here is known to have written nothing
-    // (DECISIONS 7a). A timeout is a 503 then, not a 504: a write's 504 means its outcome is unknown.
-    if (err instanceof ApiError && err.status >= 500) {
-      const code = err.code === "gateway_timeout" ? "service_unavailable" : err.code;
-      throw new ApiError(code, `${err.message} Nothing was written: the tab could not be read before the write, so the request can be sent again as it is.`, err.extra, err.headers);
-    }
-    throw err;
+    throw nothingWritten(err);
   }
+}
+
+/**
+ * A failure before a write sent anything: known to have written nothing (DECISIONS 7a), and said
+ * so. A timeout is a 503 then, not a 504: a write's 504 means its outcome is unknown.
+ */
+export function nothingWritten(err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.status < 500) return err;
+  const code = err.code === "gateway_timeout" ? "service_unavailable" : err.code;
+  return new ApiError(code, `${err.message} Nothing was written: the tab could not be read before the write, so the request can be sent again as it is.`, err.extra, err.headers);
 }
 
 async function fetchValues(sheet: TabSheet, model: TabModel): Promise<TabData> {
@@ -241,22 +245,25 @@ async function readThrough(sheet: TabSheet, model: TabModel, version: number | u
     if (why === "current") return { data: dates ? await datedCopy(sheet, model, hit) : hit.data, cache: "HIT" };
     if (why === "changed") refreshSiblings(sheet, model, await changeEpoch(sheet));
   }
-  // Never after our own write (the version moved): a client must see what it wrote. Nor for a
-  // no-cache read, which asked for the sheet as it is, or one the copy cannot answer (dates).
-  const servable = sameVersion && Date.now() - hit.fetchedAt <= (sheet.maxStaleSeconds ?? 0) * 1000;
+  // Never after our own write (the version moved): a client must see what it wrote. A stale
+  // copy without its dates' serial numbers answers with dates read from their display, as a
+  // copy whose serials could not be read does.
+  const stale = sameVersion ? hit : undefined;
+  const servable = () => stale !== undefined && Date.now() - stale.fetchedAt <= (sheet.maxStaleSeconds ?? 0) * 1000;
   try {
     const loading = load(sheet, model, version, dates);
-    const entry = servable && !fresh && (!dates || hit.data.dated || !dateColumnsOf(hit.data).length) ? await withinDeadline(loading, STALE_AFTER_MS) : await loading;
+    // A no-cache read asked for the sheet as it is: it waits for Google.
+    const entry = servable() && !fresh ? await withinDeadline(loading, STALE_AFTER_MS) : await loading;
     if (entry === TOO_SLOW) {
       loading.catch(() => undefined);
       noteStale(sheet.id, model.name, new ApiError("gateway_timeout", `Google Sheets did not answer within ${STALE_AFTER_MS} ms`));
-      return { data: hit!.data, cache: "STALE" };
+      return { data: stale!.data, cache: "STALE" };
     }
     return { data: dates ? await datedCopy(sheet, model, entry) : entry.data, cache: "MISS" };
   } catch (err) {
-    if (servable && googleUnavailable(err)) {
+    if (servable() && googleUnavailable(err)) {
       noteStale(sheet.id, model.name, err as ApiError);
-      return { data: hit.data, cache: "STALE" };
+      return { data: stale!.data, cache: "STALE" };
     }
     throw err;
   }

@@ -13,13 +13,19 @@ interface NewKeyNoticeProps {
   browser?: boolean;
   /** Until the key is copied, leaving the page (Back, a link, a reload) asks first. The key dialog asks for itself. */
   askBeforeLeaving?: boolean;
+  /** Told once the key was copied: by its Copy button, by the person, or with the example holding it. */
+  onCopied?: () => void;
 }
 
 /** Shows a key value once, in full, with a copy button and (given the sheet) a first call to paste. */
-export function NewKeyNotice({ value, name, target, browser = false, askBeforeLeaving = false }: NewKeyNoticeProps) {
+export function NewKeyNotice({ value, name, target, browser = false, askBeforeLeaving = false, onCopied }: NewKeyNoticeProps) {
   // "refused": the browser gave no clipboard (an insecure page, a denied permission); the key is selectable.
-  const [copied, setCopied] = useState<"no" | "yes" | "refused">("no");
+  const [copied, setCopiedState] = useState<"no" | "yes" | "refused">("no");
   useUnsavedChanges(askBeforeLeaving && copied !== "yes", LEAVE_UNCOPIED);
+  const setCopied = (state: "yes" | "refused") => {
+    setCopiedState(state);
+    if (state === "yes") onCopied?.();
+  };
 
   return (
     // A copy the person makes themselves (the key selected, or the curl line holding it) counts as copied.
@@ -61,7 +67,7 @@ export function NewKeyNotice({ value, name, target, browser = false, askBeforeLe
           Send it in the <code>X-API-Key</code> header of every request. Keep it on a server: anyone who sees it can use it.
         </p>
       )}
-      {target && !browser && <QuickStart target={target} apiKey={value} />}
+      {target && !browser && <QuickStart target={target} apiKey={value} onCopied={() => setCopied("yes")} />}
       {target?.tab && browser && (
         <pre data-testid="new-key-fetch" className="overflow-x-auto rounded bg-white p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all">
           {`const res = await fetch("${target.baseUrl}/api/v1/${target.sheetId}/${encodeURIComponent(target.tab)}", {\n  headers: { "X-API-Key": "${value}" },\n});\nconst { data } = await res.json();`}

@@ -13,7 +13,8 @@ export interface QuickStartTarget {
   tab?: string;
 }
 
-export function QuickStart({ target, apiKey }: { target: QuickStartTarget; apiKey?: string }) {
+/** `onCopied`: the example was copied (with the key in it, when `apiKey` is given). */
+export function QuickStart({ target, apiKey, onCopied }: { target: QuickStartTarget; apiKey?: string; onCopied?: () => void }) {
   const docs = `/docs/${target.sheetId}`;
   if (!target.tab) {
     return (
@@ -30,7 +31,7 @@ export function QuickStart({ target, apiKey }: { target: QuickStartTarget; apiKe
         {apiKey ? "Try it now: this lists the first rows of " : "List the first rows of "}
         <strong>{target.tab}</strong>{apiKey ? " with this key." : ` (put one of your keys in place of YOUR_API_KEY).`}
       </p>
-      <CodeBlock testId="quick-start-code" snippets={snippetsFor(request, ["curl", "javascript"])} />
+      <CodeBlock testId="quick-start-code" snippets={snippetsFor(request, ["curl", "javascript"])} onCopied={onCopied} />
       <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quick-start-typed">
         Values come back as the sheet shows them (<code>&quot;$24.50&quot;</code>, <code>&quot;TRUE&quot;</code>); add{" "}
         <code>&amp;typed=true</code> for numbers, booleans and ISO dates.

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { sheetIdIn } from "@/lib/sheets/sheet-url";
 import { pickerSessionAction, registerSheetAction } from "./actions";
 import { pickSpreadsheet } from "./google-picker";
-import { NewKeyNotice } from "./new-key-notice";
+import { LEAVE_UNCOPIED, NewKeyNotice } from "./new-key-notice";
 import { WritableThroughGrant } from "./writable-through-grant";
 
 type Registered = {
@@ -58,6 +58,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   const [address, setAddress] = useState("");
   const [failure, setFailure] = useState<Failure | null>(null);
   const [registered, setRegistered] = useState<Registered | null>(null);
+  // Whether the one-time key shown under the form was copied: another registration replaces it.
+  const [keyCopied, setKeyCopied] = useState(false);
   const opened = useRef(false);
   const section = useRef<HTMLElement>(null);
   const result = useRef<HTMLDivElement>(null);
@@ -78,9 +80,17 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
     });
   }
 
-  function choose(fileId?: string, how: Via = via) {
+  /** Clears the last result, asking first when its one-time key was not copied; false when declined. */
+  function startOver(): boolean {
+    if (registered?.api_key && !keyCopied && !window.confirm(LEAVE_UNCOPIED)) return false;
     setFailure(null);
     setRegistered(null);
+    setKeyCopied(false);
+    return true;
+  }
+
+  function choose(fileId?: string, how: Via = via) {
+    if (!startOver()) return;
     setBusy("picker");
     startTransition(async () => {
       const session = await pickerSessionAction({});
@@ -123,8 +133,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
 
   function submitAddress(e: React.FormEvent) {
     e.preventDefault();
-    setFailure(null);
-    setRegistered(null);
+    if (!startOver()) return;
     register(address, "service");
   }
 
@@ -218,6 +227,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
           {registered.api_key ? (
             <NewKeyNotice
               askBeforeLeaving
+              onCopied={() => setKeyCopied(true)}
               value={registered.api_key}
               target={{ baseUrl: registered.base_url, sheetId: registered.sheet_id, tab: registered.tabs[0]?.name }}
             />

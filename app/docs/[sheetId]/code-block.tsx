@@ -2,7 +2,7 @@
 // A request example in curl, JavaScript and Python, with a language switch and a copy button.
 import { useState } from "react";
 
-export function CodeBlock({ snippets, testId }: { snippets: { language: string; label: string; code: string }[]; testId?: string }) {
+export function CodeBlock({ snippets, testId, onCopied }: { snippets: { language: string; label: string; code: string }[]; testId?: string; onCopied?: () => void }) {
   const [active, setActive] = useState(0);
   const [copied, setCopied] = useState(false);
   const current = snippets[active]!;
@@ -27,6 +27,7 @@ export function CodeBlock({ snippets, testId }: { snippets: { language: string; 
           onClick={async () => {
             await navigator.clipboard.writeText(current.code);
             setCopied(true);
+            onCopied?.();
             setTimeout(() => setCopied(false), 1500);
           }}
           className="rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800"

@@ -119,7 +119,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
       {keyColumn && (
         <>
           <Endpoint method="PATCH" path={`${tabPath(docs, tab)}?filter=…`} permission="Write and Read">
-            <p className="text-sm text-slate-600 dark:text-slate-400">The named cells of every row the filter matches, in one write: at most <code>limit</code> rows (default 1; more matches change nothing and answer 409); <code>dry_run=true</code> only counts. The rows are chosen by their values and answered, so the key needs Read as well. An array body instead updates each row found by <code>?key={keyColumn.name}</code> with its own values (Write alone).</p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">The named cells of every row the filter matches, in one write: at most <code>limit</code> rows (default 1; more matches change nothing and answer 409); <code>dry_run=true</code> only counts. The rows are chosen by their values and answered, so the key needs Read as well. An array body instead updates each row found by <code>?key={keyColumn.name}</code> with its own values (Write and Read; keyed by <code>id</code>, Write alone).</p>
             <CodeBlock snippets={snippetsFor({ method: "PATCH", url: `${base}?filter=${encodeURIComponent(`${keyColumn.name}=${keyValue}`)}`, body: exampleUpdateBody(docs, tab) })} />
           </Endpoint>
           <Endpoint method="POST" path={`${tabPath(docs, tab)}?upsert=${keyColumn.name}`} permission="Write and Read">

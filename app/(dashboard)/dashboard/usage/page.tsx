@@ -60,7 +60,7 @@ export default async function UsagePage() {
           </div>
         ))}
       </dl>
-      {config().limitStore.kind === "memory" && recorded > p.requests_used && (
+      {config().limitStore.kind === "memory" && config().env.RATE_LIMITS === "on" && recorded > p.requests_used && (
         <p role="note" data-testid="usage-memory-store" className="rounded-md bg-slate-50 p-3 text-sm text-slate-700 dark:bg-slate-900 dark:text-slate-300">
           This server keeps its limit counters in memory (the embedded defaults), so they started again from zero when it last
           started: the figures above count since then, the usage records below the whole period ({n(recorded)} counted requests).

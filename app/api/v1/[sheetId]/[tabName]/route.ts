@@ -7,7 +7,7 @@ import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/http/with-
 import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/bulk-writes";
 import { checkWriteParams } from "@/lib/sheets/query-params";
 import { createRows } from "@/lib/sheets/row-writes";
-import { findReadTab, findTab, listAnswer, listCsv } from "@/lib/sheets/rows-api";
+import { findReadTab, findWriteTab, listAnswer, listCsv } from "@/lib/sheets/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string };
@@ -42,7 +42,7 @@ export const POST = withApiKey<Params>(
     if (upsert !== null) requirePermission(key, "read", UPSERT_READS);
     const body = await readJsonBody(req);
     return idempotent(req, key.userId, upsert === null ? body : { upsert, body }, async (attempt) => {
-      const tab = await findTab(sheet, params.tabName);
+      const tab = await findWriteTab(sheet, params.tabName);
       const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, earlierAnswer: attempt?.earlier?.answer, ifMatch: req.headers.get("if-match") };
       const data = upsert === null ? await createRows(sheet, tab, body, opts) : await upsertRows(sheet, tab, upsert, body, opts);
       // An earlier request with this key was written after all: its answer, nothing written again.
@@ -70,7 +70,7 @@ export const PATCH = withApiKey<Params>(
     if (choosesByValue(search)) requirePermission(key, "read", FILTERED_WRITES_READ);
     const body = await readJsonBody(req);
     return idempotent(req, key.userId, { search: search.toString(), body }, async (attempt) => {
-      const tab = await findTab(sheet, params.tabName);
+      const tab = await findWriteTab(sheet, params.tabName);
       const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };
       const data = Array.isArray(body) ? await updateEach(sheet, tab, search, body, opts) : await updateWhere(sheet, tab, search, body, opts);
       return ok({ data: data === "earlier-landed" ? attempt!.earlier!.answer : data }, { headers: data === "earlier-landed" ? REPLAYED : undefined });
@@ -86,7 +86,7 @@ export const DELETE = withApiKey<Params>(
     const search = new URL(req.url).searchParams;
     if (choosesByValue(search)) requirePermission(key, "read", FILTERED_WRITES_READ);
     return idempotent(req, key.userId, { search: search.toString() }, async (attempt) => {
-      const tab = await findTab(sheet, params.tabName);
+      const tab = await findWriteTab(sheet, params.tabName);
       const data = await deleteWhere(sheet, tab, search, { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") });
       const answer = (data === "earlier-landed" ? attempt!.earlier!.answer : data) as DeleteResult;
       const message = answer.dry_run ? `${answer.matched} row(s) of "${tab.name}" match; nothing was deleted (dry run).` : `${answer.deleted} row(s) deleted from "${tab.name}".`;

@@ -5,7 +5,7 @@ import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { checkWriteParams } from "@/lib/sheets/query-params";
 import { deleteRow, updateRow } from "@/lib/sheets/row-writes";
-import { findTab, rowAnswer } from "@/lib/sheets/rows-api";
+import { findTab, findWriteTab, rowAnswer } from "@/lib/sheets/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string; rowId: string };
@@ -28,7 +28,7 @@ export const PUT = withApiKey<Params>(
   async ({ req, url, params, sheet }) => {
     checkWriteParams(url.searchParams, []);
     const body = await readJsonBody(req);
-    const { row, etag } = await updateRow(sheet, await findTab(sheet, params.tabName), params.rowId, body, { ifMatch: req.headers.get("if-match") });
+    const { row, etag } = await updateRow(sheet, await findWriteTab(sheet, params.tabName), params.rowId, body, { ifMatch: req.headers.get("if-match") });
     return ok({ data: row }, { headers: { ETag: etag } });
   },
   { permission: "write" },
@@ -39,7 +39,7 @@ export const PATCH = PUT;
 export const DELETE = withApiKey<Params>(
   async ({ req, url, params, sheet }) => {
     checkWriteParams(url.searchParams, []);
-    return ok({ message: await deleteRow(sheet, await findTab(sheet, params.tabName), params.rowId, { ifMatch: req.headers.get("if-match") }) });
+    return ok({ message: await deleteRow(sheet, await findWriteTab(sheet, params.tabName), params.rowId, { ifMatch: req.headers.get("if-match") }) });
   },
   { permission: "write" },
 );
