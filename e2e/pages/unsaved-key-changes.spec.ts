@@ -177,11 +177,15 @@ test("the first key shown under the registration form: Back and a reload ask unt
   await expect(page.getByTestId("register-result").getByTestId("new-key-value")).toHaveText(/^shk_/);
   expect(await reload(page)).toBe(false);
   expect(seen).toEqual(["confirm", "beforeunload"]);
+  // Registering another sheet would replace it: that asks too.
+  await page.getByTestId("choose-from-drive").click();
+  await expect.poll(() => seen).toEqual(["confirm", "beforeunload", "confirm"]);
+  await expect(page.getByTestId("register-result").getByTestId("new-key-value")).toHaveText(/^shk_/);
 
   // Copied (here as a person selecting it and copying): nothing to lose, nothing asks.
   await copyNewKey(page.getByTestId("register-result"));
   await expect(page.getByTestId("copy-key")).toHaveText("Copied");
   await page.waitForFunction(() => !(history.state as Record<string, unknown> | null)?.sheetapiUnsavedGuard);
   expect(await reload(page)).toBe(true);
-  expect(seen).toHaveLength(2);
+  expect(seen).toHaveLength(3);
 });
