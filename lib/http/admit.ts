@@ -9,7 +9,6 @@ import { loadSheetRecord, resolveKeyAndSheet } from "@/lib/keys/resolve";
 import { accountLimits } from "@/lib/limits/accounts";
 import { consumeRequest, decide, requestSpec, type LimitDecision, type VisitorLimit } from "@/lib/limits/limiter";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
-import { visitorAddress } from "./peer-address";
 import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { sheetRecordKey, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { ApiError } from "./errors";
@@ -37,9 +36,12 @@ function remember(key: KeyRecord): void {
   owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId, ...(key.browser ? { visitorLimit: key.browser.visitorLimit } : {}) });
 }
 
-/** A browser key's per-visitor window for the request from `address`; none for secret keys. */
+/**
+ * A browser key's per-visitor window for the request from `address` (clientAddress's, an IPv6
+ * address already its /64); none for secret keys.
+ */
 function visitorOf(keyId: string, visitorLimit: number | undefined, address: string): VisitorLimit | undefined {
-  return visitorLimit === undefined ? undefined : { keyId, address: visitorAddress(address), limit: visitorLimit };
+  return visitorLimit === undefined ? undefined : { keyId, address, limit: visitorLimit };
 }
 
 /**

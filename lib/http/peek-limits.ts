@@ -15,6 +15,7 @@
 // request arrives, beside the handler, and whatever has not come PEEK_BUDGET_MS after arrival is
 // left out, as is anything that fails (store or database unreachable, DECISIONS 18a).
 import { peekAllowance } from "@/lib/abuse/invalid-keys";
+import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";
 import { hashApiKey, KEY_FORMAT } from "@/lib/keys/api-key";
 import { accountLimits } from "@/lib/limits/accounts";
@@ -64,15 +65,9 @@ export async function accountLimitHeaders(userId: string): Promise<Record<string
 }
 
 /** What `promise` gives within `ms`; undefined when it is late or fails. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    const settle = (value: T | undefined) => {
-      clearTimeout(timer);
-      resolve(value);
-    };
-    promise.then(settle, () => settle(undefined));
-  });
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  const settled = await withinDeadline(promise.catch(() => undefined), ms);
+  return settled === TOO_SLOW ? undefined : settled;
 }
 
 type Handler = (req: Request, context?: never) => Promise<Response>;

@@ -12,6 +12,7 @@
 // right after its write, so its own change is absorbed before an edit in the Sheets UI can follow
 // it. An edit that lands together with a write is then shown by the TTL, not sooner: DECISIONS 12
 // lets Drive make an edit show sooner, never later.
+import { withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/limits/store";
 import { withGoogle } from "./google-access";
@@ -102,7 +103,7 @@ function watchOf(sheetId: string): Watch {
  */
 export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promise<number> {
   const watch = watchOf(sheet.id);
-  if (now - watch.checkedAt >= config().env.CHANGE_CHECK_INTERVAL_MS) await withinWait(ask(sheet, watch));
+  if (now - watch.checkedAt >= config().env.CHANGE_CHECK_INTERVAL_MS) await withinDeadline(ask(sheet, watch), CHANGE_CHECK_WAIT_MS);
   return watch.epoch;
 }
 
@@ -113,12 +114,6 @@ export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promis
  * epoch for the reads after it.
  */
 const CHANGE_CHECK_WAIT_MS = 300;
-
-function withinWait(flight: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CHANGE_CHECK_WAIT_MS)));
-  return Promise.race([flight, waited]).finally(() => clearTimeout(timer));
-}
 
 /**
  * After this instance wrote to the sheet: Drive is asked now, in the background, so that the

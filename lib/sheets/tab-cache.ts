@@ -10,6 +10,7 @@
 // sheet's stale bound. Concurrent misses for a tab share one call. The serial numbers of a tab's
 // date columns are read only for reads that need them (`dates`), once per cached copy, and kept
 // with it (date-values.ts).
+import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
 import { changeEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
@@ -229,13 +230,6 @@ export async function withDates(sheet: TabSheet, model: TabModel, data: TabData)
  * timeout. The read goes on, and when it lands its copy serves the reads after it.
  */
 export const STALE_AFTER_MS = 2_000;
-const TOO_SLOW: unique symbol = Symbol("too slow");
-
-function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof TOO_SLOW> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<typeof TOO_SLOW>((resolve) => (timer = setTimeout(() => resolve(TOO_SLOW), ms)));
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean, dates: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
   const hit = entries.get(entryKey(sheet.id, model.name));

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { BackLink } from "../../back-link";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
 import { getSheetForUser, listClaimsAgainst } from "@/db/queries/sheets";
@@ -49,7 +50,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
     if (!claims.length) notFound();
     return (
       <div className="space-y-4">
-        <Link href="/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-500 hover:underline sm:min-h-0">← Your sheets</Link>
+        <BackLink href="/dashboard">Your sheets</BackLink>
         <ClaimedNotice claims={claims} />
       </div>
     );
@@ -78,7 +79,7 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
     <div className="space-y-8">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <Link href="/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-500 hover:underline sm:min-h-0">← Your sheets</Link>
+          <BackLink href="/dashboard">Your sheets</BackLink>
           <h1 className="mt-2 text-2xl font-bold break-words" data-testid="sheet-name">{sheet.name}</h1>
           <p className="font-mono text-xs break-all text-slate-500">{sheet.id}</p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="sheet-access">

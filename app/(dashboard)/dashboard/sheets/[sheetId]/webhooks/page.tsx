@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { BackLink } from "../../../back-link";
 import { notFound } from "next/navigation";
 import { getSheetForUser } from "@/db/queries/sheets";
 import { getUserById } from "@/db/queries/users";
@@ -62,7 +62,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
   return (
     <div className="space-y-8">
       <div className="min-w-0">
-        <Link href={`/dashboard/sheets/${sheet.id}`} className="inline-flex min-h-11 items-center text-sm text-slate-500 hover:underline sm:min-h-0">← {sheet.name}</Link>
+        <BackLink href={`/dashboard/sheets/${sheet.id}`}>{sheet.name}</BackLink>
         <h1 className="mt-2 text-2xl font-bold">Webhooks</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           Each change to a row becomes an event (<code>row.created</code>, <code>row.updated</code> with the changed columns,{" "}
