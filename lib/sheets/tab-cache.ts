@@ -41,6 +41,8 @@ const OUT_OF_DATE = -1;
 const VERSION_TTL_SECONDS = 7 * 24 * 3600;
 const entries = new Map<string, Entry>();
 const inflight = new Map<string, Promise<Entry>>();
+// When each shared read began: a read joining it waits only what is left of the STALE wait.
+const flightStarted = new WeakMap<Promise<Entry>, number>();
 
 /** The store key of a tab's data version. Sheet ids never hold a colon; tab names may. */
 export const dataVersionKey = (sheetId: string, tab: string) => `sheetapi:tabdata:${sheetId}:${tab}`;
@@ -200,6 +202,7 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined, dat
       return entry;
     })().finally(() => inflight.delete(flightKey));
     inflight.set(flightKey, flight);
+    flightStarted.set(flight, Date.now());
   }
   return flight;
 }
@@ -227,7 +230,8 @@ export async function withDates(sheet: TabSheet, model: TabModel, data: TabData)
 /**
  * How long a read of an expired copy that may still be served waits for Google before it is
  * answered from that copy, marked STALE: a slow Google must not hold every read for its whole
- * timeout. The read goes on, and when it lands its copy serves the reads after it.
+ * timeout. The read goes on, and when it lands its copy serves the reads after it. The wait
+ * counts from when that read began, so the reads that join it wait no longer than the first.
  */
 export const STALE_AFTER_MS = 2_000;
 
@@ -247,7 +251,8 @@ async function readThrough(sheet: TabSheet, model: TabModel, version: number | u
   try {
     const loading = load(sheet, model, version, dates);
     // A no-cache read asked for the sheet as it is: it waits for Google.
-    const entry = servable() && !fresh ? await withinDeadline(loading, STALE_AFTER_MS) : await loading;
+    const waited = Date.now() - (flightStarted.get(loading) ?? Date.now());
+    const entry = servable() && !fresh ? await withinDeadline(loading, Math.max(0, STALE_AFTER_MS - waited)) : await loading;
     if (entry === TOO_SLOW) {
       loading.catch(() => undefined);
       noteStale(sheet.id, model.name, new ApiError("gateway_timeout", `Google Sheets did not answer within ${STALE_AFTER_MS} ms`));
