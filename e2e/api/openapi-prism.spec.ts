@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { registerSheet } from "../support/dashboard";
+import { copyNewKey, registerSheet } from "../support/dashboard";
 import { copySpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
@@ -61,7 +61,7 @@ test("a realistic session through Prism's validating proxy shows zero violations
     for (const p of ["read", "write", "schema", "analytics"]) await page.getByTestId(`new-key-${p}`).setChecked(p === "read");
     await page.getByTestId("create-key").click();
     const dialog = page.getByRole("dialog", { name: "Your new API key" });
-    const value = (await dialog.getByTestId("new-key-value").textContent())!.trim();
+    const value = await copyNewKey(dialog);
     await dialog.getByTestId("close-key-dialog").click();
     return value;
   })();

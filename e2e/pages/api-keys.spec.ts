@@ -21,7 +21,9 @@ test("create, copy, use, narrow and revoke a key; its value never comes back", a
   await dialog.getByTestId("copy-key").click();
   await expect(dialog.getByTestId("copy-key")).toHaveText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+  // Copied, the dialog closes at once.
   await dialog.getByTestId("close-key-dialog").click();
+  await expect(dialog).toHaveCount(0);
 
   const row = keyRow(page, "Integration");
   await expect(row).toContainText(value.slice(0, 8));

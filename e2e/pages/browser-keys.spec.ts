@@ -4,7 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { keyRow, registerSheet } from "../support/dashboard";
+import { copyNewKey, keyRow, registerSheet } from "../support/dashboard";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
@@ -55,7 +55,7 @@ test("a browser key works from the listed origin's page, shows only the chosen c
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.getByTestId("create-key").click();
   const dialog = page.getByRole("dialog", { name: "Your new API key" });
-  const key = (await dialog.getByTestId("new-key-value").textContent())!.trim();
+  const key = await copyNewKey(dialog);
   expect(key).toMatch(/^shp_[0-9A-Za-z]{38}$/);
   await expect(dialog.getByTestId("new-key-browser")).toContainText("safe to put in a web page");
   await dialog.getByTestId("close-key-dialog").click();

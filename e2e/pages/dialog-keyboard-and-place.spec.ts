@@ -7,7 +7,7 @@ import { dialogs } from "../support/dialogs";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { signIn } from "../support/google-consent";
 
-test("Escape asks before closing the new key's dialog, and Tab stays inside it", async ({ page }) => {
+test("the new key's dialog starts on Copy, asks before closing over an uncopied key, and Tab stays inside it", async ({ page }) => {
   test.setTimeout(90_000);
   const sheetId = await createSpreadsheet("Dialog keys");
   await signIn(page, "dialog-keys@example.com");
@@ -19,7 +19,7 @@ test("Escape asks before closing the new key's dialog, and Tab stays inside it",
   await page.getByTestId("create-key").click();
   const dialog = page.getByTestId("key-dialog");
   await expect(dialog).toBeVisible();
-  await expect(page.getByTestId("close-key-dialog")).toBeFocused();
+  await expect(page.getByTestId("copy-key")).toBeFocused();
 
   // Tab from the last control comes back to the first; Shift+Tab from the first goes to the last.
   for (let i = 0; i < 12; i++) {
@@ -31,15 +31,19 @@ test("Escape asks before closing the new key's dialog, and Tab stays inside it",
     expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
   }
 
-  // Declined, the key stays on screen; agreed, the dialog closes.
-  await page.keyboard.press("Escape");
+  // "I have copied it" before any copy, or Escape, asks: declined, the key stays on screen;
+  // agreed, the dialog closes.
+  await page.getByTestId("close-key-dialog").click();
   await expect.poll(() => messages).toHaveLength(1);
   expect(messages[0]).toContain("shown only this once");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect.poll(() => messages).toHaveLength(2);
   await expect(dialog).toBeVisible();
   answer(true);
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
-  expect(messages).toHaveLength(2);
+  expect(messages).toHaveLength(3);
   // Focus comes back to the form's button, not to the top of the page.
   await expect(page.getByTestId("create-key")).toBeFocused();
 

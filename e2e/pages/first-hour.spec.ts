@@ -110,6 +110,7 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
   await expect(dialog.getByTestId("quick-start-code")).toContainText(`X-API-Key: ${key}`);
   await expect(dialog.getByTestId("docs-link")).toHaveAttribute("href", `/docs/${sheetId}`);
   await expect(dialog.getByTestId("quota-line")).toContainText("Free Trial plan, requests left");
+  await copyNewKey(dialog);
   await dialog.getByTestId("close-key-dialog").click();
 
   // The next key starts from the defaults, not from the last key's permissions.

@@ -92,6 +92,7 @@ test("a half-filled new key and edited browser settings ask before the page goes
   await page.getByTestId("kind-browser").check();
   await page.getByTestId("new-key-origins").fill("https://www.example.com");
   await page.getByTestId("create-key").click();
+  await copyNewKey(page.getByTestId("key-dialog"));
   await page.getByTestId("close-key-dialog").click();
   await expect(page.getByTestId("key-name")).toHaveValue("");
   expect(await reload(page)).toBe(true);
@@ -150,7 +151,7 @@ test("Back asks too: declined, the page and the edit stay; agreed or with nothin
   await page.getByTestId("key-name").fill("Shown once");
   await page.getByTestId("create-key").click();
   await expect(page.getByTestId("key-dialog")).toBeVisible();
-  await expect(page.getByTestId("close-key-dialog")).toBeFocused();
+  await expect(page.getByTestId("copy-key")).toBeFocused();
   await back(page);
   await expect.poll(() => seen).toHaveLength(3);
   expect(messages[2]).toContain("shown only this once");

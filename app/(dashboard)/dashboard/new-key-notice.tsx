@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type Ref } from "react";
 import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import { QuickStart, type QuickStartTarget } from "./quick-start";
 
@@ -15,10 +15,12 @@ interface NewKeyNoticeProps {
   askBeforeLeaving?: boolean;
   /** Told once the key was copied: by its Copy button, by the person, or with the example holding it. */
   onCopied?: () => void;
+  /** The Copy button, for a dialog to give it focus first: copying is the one thing to do here. */
+  copyRef?: Ref<HTMLButtonElement>;
 }
 
 /** Shows a key value once, in full, with a copy button and (given the sheet) a first call to paste. */
-export function NewKeyNotice({ value, name, target, browser = false, askBeforeLeaving = false, onCopied }: NewKeyNoticeProps) {
+export function NewKeyNotice({ value, name, target, browser = false, askBeforeLeaving = false, onCopied, copyRef }: NewKeyNoticeProps) {
   // "refused": the browser gave no clipboard (an insecure page, a denied permission); the key is selectable.
   const [copied, setCopiedState] = useState<"no" | "yes" | "refused">("no");
   useUnsavedChanges(askBeforeLeaving && copied !== "yes", LEAVE_UNCOPIED);
@@ -40,6 +42,7 @@ export function NewKeyNotice({ value, name, target, browser = false, askBeforeLe
         </code>
         <button
           type="button"
+          ref={copyRef}
           data-testid="copy-key"
           onClick={() => {
             const clipboard = navigator.clipboard as Clipboard | undefined;

@@ -15,6 +15,7 @@ import { KeyRow } from "./key-row";
 import { PermissionBoxes } from "./permission-boxes";
 
 const DEFAULT_PERMISSIONS: Permission[] = ["read"];
+const CLOSE_UNCOPIED = "Your new key is shown only this once. Close it?";
 
 function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId: string; target: QuickStartTarget; quota: QuotaSnapshot; tabs: TabColumns[]; visitorLimit: number }) {
   const router = useRouter();
@@ -30,15 +31,18 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
   const started = name.trim() !== "" || (browser
     ? JSON.stringify(draftInput(draft)) !== JSON.stringify(draftInput(emptyDraft(visitorLimit)))
     : permissions.join() !== DEFAULT_PERMISSIONS.join());
-  // The new key's value is shown once: while its dialog is open, leaving asks as unsaved edits do.
-  useUnsavedChanges(started || created !== null, created ? LEAVE_UNCOPIED : undefined);
-  const closeButton = useRef<HTMLButtonElement>(null);
+  // The new key's value is shown once: until it is copied, leaving asks as unsaved edits do.
+  const [copied, setCopied] = useState(false);
+  const uncopied = created !== null && !copied;
+  useUnsavedChanges(started || uncopied, uncopied ? LEAVE_UNCOPIED : undefined);
+  const copyButton = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
-  // Escape closes the dialog as it closes any other, but the key is lost with it: ask first.
   const createButton = useRef<HTMLButtonElement>(null);
-  useModalDialog(created !== null, dialog, closeButton, () => {
-    if (window.confirm("Your new key is shown only this once. Close it?")) setCreated(null);
-  }, createButton);
+  // Closing the dialog loses the key: Escape, or "I have copied it" before any copy was made, asks first.
+  const closeDialog = () => {
+    if (copied || window.confirm(CLOSE_UNCOPIED)) setCreated(null);
+  };
+  useModalDialog(created !== null, dialog, copyButton, closeDialog, createButton);
 
   function submit() {
     setError(null);
@@ -46,6 +50,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
       const chosen: Permission[] = browser ? ["read"] : permissions;
       const result = await createKeyAction({ sheetId, name, permissions: chosen, ...(browser ? { browser: draftInput(draft) } : {}) });
       if (!result.ok) return setError(result.error);
+      setCopied(false);
       setCreated({ value: result.data.value, name: name.trim(), permissions: chosen, browser });
       // The next key starts from the defaults, not from this key's name and settings.
       setName("");
@@ -91,10 +96,11 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
         <div ref={dialog} role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">
           {/* Scrolls inside itself on a short screen, so nothing of the key or the example is cut off. */}
           <div className="max-h-full w-full max-w-2xl space-y-4 overflow-y-auto rounded-lg bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
-            <NewKeyNotice value={created.value} name={created.name} browser={created.browser} target={created.permissions.includes("read") ? target : undefined} />
+            <NewKeyNotice value={created.value} name={created.name} browser={created.browser} target={created.permissions.includes("read") ? target : undefined}
+              copyRef={copyButton} onCopied={() => setCopied(true)} />
             <p className="text-sm text-slate-600 dark:text-slate-400">Permissions: {created.permissions.map((p) => PERMISSION_LABELS[p]).join(", ")}.</p>
             <QuotaLine quota={quota} />
-            <button type="button" ref={closeButton} data-testid="close-key-dialog" onClick={() => setCreated(null)}
+            <button type="button" data-testid="close-key-dialog" onClick={closeDialog}
               className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-700">
               I have copied it
             </button>
