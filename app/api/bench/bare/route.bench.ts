@@ -30,7 +30,7 @@ export function bareAnswer(req: Request, { withHeaders = false } = {}): Response
 // JSON value held in memory (the rows API's own answers, saved by the benchmark as one file of
 // named bodies) with one JSON.stringify per request: the bare cost of this build's routing plus
 // the one serialization any answer needs. Built only with SHEETAPI_BENCH_ROUTES=1
-// (next.config.mjs), so production builds do not have it; even then it answers only while
+// (next.config.ts), so production builds do not have it; even then it answers only while
 // BENCH_BARE_JSON_FILE is set, and 404 otherwise.
 export function GET(req: Request): Response | Promise<Response> {
   return bareAnswer(req);

@@ -1,5 +1,4 @@
-// Plain JavaScript on purpose: a next.config.ts is transpiled each time Next loads it (at build
-// and again at every start); this file is read as it is.
+import type { NextConfig } from "next";
 
 const production = process.env.NODE_ENV === "production";
 
@@ -43,8 +42,7 @@ const securityHeaders = [
 // header value holding a colon as a path template on every request it applies to, and the pages'
 // policy holds several (https:, data:, ports); this one holds none.
 const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'";
-/** @type {import("next").NextConfig} */
-const nextConfig = {
+const nextConfig: NextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pg-boss", "pg"],
   poweredByHeader: false,
