@@ -72,10 +72,13 @@ test("a path with a trailing slash or doubled slashes is answered as the path wi
   expect(await retry.json()).toEqual(await first.json());
 });
 
-test("a key route's 401 carries the rate-limit headers of the address's allowance for bad keys", async ({ request }) => {
-  for (const headers of [{}, { "X-API-Key": "shk_0000000000000000000000000000000000000A" }] as Record<string, string>[]) {
+test("a key route's 401, and the 400 of two different keys, carry the rate-limit headers of the address's allowance for bad keys", async ({ request }) => {
+  const other = "shk_0000000000000000000000000000000000000A";
+  for (const [status, headers] of [[401, {}], [401, { "X-API-Key": other }], [400, { "X-API-Key": other, Authorization: "Bearer shk_0000000000000000000000000000000000000B" }]] as [number, Record<string, string>][]) {
     const res = await request.get(`/api/v1/${E2E.demoSheetId}/Products`, { headers });
-    expect(res.status()).toBe(401);
+    expect(res.status()).toBe(status);
+    // RFC 9110: a 401 names the scheme to authenticate with.
+    expect(res.headers()["www-authenticate"]).toBe(status === 401 ? 'Bearer realm="SheetAPI"' : undefined);
     const [limit, remaining] = limitOf(res).map(Number);
     expect(limit).toBeGreaterThan(0);
     expect(remaining).toBeLessThan(limit!);

@@ -151,8 +151,37 @@ describe("OpenAPI document", () => {
     for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
   });
 
-  it("names tab schemas uniquely whatever the tab names", () => {
-    const tabs = ["Team Members", "Team-Members", "2024", "Ünïcode", "!!!"].map((name) => ({ name, gid: 0, columns: [], hasIdColumn: false }));
-    expect([...tabIdentifiers(tabs).values()]).toEqual(["Team_Members", "Team_Members_2", "Tab_2024", "Unicode", "Tab"]);
+  it("names tab schemas uniquely whatever the tab names, as code generators see them", () => {
+    const tabs = ["Team Members", "Team-Members", "team_members", "TeamMembers", "2024", "2024!", "Ünïcode", "!!!", "Schema", "usage"].map((name) => ({ name, gid: 0, columns: [], hasIdColumn: false }));
+    expect([...tabIdentifiers(tabs).values()]).toEqual(["Team_Members", "Team_Members_2", "team_members_3", "TeamMembers_4", "Tab_2024", "Tab_2024_2", "Unicode", "Tab", "Schema_2", "usage_2"]);
+  });
+
+  it("keeps tags, operation ids and paths unique whatever the tabs are called", async () => {
+    const demo = (await loadSheetDocs(DEMO_SPREADSHEET_ID))!;
+    const tab = (name: string) => ({ name, gid: 0, columns: [{ name: "title", index: 0, type: "string" as const }], hasIdColumn: false });
+    const names = ["Schema", "Events", "Usage", "Products", "Products.csv", "products"];
+    const doc = openApiDocument({ ...demo, model: { ...demo.model, tabs: names.map(tab) }, examples: new Map() }) as unknown as FullDoc;
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+    const tags = doc.tags.map((t) => t.name);
+    expect(new Set(tags).size).toBe(tags.length);
+    expect(tags).toEqual(expect.arrayContaining(["Schema", "Schema (tab)", "Events (tab)", "Usage (tab)"]));
+    // Generators camel-case the ids: `get_Schema` would become the sheet's own `getSchema`.
+    const camel = (id: string) => id.replace(/_+([a-z0-9])/gi, (_, c: string) => c.toUpperCase());
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => (op as { operationId?: string }).operationId).filter((id): id is string => Boolean(id)));
+    expect(new Set(ids.map(camel)).size).toBe(ids.length);
+    // The tab "Products.csv" is served at its own path, so Products' CSV alias is left out there.
+    const base = `/api/v1/${DEMO_SPREADSHEET_ID}`;
+    expect(Object.keys(doc.paths[`${base}/Products.csv`]!)).toEqual(["get", "post", "patch", "delete"]);
+    expect((doc.paths[`${base}/Products.csv`]!.get as unknown as { operationId: string }).operationId).toBe("list_Products_csv");
+    expect((doc.paths[`${base}/Products`]!.get as unknown as { description: string }).description).toContain("`Accept: text/csv`");
+    expect(doc.paths[`${base}/Products.csv.csv`]).toBeDefined();
+  });
+
+  it("lets an array PATCH name each row by the default key, id, on a tab without an id column", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc;
+    const items = JSON.stringify(doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Team%20Members`]!.patch);
+    expect(items).toContain("#/components/schemas/Team_Members_RowByKey");
+    expect(doc.components.schemas.Team_Members_RowByKey!.properties).toHaveProperty("id");
+    expect(doc.components.schemas.Products_RowByKey!.properties!.id).toEqual(doc.components.schemas.Products_RowInput!.properties!.id);
   });
 });

@@ -12,18 +12,42 @@ import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleUpdat
 type Json = Record<string, unknown>;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** Schema names for tabs: letters, digits and `_`, unique within the sheet. */
+// The sheet-level operations' tags and ids; a tab's must never be taken for one of them.
+const FIXED_TAGS = ["Schema", "Events", "Usage"];
+
+/**
+ * Schema names for tabs: letters, digits and `_`, unique within the sheet as code generators
+ * see them. They camel-case operation ids (`list_team_members` and `list_TeamMembers` both
+ * become `listTeamMembers`), so names that differ only in case or `_` count as the same, and
+ * none may give a sheet-level operation's id (`get_Schema` would be `getSchema`).
+ */
 export function tabIdentifiers(tabs: TabModel[]): Map<string, string> {
-  const used = new Set<string>();
+  const seen = (name: string) => name.replace(/_/g, "").toLowerCase();
+  const used = new Set<string>(FIXED_TAGS.map(seen));
   const out = new Map<string, string>();
   for (const tab of tabs) {
     const base = tab.name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "Tab";
-    let name = /^[0-9]/.test(base) ? `Tab_${base}` : base;
-    for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
-    used.add(name);
+    const first = /^[0-9]/.test(base) ? `Tab_${base}` : base;
+    let name = first;
+    for (let n = 2; used.has(seen(name)); n++) name = `${first}_${n}`;
+    used.add(seen(name));
     out.set(tab.name, name);
   }
   return out;
+}
+
+/** Each tab's tag: its name, unless that is a sheet-level tag (tag names must be unique). */
+function tabTags(tabs: TabModel[]): Map<string, string> {
+  const used = new Set([...FIXED_TAGS, ...tabs.map((t) => t.name)]);
+  return new Map(
+    tabs.map((t) => {
+      if (!FIXED_TAGS.includes(t.name)) return [t.name, t.name];
+      let tag = `${t.name} (tab)`;
+      for (let n = 2; used.has(tag); n++) tag = `${t.name} (tab ${n})`;
+      used.add(tag);
+      return [t.name, tag];
+    }),
+  );
 }
 
 const LIMIT_HEADERS = {
@@ -43,6 +67,7 @@ const OTHER_HEADERS = {
   "Last-Modified": { description: "When the rows (or the schema) answered were read from Google: the answer reflects the sheet as it was then.", schema: { type: "string" } },
   Age: { description: "Seconds since that read (0 when read for this request).", schema: { type: "integer" } },
   "X-Total-Count": { description: "Rows matching the query (CSV answers, which have no `meta`).", schema: { type: "integer" } },
+  "WWW-Authenticate": { description: "The scheme a key is accepted in: `Bearer` (or the X-API-Key header).", schema: { type: "string" } },
 };
 const SECURITY_SCHEMES = {
   ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A secret key (`shk_…`), for servers: it holds the permissions each operation names." },
@@ -108,16 +133,21 @@ function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
   ]);
   const value = valueSchema(docs);
   const inputProps = Object.fromEntries(tab.columns.map((c) => [c.name, value]));
+  // Array PATCH finds each row by `?key=`, `id` by default: on a tab without an id column, the row number.
+  const keyedProps = tab.hasIdColumn ? inputProps : { id: { type: ["string", "integer"], description: `${rowNumber} With the default \`?key=id\`, which row to update.` }, ...inputProps };
   // `id` cannot change through an update.
   const patchProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => name !== "id"));
-  // `select` answers a subset of the columns: only `id` always comes.
-  const subset = "`select` returns only the columns asked for, and `id` always.";
+  // `select` answers a subset of the columns: only `id` always comes. Open to more: a column
+  // added to the sheet later comes in the answers before a client made from this document knows it.
+  const subset = "`select` returns only the columns asked for, and `id` always. A column added to the sheet later comes as one more property.";
   return {
-    Row: { type: "object", description: `A row, values as the sheet shows them. ${subset}`, properties: rowProps, required: ["id"], additionalProperties: false, ...(example ? { examples: [example] } : {}) },
-    TypedRow: { type: "object", description: `A row with \`?typed=true\`: numbers, booleans and nulls by column type. ${subset}`, properties: typedProps, required: ["id"], additionalProperties: false },
+    Row: { type: "object", description: `A row, values as the sheet shows them. ${subset}`, properties: rowProps, required: ["id"], ...(example ? { examples: [example] } : {}) },
+    TypedRow: { type: "object", description: `A row with \`?typed=true\`: numbers, booleans and nulls by column type. ${subset}`, properties: typedProps, required: ["id"] },
     // A tab without columns has no valid body to show: no example rather than an invalid `{}`.
     RowInput: { type: "object", properties: inputProps, additionalProperties: false, minProperties: 1, ...examplesOf(exampleCreateBody(docs, tab)) },
     RowPatch: { type: "object", properties: patchProps, additionalProperties: false, minProperties: 1, ...examplesOf(exampleUpdateBody(docs, tab)) },
+    // One item of an array PATCH: the row's new cells and the `?key=` column that finds it.
+    RowByKey: { type: "object", properties: keyedProps, additionalProperties: false, minProperties: 1 },
     // PUT and PATCH of one row: a row read and sent back whole carries its own id, which is no change.
     RowUpdate: {
       type: "object",
@@ -125,7 +155,7 @@ function rowSchemas(tab: TabModel, docs: SheetDocs): Record<string, Json> {
       additionalProperties: false,
       minProperties: 1,
       // `{ "id": ... }` alone changes nothing and answers 400.
-      not: { type: "object", required: ["id"], maxProperties: 1 },
+      not: { type: "object", properties: { id: true }, required: ["id"], maxProperties: 1 },
       ...examplesOf(exampleUpdateBody(docs, tab)),
     },
   };
@@ -137,12 +167,13 @@ const okResponse = (description: string, schema: Json, headers: Json = headerRef
 const envelope = (data: Json) => ({ type: "object", required: ["success", "data"], properties: { success: { const: true }, data } });
 const notModified = { "304": ref("responses", "NotModified") };
 
-function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Json> {
+/** `tag`: the tab's tag; `csvPath`: false when another tab's own path is this tab's `.csv` one (that tab is served there). */
+function tabPaths(tab: TabModel, id: string, docs: SheetDocs, { tag: tagName, csvPath }: { tag: string; csvPath: boolean }): Record<string, Json> {
   const row = ref("schemas", `${id}_Row`);
   // Reads answer display strings, or typed values with `?typed=true`.
   const readRow = { anyOf: [row, ref("schemas", `${id}_TypedRow`)] };
   const rowId = { name: "rowId", in: "path", required: true, schema: { type: "string" }, example: exampleId(docs, tab), description: tab.hasIdColumn ? "The row's `id` value." : "The row number in the sheet." };
-  const tag = [tab.name];
+  const tag = [tagName];
   const writeResult = { type: "object", required: ["created", "rows"], properties: { created: { type: "integer" }, updated: { type: "integer", description: "Upserts: rows updated." }, rows: { type: "array", items: row } } };
   const update = (method: string) => ({
     operationId: `${method}_${id}`, tags: tag, summary: `Update a row of ${tab.name}${method === "patch" ? " (same as PUT)" : ""}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change (the row's own id, sent back with the row as read, is no change). No query parameters. With If-Match, only if the row is still as read (else 412, nothing changed).",
@@ -150,7 +181,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
     requestBody: { required: true, ...jsonBody(ref("schemas", `${id}_RowUpdate`)) },
     responses: { "200": okResponse("The whole row after the update, with its new ETag.", envelope(row), withHeaders("ETag")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
   });
-  return {
+  const csv = {
     [`${tabPath(docs, tab)}.csv`]: {
       get: {
         operationId: `csv_${id}`, tags: tag, summary: `Rows of ${tab.name} as CSV`, description: `Permission: Read. The list query (filter, sort, select, typed, offset) as RFC 4180 CSV with a header line, for tools that cannot set headers (spreadsheets' IMPORTDATA, BI tools); \`limit\` defaults to every matching row, up to ${MAX_CSV_ROWS.toLocaleString("en-US")}. A cell that would run as a formula when the file is opened (starting with = + - @) is prefixed with ', unless it is a number.${BROWSER_NOTE}`, security: READ_SECURITY,
@@ -162,6 +193,11 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
         },
       },
     },
+  };
+  // `Accept: text/csv` on the list answers the same CSV whether or not the `.csv` path exists.
+  const csvAlso = csvPath ? `, as \`GET ${tabPath(docs, tab)}.csv\` does` : ` (the path \`${tabPath(docs, tab)}.csv\` is the tab of that name)`;
+  return {
+    ...(csvPath ? csv : {}),
     [`${tabPath(docs, tab)}/_aggregate`]: {
       get: {
         operationId: `aggregate_${id}`, tags: tag, summary: `Count and totals of ${tab.name}'s rows, grouped`, description: `Permission: Read. From the cached copy, like a list (no Google call while it is current). Rows kept by \`filter\` and \`or\`, grouped by the \`group_by\` columns' values (groups in value order), with \`count\` and any of \`sum\` \`avg\` \`min\` \`max\` over number, currency and percent columns read by value in the sheet's locale${aggregateExample(tab)}. Empty cells and text that is not a number are left out of sum/avg/min/max; a group without any gives null.${BROWSER_NOTE}`, security: READ_SECURITY,
@@ -178,7 +214,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
     },
     [tabPath(docs, tab)]: {
       get: {
-        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: `Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body. \`Accept: text/csv\` answers the same query as CSV, as \`GET ${tabPath(docs, tab)}.csv\` does.${BROWSER_NOTE}`, security: READ_SECURITY,
+        operationId: `list_${id}`, tags: tag, summary: `List rows of ${tab.name}`, description: `Permission: Read. With If-None-Match holding the ETag of the same answer: 304, no body. \`Accept: text/csv\` answers the same query as CSV${csvAlso}.${BROWSER_NOTE}`, security: READ_SECURITY,
         parameters: [...LIST_PARAMETERS.map((p) => ref("parameters", p)), ref("parameters", "If-None-Match")],
         // The CSV answer of `Accept: text/csv` is documented on the `.csv` path alone: a second
         // content type here would make every typed client's list data a union with a string.
@@ -200,7 +236,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs): Record<string, Js
       patch: {
         operationId: `updateMany_${id}`, tags: tag, summary: `Update the rows of ${tab.name} a filter matches, or many rows by a key`, description: `Permission: Write; with \`?filter=\`, \`or\`, \`dry_run\` or a \`?key=\` other than \`id\`, Read too (the rows are chosen by their values and answered). An object with \`?filter=\` (required; \`or\` too): its cells are written to every matching row, at most \`limit\` of them (default 1; more matches answer 409 and change nothing); \`dry_run=true\` answers the matches and their ETags without writing. An array: each row is found by its \`?key=\` column (default \`id\`) and gets its own values (404 and nothing changed if one is missing). One atomic write either way; with If-Match, every changed row must still be as read (else 412).${byKeyExample(tab)}`,
         parameters: ["filter", "or", "write_limit", "dry_run", "key", "If-Match-Rows", "Idempotency-Key"].map((p) => ref("parameters", p)),
-        requestBody: { required: true, ...jsonBody({ oneOf: [ref("schemas", `${id}_RowPatch`), { type: "array", items: ref("schemas", `${id}_RowInput`), minItems: 1, maxItems: 1000 }] }) },
+        requestBody: { required: true, ...jsonBody({ oneOf: [ref("schemas", `${id}_RowPatch`), { type: "array", items: ref("schemas", `${id}_RowByKey`), minItems: 1, maxItems: 1000 }] }) },
         responses: { "200": okResponse("What matched and the rows after the update (as now, for a dry run), with their ETags.", envelope({ type: "object", required: ["matched", "updated", "dry_run", "rows", "etags"], properties: { matched: { type: "integer" }, updated: { type: "integer" }, dry_run: { type: "boolean" }, rows: { type: "array", items: row }, etags: { type: "array", items: { type: "string" } } } }), withHeaders("Idempotent-Replayed")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       delete: {
@@ -260,7 +296,7 @@ const QUERY_PARAMETERS = {
   limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 100 }, description: "Rows to return." },
   offset: { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 }, description: "Rows to skip." },
   sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by, or several joined by `,` (later ones break ties): by value when all its values are numbers or dates, in the sheet's locale; stable; empty values last." },
-  order: { name: "order", in: "query", schema: { type: "string", pattern: "^(asc|desc)(,(asc|desc))*$", default: "asc" }, description: "`asc` or `desc` for every sort column, or one per sort column (`asc,desc`)." },
+  order: { name: "order", in: "query", schema: { anyOf: [{ type: "string", enum: ["asc", "desc"] }, { type: "string", pattern: "^(asc|desc)(,(asc|desc))+$" }], default: "asc" }, description: "`asc` or `desc` for every sort column, or one per sort column (`asc,desc`)." },
   filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,`, all of which must hold: `column` + operator + value. `=` equals (`a=x|y`: any of them; `a=` is empty), `!=` differs (`a!=x|y`: none of them; `a!=` is not empty), `>` `>=` `<` `<=` (by value for numbers and for dates in date columns), `~` contains (case-insensitive), `~=` equals ignoring case, with `*` for any text (`name~=desk*` starts with, `*lamp` ends with, `*oak*` contains; `x|y` any). Numbers and dates in `=` and `!=` compare by value (`price=24.5` matches `$24.50`). Escape `,` `|` `\\` (and `*` in `~=`) with `\\`." },
   or: { name: "or", in: "query", schema: { type: "array", items: { type: "string" } }, style: "form", explode: true, description: "Conditions joined by `,` of which at least one must hold (OR across columns), in the `filter` syntax; ANDed with `filter` and with any other `or` parameter." },
   select: { name: "select", in: "query", schema: { type: "string" }, description: "Columns to return, comma-separated (and `id`)." },
@@ -306,9 +342,10 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
   for (const e of DOCUMENTED_ERRORS) {
     if (e.name === "RateLimited") continue;
     const retry = e.status === 503 ? { "Retry-After": ref("headers", "Retry-After") } : {};
-    responses[e.name] = { description: e.when, headers: { ...headerRefs, ...retry, ...(e.status === 412 ? { ETag: ref("headers", "ETag") } : {}) }, ...jsonBody(ref("schemas", "Error")) };
+    const challenge = e.status === 401 ? { "WWW-Authenticate": ref("headers", "WWW-Authenticate") } : {};
+    responses[e.name] = { description: e.when, headers: { ...headerRefs, ...retry, ...challenge, ...(e.status === 412 ? { ETag: ref("headers", "ETag") } : {}) }, ...jsonBody(ref("schemas", "Error")) };
   }
-  responses.NotModified = { description: "Not modified: the ETag in If-None-Match is current. No body; counted as a request.", headers: withHeaders("ETag", "X-Cache", "Last-Modified", "Age") };
+  responses.NotModified = { description: "Not modified: the ETag in If-None-Match is current. No body; counted as a request.", headers: withHeaders("ETag", "X-Cache", "Last-Modified", "Age", "X-Total-Count") };
   return { securitySchemes: SECURITY_SCHEMES, headers: { ...LIMIT_HEADERS, ...OTHER_HEADERS }, parameters: QUERY_PARAMETERS, schemas, responses };
 }
 
@@ -408,20 +445,23 @@ function sheetPaths(docs: SheetDocs): Json {
 
 export function openApiDocument(docs: SheetDocs): Json {
   const ids = tabIdentifiers(docs.model.tabs);
+  const tags = tabTags(docs.model.tabs);
+  const ownPaths = new Set(docs.model.tabs.map((t) => tabPath(docs, t)));
   const paths: Json = {};
-  for (const tab of docs.model.tabs) Object.assign(paths, tabPaths(tab, ids.get(tab.name)!, docs));
+  for (const tab of docs.model.tabs) Object.assign(paths, tabPaths(tab, ids.get(tab.name)!, docs, { tag: tags.get(tab.name)!, csvPath: !ownPaths.has(`${tabPath(docs, tab)}.csv`) }));
   Object.assign(paths, sheetPaths(docs));
   return {
     openapi: "3.1.0",
     info: {
       title: `${docs.model.title} API`,
       version: pkg.version,
+      contact: { name: "This API's documentation", url: `${docs.baseUrl}/docs/${docs.sheet.id}` },
       description: `REST API of the spreadsheet "${docs.model.title}": each tab is a collection, each row an item. Every answer carries \`success\`; errors are \`{ success: false, error, message }\`. Secret keys (\`shk_\`) hold the permissions each operation names; browser (publishable) keys (\`shp_\`, the \`BrowserKey\` scheme) call only the row reads, from their listed origins. Docs: ${docs.baseUrl}/docs/${docs.sheet.id}`,
     },
     servers: [{ url: docs.baseUrl }],
     security: [{ ApiKey: [] }, { Bearer: [] }],
     tags: [
-      ...docs.model.tabs.map((t) => ({ name: t.name, description: `Rows of the tab "${t.name}".` })),
+      ...docs.model.tabs.map((t) => ({ name: tags.get(t.name)!, description: `Rows of the tab "${t.name}".` })),
       { name: "Schema", description: "The sheet's tabs and columns, and refreshing them from Google." },
       { name: "Events", description: "Row and schema changes, as webhooks deliver them." },
       { name: "Usage", description: "The account's use of its plan." },

@@ -83,14 +83,19 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
   try {
     return await authenticate();
   } catch (err) {
-    if (err instanceof ApiError && err.code === "unauthorized") {
+    // A 401, or the 400 of a request carrying two different keys: neither is a valid key.
+    if (err instanceof ApiError && (err.code === "unauthorized" || err.code === "validation_error")) {
       refuseFloodingAddress(req);
-      // The 401 tells how many more bad keys the address may send this minute.
-      throw new ApiError(err.code, err.message, err.extra, { ...err.headers, ...noteInvalidKey(req) });
+      // The answer tells how many more bad keys the address may send this minute; a 401 also
+      // names the scheme a key is accepted in (RFC 9110 asks every 401 for one).
+      const challenge: Record<string, string> = err.code === "unauthorized" ? { "WWW-Authenticate": AUTH_CHALLENGE } : {};
+      throw new ApiError(err.code, err.message, err.extra, { ...err.headers, ...noteInvalidKey(req), ...challenge });
     }
     throw err;
   }
 }
+
+const AUTH_CHALLENGE = 'Bearer realm="SheetAPI"';
 
 /** 403 unless the key holds `permission`; `why`, when the route's own permission is not the only one the request needs. */
 export function requirePermission(key: KeyRecord, permission: Permission | undefined, why = ""): void {

@@ -53,6 +53,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(basic.body.message).toMatch(/Bearer <key>/);
     const wrong = await list("Items", { Authorization: "Bearer nope" });
     expect(wrong).toMatchObject({ status: 401, body: { success: false, error: "unauthorized" } });
+    // RFC 9110: a 401 names the scheme to authenticate with.
+    for (const refused of [basic, wrong]) expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="SheetAPI"');
+    expect(two.headers.get("www-authenticate")).toBeNull();
   });
 
   it("ignores cache-buster parameters starting with _, and still refuses other unknown ones", async () => {
