@@ -199,6 +199,22 @@ export const sheetStatsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.sheetId, t.day] })],
 );
 
+/**
+ * The largest integer id each tab has handed out or held (DECISIONS 2: never reused, even after
+ * the row holding it is deleted). Creates take their ids from here, atomically on any instance.
+ * Keyed by the spreadsheet, not its registration: a sheet registered again keeps its ids' past.
+ */
+export const tabIdMarks = pgTable(
+  "tab_id_marks",
+  {
+    sheetId: text("sheet_id").notNull(),
+    tab: text("tab").notNull(),
+    lastId: bigint("last_id", { mode: "number" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.sheetId, t.tab] })],
+);
+
 // --- Change events and webhooks -----------------------------------------------------------------
 
 /** A sheet whose changes become events: from its first endpoint or its first poll of /events on. */

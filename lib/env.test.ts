@@ -11,7 +11,9 @@ describe("loadConfig", () => {
     const dir = dataDir();
     const cfg = loadConfig({ DATA_DIR: dir });
     expect(cfg.database).toEqual({ kind: "pglite", dir: join(dir, "pglite") });
-    expect(cfg.limitStore).toEqual({ kind: "memory" });
+    // The embedded store is kept in DATA_DIR across restarts; tests each start their own, empty.
+    expect(cfg.limitStore).toEqual({ kind: "memory", file: join(dir, "limit-store.json") });
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: "test" }).limitStore).toEqual({ kind: "memory" });
     expect(cfg.google).toMatchObject({ emulated: true, rootUrl: "http://127.0.0.1:4010" });
     expect(cfg.secrets.encryptionKey).toHaveLength(32);
     expect(cfg.demo.enabled).toBe(true);

@@ -127,7 +127,8 @@ export interface AppConfig {
   appUrl: string;
   dataDir: string;
   database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
-  limitStore: { kind: "memory" } | { kind: "upstash"; url: string; token: string; timeoutMs: number };
+  /** `file`: where the embedded store is kept across restarts (none under tests, which each start empty). */
+  limitStore: { kind: "memory"; file?: string } | { kind: "upstash"; url: string; token: string; timeoutMs: number };
   google: {
     /** True when Google is emulators/google (embedded default or GOOGLE_API_ROOT_URL). */
     emulated: boolean;
@@ -240,7 +241,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     limitStore:
       env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
         ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.LIMIT_STORE_TIMEOUT_MS }
-        : { kind: "memory" },
+        : { kind: "memory", ...(env.NODE_ENV === "test" ? {} : { file: join(dataDir, "limit-store.json") }) },
     google: {
       emulated: !realGoogle,
       rootUrl: realGoogle ? undefined : emulatorUrl.replace(/\/$/, ""),

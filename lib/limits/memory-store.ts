@@ -1,5 +1,6 @@
 // The limit store in process memory (embedded defaults, tests): the same answers as the Lua
 // scripts give on Redis, for one instance.
+import { keepSnapshot, loadSnapshot, type StoreSnapshot } from "./memory-snapshot";
 import type { ConsumeResult, ConsumeSpec, LimitStore, Versioned } from "./store";
 
 /** A record the authorize script may count against: present, not revoked, of this sheet and account. */
@@ -25,10 +26,22 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** One instance's store: the same answers as Redis, for embedded mode and tests. */
-export function memoryStore(now: () => number = Date.now): LimitStore {
+/**
+ * One instance's store: the same answers as Redis, for embedded mode and tests. `file`: kept on
+ * disk there across restarts (lib/limits/memory-snapshot.ts), as the embedded server does.
+ */
+export function memoryStore(now: () => number = Date.now, { file }: { file?: string } = {}): LimitStore {
   const entries = new Map<string, { value: unknown; expiresAt: number }>();
-  const put = (key: string, value: unknown, expiresAt: number) => entries.set(key, { value: stored(value), expiresAt });
+  // Moves with every change a snapshot would hold.
+  let changes = 0;
+  const put = (key: string, value: unknown, expiresAt: number) => {
+    changes++;
+    entries.set(key, { value: stored(value), expiresAt });
+  };
+  const remove = (key: string) => {
+    changes++;
+    entries.delete(key);
+  };
   // Each burst window is a time-ordered queue: expired entries leave from the front, so a
   // check costs nothing per entry however many the window holds. Only the times are kept: Redis
   // needs each request's member to tell entries apart, but one process counts, and a refund
@@ -86,6 +99,20 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
     }
     return { exceeded, used, oldestBurst: burst.head < burst.at.length ? burst.at[burst.head]! : null };
     };
+  if (file) {
+    const saved = loadSnapshot(file);
+    const t = now();
+    for (const [key, value, expiresAt] of saved.entries) if ((expiresAt ?? Infinity) > t) entries.set(key, { value: stored(value), expiresAt: expiresAt ?? Infinity });
+    for (const [key, at] of saved.bursts) if (at.length) bursts.set(key, { at, head: 0 });
+    const snapshot = (): StoreSnapshot => {
+      const at = now();
+      return {
+        entries: [...entries].filter(([, e]) => e.expiresAt > at).map(([key, e]) => [key, e.value, Number.isFinite(e.expiresAt) ? e.expiresAt : null]),
+        bursts: [...bursts].map(([key, b]): [string, number[]] => [key, b.at.slice(b.head)]).filter(([, at]) => at.length > 0),
+      };
+    };
+    keepSnapshot(file, () => changes, snapshot);
+  }
   return {
     kind: "memory",
     ping: async () => {},
@@ -95,9 +122,7 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       if (current && typeof current.v === "number" && current.v >= value.v) return;
       put(key, value, now() + ttlSeconds * 1000);
     },
-    del: async (key) => {
-      entries.delete(key);
-    },
+    del: async (key) => remove(key),
     putIfAbsent: async (key, value, ttlSeconds) => {
       if (read(key) !== null) return false;
       put(key, value, now() + ttlSeconds * 1000);
@@ -111,11 +136,6 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       put(key, value, now() + ttlSeconds * 1000);
       return value;
     },
-    allocate: async (key, floor, count, ttlSeconds) => {
-      const last = Math.max(Number(read(key) ?? 0), floor) + count;
-      put(key, last, now() + ttlSeconds * 1000);
-      return last;
-    },
     hset: async (key, field, value, ttlSeconds) => setField(key, field, value, ttlSeconds),
     hdel: async (key, field) => {
       const current = read(key) as Record<string, unknown> | null;
@@ -123,7 +143,7 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       const hash = { ...current };
       delete hash[field];
       if (Object.keys(hash).length) put(key, hash, entries.get(key)!.expiresAt);
-      else entries.delete(key);
+      else remove(key);
     },
     hgetall: async <T>(key: string) => ({ ...((read(key) ?? {}) as Record<string, T>) }),
     lockTurn: async (key, token, ticket, leaseMs, aliveMs) => {
@@ -180,6 +200,7 @@ export function memoryStore(now: () => number = Date.now): LimitStore {
       return { values, consumed: qualifies(values[0], expect) ? consume(spec) : null };
     },
     refund: async (spec) => {
+      changes++;
       const burst = bursts.get(spec.burst.key);
       const i = burst ? burst.at.lastIndexOf(spec.now) : -1;
       if (burst && i >= burst.head) burst.at.splice(i, 1);

@@ -57,16 +57,6 @@ describe.each(stores)("%s store: counters", (_name, make) => {
     expect(await store.incr(`${prefix}:c`, 60)).toBe(1);
     expect(await store.incr(`${prefix}:c`, 60)).toBe(2);
   });
-
-  it("allocates distinct ranges above a floor, even concurrently", async () => {
-    const store = make();
-    expect(await store.allocate(`${prefix}:ids`, 41, 1, 60)).toBe(42);
-    expect(await store.allocate(`${prefix}:ids`, 10, 3, 60)).toBe(45);
-    expect(await store.allocate(`${prefix}:ids`, 100, 1, 60)).toBe(101);
-    const got = await Promise.all(Array.from({ length: 50 }, () => store.allocate(`${prefix}:ids`, 0, 1, 60)));
-    expect(new Set(got).size).toBe(50);
-    expect(Math.max(...got)).toBe(151);
-  });
 });
 
 describe("memory store", () => {
@@ -78,6 +68,28 @@ describe("memory store", () => {
     expect(await store.mget(["k"])).toEqual([{ v: 1 }]);
     now += 1;
     expect(await store.mget(["k"])).toEqual([null]);
+  });
+
+  it("kept in a file, comes back whole in a new store (a restart): counts, records and burst windows, not locks or expired entries", async () => {
+    const { mkdtempSync, existsSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const file = join(mkdtempSync(join(tmpdir(), "sheetapi-store-")), "limit-store.json");
+    const now = Date.now();
+    const spec = { now, member: "m", burst: { key: "burst", limit: 10, windowMs: 60_000 }, counters: [{ key: "month", limit: 100, expireAt: now + 3_600_000 }] };
+    const first = memoryStore(Date.now, { file });
+    for (let i = 0; i < 3; i++) await first.consume(spec);
+    await first.putIfAbsent("idem", { answer: "201" }, 3600);
+    await first.put("brief", { gone: true }, 0.001);
+    expect((await first.lockTurn("lock", "holder", 0, 15_000, 5_000)).held).toBe(true);
+    await expect.poll(() => existsSync(file), { timeout: 5_000 }).toBe(true);
+
+    const again = memoryStore(Date.now, { file });
+    expect((await again.peek(spec)).used).toEqual([3, 3]);
+    expect(await again.mget(["idem", "brief"])).toEqual([{ answer: "201" }, null]);
+    expect((await again.lockTurn("lock", "other", 0, 15_000, 5_000)).held).toBe(true);
+    // A store without a file keeps nothing.
+    expect((await memoryStore().peek(spec)).used).toEqual([0, 0]);
   });
 });
 

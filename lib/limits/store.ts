@@ -47,11 +47,6 @@ export interface LimitStore {
   put(key: string, value: object, ttlSeconds: number): Promise<void>;
   /** Adds 1 and returns the new value (a missing key counts from 0). */
   incr(key: string, ttlSeconds: number): Promise<number>;
-  /**
-   * Hands out `count` consecutive integers above max(stored, floor), atomically: returns the
-   * last one. Concurrent callers on any instance never get the same number.
-   */
-  allocate(key: string, floor: number, count: number, ttlSeconds: number): Promise<number>;
   /** Sets one field of a hash to a JSON value; the hash expires `ttlSeconds` after its last change. */
   hset(key: string, field: string, value: object, ttlSeconds: number): Promise<void>;
   /** Removes one field of a hash. */
@@ -99,7 +94,7 @@ export interface AuthorizeResult {
 
 function buildStore(): LimitStore {
   const target = config().limitStore;
-  if (target.kind === "memory") return memoryStore();
+  if (target.kind === "memory") return memoryStore(Date.now, { file: target.file });
   // One bounded attempt per call (DECISIONS 18a): the requester retries nothing and gives up
   // after the timeout. Strings come back as the JSON we stored (no base64 step).
   return upstashStore(upstashRedis(target));

@@ -23,14 +23,15 @@ import { rowIndexOf } from "./tab-index";
 import type { TabModel } from "./tab-model";
 import { asEntered, idColumnOf } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
+import { allocateIds } from "@/db/queries/id-marks";
 import { errorFields, log } from "@/lib/log";
 import { recordApiWrite } from "@/lib/webhooks/changes";
 
 export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
-export const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
-export const ID_COUNTER_TTL_SECONDS = 7 * 24 * 3600;
+/** Where the limit store kept a tab's id counter before the database held its mark (read once per tab, see nextIds). */
+const legacyIdCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
 
 export function requireWritable(sheet: WriteSheet): void {
   if (sheet.writable) return;
@@ -97,7 +98,21 @@ function maxIntegerId(ids: Iterable<string>): number {
   return max;
 }
 
-/** Ids for new rows: given ones checked against the sheet, missing ones from the tab's counter. */
+/**
+ * The last of `count` new ids above `floor` and every id the tab ever handed out, from its mark
+ * in the database (durable: a restart, a flushed store or months without a create forget
+ * nothing). A tab's first mark also takes in the counter the limit store kept before marks
+ * existed, so no id that counter handed out comes back.
+ */
+export async function nextIds(sheetId: string, tab: string, floor: number, count: number): Promise<number> {
+  const { last, first } = await allocateIds(sheetId, tab, floor, count);
+  if (!first) return last;
+  const [legacy] = await getLimitStore().mget<number>([legacyIdCounterKey(sheetId, tab)]).catch(() => [null]);
+  if (typeof legacy !== "number" || legacy <= last - count) return last;
+  return (await allocateIds(sheetId, tab, legacy, count)).last;
+}
+
+/** Ids for new rows: given ones checked against the sheet, missing ones from the tab's mark. */
 export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Promise<string[]> {
   const taken = new Set(data.rows.map((r) => r.id));
   const given = new Map<string, number>();
@@ -117,9 +132,9 @@ export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput
   const floor = Math.max(maxIntegerId(taken), maxIntegerId(given.keys()));
   let last: number;
   try {
-    last = await getLimitStore().allocate(idCounterKey(sheet.id, data.tab), floor, missing.length, ID_COUNTER_TTL_SECONDS);
+    last = await nextIds(sheet.id, data.tab, floor, missing.length);
   } catch {
-    throw writesPaused("ids cannot be assigned while the coordination store is unreachable");
+    throw writesPaused("ids cannot be assigned while the database is unreachable");
   }
   missing.forEach((rowIndex, k) => (ids[rowIndex] = String(last - missing.length + 1 + k)));
   return ids;

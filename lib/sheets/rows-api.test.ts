@@ -14,6 +14,7 @@ let api: ReturnType<typeof rowsClient>;
 let readOnly: ReturnType<typeof rowsClient>;
 let unicode: ReturnType<typeof rowsClient>;
 let unicodeId: string;
+let owner: Awaited<ReturnType<typeof createUser>>;
 const TAB = "Ventes été 📦";
 
 beforeAll(async () => {
@@ -21,7 +22,7 @@ beforeAll(async () => {
   svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
   setLimitStore(memoryStore());
   const { registerSheet } = await import("./registration");
-  const user = await createUser({ email: "rows@example.com", plan: "business" });
+  const user = (owner = await createUser({ email: "rows@example.com", plan: "business" }));
   await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID]);
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
   readOnly = rowsClient(PUBLIC_READONLY_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!);
@@ -227,6 +228,28 @@ describe("creating rows", () => {
     expect(ids.every((id) => /^[1-9]\d{0,14}$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(2);
     for (const id of ids) expect((await api.get("Products", id)).body.data).toMatchObject({ id });
+  });
+
+  it("never hands out an id again, even once the limit store has forgotten everything (a restart of the embedded store)", async () => {
+    const idOf = (res: { body: Record<string, unknown> }) => (res.body.data as { rows: { id: string }[] }).rows[0]!.id;
+    const sheetId = String((await svc.admin("/spreadsheets", {
+      title: "Ids",
+      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "a"], [2, "b"]] }, { title: "Older", rows: [["id", "name"], [1, "a"]] }],
+    })).spreadsheetId);
+    await proveAccessWithGoogle(owner, [sheetId]);
+    const { registerSheet } = await import("./registration");
+    const ids = rowsClient(sheetId, (await registerSheet({ userId: owner.id, sheetUrl: sheetId })).apiKey!);
+    expect(idOf(await ids.create("Items", { name: "c" }))).toBe("3");
+    expect(idOf(await ids.create("Items", { name: "d" }))).toBe("4");
+    expect((await ids.remove("Items", "4")).status).toBe(200);
+    setLimitStore(memoryStore());
+    expect(idOf(await ids.create("Items", { name: "e" }))).toBe("5");
+    // A counter the store held before tabs had marks is taken in by the tab's first mark.
+    const { getLimitStore } = await import("@/lib/limits/store");
+    await getLimitStore().put(`sheetapi:ids:${sheetId}:Older`, 40 as unknown as object, 60);
+    expect(idOf(await ids.create("Older", { name: "b" }))).toBe("41");
+    expect(idOf(await ids.create("Older", { name: "c" }))).toBe("42");
   });
 });
 
