@@ -112,6 +112,9 @@ export async function nextIds(sheetId: string, tab: string, floor: number, count
   return (await allocateIds(sheetId, tab, legacy, count)).last;
 }
 
+/** Ids that name a route under the tab, not a row: `/{tabName}/_distinct` is the distinct values. */
+const RESERVED_IDS = new Set(["_aggregate", "_distinct"]);
+
 /** Ids for new rows: given ones checked against the sheet, missing ones from the tab's mark. */
 export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Promise<string[]> {
   const taken = new Set(data.rows.map((r) => r.id));
@@ -123,6 +126,7 @@ export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput
       missing.push(i);
       return "";
     }
+    if (RESERVED_IDS.has(id)) throw new ApiError("validation_error", `Row ${i + 1}: the id "${id}" is taken by the route /{tabName}/${id}, so such a row could not be reached by its id: choose another.`);
     if (taken.has(id)) throw new ApiError("conflict", `A row with id "${id}" already exists in "${data.tab}".`);
     if (given.has(id)) throw new ApiError("conflict", `Rows ${given.get(id)! + 1} and ${i + 1} of this request both have id "${id}": each row needs its own id.`);
     given.set(id, i);

@@ -230,6 +230,15 @@ describe("creating rows", () => {
     for (const id of ids) expect((await api.get("Products", id)).body.data).toMatchObject({ id });
   });
 
+  it("refuses the ids _aggregate and _distinct, which name routes of the tab, writing nothing", async () => {
+    for (const id of ["_aggregate", "_distinct"]) {
+      const res = await api.create("Products", [{ name: "fine" }, { id, name: "reserved" }]);
+      expect([res.status, res.body.error]).toEqual([400, "validation_error"]);
+      expect(String(res.body.message)).toContain(`Row 2: the id "${id}"`);
+    }
+    expect((await api.list("Products", "filter=name=fine")).body.meta).toMatchObject({ total: 0 });
+  });
+
   it("never hands out an id again, even once the limit store has forgotten everything (a restart of the embedded store)", async () => {
     const idOf = (res: { body: Record<string, unknown> }) => (res.body.data as { rows: { id: string }[] }).rows[0]!.id;
     const sheetId = String((await svc.admin("/spreadsheets", {

@@ -19,6 +19,11 @@ describe("columnNames", () => {
   it("never gives two columns one name, even when a header already looks suffixed", () => {
     expect(columnNames(["a", "a_2", "a"]).map((c) => c.name)).toEqual(["a", "a_2", "a_3"]);
   });
+
+  it("never takes a later header's own name for a suffix: a real email_2 column keeps it", () => {
+    expect(columnNames(["id", "email", "", "email", "Name", "name", "email_2"]).map((c) => c.name)).toEqual(["id", "email", "email_3", "Name", "name", "email_2"]);
+    expect(columnNames(["a", "a", "a_2", "a_2"]).map((c) => c.name)).toEqual(["a", "a_3", "a_2", "a_2_2"]);
+  });
 });
 
 describe("columnType", () => {

@@ -41,15 +41,19 @@ export interface SampleCell {
   effectiveFormat?: { numberFormat?: { type?: string | null; pattern?: string | null } | null } | null;
 }
 
-/** Blank headers are not columns; a repeated name gets a suffix: `email`, `email_2`. */
+/**
+ * Blank headers are not columns; a repeated name gets a suffix: `email`, `email_2`. The suffix
+ * is never a name the header row itself holds, so a real `email_2` column keeps its name.
+ */
 export function columnNames(header: string[]): { name: string; index: number }[] {
+  const names = header.map((raw) => String(raw ?? "").trim());
+  const real = new Set(names);
   const used = new Set<string>();
   const out: { name: string; index: number }[] = [];
-  header.forEach((raw, index) => {
-    const base = String(raw ?? "").trim();
+  names.forEach((base, index) => {
     if (!base) return;
     let name = base;
-    for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
+    for (let n = 2; used.has(name) || (name !== base && real.has(name)); n++) name = `${base}_${n}`;
     used.add(name);
     out.push({ name, index });
   });
