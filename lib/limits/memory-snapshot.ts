@@ -2,7 +2,9 @@
 // server forgets nothing a client could tell: plan counters (a month's use does not start over),
 // Idempotency-Key answers, data versions, pending writes to settle. Written a moment after a
 // change (at most every SAVE_EVERY_MS) and once more as the process exits; a crash loses at most
-// that moment. Locks are not kept: their holders died with the process.
+// that moment. Locks are not kept: their holders died with the process. Nor are the sliding
+// minutes of burst limits: a request's time each, tens of thousands under load, written every
+// 2 s for a window that a restart outlasts anyway.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { writeFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -13,8 +15,6 @@ const SAVE_EVERY_MS = 2_000;
 export interface StoreSnapshot {
   /** [key, value, expiresAt (ms; null for never)] */
   entries: [string, unknown, number | null][];
-  /** [key, the times of the burst window's entries] */
-  bursts: [string, number[]][];
 }
 
 /** The snapshot in `file`, or an empty one (none yet, or unreadable: said in the log). */
@@ -23,14 +23,14 @@ export function loadSnapshot(file: string): StoreSnapshot {
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    return { entries: [], bursts: [] };
+    return { entries: [] };
   }
   try {
     const parsed = JSON.parse(text) as Partial<StoreSnapshot>;
-    return { entries: Array.isArray(parsed.entries) ? parsed.entries : [], bursts: Array.isArray(parsed.bursts) ? parsed.bursts : [] };
+    return { entries: Array.isArray(parsed.entries) ? parsed.entries : [] };
   } catch (err) {
     log.warn({ file, reason: err instanceof Error ? err.message : String(err) }, "limit store: the saved copy is unreadable; starting empty");
-    return { entries: [], bursts: [] };
+    return { entries: [] };
   }
 }
 

@@ -103,13 +103,9 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
     const saved = loadSnapshot(file);
     const t = now();
     for (const [key, value, expiresAt] of saved.entries) if ((expiresAt ?? Infinity) > t) entries.set(key, { value: stored(value), expiresAt: expiresAt ?? Infinity });
-    for (const [key, at] of saved.bursts) if (at.length) bursts.set(key, { at, head: 0 });
     const snapshot = (): StoreSnapshot => {
       const at = now();
-      return {
-        entries: [...entries].filter(([, e]) => e.expiresAt > at).map(([key, e]) => [key, e.value, Number.isFinite(e.expiresAt) ? e.expiresAt : null]),
-        bursts: [...bursts].map(([key, b]): [string, number[]] => [key, b.at.slice(b.head)]).filter(([, at]) => at.length > 0),
-      };
+      return { entries: [...entries].filter(([, e]) => e.expiresAt > at).map(([key, e]) => [key, e.value, Number.isFinite(e.expiresAt) ? e.expiresAt : null]) };
     };
     keepSnapshot(file, () => changes, snapshot);
   }
@@ -200,7 +196,6 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
       return { values, consumed: qualifies(values[0], expect) ? consume(spec) : null };
     },
     refund: async (spec) => {
-      changes++;
       const burst = bursts.get(spec.burst.key);
       const i = burst ? burst.at.lastIndexOf(spec.now) : -1;
       if (burst && i >= burst.head) burst.at.splice(i, 1);
