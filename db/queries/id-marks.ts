@@ -1,22 +1,17 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../client";
 import { tabIdMarks } from "../schema";
 
-/**
- * Hands out `count` consecutive ids above max(the tab's mark, `floor`) and moves the mark to the
- * last of them, in one atomic statement (concurrent creates on any instance never get the same
- * ids). `count` 0 only raises the mark to `floor`. `first`: the tab had no mark before.
- */
-export async function allocateIds(sheetId: string, tab: string, floor: number, count: number): Promise<{ last: number; first: boolean }> {
-  const [row] = await getDb()
+/** The largest id the tab is known to have handed out or held; 0 when none is marked. */
+export async function idMark(sheetId: string, tab: string): Promise<number> {
+  const [row] = await getDb().select({ last: tabIdMarks.lastId }).from(tabIdMarks).where(and(eq(tabIdMarks.sheetId, sheetId), eq(tabIdMarks.tab, tab)));
+  return row ? Number(row.last) : 0;
+}
+
+/** Raises the tab's mark to `last` (never lowers it: concurrent writers may finish in any order). */
+export async function raiseIdMark(sheetId: string, tab: string, last: number): Promise<void> {
+  await getDb()
     .insert(tabIdMarks)
-    .values({ sheetId, tab, lastId: floor + count })
-    .onConflictDoUpdate({
-      target: [tabIdMarks.sheetId, tabIdMarks.tab],
-      set: { lastId: sql`greatest(${tabIdMarks.lastId}, ${floor}) + ${count}`, updatedAt: sql`now()` },
-    })
-    // xmax is 0 on a row this statement inserted, and set on one it updated (a Postgres detail
-    // that PGlite, being Postgres, shares).
-    .returning({ last: tabIdMarks.lastId, first: sql<boolean>`(xmax = 0)` });
-  return { last: Number(row!.last), first: Boolean(row!.first) };
+    .values({ sheetId, tab, lastId: last })
+    .onConflictDoUpdate({ target: [tabIdMarks.sheetId, tabIdMarks.tab], set: { lastId: sql`greatest(${tabIdMarks.lastId}, ${last})`, updatedAt: sql`now()` } });
 }

@@ -12,6 +12,14 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[3]))
 return 1`;
 
+export const ALLOCATE = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local floor = tonumber(ARGV[1])
+if current < floor then current = floor end
+local last = current + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], last, 'EX', tonumber(ARGV[3]))
+return last`;
+
 // A fair lock: KEYS = holder (a string that expires with its lease), queue (waiters by ticket),
 // alive (each waiter's last sign of life, Unix ms), ticket counter.
 // LOCK_TURN: ARGV = token, ticket (0 when it has none yet), lease ms, alive ms, now (Unix ms).

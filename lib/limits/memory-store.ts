@@ -132,6 +132,11 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
       put(key, value, now() + ttlSeconds * 1000);
       return value;
     },
+    allocate: async (key, floor, count, ttlSeconds) => {
+      const last = Math.max(Number(read(key) ?? 0), floor) + count;
+      put(key, last, now() + ttlSeconds * 1000);
+      return last;
+    },
     hset: async (key, field, value, ttlSeconds) => setField(key, field, value, ttlSeconds),
     hdel: async (key, field) => {
       const current = read(key) as Record<string, unknown> | null;

@@ -57,6 +57,16 @@ describe.each(stores)("%s store: counters", (_name, make) => {
     expect(await store.incr(`${prefix}:c`, 60)).toBe(1);
     expect(await store.incr(`${prefix}:c`, 60)).toBe(2);
   });
+
+  it("allocates distinct ranges above a floor, even concurrently", async () => {
+    const store = make();
+    expect(await store.allocate(`${prefix}:ids`, 41, 1, 60)).toBe(42);
+    expect(await store.allocate(`${prefix}:ids`, 10, 3, 60)).toBe(45);
+    expect(await store.allocate(`${prefix}:ids`, 100, 1, 60)).toBe(101);
+    const got = await Promise.all(Array.from({ length: 50 }, () => store.allocate(`${prefix}:ids`, 0, 1, 60)));
+    expect(new Set(got).size).toBe(50);
+    expect(Math.max(...got)).toBe(151);
+  });
 });
 
 describe("memory store", () => {

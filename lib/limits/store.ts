@@ -47,6 +47,11 @@ export interface LimitStore {
   put(key: string, value: object, ttlSeconds: number): Promise<void>;
   /** Adds 1 and returns the new value (a missing key counts from 0). */
   incr(key: string, ttlSeconds: number): Promise<number>;
+  /**
+   * Hands out `count` consecutive integers above max(stored, floor), atomically: returns the
+   * last one. Concurrent callers on any instance never get the same number.
+   */
+  allocate(key: string, floor: number, count: number, ttlSeconds: number): Promise<number>;
   /** Sets one field of a hash to a JSON value; the hash expires `ttlSeconds` after its last change. */
   hset(key: string, field: string, value: object, ttlSeconds: number): Promise<void>;
   /** Removes one field of a hash. */

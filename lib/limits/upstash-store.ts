@@ -2,7 +2,7 @@
 // must be atomic is one Lua script, so any number of instances agree.
 import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
-import { AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SET_IF_NEWER } from "./lua-scripts";
+import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SET_IF_NEWER } from "./lua-scripts";
 import type { ConsumeResult, ConsumeSpec, LimitStore } from "./store";
 
 const consumeArgs = (spec: ConsumeSpec) => ({
@@ -56,6 +56,8 @@ export function upstashStore(redis: Redis): LimitStore {
       await redis.set(key, JSON.stringify(value), { ex: ttlSeconds });
     },
     incr: async (key, ttlSeconds) => Number(await run(INCR, [key], [String(ttlSeconds)])),
+    allocate: async (key, floor, count, ttlSeconds) =>
+      Number(await run(ALLOCATE, [key], [String(floor), String(count), String(ttlSeconds)])),
     hset: async (key, field, value, ttlSeconds) => {
       const tx = redis.multi();
       tx.hset(key, { [field]: JSON.stringify(value) });

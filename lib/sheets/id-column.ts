@@ -4,7 +4,6 @@
 // overwritten), headed `id`, and filled with 1, 2, 3... down the non-blank rows; the tab's id
 // counter starts above them, and the schema is read again.
 import { ApiError, OutcomeUnknown } from "@/lib/http/errors";
-import { writesPaused } from "@/lib/limits/store";
 import { cellData, nextIds, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
 import { refreshSheetModel } from "./schema";
 import type { SheetRecord } from "./sheet-record";
@@ -31,11 +30,7 @@ export async function addIdColumn(sheet: WriteSheet & Pick<SheetRecord, "schemaU
       ],
       (writeId) => new OutcomeUnknown(`Google Sheets did not confirm the new id column of "${model.name}" in time; the outcome is unknown. Refresh the schema in a moment to see whether it is there.`, writeId),
     );
-    try {
-      await nextIds(sheet.id, model.name, data.rows.length, 0);
-    } catch {
-      throw writesPaused("the tab's id mark could not be set");
-    }
+    await nextIds(sheet.id, model.name, data.rows.length, 0);
     return { column, rows: data.rows.length };
   });
   await refreshSheetModel(sheet);

@@ -23,15 +23,16 @@ import { rowIndexOf } from "./tab-index";
 import type { TabModel } from "./tab-model";
 import { asEntered, idColumnOf } from "./value-input";
 import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
-import { allocateIds } from "@/db/queries/id-marks";
+import { idMark, raiseIdMark } from "@/db/queries/id-marks";
 import { errorFields, log } from "@/lib/log";
 import { recordApiWrite } from "@/lib/webhooks/changes";
 
 export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
-/** Where the limit store kept a tab's id counter before the database held its mark (read once per tab, see nextIds). */
-const legacyIdCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
+export const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
+// The counter may expire: the tab's mark in the database is the floor it starts again from.
+const ID_COUNTER_TTL_SECONDS = 30 * 24 * 3600;
 
 export function requireWritable(sheet: WriteSheet): void {
   if (sheet.writable) return;
@@ -99,17 +100,25 @@ function maxIntegerId(ids: Iterable<string>): number {
 }
 
 /**
- * The last of `count` new ids above `floor` and every id the tab ever handed out, from its mark
- * in the database (durable: a restart, a flushed store or months without a create forget
- * nothing). A tab's first mark also takes in the counter the limit store kept before marks
- * existed, so no id that counter handed out comes back.
+ * The last of `count` new ids above `floor` and every id the tab ever handed out. The limit
+ * store's counter hands them out (atomic across instances, and there while the database is
+ * down); the tab's mark in the database keeps the highest one durably, and is the counter's
+ * floor, so a counter lost (a flushed Redis, an expiry, a restart) never hands an id out again.
+ * A write fails (503) without the store; without the database it goes on from the counter alone.
  */
 export async function nextIds(sheetId: string, tab: string, floor: number, count: number): Promise<number> {
-  const { last, first } = await allocateIds(sheetId, tab, floor, count);
-  if (!first) return last;
-  const [legacy] = await getLimitStore().mget<number>([legacyIdCounterKey(sheetId, tab)]).catch(() => [null]);
-  if (typeof legacy !== "number" || legacy <= last - count) return last;
-  return (await allocateIds(sheetId, tab, legacy, count)).last;
+  const marked = await idMark(sheetId, tab).catch((err: unknown) => {
+    log.warn({ sheet: sheetId, tab, ...errorFields(err) }, "ids: the tab's mark could not be read; the store's counter stands alone");
+    return 0;
+  });
+  let last: number;
+  try {
+    last = await getLimitStore().allocate(idCounterKey(sheetId, tab), Math.max(floor, marked), count, ID_COUNTER_TTL_SECONDS);
+  } catch {
+    throw writesPaused("ids cannot be assigned while the coordination store is unreachable");
+  }
+  await raiseIdMark(sheetId, tab, last).catch((err: unknown) => log.warn({ sheet: sheetId, tab, last, ...errorFields(err) }, "ids: the tab's mark could not be raised"));
+  return last;
 }
 
 /** Ids that name a route under the tab, not a row: `/{tabName}/_distinct` is the distinct values. */
@@ -134,12 +143,7 @@ export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput
   });
   // The counter also learns of given integer ids, so an id once held is never handed out again.
   const floor = Math.max(maxIntegerId(taken), maxIntegerId(given.keys()));
-  let last: number;
-  try {
-    last = await nextIds(sheet.id, data.tab, floor, missing.length);
-  } catch {
-    throw writesPaused("ids cannot be assigned while the database is unreachable");
-  }
+  const last = await nextIds(sheet.id, data.tab, floor, missing.length);
   missing.forEach((rowIndex, k) => (ids[rowIndex] = String(last - missing.length + 1 + k)));
   return ids;
 }
