@@ -273,6 +273,9 @@ export const webhookEndpoints = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     /** The signing secret (whsec_...), AES-256-GCM under ENCRYPTION_KEY: shown once, rotatable. */
     secretCiphertext: text("secret_ciphertext").notNull(),
+    /** The secret before the last rotation, still signing beside the new one until `previousSecretUntil`. */
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true, mode: "date" }),
     /** Why the service disabled it (failing for days), shown to the owner; null when the owner did. */
     disabledReason: text("disabled_reason"),
     /** First failed attempt since the last success. */

@@ -191,6 +191,26 @@ describe(`webhooks on ${name}`, () => {
     expect(() => new Webhook(secret).verify(hook.got[0]!.body.replace("Items", "Itemz"), hook.got[0]!.headers as Record<string, string>)).toThrow();
   });
 
+  it("after a secret rotation, signs with the new secret and, for a day, the old one too", async () => {
+    const { rotateSecret } = await import("@/lib/webhooks/endpoints");
+    const fresh = await rotateSecret(sheetId, endpointId);
+    const deliveredBody = async (name: string) => until(`the event of ${name}`, () => hook.got.find((m) => m.body.includes(`"${name}"`)));
+    await api.create("Items", { name: "rotated", qty: 1 });
+    const during = await deliveredBody("rotated");
+    for (const key of [fresh, secret]) expect(() => new Webhook(key).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
+    // Once the grace day is over, only the new secret signs.
+    const { getDb } = await import("@/db/client");
+    const { webhookEndpoints } = await import("@/db/schema");
+    const { eq } = await import("drizzle-orm");
+    await getDb().update(webhookEndpoints).set({ previousSecretUntil: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpointId));
+    await api.create("Items", { name: "after grace", qty: 1 });
+    const after = await deliveredBody("after grace");
+    expect(() => new Webhook(fresh).verify(after.body, after.headers as Record<string, string>)).not.toThrow();
+    expect(() => new Webhook(secret).verify(after.body, after.headers as Record<string, string>)).toThrow();
+    secret = fresh;
+    await newEvents(2);
+  });
+
   it("a receiver that fails then recovers gets every event once (by webhook-id), in order per row", async () => {
     hook.got.length = 0;
     hook.failNext(4);

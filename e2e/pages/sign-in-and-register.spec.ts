@@ -28,6 +28,9 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await page.getByTestId("register-submit").click();
   await expect(page.getByTestId("register-error")).toContainText("has not connected Google yet");
   await expect(page.getByTestId("sheet-url")).toHaveValue(demoAddress);
+  // The refusal takes focus (on a phone it is below the fold) and offers Google for that sheet.
+  await expect(page.getByTestId("register-error")).toBeFocused();
+  await expect(page.getByTestId("connect-google-failed")).toHaveAttribute("href", `/auth/google?sheet_url=${E2E.demoSheetId}`);
 
   // The demo sheet, chosen in Google Drive after connecting Google: the key is shown once.
   await chooseFromDrive(page, E2E.demoSheetId, "owner@example.com");
@@ -35,6 +38,10 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await expect(page.getByTestId("register-result")).toContainText("read and write");
   const key = await copyNewKey(page);
   expect(key).toMatch(/^shk_/);
+  // An address that asked for the sheet, reloaded once it is registered, asks for nothing more.
+  await page.goto(`/dashboard?pick=${E2E.demoSheetId}&via=grant`);
+  await expect(page.getByTestId("sheet-list")).toContainText("Acme Store");
+  await expect(page.getByTestId("pick-prompt")).toHaveCount(0);
 
   // The key reads the schema through the API.
   const schema = await request.get(`/api/${E2E.demoSheetId}/schema`, { headers: { "X-API-Key": key } });

@@ -32,18 +32,28 @@ export const retryDelayMs = (failures: number) => RETRY_SCHEDULE_S[Math.min(fail
 
 export const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 export const sealSecret = (secret: string) => encryptSecret(secret, config().secrets.encryptionKey);
-const openSecret = (endpoint: WebhookEndpoint) => decryptSecret(endpoint.secretCiphertext, config().secrets.encryptionKey);
+/**
+ * The secrets an attempt is signed with: the endpoint's, and for a day after a rotation the one
+ * before it too, so a receiver still verifying with the old secret keeps accepting deliveries
+ * while it is updated (Standard Webhooks: several signatures, space-separated, any may match).
+ */
+function openSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
+  const key = config().secrets.encryptionKey;
+  const previous = endpoint.previousSecretCiphertext && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now ? [decryptSecret(endpoint.previousSecretCiphertext, key)] : [];
+  return [decryptSecret(endpoint.secretCiphertext, key), ...previous];
+}
 
 /** The body every attempt of an event sends. */
 export const eventBody = (event: ChangeEvent) => JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
 
-export function signedHeaders(secret: string, msgId: string, at: Date, body: string): Record<string, string> {
+/** `secrets`: one or more (a rotation's grace day); each signs, and the signatures are sent together. */
+export function signedHeaders(secrets: string | string[], msgId: string, at: Date, body: string): Record<string, string> {
   return {
     "content-type": "application/json",
     "user-agent": "sheetapi-webhooks/1",
     "webhook-id": msgId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(msgId, at, body),
+    "webhook-signature": [secrets].flat().map((secret) => new Webhook(secret).sign(msgId, at, body)).join(" "),
   };
 }
 
@@ -72,7 +82,7 @@ export interface AttemptOutcome {
 /** One signed POST of the event to the endpoint. */
 export async function attempt(endpoint: WebhookEndpoint, event: ChangeEvent, at = new Date()): Promise<AttemptOutcome> {
   const body = eventBody(event);
-  const headers = signedHeaders(openSecret(endpoint), event.id, at, body);
+  const headers = signedHeaders(openSecrets(endpoint, at), event.id, at, body);
   const started = performance.now();
   try {
     const res = await guardedPost(endpoint.url, headers, body);

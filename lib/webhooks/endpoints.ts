@@ -69,10 +69,17 @@ export async function updateEndpoint(sheetId: string, endpointId: string, input:
   if (input.enabled && !before.enabled) await wakeDueStreams(endpointId);
 }
 
+/** How long the secret before a rotation still signs deliveries, beside the new one. */
+export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
+
+/** A new secret; the old one keeps signing beside it for ROTATION_GRACE_MS (deliver.ts, openSecrets). */
 export async function rotateSecret(sheetId: string, endpointId: string): Promise<string> {
-  await owned(sheetId, endpointId);
+  const before = await owned(sheetId, endpointId);
   const secret = newSecret();
-  await getDb().update(webhookEndpoints).set({ secretCiphertext: sealSecret(secret) }).where(eq(webhookEndpoints.id, endpointId));
+  await getDb()
+    .update(webhookEndpoints)
+    .set({ secretCiphertext: sealSecret(secret), previousSecretCiphertext: before.secretCiphertext, previousSecretUntil: new Date(Date.now() + ROTATION_GRACE_MS) })
+    .where(eq(webhookEndpoints.id, endpointId));
   return secret;
 }
 

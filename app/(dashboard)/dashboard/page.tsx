@@ -68,7 +68,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <RegisterForm
         serviceAccountEmail={config().google.serviceAccount.email}
         googleEmail={grants[0]?.email ?? null}
-        pickId={isSheetId(pick) ? pick : undefined}
+        // Not for a sheet already on the list (the address kept from a flow that registered it).
+        pickId={isSheetId(pick) && !sheets.some((s) => s.id === pick) ? pick : undefined}
         via={via === "grant" ? "grant" : "service"}
         autoOpen={picker === "open"}
       />

@@ -63,11 +63,18 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   const opened = useRef(false);
   const section = useRef<HTMLElement>(null);
   const result = useRef<HTMLDivElement>(null);
+  const failed = useRef<HTMLDivElement>(null);
 
-  // The key is below the form: bring it into view (on a phone the Picker leaves the top in view).
+  // The key, or why not, is below the form: bring it into view (on a phone the Picker leaves the
+  // top in view).
   useEffect(() => {
     if (registered) result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
   }, [registered]);
+  useEffect(() => {
+    if (!failure) return;
+    failed.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+    failed.current?.focus({ preventScroll: true });
+  }, [failure]);
 
   function register(sheetUrl: string, how: Via) {
     setBusy(sheetUrl === address ? "address" : "picker");
@@ -176,8 +183,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       <form onSubmit={submitAddress} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800">
         <label htmlFor="sheet-url" className="text-sm font-medium">Or paste the sheet&apos;s address</label>
         <p id="sheet-url-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          For a sheet you have already chosen in Google Drive for SheetAPI (Google only confirms those). Any other sheet is refused
-          with a button to choose it in Google Drive.
+          Google confirms only the sheets you have chosen in Google Drive for SheetAPI: for any other, you are offered Google Drive,
+          opened on that sheet, to choose it first.
         </p>
         <div className="mt-2 flex flex-col gap-2 sm:flex-row">
           <input
@@ -199,10 +206,15 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       </form>
 
       {failure && (
-        <div role="alert" data-testid="register-error" className="mt-4 space-y-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+        <div role="alert" data-testid="register-error" ref={failed} tabIndex={-1} className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="[overflow-wrap:anywhere]">{failure.message}</p>
           {failure.reason === "not_picked" && pickerButton(failure.sheetId, "Choose it in Google Drive", "choose-failed")}
-          {failure.reason === "no_google_grant" && !googleEmail && <a href={connectHref} data-testid="connect-google-failed" className={primary}>Continue to Google</a>}
+          {/* A pasted sheet goes with the person to Google: the Picker then opens on it. */}
+          {failure.reason === "no_google_grant" && !googleEmail && (
+            <a href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref} data-testid="connect-google-failed" className={primary}>
+              {failure.sheetId ? "Continue to Google for this sheet" : "Continue to Google"}
+            </a>
+          )}
           {failure.reason === "no_google_grant" && googleEmail && (
             <a href={connectHref} data-testid="connect-again" className={secondary}>Connect Google again</a>
           )}

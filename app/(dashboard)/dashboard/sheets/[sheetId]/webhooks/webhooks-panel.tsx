@@ -53,10 +53,12 @@ function Choices({ label, options, value, onChange, prefix }: { label: string; o
   );
 }
 
-function SecretNotice({ secret, onClose }: { secret: string; onClose: () => void }) {
+/** `rotated`: it replaced an earlier secret, which signs beside it for a day. */
+function SecretNotice({ secret, onClose, rotated = false }: { secret: string; onClose: () => void; rotated?: boolean }) {
   return (
     <div role="status" className="space-y-2 rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100" data-testid="endpoint-secret">
       <p>The signing secret, shown this once. Keep it with your receiver: it verifies <code>webhook-signature</code>.</p>
+      {rotated && <p data-testid="rotation-grace">For the next 24 hours each delivery is signed with both the new and the old secret, so your receiver keeps accepting them until you update it.</p>}
       <code className="block font-mono text-xs break-all" data-testid="endpoint-secret-value">{secret}</code>
       <div className="flex gap-2">
         <button type="button" className={button} onClick={() => void navigator.clipboard?.writeText(secret)}>Copy</button>
@@ -186,11 +188,15 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
             {endpoint.enabled ? "Disable" : "Enable"}
           </button>
           <button type="button" className={button} disabled={pending} data-testid="rotate-secret"
-            onClick={() => start(async () => {
+            onClick={() => {
+              // One tap on a phone must not break a live receiver's checks unasked.
+              if (!window.confirm("Make a new signing secret for this endpoint? The old one keeps signing beside it for 24 hours; update your receiver within that time.")) return;
+              start(async () => {
               const r = await rotateSecretAction({ sheetId, endpointId: endpoint.id });
               if (r.ok) setSecret(r.data.secret);
               else setMessage(r.error);
-            })}>
+              });
+            }}>
             Rotate secret
           </button>
           {confirming ? (
@@ -214,7 +220,7 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
       )}
       {endpoint.disabledReason && <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="endpoint-disabled-reason">{endpoint.disabledReason}</p>}
       {!endpoint.disabledReason && endpoint.failingSince && <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">Failing since {when(endpoint.failingSince)}: deliveries are being retried. After three days of failures the endpoint is disabled.</p>}
-      {secret && <SecretNotice secret={secret} onClose={() => setSecret(null)} />}
+      {secret && <SecretNotice secret={secret} onClose={() => setSecret(null)} rotated />}
       {message && <p role="status" className="text-sm text-slate-600 dark:text-slate-400" data-testid="endpoint-message">{message}</p>}
 
       <details className="min-w-0">
