@@ -41,6 +41,8 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     for (let i = 0; i < 4; i++) expect((await browser(t0 + i)).allowed).toBe(true);
     const refused = await browser(t0 + 10);
     expect(refused).toMatchObject({ allowed: false, shown: { name: "burst", limit: 4, used: 4, remaining: 0 } });
+    // The 429 says why the figure is not the plan's own.
+    expect(rateLimitError(refused, t0 + 10).message).toMatch(/^Rate limit of 4 requests per minute \(burst\) reached; .* browser \(publishable\) keys may use 80% of each of the plan's windows/);
     // The account's own windows, shared: the secret key still has the last unit of the burst.
     expect(await hit(a, t0 + 20, p)).toMatchObject({ allowed: true, shown: { name: "burst", limit: 5, remaining: 0 } });
     expect((await hit(a, t0 + 30, p)).allowed).toBe(false);

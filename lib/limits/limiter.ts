@@ -1,6 +1,7 @@
 // Plan limits on the hot path (DECISIONS 14-16, 18a): one atomic check-and-count across the
 // burst, hour, day and month windows in the limit store; headers for the window with the least
 // remaining; a 429 naming the window that is full; a refund when the answer is a 5xx.
+import { BROWSER_SHARE } from "./browser-share";
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import type { AccountLimits } from "./accounts";
@@ -46,12 +47,6 @@ export interface VisitorLimit {
   limit: number;
 }
 
-/**
- * The share of each of the account's windows a browser key's requests may fill. The rest is kept
- * for the account's secret keys: a publishable key is public (anyone can copy it out of a page
- * and send its listed Origin from a script), and must never lock its owner's servers out.
- */
-export const BROWSER_SHARE = 0.8;
 /** A browser key's part of one of the account's windows (`limit` requests). */
 export const browserLimit = (limit: number) => Math.max(1, Math.floor(limit * BROWSER_SHARE));
 
@@ -141,10 +136,14 @@ export function rateLimitError(decision: LimitDecision, now = Date.now()): ApiEr
   const w = decision.shown;
   const retryAfter = Math.max(1, Math.ceil((w.reset - now) / 1000));
   const when = new Date(w.reset).toISOString().replace(/\.\d{3}Z$/, "Z");
+  // A browser key's plan windows are its share of the account's: say so, or the figure looks wrong.
+  const share = w.name !== "visitor" && decision.windows.some((x) => x.name === "visitor")
+    ? ` This is a browser key's share: browser (publishable) keys may use ${BROWSER_SHARE * 100}% of each of the plan's windows, the rest being kept for the account's secret keys.`
+    : "";
   const message =
-    w.name === "month"
+    (w.name === "month"
       ? `Monthly limit of ${w.limit} requests reached. Requests resume when the next billing period starts at ${when}, or at once after a plan upgrade.`
-      : `Rate limit of ${w.limit} requests ${WINDOW_TEXT[w.name]} reached; retry after ${retryAfter} s (${when}).`;
+      : `Rate limit of ${w.limit} requests ${WINDOW_TEXT[w.name]} reached; retry after ${retryAfter} s (${when}).`) + share;
   return new ApiError(
     "rate_limit_exceeded",
     message,

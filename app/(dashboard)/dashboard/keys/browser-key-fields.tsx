@@ -1,5 +1,6 @@
 "use client";
 
+import { BROWSER_SHARE } from "@/lib/limits/browser-share";
 import type { BrowserKeySettings } from "@/lib/keys/browser";
 
 /** A tab of the sheet and its column names, for choosing what a browser key may read. */
@@ -75,7 +76,7 @@ export function BrowserKeyFields({ draft, onChange, tabs, idPrefix }: { draft: B
         <span className="font-medium">Requests per minute per visitor</span>
         <input type="number" min={1} inputMode="numeric" value={draft.visitorLimit} onChange={(e) => onChange({ ...draft, visitorLimit: e.target.value })}
           data-testid={`${idPrefix}-visitor-limit`} className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950" />
-        <span className="text-xs text-slate-500">on top of your plan&apos;s limits, per visitor address</span>
+        <span className="text-xs text-slate-500">on top of your plan&apos;s limits, per visitor address; browser keys together use at most {BROWSER_SHARE * 100}% of each plan limit, the rest stays for your secret keys</span>
       </label>
     </div>
   );
