@@ -153,6 +153,8 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
 
   // The docs page's Try it with the key: what is left, then a 429 explained.
   await page.goto(`/docs/${sheetId}`);
+  // Before the examples: a trial's hour is shorter than running them all.
+  await expect(page.getByTestId("trial-note")).toContainText("Free Trial: 5 requests a minute and 10 an hour");
   const tryIt = page.getByTestId("try-it");
   await expect(tryIt.getByTestId("tryit-quota")).toContainText("Free Trial: 5 a minute, 10 an hour");
   await tryIt.getByTestId("tryit-key").fill(key);
