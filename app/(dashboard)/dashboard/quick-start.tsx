@@ -33,7 +33,7 @@ export function QuickStart({ target, apiKey, onCopied }: { target: QuickStartTar
       </p>
       <CodeBlock testId="quick-start-code" snippets={snippetsFor(request, ["curl", "javascript"])} onCopied={onCopied} />
       <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quick-start-typed">
-        Values come back as the sheet shows them (<code>&quot;$24.50&quot;</code>, <code>&quot;TRUE&quot;</code>); add{" "}
+        Values come back as the sheet shows them (such as <code>&quot;$24.50&quot;</code> or <code>&quot;TRUE&quot;</code>); add{" "}
         <code>&amp;typed=true</code> for numbers, booleans and ISO dates.
       </p>
       <p className="text-sm">

@@ -39,7 +39,8 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
   const ex = docs.examples.get(tab.name);
   const id = exampleId(docs, tab);
   const firstText = exampleKeyColumn(tab);
-  const listQuery = firstText && ex?.rows[0]?.[firstText.name] ? `?filter=${encodeURIComponent(`${firstText.name}=${ex.rows[0][firstText.name]}`)}&limit=10` : "?limit=10";
+  // A filter on a made-up value would find nothing: only the sheet's own values make one.
+  const listQuery = firstText && ex?.real && ex.rows[0]?.[firstText.name] ? `?filter=${encodeURIComponent(`${firstText.name}=${ex.rows[0][firstText.name]}`)}&limit=10` : "?limit=10";
   const csvColumns = tab.columns.filter((c) => c.name !== "id").slice(0, 2).map((c) => c.name);
   const csvQuery = csvColumns.length ? `?select=${encodeURIComponent(csvColumns.join(","))}` : "";
   const groupColumn = tab.columns.find((c) => c.name !== "id" && (c.type === "string" || c.type === "boolean"));
@@ -110,7 +111,8 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
       </Endpoint>
       <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="docs-writes-warning">
         The write examples below change the real sheet. Run in order, the create adds a row{keyColumn ? <> whose <code>{keyColumn.name}</code> is <code>{keyValue}</code></> : null},
-        and the PATCH, upsert and DELETE by filter act on that row only; PUT and DELETE by id act on the row with id <code>{id}</code>.
+        and the PATCH, upsert and DELETE by filter act on that row only; PUT acts on the row with id <code>{id}</code>, and DELETE by id on
+        the row whose id you put in place of <code>ROW_ID</code> (the id the create answered, for instance).
       </p>
       <Endpoint method="POST" path={tabPath(docs, tab)} permission="Write">
         <p className="text-sm text-slate-600 dark:text-slate-400">One row, or an array of up to 1,000 rows in one write. Answers 201 with <code>{"{ created, rows }"}</code>. {enteredAs(docs.sheet)}</p>
@@ -137,7 +139,8 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         <CodeBlock snippets={snippetsFor({ method: "PUT", url: `${base}/${encodeURIComponent(id)}`, body: exampleUpdateBody(docs, tab) })} />
       </Endpoint>
       <Endpoint method="DELETE" path={`${tabPath(docs, tab)}/{rowId}`} permission="Write">
-        <CodeBlock snippets={snippetsFor({ method: "DELETE", url: `${base}/${encodeURIComponent(id)}` })} />
+        {/* Not a real row's id: a pasted example must not delete a row of the sheet unasked. */}
+        <CodeBlock snippets={snippetsFor({ method: "DELETE", url: `${base}/ROW_ID` })} />
       </Endpoint>
     </section>
   );
