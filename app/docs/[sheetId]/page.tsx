@@ -73,8 +73,9 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
           <tbody>
             {tab.columns.map((c) => (
               <tr key={c.name} data-testid="docs-column" className="border-t border-slate-100 dark:border-slate-800">
-                <td className="py-1.5 pr-4 font-mono">{c.name}</td>
-                <td className="py-1.5 pr-4"><span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs dark:bg-slate-800">{c.type}</span></td>
+                {/* A long name wraps within its share, so Type and Example stay in view on a phone. */}
+                <td className="max-w-[40vw] py-1.5 pr-4 font-mono [overflow-wrap:anywhere]">{c.name}</td>
+                <td className="py-1.5 pr-4 whitespace-nowrap"><span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs dark:bg-slate-800">{c.type}</span></td>
                 <td className="py-1.5 font-mono text-xs text-slate-600 dark:text-slate-400">{String(ex?.rows[0]?.[c.name] ?? "")}</td>
               </tr>
             ))}

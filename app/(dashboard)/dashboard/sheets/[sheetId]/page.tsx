@@ -168,8 +168,9 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
                   <tbody>
                     {tab.columns.map((c) => (
                       <tr key={c.name} className="border-t border-slate-100 dark:border-slate-900" data-testid="column">
-                        <td className="px-4 py-2 font-mono">{c.name}</td>
-                        <td className="px-4 py-2 text-slate-600 dark:text-slate-400">{c.type}</td>
+                        {/* A long name wraps anywhere; the type, one short word, never breaks. */}
+                        <td className="px-4 py-2 font-mono [overflow-wrap:anywhere]">{c.name}</td>
+                        <td className="px-4 py-2 whitespace-nowrap text-slate-600 dark:text-slate-400">{c.type}</td>
                       </tr>
                     ))}
                   </tbody>
