@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { apiKeys, usageDaily, type UsageRow } from "../schema";
+import { apiKeys, sheets, usageDaily, type UsageRow } from "../schema";
 
 /** Adds a batch of counts; rows for the same account, sheet, key, day and class are summed. */
 export async function addUsage(rows: UsageRow[]): Promise<void> {
@@ -27,7 +27,7 @@ export async function usageByDay(range: Range) {
     .orderBy(usageDaily.day, usageDaily.statusClass);
 }
 
-/** Requests per day and key (with the key's name, prefix and whether it is revoked) in the given status classes. */
+/** Requests per day and key (with the key's name, prefix, sheet and whether it is revoked) in the given status classes. */
 export async function usageByKey(range: Range & { classes: readonly string[] }) {
   return getDb()
     .select({
@@ -36,12 +36,14 @@ export async function usageByKey(range: Range & { classes: readonly string[] }) 
       name: apiKeys.name,
       prefix: apiKeys.displayPrefix,
       revoked: sql<boolean>`${apiKeys.revokedAt} is not null`,
+      sheet: sheets.name,
       count: sql<number>`sum(${usageDaily.count})::int`,
     })
     .from(usageDaily)
     .leftJoin(apiKeys, eq(apiKeys.id, usageDaily.keyId))
+    .leftJoin(sheets, eq(sheets.id, usageDaily.sheetId))
     .where(and(inRange(range), inArray(usageDaily.statusClass, [...range.classes])))
-    .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix, apiKeys.revokedAt)
+    .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix, apiKeys.revokedAt, sheets.name)
     .orderBy(usageDaily.day, usageDaily.keyId);
 }
 

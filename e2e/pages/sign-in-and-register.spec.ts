@@ -38,10 +38,6 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await expect(page.getByTestId("register-result")).toContainText("read and write");
   const key = await copyNewKey(page);
   expect(key).toMatch(/^shk_/);
-  // An address that asked for the sheet, reloaded once it is registered, asks for nothing more.
-  await page.goto(`/dashboard?pick=${E2E.demoSheetId}&via=grant`);
-  await expect(page.getByTestId("sheet-list")).toContainText("Acme Store");
-  await expect(page.getByTestId("pick-prompt")).toHaveCount(0);
 
   // The key reads the schema through the API.
   const schema = await request.get(`/api/${E2E.demoSheetId}/schema`, { headers: { "X-API-Key": key } });
@@ -56,6 +52,11 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await expect(products.getByTestId("column").filter({ hasText: "price" })).toContainText("currency");
   await page.getByTestId("refresh-schema").click();
   await expect(page.getByRole("status").filter({ hasText: "Refreshed" })).toContainText("3 tabs");
+
+  // An address that asked for the sheet, reloaded once it is registered, asks for nothing more.
+  await page.goto(`/dashboard?pick=${E2E.demoSheetId}&via=grant`);
+  await expect(page.getByTestId("sheet-list")).toContainText("Acme Store");
+  await expect(page.getByTestId("pick-prompt")).toHaveCount(0);
 
   // A private sheet through the owner's own Google grant: the grant exists, so Google's consent
   // is not shown again; Google has not confirmed this sheet yet, so the Picker asks for it.

@@ -38,6 +38,8 @@ test("the usage page shows the chart and the numbers of /billing/usage", async (
   await page.getByTestId("chart-by-class-days").locator("summary").click();
   await expect(page.getByTestId("chart-by-class-days").locator("tr", { hasText: today }).locator("td").nth(1)).toHaveText("5");
   await expect(page.getByTestId("usage-by-key")).toContainText("Default key");
+  // Every sheet's first key is "Default key": the sheet it belongs to tells them apart.
+  await expect(page.getByTestId("usage-key-sheet")).toHaveText("· Usage test");
   await expect(page.getByTestId("plan-select")).toHaveValue("starter");
   await page.screenshot({ path: testInfo.outputPath("usage-page.png"), fullPage: true });
 });

@@ -64,7 +64,8 @@ async function durableUsed(userId: string, period: { start: number }, now: numbe
 export interface UsageSeries {
   days: string[];
   byClass: Record<string, Partial<Record<StatusClass, number>>>;
-  byKey: { keyId: string; name: string; prefix: string; revoked: boolean; perDay: Record<string, number>; total: number }[];
+  /** `sheet`: the name of the sheet the key belongs to (keys of different sheets may share a name). */
+  byKey: { keyId: string; name: string; prefix: string; sheet: string; revoked: boolean; perDay: Record<string, number>; total: number }[];
 }
 
 /** Requests per day of the period, by status class and by key (counted classes), for the charts. */
@@ -79,7 +80,7 @@ export async function usageSeries(account: AccountLimits, now = Date.now()): Pro
   for (const r of classRows) (byClass[r.day] ??= {})[r.statusClass as StatusClass] = r.count;
   const keys = new Map<string, UsageSeries["byKey"][number]>();
   for (const r of keyRows) {
-    const k = keys.get(r.keyId) ?? { keyId: r.keyId, name: r.name ?? "deleted key", prefix: r.prefix ?? "", revoked: Boolean(r.revoked), perDay: {}, total: 0 };
+    const k = keys.get(r.keyId) ?? { keyId: r.keyId, name: r.name ?? "deleted key", prefix: r.prefix ?? "", sheet: r.sheet ?? "a removed sheet", revoked: Boolean(r.revoked), perDay: {}, total: 0 };
     k.perDay[r.day] = (k.perDay[r.day] ?? 0) + r.count;
     k.total += r.count;
     keys.set(r.keyId, k);

@@ -34,7 +34,7 @@ export default async function UsagePage() {
     color: CLASS_COLORS[c],
     values: Object.fromEntries(series.days.map((d) => [d, series.byClass[d]?.[c] ?? 0])),
   }));
-  const byKey: Series[] = series.byKey.map((k, i) => ({ label: `${k.name} (${k.prefix}…)`, color: KEY_COLORS[i % KEY_COLORS.length]!, values: k.perDay }));
+  const byKey: Series[] = series.byKey.map((k, i) => ({ label: `${k.name} · ${k.sheet} (${k.prefix}…)`, color: KEY_COLORS[i % KEY_COLORS.length]!, values: k.perDay }));
 
   const stats = [
     ["Requests used", n(p.requests_used), "usage-requests-used"],
@@ -89,7 +89,7 @@ export default async function UsagePage() {
             <tbody>
               {series.byKey.map((k) => (
                 <tr key={k.keyId} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="py-1.5">{k.name} <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>{k.revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="usage-key-revoked">revoked</span>}</td>
+                  <td className="py-1.5 [overflow-wrap:anywhere]">{k.name} <span className="text-xs text-slate-500" data-testid="usage-key-sheet">· {k.sheet}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>{k.revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="usage-key-revoked">revoked</span>}</td>
                   <td className="py-1.5 text-right font-mono">{n(k.total)}</td>
                 </tr>
               ))}
