@@ -191,6 +191,20 @@ describe(`webhooks on ${name}`, () => {
     expect(() => new Webhook(secret).verify(hook.got[0]!.body.replace("Items", "Itemz"), hook.got[0]!.headers as Record<string, string>)).toThrow();
   });
 
+  it("sends a test event at once, signed, answered with the receiver's status, and keeps no trace of it among the sheet's events", async () => {
+    const { sendTestEvent } = await import("@/lib/webhooks/test-event");
+    const before = (await events()).length;
+    const sent = await sendTestEvent({ userId, sheetId, endpointId });
+    expect(sent).toMatchObject({ ok: true, status: 204, error: null });
+    const got = hook.got.at(-1)!;
+    const payload = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as { type: string; data: { sheet_id: string } };
+    expect(payload).toMatchObject({ type: "webhook.test", data: { sheet_id: sheetId } });
+    hook.failNext(1);
+    expect(await sendTestEvent({ userId, sheetId, endpointId })).toMatchObject({ ok: false, status: 500, error: "HTTP 500" });
+    expect((await events()).length).toBe(before);
+    await expect(sendTestEvent({ userId, sheetId, endpointId: "nope" })).rejects.toMatchObject({ code: "not_found" });
+  });
+
   it("after a secret rotation, signs with the new secret and, for a day, the old one too", async () => {
     const { rotateSecret } = await import("@/lib/webhooks/endpoints");
     const fresh = await rotateSecret(sheetId, endpointId);

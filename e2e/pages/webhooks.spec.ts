@@ -44,6 +44,12 @@ test("an owner adds an endpoint, sees deliveries in the log, resends one and rep
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("endpoint-url-shown")).toHaveText(hookUrl);
 
+  // A test event, before any row changes: sent at once, signed, and not an event of the sheet.
+  await page.getByTestId("send-test-event").click();
+  await expect(page.getByTestId("endpoint-message")).toHaveText(/^Test event delivered: HTTP 200 in \d+ ms\.$/);
+  expect((new Webhook(secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as { type: string }).type).toBe("webhook.test");
+  got.length = 0;
+
   // A write through the API: its event is delivered, signed with the secret shown once.
   const created = await fetch(`${E2E.baseUrl}/api/v1/${sheetId}/Items`, { method: "POST", headers: { "X-API-Key": key, "content-type": "application/json" }, body: JSON.stringify({ name: "pear", qty: 5 }) });
   expect(created.status).toBe(201);

@@ -8,6 +8,7 @@ import { sessionAction } from "@/lib/auth/actions";
 import { ApiError } from "@/lib/http/errors";
 import { addEndpoint, removeEndpoint, rotateSecret, updateEndpoint } from "@/lib/webhooks/endpoints";
 import { replayRange, resendDelivery } from "@/lib/webhooks/replay";
+import { sendTestEvent } from "@/lib/webhooks/test-event";
 
 // The sheet's webhook endpoints, managed by its owner. Every action checks the sheet is theirs.
 async function ownSheet(sheetId: string, userId: string) {
@@ -58,4 +59,9 @@ export const replayAction = sessionAction(z.object({ sheetId: z.string(), endpoi
   const outcome = await replayRange({ userId: user.id, sheetId, endpointId, from: new Date(from), to: new Date(to) });
   revalidatePath(page(sheetId));
   return outcome;
+});
+
+export const sendTestEventAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string() }), async ({ sheetId, endpointId }, user) => {
+  await ownSheet(sheetId, user.id);
+  return sendTestEvent({ userId: user.id, sheetId, endpointId });
 });

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { addEndpointAction, removeEndpointAction, replayAction, resendAction, rotateSecretAction, updateEndpointAction } from "./actions";
+import { addEndpointAction, removeEndpointAction, replayAction, resendAction, rotateSecretAction, sendTestEventAction, updateEndpointAction } from "./actions";
 
 export interface LogView {
   id: string;
@@ -186,6 +186,16 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
         <div className="flex flex-wrap gap-2">
           <button type="button" className={button} disabled={pending} data-testid="toggle-endpoint" onClick={() => run(() => save(!endpoint.enabled), endpoint.enabled ? "Disabled." : "Enabled: waiting events are sent now.")}>
             {endpoint.enabled ? "Disable" : "Enable"}
+          </button>
+          <button type="button" className={button} disabled={pending} data-testid="send-test-event"
+            onClick={() => start(async () => {
+              setMessage(null);
+              const r = await sendTestEventAction({ sheetId, endpointId: endpoint.id });
+              if (!r.ok) return setMessage(r.error);
+              const t = r.data;
+              setMessage(t.ok ? `Test event delivered: HTTP ${t.status} in ${t.latencyMs} ms.` : `Test event not delivered: ${t.error ?? "no answer"} (after ${t.latencyMs} ms). Nothing is retried; fix the receiver and send another.`);
+            })}>
+            Send test event
           </button>
           <button type="button" className={button} disabled={pending} data-testid="rotate-secret"
             onClick={() => {

@@ -1,0 +1,36 @@
+// A test delivery the owner sends from the webhooks page, to see a receiver work before any row
+// changes: one signed POST of a `webhook.test` event, now, answered with what the receiver said.
+// It is no change of the sheet: not stored as an event, not in the delivery log, never retried,
+// sent to a disabled endpoint too (to check it before enabling it). Each is a signed POST to a
+// URL the owner chose, so it spends one of the account's hourly webhook resends.
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { webhookEndpoints, type ChangeEvent } from "@/db/schema";
+import { limitAccountAction } from "@/lib/abuse/account-actions";
+import { ApiError } from "@/lib/http/errors";
+import { attempt } from "./deliver";
+
+export const TEST_EVENT_TYPE = "webhook.test";
+
+export interface TestOutcome {
+  ok: boolean;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export async function sendTestEvent({ userId, sheetId, endpointId }: { userId: string; sheetId: string; endpointId: string }): Promise<TestOutcome> {
+  const [endpoint] = await getDb().select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId)));
+  if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+  await limitAccountAction(userId, "resend");
+  const now = new Date();
+  const event = {
+    id: `msg_test_${randomBytes(12).toString("base64url")}`,
+    type: TEST_EVENT_TYPE,
+    createdAt: now,
+    data: { sheet_id: sheetId, endpoint_id: endpointId, message: "A test event sent from the SheetAPI dashboard: no row changed." },
+  } as ChangeEvent;
+  const { ok, status, latencyMs, error } = await attempt(endpoint, event, now);
+  return { ok, status, latencyMs, error };
+}
