@@ -16,7 +16,7 @@ export function CodeBlock({ snippets, testId, onCopied }: { snippets: { language
               role="tab"
               aria-selected={i === active}
               onClick={() => setActive(i)}
-              className={`px-3 py-2 text-xs ${i === active ? "border-b-2 border-emerald-500 font-medium" : "text-slate-500 hover:text-slate-800 dark:hover:text-slate-200"}`}
+              className={`min-h-11 px-3 py-2 text-xs sm:min-h-0 ${i === active ? "border-b-2 border-emerald-500 font-medium" : "text-slate-500 hover:text-slate-800 dark:hover:text-slate-200"}`}
             >
               {s.label}
             </button>
@@ -30,7 +30,7 @@ export function CodeBlock({ snippets, testId, onCopied }: { snippets: { language
             onCopied?.();
             setTimeout(() => setCopied(false), 1500);
           }}
-          className="rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800"
+          className="min-h-11 min-w-11 rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-200 sm:min-h-0 sm:min-w-0 dark:text-slate-300 dark:hover:bg-slate-800"
         >
           {copied ? "Copied" : "Copy"}
         </button>
