@@ -1,4 +1,8 @@
 import Link from "next/link";
+import { config } from "@/lib/env";
+
+// Rendered per request, as the guide is: the example names this installation's own address.
+export const dynamic = "force-dynamic";
 
 const FEATURES = [
   { title: "Every tab is a collection", body: "List, filter, sort, page, create, update and delete rows as JSON, with stable row ids." },
@@ -31,9 +35,9 @@ export default function Home() {
           static sites can read and write, with rate limits, usage charts and generated docs.
         </p>
         <pre className="mt-8 overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm text-emerald-300 whitespace-pre-wrap [overflow-wrap:anywhere]">
-          {`curl -H "X-API-Key: $KEY" "https://your-host/api/v1/{sheetId}/Products?filter=in_stock=TRUE&sort=price"`}
+          {`curl -H "X-API-Key: $KEY" "${config().appUrl}/api/v1/{sheetId}/Products?filter=in_stock=TRUE&sort=price"`}
         </pre>
-        {/* The page is static (signed in or not): the dashboard signs a visitor in first when needed. */}
+        {/* The same page signed in or not: the dashboard signs a visitor in first when needed. */}
         <div className="mt-8 flex flex-col gap-3 sm:flex-row">
           <Link href="/dashboard" className="inline-flex min-h-11 items-center justify-center rounded-md bg-emerald-700 px-5 py-2.5 font-medium text-white hover:bg-emerald-800" data-testid="get-started">
             Get started: register a sheet
