@@ -154,8 +154,9 @@ test("an editor's public sheet the service account may only view is read-only, a
   expect(await write()).toBe(403);
 
   await result.getByTestId("writable-through-grant").getByRole("link").click();
-  await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
+  await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}\\?through=google$`));
   await expect(page.getByTestId("sheet-access")).toContainText("Read and write");
+  await expect(page.getByTestId("through-google")).toContainText("SheetAPI now reaches this sheet with your Google account");
   await expect(page.getByTestId("writable-through-grant")).toHaveCount(0);
   expect(await write()).toBe(201);
 });

@@ -35,7 +35,8 @@ async function registerThroughGrant(user: SessionUser, sheetId: string, cookies:
   try {
     const reg = await registerSheet({ userId: user.id, sheetUrl: sheetId, via: "grant" });
     if (reg.apiKey) cookies.push(newKeyCookie(reg.sheet.id, reg.apiKey));
-    return redirect(`/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}`, cookies);
+    // A sheet already registered now goes through the grant: its page says that this happened.
+    return redirect(`/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}${reg.created ? "" : "?through=google"}`, cookies);
   } catch (err) {
     if (needsPicker(err)) return redirect(`/dashboard?pick=${encodeURIComponent(sheetId)}&via=grant`, cookies);
     return failed(err, cookies);

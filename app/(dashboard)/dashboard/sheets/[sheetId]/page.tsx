@@ -40,8 +40,8 @@ export function generateMetadata({ params }: { params: Promise<{ sheetId: string
 
 export const dynamic = "force-dynamic";
 
-export default async function SheetPage({ params }: { params: Promise<{ sheetId: string }> }) {
-  const { sheetId } = await params;
+export default async function SheetPage({ params, searchParams }: { params: Promise<{ sheetId: string }>; searchParams: Promise<{ through?: string }> }) {
+  const [{ sheetId }, { through }] = await Promise.all([params, searchParams]);
   const user = await requireUser(`/dashboard/sheets/${sheetId}`);
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
   if (!sheet) {
@@ -89,6 +89,13 @@ export default async function SheetPage({ params }: { params: Promise<{ sheetId:
         </div>
         <RefreshSchemaButton sheetId={sheet.id} />
       </div>
+
+      {through === "google" && sheet.access === "oauth" && (
+        <p role="status" data-testid="through-google" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
+          Done: SheetAPI now reaches this sheet with your Google account{sheet.grantEmail ? ` (${sheet.grantEmail})` : ""}
+          {sheet.writable ? ", and API keys with the Write permission can change it." : "; Google says that account can only view it, so the sheet stays read-only."}
+        </p>
+      )}
 
       <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} target={target} />
 
