@@ -273,9 +273,8 @@ export const webhookEndpoints = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     /** The signing secret (whsec_...), AES-256-GCM under ENCRYPTION_KEY: shown once, rotatable. */
     secretCiphertext: text("secret_ciphertext").notNull(),
-    /** The secret before the last rotation, still signing beside the new one until `previousSecretUntil`. */
-    previousSecretCiphertext: text("previous_secret_ciphertext"),
-    previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true, mode: "date" }),
+    /** Secrets replaced by a rotation, each still signing beside the current one until its `until` (ISO time). */
+    previousSecrets: jsonb("previous_secrets").$type<{ ciphertext: string; until: string }[]>().notNull().default([]),
     /** Why the service disabled it (failing for days), shown to the owner; null when the owner did. */
     disabledReason: text("disabled_reason"),
     /** First failed attempt since the last success. */

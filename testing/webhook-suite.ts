@@ -205,18 +205,21 @@ describe(`webhooks on ${name}`, () => {
     await expect(sendTestEvent({ userId, sheetId, endpointId: "nope" })).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("after a secret rotation, signs with the new secret and, for a day, the old one too", async () => {
+  it("after secret rotations, signs with the new secret and, for a day each, those it replaced", async () => {
     const { rotateSecret } = await import("@/lib/webhooks/endpoints");
+    // Rotated twice in a row (the first new secret never copied): the original still works.
+    const lost = await rotateSecret(sheetId, endpointId);
     const fresh = await rotateSecret(sheetId, endpointId);
     const deliveredBody = async (name: string) => until(`the event of ${name}`, () => hook.got.find((m) => m.body.includes(`"${name}"`)));
     await api.create("Items", { name: "rotated", qty: 1 });
     const during = await deliveredBody("rotated");
-    for (const key of [fresh, secret]) expect(() => new Webhook(key).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
+    for (const key of [fresh, lost, secret]) expect(() => new Webhook(key).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
     // Once the grace day is over, only the new secret signs.
     const { getDb } = await import("@/db/client");
     const { webhookEndpoints } = await import("@/db/schema");
     const { eq } = await import("drizzle-orm");
-    await getDb().update(webhookEndpoints).set({ previousSecretUntil: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpointId));
+    const [row] = await getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    await getDb().update(webhookEndpoints).set({ previousSecrets: row!.previousSecrets.map((p) => ({ ...p, until: new Date(Date.now() - 1000).toISOString() })) }).where(eq(webhookEndpoints.id, endpointId));
     await api.create("Items", { name: "after grace", qty: 1 });
     const after = await deliveredBody("after grace");
     expect(() => new Webhook(fresh).verify(after.body, after.headers as Record<string, string>)).not.toThrow();

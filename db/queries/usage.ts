@@ -41,7 +41,8 @@ export async function usageByKey(range: Range & { classes: readonly string[] }) 
     })
     .from(usageDaily)
     .leftJoin(apiKeys, eq(apiKeys.id, usageDaily.keyId))
-    .leftJoin(sheets, eq(sheets.id, usageDaily.sheetId))
+    // The sheet's name while it is still this account's (another account may have claimed it since).
+    .leftJoin(sheets, and(eq(sheets.id, usageDaily.sheetId), eq(sheets.userId, usageDaily.userId)))
     .where(and(inRange(range), inArray(usageDaily.statusClass, [...range.classes])))
     .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix, apiKeys.revokedAt, sheets.name)
     .orderBy(usageDaily.day, usageDaily.keyId);

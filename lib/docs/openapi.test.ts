@@ -154,17 +154,21 @@ describe("OpenAPI document", () => {
   it("names tab schemas uniquely whatever the tab names, as code generators see them", () => {
     const tabs = ["Team Members", "Team-Members", "team_members", "TeamMembers", "2024", "2024!", "Ünïcode", "!!!", "Schema", "usage"].map((name) => ({ name, gid: 0, columns: [], hasIdColumn: false }));
     expect([...tabIdentifiers(tabs).values()]).toEqual(["Team_Members", "Team_Members_2", "team_members_3", "TeamMembers_4", "Tab_2024", "Tab_2024_2", "Unicode", "Tab", "Schema_2", "usage_2"]);
+    // One tab's operation or schema must not read as another's: deleteMany_Orders / delete_Many_Orders, A_TypedRow / A_Typed_Row.
+    const more = ["Orders", "Many Orders", "A", "A Typed"].map((name) => ({ name, gid: 0, columns: [], hasIdColumn: false }));
+    expect([...tabIdentifiers(more).values()]).toEqual(["Orders", "Many_Orders_2", "A", "A_Typed_2"]);
   });
 
   it("keeps tags, operation ids and paths unique whatever the tabs are called", async () => {
     const demo = (await loadSheetDocs(DEMO_SPREADSHEET_ID))!;
     const tab = (name: string) => ({ name, gid: 0, columns: [{ name: "title", index: 0, type: "string" as const }], hasIdColumn: false });
-    const names = ["Schema", "Events", "Usage", "Products", "Products.csv", "products"];
+    const names = ["Schema", "Events", "usage", "Products", "Products.csv", "products", "Orders", "Many Orders"];
     const doc = openApiDocument({ ...demo, model: { ...demo.model, tabs: names.map(tab) }, examples: new Map() }) as unknown as FullDoc;
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
     const tags = doc.tags.map((t) => t.name);
     expect(new Set(tags).size).toBe(tags.length);
-    expect(tags).toEqual(expect.arrayContaining(["Schema", "Schema (tab)", "Events (tab)", "Usage (tab)"]));
+    expect(new Set(tags.map((t) => t.toLowerCase())).size).toBe(tags.length);
+    expect(tags).toEqual(expect.arrayContaining(["Schema", "Schema (tab)", "Events (tab)", "usage (tab)"]));
     // Generators camel-case the ids: `get_Schema` would become the sheet's own `getSchema`.
     const camel = (id: string) => id.replace(/_+([a-z0-9])/gi, (_, c: string) => c.toUpperCase());
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => (op as { operationId?: string }).operationId).filter((id): id is string => Boolean(id)));

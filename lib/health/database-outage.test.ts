@@ -50,11 +50,18 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
 
   it("keeps serving cached reads and writes, refuses database-bound requests cleanly, and says so", async () => {
     expect((await api.list("Products")).status).toBe(200);
+    expect((await api.create("Products", { name: "Written before the outage" })).status).toBe(201);
     await flushUsage();
     await pg!.stop();
 
     expect((await api.list("Products")).status).toBe(200); // records and rows from the caches
+    // Ids go on from the tab's counter in the limit store; its mark in the database waits.
     expect((await api.create("Products", { name: "Written during the outage" })).status).toBe(201);
+    // A tab whose counter the store lost knows no safe next id without the database's mark.
+    const { getLimitStore } = await import("@/lib/limits/store");
+    await getLimitStore().del(`sheetapi:ids:${DEMO_SPREADSHEET_ID}:Products`);
+    const unsure = await api.create("Products", { name: "Refused during the outage" });
+    expect([unsure.status, unsure.body.error]).toEqual([503, "service_unavailable"]);
 
     const unknown = await timed(() => rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products"));
     expect(unknown.result.status).toBe(503);
@@ -80,8 +87,9 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     await flushUsage();
     const day = new Date().toISOString().slice(0, 10);
     const counts = Object.fromEntries((await usageByDay({ userId, from: day, to: "9999-12-31" })).map((r) => [r.statusClass, r.count]));
-    expect(counts["2xx"]).toBe(3); // the read before, the read and the write during the outage
+    expect(counts["2xx"]).toBe(4); // the read and write before, the read and the write during the outage
     const names = ((await api.list("Products", "select=name", { "Cache-Control": "no-cache" })).body.data as { name: string }[]).map((r) => r.name);
     expect(names.filter((n) => n === "Written during the outage")).toHaveLength(1);
+    expect(names).not.toContain("Refused during the outage");
   }, 60_000);
 });

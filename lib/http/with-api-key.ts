@@ -18,7 +18,7 @@ import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
 import { handleApiError } from "./envelope";
 import { accountLimitHeaders, withPeekedLimits } from "./peek-limits";
 import { ApiError, quoted } from "./errors";
-import { API_KEY_HEADER, requestKey } from "./key-carrier";
+import { API_KEY_HEADER, carriesTwoKeys, requestKey } from "./key-carrier";
 import { METHODS, route, type Method, type RouteContext } from "./route";
 
 export { API_KEY_HEADER };
@@ -84,7 +84,7 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
     return await authenticate();
   } catch (err) {
     // A 401, or the 400 of a request carrying two different keys: neither is a valid key.
-    if (err instanceof ApiError && (err.code === "unauthorized" || err.code === "validation_error")) {
+    if (err instanceof ApiError && (err.code === "unauthorized" || carriesTwoKeys(err))) {
       refuseFloodingAddress(req);
       // The answer tells how many more bad keys the address may send this minute; a 401 also
       // names the scheme a key is accepted in (RFC 9110 asks every 401 for one).

@@ -1,23 +1,29 @@
 // The embedded limit store kept on disk (DATA_DIR/limit-store.json), so a restart of the one
 // server forgets nothing a client could tell: plan counters (a month's use does not start over),
 // Idempotency-Key answers, data versions, pending writes to settle. Written a moment after a
-// change (at most every SAVE_EVERY_MS) and once more as the process exits; a crash loses at most
-// that moment. Locks are not kept: their holders died with the process. Nor are the sliding
-// minutes of burst limits: a request's time each, tens of thousands under load, written every
-// 2 s for a window that a restart outlasts anyway.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { writeFile, rename } from "node:fs/promises";
+// change and once more as the process exits; a crash loses at most that moment. Locks are not
+// kept (their holders died with the process), nor are sliding windows: a request's time each,
+// tens of thousands under load, for the burst limit's minute and the hourly limits on account
+// actions (registrations, new keys, webhook resends), which therefore start afresh at a restart.
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { open, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { log } from "@/lib/log";
 
+/** The least time between saves; a store that takes long to serialize is saved less often. */
 const SAVE_EVERY_MS = 2_000;
+/** Serializing may take at most this share of the time between saves (a store holding large Idempotency-Key answers). */
+const MAX_SAVE_SHARE = 0.02;
 
 export interface StoreSnapshot {
   /** [key, value, expiresAt (ms; null for never)] */
   entries: [string, unknown, number | null][];
 }
 
-/** The snapshot in `file`, or an empty one (none yet, or unreadable: said in the log). */
+const isEntry = (e: unknown): e is StoreSnapshot["entries"][number] =>
+  Array.isArray(e) && e.length === 3 && typeof e[0] === "string" && (e[2] === null || typeof e[2] === "number");
+
+/** The snapshot in `file`, or an empty one (none yet, or unreadable: said in the log); malformed entries are left out. */
 export function loadSnapshot(file: string): StoreSnapshot {
   let text: string;
   try {
@@ -26,8 +32,8 @@ export function loadSnapshot(file: string): StoreSnapshot {
     return { entries: [] };
   }
   try {
-    const parsed = JSON.parse(text) as Partial<StoreSnapshot>;
-    return { entries: Array.isArray(parsed.entries) ? parsed.entries : [] };
+    const parsed = JSON.parse(text) as { entries?: unknown };
+    return { entries: Array.isArray(parsed.entries) ? parsed.entries.filter(isEntry) : [] };
   } catch (err) {
     log.warn({ file, reason: err instanceof Error ? err.message : String(err) }, "limit store: the saved copy is unreadable; starting empty");
     return { entries: [] };
@@ -35,19 +41,25 @@ export function loadSnapshot(file: string): StoreSnapshot {
 }
 
 /**
- * Saves `snapshot()` to `file` whenever `changes()` moved since the last save, written whole to
- * a temporary file and renamed over the old one, so a reader never sees half a file.
+ * Saves `snapshot()` to `file` whenever `changes()` moved since the last save: written whole to a
+ * temporary file, flushed to disk and renamed over the old one, so a reader never sees half a
+ * file. The save at exit has a temporary file of its own, so it cannot mix with one under way.
  */
 export function keepSnapshot(file: string, changes: () => number, snapshot: () => StoreSnapshot): void {
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   let saved = changes();
   let saving = false;
+  let nextAt = 0;
   const timer = setInterval(() => {
     const seen = changes();
-    if (saving || seen === saved) return;
+    if (saving || seen === saved || Date.now() < nextAt) return;
     saving = true;
-    void writeFile(temporary, JSON.stringify(snapshot()), { mode: 0o600 })
+    const started = performance.now();
+    const text = JSON.stringify(snapshot());
+    const took = performance.now() - started;
+    nextAt = Date.now() + Math.max(0, took / MAX_SAVE_SHARE - SAVE_EVERY_MS);
+    void writeDurably(temporary, text)
       .then(() => rename(temporary, file))
       .then(() => (saved = seen))
       .catch((err: unknown) => log.warn({ file, reason: err instanceof Error ? err.message : String(err) }, "limit store: could not save"))
@@ -57,11 +69,28 @@ export function keepSnapshot(file: string, changes: () => number, snapshot: () =
   // `exit` handlers run synchronously: the last changes are written before the process ends.
   process.once("exit", () => {
     if (changes() === saved) return;
+    const last = `${file}.${process.pid}.exit.tmp`;
     try {
-      writeFileSync(temporary, JSON.stringify(snapshot()), { mode: 0o600 });
-      renameSync(temporary, file);
+      const fd = openSync(last, "w", 0o600);
+      try {
+        writeSync(fd, JSON.stringify(snapshot()));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(last, file);
     } catch {
       // Nothing more can be done while exiting; the last periodic save stands.
     }
   });
+}
+
+async function writeDurably(path: string, text: string): Promise<void> {
+  const handle = await open(path, "w", 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

@@ -30,7 +30,7 @@ import { recordApiWrite } from "@/lib/webhooks/changes";
 export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
-export const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
+const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
 // The counter may expire: the tab's mark in the database is the floor it starts again from.
 const ID_COUNTER_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -107,13 +107,20 @@ function maxIntegerId(ids: Iterable<string>): number {
  * A write fails (503) without the store; without the database it goes on from the counter alone.
  */
 export async function nextIds(sheetId: string, tab: string, floor: number, count: number): Promise<number> {
-  const marked = await idMark(sheetId, tab).catch((err: unknown) => {
-    log.warn({ sheet: sheetId, tab, ...errorFields(err) }, "ids: the tab's mark could not be read; the store's counter stands alone");
-    return 0;
-  });
+  const store = getLimitStore();
+  const key = idCounterKey(sheetId, tab);
+  let marked = 0;
+  try {
+    marked = await idMark(sheetId, tab);
+  } catch (err) {
+    // Without the mark, only a counter the store still holds knows every id handed out.
+    const [counter] = await store.mget<number>([key]).catch(() => [null]);
+    if (counter === null) throw writesPaused("new ids cannot be assigned while the database is unreachable");
+    log.warn({ sheet: sheetId, tab, ...errorFields(err) }, "ids: the tab's mark could not be read; the store's counter goes on alone");
+  }
   let last: number;
   try {
-    last = await getLimitStore().allocate(idCounterKey(sheetId, tab), Math.max(floor, marked), count, ID_COUNTER_TTL_SECONDS);
+    last = await store.allocate(key, Math.max(floor, marked), count, ID_COUNTER_TTL_SECONDS);
   } catch {
     throw writesPaused("ids cannot be assigned while the coordination store is unreachable");
   }
@@ -124,7 +131,7 @@ export async function nextIds(sheetId: string, tab: string, floor: number, count
 /** Ids that name a route under the tab, not a row: `/{tabName}/_distinct` is the distinct values. */
 const RESERVED_IDS = new Set(["_aggregate", "_distinct"]);
 
-/** Ids for new rows: given ones checked against the sheet, missing ones from the tab's mark. */
+/** Ids for new rows: given ones checked against the sheet, missing ones from the tab's counter (nextIds). */
 export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Promise<string[]> {
   const taken = new Set(data.rows.map((r) => r.id));
   const given = new Map<string, number>();

@@ -33,13 +33,14 @@ export const retryDelayMs = (failures: number) => RETRY_SCHEDULE_S[Math.min(fail
 export const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 export const sealSecret = (secret: string) => encryptSecret(secret, config().secrets.encryptionKey);
 /**
- * The secrets an attempt is signed with: the endpoint's, and for a day after a rotation the one
- * before it too, so a receiver still verifying with the old secret keeps accepting deliveries
- * while it is updated (Standard Webhooks: several signatures, space-separated, any may match).
+ * The secrets an attempt is signed with: the endpoint's, and for a day after each rotation the
+ * ones it replaced too, so a receiver still verifying with an older secret keeps accepting
+ * deliveries while it is updated (Standard Webhooks: several signatures, space-separated, any
+ * may match).
  */
 function openSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
   const key = config().secrets.encryptionKey;
-  const previous = endpoint.previousSecretCiphertext && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now ? [decryptSecret(endpoint.previousSecretCiphertext, key)] : [];
+  const previous = endpoint.previousSecrets.filter((p) => Date.parse(p.until) > now.getTime()).map((p) => decryptSecret(p.ciphertext, key));
   return [decryptSecret(endpoint.secretCiphertext, key), ...previous];
 }
 

@@ -52,7 +52,8 @@ export async function addEndpoint(sheetId: string, plan: string, input: Endpoint
   return { endpoint: endpoint!, secret };
 }
 
-async function owned(sheetId: string, endpointId: string): Promise<WebhookEndpoint> {
+/** The sheet's endpoint; 404 when the sheet has no such endpoint. */
+export async function owned(sheetId: string, endpointId: string): Promise<WebhookEndpoint> {
   const [endpoint] = await getDb().select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId)));
   if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
   return endpoint;
@@ -72,14 +73,20 @@ export async function updateEndpoint(sheetId: string, endpointId: string, input:
 /** How long the secret before a rotation still signs deliveries, beside the new one. */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
 
-/** A new secret; the old one keeps signing beside it for ROTATION_GRACE_MS (deliver.ts, openSecrets). */
-export async function rotateSecret(sheetId: string, endpointId: string): Promise<string> {
-  const before = await owned(sheetId, endpointId);
+/**
+ * A new secret; the one it replaces keeps signing beside it for ROTATION_GRACE_MS, as do earlier
+ * ones still in their grace (deliver.ts, openSecrets): rotating twice in a day breaks no receiver
+ * that holds any of them. The endpoint's row is locked, so two rotations at once lose neither.
+ */
+export async function rotateSecret(sheetId: string, endpointId: string, now = Date.now()): Promise<string> {
+  await owned(sheetId, endpointId);
   const secret = newSecret();
-  await getDb()
-    .update(webhookEndpoints)
-    .set({ secretCiphertext: sealSecret(secret), previousSecretCiphertext: before.secretCiphertext, previousSecretUntil: new Date(Date.now() + ROTATION_GRACE_MS) })
-    .where(eq(webhookEndpoints.id, endpointId));
+  await getDb().transaction(async (tx) => {
+    const [before] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for("update");
+    if (!before) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+    const previousSecrets = [{ ciphertext: before.secretCiphertext, until: new Date(now + ROTATION_GRACE_MS).toISOString() }, ...before.previousSecrets.filter((p) => Date.parse(p.until) > now)];
+    await tx.update(webhookEndpoints).set({ secretCiphertext: sealSecret(secret), previousSecrets }).where(eq(webhookEndpoints.id, endpointId));
+  });
   return secret;
 }
 

@@ -4,14 +4,12 @@
 // sent to a disabled endpoint too (to check it before enabling it). Each is a signed POST to a
 // URL the owner chose, so it spends one of the account's hourly webhook resends.
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { webhookEndpoints, type ChangeEvent } from "@/db/schema";
+import type { ChangeEvent } from "@/db/schema";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
-import { ApiError } from "@/lib/http/errors";
 import { attempt } from "./deliver";
+import { owned } from "./endpoints";
 
-export const TEST_EVENT_TYPE = "webhook.test";
+const TEST_EVENT_TYPE = "webhook.test";
 
 export interface TestOutcome {
   ok: boolean;
@@ -21,8 +19,7 @@ export interface TestOutcome {
 }
 
 export async function sendTestEvent({ userId, sheetId, endpointId }: { userId: string; sheetId: string; endpointId: string }): Promise<TestOutcome> {
-  const [endpoint] = await getDb().select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId)));
-  if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+  const endpoint = await owned(sheetId, endpointId);
   await limitAccountAction(userId, "resend");
   const now = new Date();
   const event = {

@@ -62,9 +62,10 @@ export default async function UsagePage() {
       </dl>
       {config().limitStore.kind === "memory" && config().env.RATE_LIMITS === "on" && recorded > p.requests_used && (
         <p role="note" data-testid="usage-memory-store" className="rounded-md bg-slate-50 p-3 text-sm text-slate-700 dark:bg-slate-900 dark:text-slate-300">
-          This server keeps its limit counters in memory (the embedded defaults), so they started again from zero when it last
-          started: the figures above count since then, the usage records below the whole period ({n(recorded)} counted requests).
-          With Upstash configured, the counters outlive restarts.
+          This server keeps its limit counters in memory (the embedded defaults), saved to its data directory every few seconds:
+          a stop that could not save them (a crash, a data directory started afresh) lost some, so the figures above count fewer
+          than the usage records below, which cover the whole period ({n(recorded)} counted requests). With Upstash configured, the
+          counters outlive anything that happens to a server.
         </p>
       )}
       {windows ? (
