@@ -5,7 +5,7 @@ import { Brand } from "@/app/components/brand";
 // API clients asking the same address get the JSON envelope instead (app/[...path]/route.ts).
 export default function NotFound() {
   return (
-    <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center px-4 py-16 sm:px-6" data-testid="not-found">
+    <main id="main" className="mx-auto flex min-h-screen max-w-xl flex-col justify-center px-4 py-16 sm:px-6" data-testid="not-found">
       <Brand />
       <p className="mt-10 text-sm font-semibold text-emerald-600">404</p>
       <h1 className="mt-2 text-3xl font-bold">Page not found</h1>

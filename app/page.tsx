@@ -15,7 +15,7 @@ const FEATURES = [
 
 export default function Home() {
   return (
-    <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-16">
+    <main id="main" className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-16">
       <header className="flex items-center justify-between">
         <span className="text-lg font-semibold tracking-tight">SheetAPI</span>
         <nav className="flex items-center gap-4 text-sm">

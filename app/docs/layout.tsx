@@ -13,7 +13,7 @@ export default function DocsLayout({ children }: { children: React.ReactNode }) 
           <Link href="/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white">Dashboard</Link>
         </div>
       </header>
-      <main className="mx-auto max-w-4xl px-4 py-10 sm:px-6">{children}</main>
+      <main id="main" className="mx-auto max-w-4xl px-4 py-10 sm:px-6">{children}</main>
     </div>
   );
 }

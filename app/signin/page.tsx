@@ -26,7 +26,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   }
 
   return (
-    <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-6">
+    <main id="main" className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-6">
       <Brand />
       <h1 className="mt-8 text-2xl font-bold">Sign in</h1>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">

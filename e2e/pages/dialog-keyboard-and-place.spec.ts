@@ -55,7 +55,7 @@ test("the new key's dialog starts on Copy, asks before closing over an uncopied 
   await expect(row.getByRole("status")).toBeFocused();
 });
 
-test("the header marks the section shown, titles name the sheet, and wide docs tables scroll in their own box", async ({ page }) => {
+test("a skip link leads past the header, which marks the section shown; titles name the sheet, and wide docs tables scroll in their own box", async ({ page }) => {
   test.setTimeout(90_000);
   const sheetId = await createSpreadsheet("Orientation Ledger", [["id", "name", "price", "when", "notes", "owner", "status"], [1, "first", 3, "2026-01-02", "a", "b", "open"]]);
   await signIn(page, "orientation@example.com");
@@ -64,6 +64,11 @@ test("the header marks the section shown, titles name the sheet, and wide docs t
   await page.goto("/dashboard");
   await expect(page.getByTestId("nav-sheets")).toHaveAttribute("aria-current", "page");
   await expect(page.getByTestId("nav-usage")).not.toHaveAttribute("aria-current", "page");
+  // A keyboard's first stop skips the header.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard#main$/);
 
   await page.goto(`/dashboard/sheets/${sheetId}`);
   await expect(page).toHaveTitle("Orientation Ledger: keys and settings · SheetAPI");
