@@ -145,13 +145,13 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   }
 
   const connectHref = "/auth/google/connect";
-  const pickerButton = (fileId?: string, label = "Choose a sheet from Google Drive", testId = "choose-from-drive") =>
+  const pickerButton = (fileId?: string, label = "Choose a sheet from Google Drive", testId = "choose-from-drive", look = primary) =>
     googleEmail ? (
-      <button type="button" onClick={() => choose(fileId)} disabled={pending} data-testid={testId} className={primary}>
+      <button type="button" onClick={() => choose(fileId)} disabled={pending} data-testid={testId} className={look}>
         {busy === "picker" ? "Waiting for Google Drive…" : label}
       </button>
     ) : (
-      <a href={connectHref} data-testid="connect-google" className={primary}>Continue to Google</a>
+      <a href={connectHref} data-testid="connect-google" className={look}>Continue to Google</a>
     );
 
   return (
@@ -175,7 +175,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       <div className="mt-4 space-y-3">
         {!googleEmail && <ScopesExplained />}
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
-          {pickerButton()}
+          {/* While a sheet the person asked for waits above, this one is the lesser way. */}
+          {pickerButton(undefined, undefined, undefined, pickId && !registered ? secondary : primary)}
           {googleEmail && <span className="text-xs text-slate-500" data-testid="google-account">as {googleEmail}</span>}
         </div>
       </div>
