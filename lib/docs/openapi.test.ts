@@ -181,6 +181,14 @@ describe("OpenAPI document", () => {
     expect(doc.paths[`${base}/Products.csv.csv`]).toBeDefined();
   });
 
+  it("describes what webhook endpoints receive, test events included", async () => {
+    const doc = (await documentOf()) as unknown as { webhooks: Record<string, { post: { requestBody: unknown; parameters: { name: string }[] } }> };
+    const post = doc.webhooks.sheetChange!.post;
+    expect(post.parameters.map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+    expect(JSON.stringify(post.requestBody)).toContain("webhook.test");
+    expect(JSON.stringify(post.requestBody)).toContain("#/components/schemas/EventData");
+  });
+
   it("lets an array PATCH name each row by the default key, id, on a tab without an id column", async () => {
     const doc = (await documentOf()) as unknown as FullDoc;
     const items = JSON.stringify(doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Team%20Members`]!.patch);

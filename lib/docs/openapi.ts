@@ -14,8 +14,8 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 
 // The sheet-level tags, operations and shared schemas; a tab's must never be taken for one of them.
 const FIXED_TAGS = ["Schema", "Events", "Usage"];
-const SHEET_OPERATIONS = ["getSchema", "refreshSchema", "listEvents", "getUsage"];
-const SHARED_SCHEMAS = ["Error", "RateLimitError", "AggregateGroup", "AggregateMeta", "Meta"];
+const SHEET_OPERATIONS = ["getSchema", "refreshSchema", "listEvents", "getUsage", "receiveSheetChange"];
+const SHARED_SCHEMAS = ["Error", "RateLimitError", "AggregateGroup", "AggregateMeta", "Meta", "EventData"];
 // Each tab's operation ids are `{verb}_{id}` and its schemas `{id}_{suffix}` (tabPaths, rowSchemas).
 const TAB_OPERATIONS = ["list", "get", "create", "update", "patch", "delete", "updateMany", "deleteMany", "csv", "aggregate", "distinct"];
 const TAB_SCHEMAS = ["Row", "TypedRow", "RowInput", "RowPatch", "RowUpdate", "RowByKey"];
@@ -340,6 +340,21 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
     },
     AggregateMeta: { type: "object", required: ["groups", "rows", "limit", "offset", "returned"], properties: { groups: { type: "integer", description: "Groups in all." }, rows: { type: "integer", description: "Rows the filter kept." }, limit: { type: "integer" }, offset: { type: "integer" }, returned: { type: "integer" } } },
     Meta: { type: "object", required: ["total", "limit", "offset", "returned"], properties: { total: { type: "integer" }, limit: { type: "integer" }, offset: { type: "integer" }, returned: { type: "integer" } } },
+    EventData: {
+      type: "object",
+      required: ["sheet_id", "tab", "row_id", "source"],
+      properties: {
+        sheet_id: { type: "string" },
+        tab: { type: "string" },
+        row_id: { type: ["string", "null"] },
+        source: { type: "string", enum: ["api", "sheet"], description: "`api`: a write through this service; `sheet`: an edit made in Google Sheets." },
+        row: { type: "object", additionalProperties: { type: "string" }, description: "The row after the change (before it, for row.deleted)." },
+        previous: { type: "object", additionalProperties: { type: "string" } },
+        changes: { type: "object", additionalProperties: { type: "object", required: ["before", "after"], properties: { before: { type: "string" }, after: { type: "string" } } } },
+        columns: { type: "array", items: { type: "string" } },
+        previous_columns: { type: "array", items: { type: "string" } },
+      },
+    },
   };
   for (const tab of docs.model.tabs) for (const [name, schema] of Object.entries(rowSchemas(tab, docs))) schemas[`${ids.get(tab.name)}_${name}`] = schema;
   const responses: Json = {
@@ -357,6 +372,41 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
   }
   responses.NotModified = { description: "Not modified: the ETag in If-None-Match is current. No body; counted as a request.", headers: withHeaders("ETag", "X-Cache", "Last-Modified", "Age", "X-Total-Count") };
   return { securitySchemes: SECURITY_SCHEMES, headers: { ...LIMIT_HEADERS, ...OTHER_HEADERS }, parameters: QUERY_PARAMETERS, schemas, responses };
+}
+
+/** What this service POSTs to a sheet's webhook endpoints (OpenAPI 3.1 `webhooks`). */
+function sheetWebhooks(): Json {
+  const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description });
+  return {
+    sheetChange: {
+      post: {
+        operationId: "receiveSheetChange", tags: ["Events"], summary: "A change of the sheet, POSTed to each of its webhook endpoints",
+        description: "Standard Webhooks: verify `webhook-signature` with the endpoint's `whsec_` secret (any Standard Webhooks library), deduplicate by `webhook-id`. A 2xx within 10 s is success; otherwise the delivery is retried with exponential backoff for a day, and a row's events arrive in order. For 24 hours after a secret rotation the header carries a signature by each replaced secret too. `webhook.test` is sent only by the dashboard's Send test event: no row changed.",
+        parameters: [
+          header("webhook-id", "The event id: the same on every attempt and resend."),
+          header("webhook-timestamp", "Unix seconds of this attempt."),
+          header("webhook-signature", "`v1,<base64 HMAC-SHA256>`, several space-separated during a rotation's grace day."),
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["type", "timestamp", "data"],
+                properties: {
+                  type: { type: "string", enum: ["row.created", "row.updated", "row.deleted", "schema.changed", "webhook.test"] },
+                  timestamp: { type: "string", format: "date-time" },
+                  data: { oneOf: [ref("schemas", "EventData"), { type: "object", required: ["sheet_id", "endpoint_id", "message"], properties: { sheet_id: { type: "string" }, endpoint_id: { type: "string" }, message: { type: "string" } }, description: "A `webhook.test` event's data." }] },
+                },
+              },
+            },
+          },
+        },
+        responses: { "2XX": { description: "Received: the delivery is done." } },
+      },
+    },
+  };
 }
 
 function sheetPaths(docs: SheetDocs): Json {
@@ -406,21 +456,7 @@ function sheetPaths(docs: SheetDocs): Json {
                     seq: { type: "integer" },
                     type: { type: "string", enum: ["row.created", "row.updated", "row.deleted", "schema.changed"] },
                     timestamp: { type: "string", format: "date-time" },
-                    data: {
-                      type: "object",
-                      required: ["sheet_id", "tab", "row_id", "source"],
-                      properties: {
-                        sheet_id: { type: "string" },
-                        tab: { type: "string" },
-                        row_id: { type: ["string", "null"] },
-                        source: { type: "string", enum: ["api", "sheet"], description: "`api`: a write through this service; `sheet`: an edit made in Google Sheets." },
-                        row: { type: "object", additionalProperties: { type: "string" }, description: "The row after the change (before it, for row.deleted)." },
-                        previous: { type: "object", additionalProperties: { type: "string" } },
-                        changes: { type: "object", additionalProperties: { type: "object", required: ["before", "after"], properties: { before: { type: "string" }, after: { type: "string" } } } },
-                        columns: { type: "array", items: { type: "string" } },
-                        previous_columns: { type: "array", items: { type: "string" } },
-                      },
-                    },
+                    data: ref("schemas", "EventData"),
                   },
                 },
               },
@@ -477,6 +513,7 @@ export function openApiDocument(docs: SheetDocs): Json {
       { name: "Usage", description: "The account's use of its plan." },
     ],
     paths,
+    webhooks: sheetWebhooks(),
     components: components(docs, ids),
   };
 }
