@@ -108,6 +108,8 @@ export const sheets = pgTable(
     maxStaleSeconds: integer("max_stale_seconds").notNull().default(300),
     /** The owner's opt-in: written strings are parsed as if typed in the Sheets UI (USER_ENTERED); RAW otherwise. */
     userEnteredWrites: boolean("user_entered_writes").notNull().default(false),
+    /** The public docs page may show the sheet's own first rows as examples (only while anyone with its link can view it). */
+    docsExamples: boolean("docs_examples").notNull().default(true),
     /** Bumped on every change, so caches never let an older copy replace a newer one. */
     version: integer("version").notNull().default(1),
     /** The durable copy of the tab model (tabs, columns, types). */

@@ -66,6 +66,16 @@ export async function setSheetCacheSettings(input: { id: string; userId: string;
   return row;
 }
 
+/** The owner's choice of showing the sheet's own rows as docs examples; undefined when there is no such sheet. */
+export async function setSheetDocsExamples(input: { id: string; userId: string; docsExamples: boolean }): Promise<Sheet | undefined> {
+  const [row] = await getDb()
+    .update(sheets)
+    .set({ docsExamples: input.docsExamples, ...bump })
+    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
+    .returning();
+  return row;
+}
+
 /** The owner's choice of how written strings are entered (USER_ENTERED or RAW); undefined when there is no such sheet. */
 export async function setSheetUserEnteredWrites(input: { id: string; userId: string; userEnteredWrites: boolean }): Promise<Sheet | undefined> {
   const [row] = await getDb()

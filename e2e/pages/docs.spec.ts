@@ -3,7 +3,7 @@
 // an unknown sheet, and a schema change showing after refresh-schema.
 import { expect, test } from "@playwright/test";
 import { registerSheet } from "../support/dashboard";
-import { copySpreadsheet, editCells } from "../support/emulator-admin";
+import { copySpreadsheet, editCells, shareSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
 
@@ -79,4 +79,20 @@ test("a column added in the sheet shows in the docs and the OpenAPI after refres
   await page.reload();
   await expect(page.locator('[data-tab-name="Products"] [data-testid="docs-column"]').filter({ hasText: "supplier" })).toHaveCount(1);
   expect(await openapiColumns()).toContain("supplier");
+});
+
+test("the owner can keep the sheet's own rows off its public docs page", async ({ page, request }) => {
+  const sheetId = await copySpreadsheet(E2E.demoSheetId);
+  await shareSpreadsheet(sheetId, { linkAccess: "reader" }); // anyone with the link can view it
+  await signIn(page, "docs-examples@example.com");
+  await registerSheet(page, sheetId);
+  const docsText = async () => (await request.get(`/docs/${sheetId}`)).text();
+  expect(await docsText()).toContain("Desk lamp");
+
+  await page.goto(`/dashboard/sheets/${sheetId}`);
+  await page.getByTestId("docs-examples-toggle").uncheck();
+  await expect(page.getByTestId("docs-examples").getByRole("status")).toHaveText("Saved: the docs page shows made-up values.");
+  const off = await docsText();
+  expect(off).not.toContain("Desk lamp");
+  expect(off).toContain(" (made up)");
 });

@@ -1,7 +1,7 @@
 // The public docs page shows a sheet's own values only while anyone with the link can read it:
 // once link sharing is off, real values stop within the sheet's cache TTL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setSheetCacheSettings } from "@/db/queries/sheets";
+import { setSheetCacheSettings, setSheetDocsExamples } from "@/db/queries/sheets";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
@@ -11,12 +11,14 @@ import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
 let sheetId: string;
+let userId: string;
 
 beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "samples@example.com" });
+  userId = user.id;
   sheetId = String((await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
   await proveAccessWithGoogle(user, [sheetId]);
   await registerSheet({ userId: user.id, sheetUrl: sheetId });
@@ -28,10 +30,16 @@ afterAll(async () => {
 });
 
 describe("docs examples", () => {
-  it("stop showing real values within the sheet's TTL once link sharing is turned off", async () => {
+  it("stop showing real values at once when the owner turns them off, and within the sheet's TTL once link sharing is turned off", async () => {
     const before = (await loadSheetDocs(sheetId))!.examples.get("Products")!;
     expect(before.real).toBe(true);
     expect(before.rows[0]).toMatchObject({ name: "Desk lamp" });
+
+    await setSheetDocsExamples({ id: sheetId, userId, docsExamples: false });
+    const off = (await loadSheetDocs(sheetId))!.examples.get("Products")!;
+    expect([off.real, JSON.stringify(off.rows).includes("Desk lamp")]).toEqual([false, false]);
+    await setSheetDocsExamples({ id: sheetId, userId, docsExamples: true });
+    expect((await loadSheetDocs(sheetId))!.examples.get("Products")!.real).toBe(true);
 
     await svc.admin(`/spreadsheets/${sheetId}/access`, { linkAccess: "none" }, "PATCH");
     await new Promise((r) => setTimeout(r, 1100));

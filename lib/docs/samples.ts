@@ -60,12 +60,13 @@ const made = (tab: TabModel): TabExamples => ({ rows: [placeholderRow(tab, 1), p
 const madeUp = (model: SheetModel) => new Map(model.tabs.map((tab) => [tab.name, made(tab)]));
 
 /**
- * Up to two example rows per tab: the sheet's first rows when it is link-readable, else made up.
- * Whether it still is gets asked before any kept copy of real values is shown.
+ * Up to two example rows per tab: the sheet's first rows when it is link-readable and its owner
+ * did not turn that off (`own`), else made up. Whether it still is gets asked before any kept
+ * copy of real values is shown.
  */
-export async function exampleRows(sheet: SheetRecord, model: SheetModel): Promise<Map<string, TabExamples>> {
+export async function exampleRows(sheet: SheetRecord, model: SheetModel, { own = true }: { own?: boolean } = {}): Promise<Map<string, TabExamples>> {
   const id = `${sheet.id}\u0000${model.updatedAt}`;
-  if (!(await isLinkReadable(sheet))) {
+  if (!own || !(await isLinkReadable(sheet))) {
     examples.delete(id);
     return madeUp(model);
   }

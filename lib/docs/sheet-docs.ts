@@ -31,7 +31,7 @@ export async function loadSheetDocs(sheetId: string): Promise<SheetDocs | null> 
     model,
     plan: { ...effectivePlan(planId), id: planId },
     baseUrl: config().appUrl,
-    examples: await exampleRows(sheet, model),
+    examples: await exampleRows(sheet, model, { own: row.docsExamples }),
   };
 }
 

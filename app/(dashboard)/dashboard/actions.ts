@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getSheetForUser, setSheetCacheSettings, setSheetUserEnteredWrites } from "@/db/queries/sheets";
+import { getSheetForUser, setSheetCacheSettings, setSheetDocsExamples, setSheetUserEnteredWrites } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
@@ -97,6 +97,14 @@ export const saveWriteModeAction = sessionAction(z.object({ sheetId: z.string(),
   await publishSheet(row);
   revalidatePath(`/dashboard/sheets/${input.sheetId}`);
   return { userEnteredWrites: row.userEnteredWrites };
+});
+
+export const saveDocsExamplesAction = sessionAction(z.object({ sheetId: z.string(), docsExamples: z.boolean() }), async (input, user) => {
+  const row = await setSheetDocsExamples({ id: input.sheetId, userId: user.id, docsExamples: input.docsExamples });
+  if (!row) throw new ApiError("not_found", "No such sheet in your account.");
+  revalidatePath(`/dashboard/sheets/${input.sheetId}`);
+  revalidatePath(`/docs/${input.sheetId}`);
+  return { docsExamples: row.docsExamples };
 });
 
 /** What the plan form says after a change: the plan now in force, or why nothing changed. */

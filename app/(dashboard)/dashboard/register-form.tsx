@@ -267,7 +267,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         </li>
         <li>
           <strong>Public docs.</strong> Once registered, the sheet&apos;s tab names, column names and types appear on its public docs page
-          (/docs/&lt;sheet id&gt;); for a sheet anyone with the link can view, example values from its rows appear there too.
+          (/docs/&lt;sheet id&gt;); for a sheet anyone with the link can view, example values from its rows appear there too, unless
+          you turn that off on the sheet&apos;s page.
         </li>
       </ul>
     </section>

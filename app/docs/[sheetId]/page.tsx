@@ -167,7 +167,7 @@ export default async function SheetDocsPage({ params }: Props) {
           <a href={`/docs/${docs.sheet.id}/openapi.json`} data-testid="openapi-link" className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">OpenAPI 3.1</a>
           <Link href="/docs" className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">Guide</Link>
         </nav>
-        {!anyReal && <p className="text-xs text-slate-500">Example values are made up from the column types: this page is public and shows a sheet&apos;s own values only when anyone with its link can view it.</p>}
+        {!anyReal && <p className="text-xs text-slate-500">Example values are made up from the column types: this page is public and shows a sheet&apos;s own values only when anyone with its link can view it and its owner allows it.</p>}
         {docs.plan.id === "free_trial" && (
           // The examples below outnumber a trial's hour: say so before the first 429 does.
           <p role="note" data-testid="trial-note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">

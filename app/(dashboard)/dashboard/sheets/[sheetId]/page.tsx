@@ -29,6 +29,7 @@ import { QuickStart } from "../../quick-start";
 import { QuotaLine } from "../../quota-line";
 import { ownerReadAction } from "./actions";
 import { CacheSettings } from "./cache-settings";
+import { DocsExamples } from "./docs-examples";
 import { WriteMode } from "./write-mode";
 import { RefreshSchemaButton } from "./refresh-button";
 import { AddIdColumn } from "./add-id-column";
@@ -144,6 +145,11 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
           Google is rate limiting or down, reads get the last good copy (marked <code>X-Cache: STALE</code>) up to the stale bound.
         </p>
         <CacheSettings sheetId={sheet.id} cacheTtlSeconds={sheet.cacheTtlSeconds} maxStaleSeconds={sheet.maxStaleSeconds} />
+      </section>
+
+      <section className="space-y-3 rounded-lg border border-slate-200 p-6 dark:border-slate-800">
+        <h2 className="text-lg font-semibold">Public docs page</h2>
+        <DocsExamples sheetId={sheet.id} docsExamples={sheet.docsExamples} />
       </section>
 
       {sheet.writable && (

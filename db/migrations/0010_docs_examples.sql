@@ -1,0 +1,1 @@
+ALTER TABLE "sheets" ADD COLUMN "docs_examples" boolean DEFAULT true NOT NULL;
