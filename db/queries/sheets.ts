@@ -56,31 +56,14 @@ export async function saveSheetGrant(input: { id: string; userId: string } & Pic
   return row;
 }
 
-/** The owner's cache settings for a sheet of theirs; undefined when there is no such sheet. */
-export async function setSheetCacheSettings(input: { id: string; userId: string; cacheTtlSeconds: number; maxStaleSeconds: number }): Promise<Sheet | undefined> {
-  const [row] = await getDb()
-    .update(sheets)
-    .set({ cacheTtlSeconds: input.cacheTtlSeconds, maxStaleSeconds: input.maxStaleSeconds, ...bump })
-    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
-    .returning();
-  return row;
-}
+/** The settings an owner changes on a sheet's page (cache, writes, docs). */
+export type SheetSettings = Partial<Pick<Sheet, "cacheTtlSeconds" | "maxStaleSeconds" | "userEnteredWrites" | "docsExamples">>;
 
-/** The owner's choice of showing the sheet's own rows as docs examples; undefined when there is no such sheet. */
-export async function setSheetDocsExamples(input: { id: string; userId: string; docsExamples: boolean }): Promise<Sheet | undefined> {
+/** Saves the owner's settings of one of their sheets; undefined when the account has no such sheet. */
+export async function setSheetSettings(input: { id: string; userId: string; settings: SheetSettings }): Promise<Sheet | undefined> {
   const [row] = await getDb()
     .update(sheets)
-    .set({ docsExamples: input.docsExamples, ...bump })
-    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
-    .returning();
-  return row;
-}
-
-/** The owner's choice of how written strings are entered (USER_ENTERED or RAW); undefined when there is no such sheet. */
-export async function setSheetUserEnteredWrites(input: { id: string; userId: string; userEnteredWrites: boolean }): Promise<Sheet | undefined> {
-  const [row] = await getDb()
-    .update(sheets)
-    .set({ userEnteredWrites: input.userEnteredWrites, ...bump })
+    .set({ ...input.settings, ...bump })
     .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
     .returning();
   return row;

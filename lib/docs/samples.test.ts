@@ -1,7 +1,7 @@
 // The public docs page shows a sheet's own values only while anyone with the link can read it:
 // once link sharing is off, real values stop within the sheet's cache TTL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setSheetCacheSettings, setSheetDocsExamples } from "@/db/queries/sheets";
+import { setSheetSettings } from "@/db/queries/sheets";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
@@ -22,7 +22,7 @@ beforeAll(async () => {
   sheetId = String((await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
   await proveAccessWithGoogle(user, [sheetId]);
   await registerSheet({ userId: user.id, sheetUrl: sheetId });
-  await setSheetCacheSettings({ id: sheetId, userId: user.id, cacheTtlSeconds: 1, maxStaleSeconds: 300 });
+  await setSheetSettings({ id: sheetId, userId: user.id, settings: { cacheTtlSeconds: 1, maxStaleSeconds: 300 } });
 });
 afterAll(async () => {
   setLimitStore(undefined);
@@ -35,10 +35,10 @@ describe("docs examples", () => {
     expect(before.real).toBe(true);
     expect(before.rows[0]).toMatchObject({ name: "Desk lamp" });
 
-    await setSheetDocsExamples({ id: sheetId, userId, docsExamples: false });
+    await setSheetSettings({ id: sheetId, userId, settings: { docsExamples: false } });
     const off = (await loadSheetDocs(sheetId))!.examples.get("Products")!;
     expect([off.real, JSON.stringify(off.rows).includes("Desk lamp")]).toEqual([false, false]);
-    await setSheetDocsExamples({ id: sheetId, userId, docsExamples: true });
+    await setSheetSettings({ id: sheetId, userId, settings: { docsExamples: true } });
     expect((await loadSheetDocs(sheetId))!.examples.get("Products")!.real).toBe(true);
 
     await svc.admin(`/spreadsheets/${sheetId}/access`, { linkAccess: "none" }, "PATCH");

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
-import { setSheetUserEnteredWrites } from "@/db/queries/sheets";
+import { setSheetSettings } from "@/db/queries/sheets";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
 import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
@@ -28,7 +28,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   /** The cells of a row as the emulator stores them: value, whether a formula, own format type. */
   const stored = (rowNumber: number) =>
     svc.google.store.get(sheetId)!.tabs.find((t) => t.title === "Log")!.rows[rowNumber - 1]!.map((c) => (c ? { value: c.value, ...(c.formula ? { formula: true } : {}), ...(c.format ? { format: c.format.type } : {}) } : null));
-  const setMode = async (on: boolean) => publishSheet(await setSheetUserEnteredWrites({ id: sheetId, userId, userEnteredWrites: on }));
+  const setMode = async (on: boolean) => publishSheet(await setSheetSettings({ id: sheetId, userId, settings: { userEnteredWrites: on } }));
   const row = { label: "=2*21", qty: "42", when: "2024-01-15", ok: "TRUE", code: "'007", note: "hello", count: 7 };
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getSheetForUser, setSheetCacheSettings, setSheetDocsExamples, setSheetUserEnteredWrites } from "@/db/queries/sheets";
+import { getSheetForUser, setSheetSettings } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
@@ -79,7 +79,7 @@ export const saveCacheSettingsAction = sessionAction(
     maxStaleSeconds: z.coerce.number().int().min(0, "The stale bound cannot be negative.").max(86_400, "The stale bound is at most 86,400 seconds."),
   }),
   async (input, user) => {
-    const row = await setSheetCacheSettings({ ...input, id: input.sheetId, userId: user.id });
+    const row = await setSheetSettings({ id: input.sheetId, userId: user.id, settings: { cacheTtlSeconds: input.cacheTtlSeconds, maxStaleSeconds: input.maxStaleSeconds } });
     if (!row) throw new ApiError("not_found", "No such sheet in your account.");
     // Every instance sees the new settings on its next request.
     await publishSheetQuietly(row);
@@ -90,7 +90,7 @@ export const saveCacheSettingsAction = sessionAction(
 
 /** The owner's choice of how written strings are entered: parsed as typed (USER_ENTERED) or stored as text (RAW). */
 export const saveWriteModeAction = sessionAction(z.object({ sheetId: z.string(), userEnteredWrites: z.boolean() }), async (input, user) => {
-  const row = await setSheetUserEnteredWrites({ id: input.sheetId, userId: user.id, userEnteredWrites: input.userEnteredWrites });
+  const row = await setSheetSettings({ id: input.sheetId, userId: user.id, settings: { userEnteredWrites: input.userEnteredWrites } });
   if (!row) throw new ApiError("not_found", "No such sheet in your account.");
   // Every instance writes the new way from its next request; turning it off guards against formula
   // injection, so a failure to tell them is the owner's to see, not a log line.
@@ -100,7 +100,7 @@ export const saveWriteModeAction = sessionAction(z.object({ sheetId: z.string(),
 });
 
 export const saveDocsExamplesAction = sessionAction(z.object({ sheetId: z.string(), docsExamples: z.boolean() }), async (input, user) => {
-  const row = await setSheetDocsExamples({ id: input.sheetId, userId: user.id, docsExamples: input.docsExamples });
+  const row = await setSheetSettings({ id: input.sheetId, userId: user.id, settings: { docsExamples: input.docsExamples } });
   if (!row) throw new ApiError("not_found", "No such sheet in your account.");
   revalidatePath(`/dashboard/sheets/${input.sheetId}`);
   revalidatePath(`/docs/${input.sheetId}`);
