@@ -16,12 +16,12 @@ const SAVE_EVERY_MS = 2_000;
 const MAX_SAVE_SHARE = 0.02;
 
 export interface StoreSnapshot {
-  /** [key, value, expiresAt (ms; null for never)] */
-  entries: [string, unknown, number | null][];
+  /** [key, value, expiresAt (Unix ms): every stored value has a TTL] */
+  entries: [string, unknown, number][];
 }
 
 const isEntry = (e: unknown): e is StoreSnapshot["entries"][number] =>
-  Array.isArray(e) && e.length === 3 && typeof e[0] === "string" && (e[2] === null || typeof e[2] === "number");
+  Array.isArray(e) && e.length === 3 && typeof e[0] === "string" && typeof e[2] === "number";
 
 /** The snapshot in `file`, or an empty one (none yet, or unreadable: said in the log); malformed entries are left out. */
 export function loadSnapshot(file: string): StoreSnapshot {

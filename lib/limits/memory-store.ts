@@ -102,10 +102,10 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
   if (file) {
     const saved = loadSnapshot(file);
     const t = now();
-    for (const [key, value, expiresAt] of saved.entries) if ((expiresAt ?? Infinity) > t) entries.set(key, { value: stored(value), expiresAt: expiresAt ?? Infinity });
+    for (const [key, value, expiresAt] of saved.entries) if (expiresAt > t) entries.set(key, { value: stored(value), expiresAt });
     const snapshot = (): StoreSnapshot => {
       const at = now();
-      return { entries: [...entries].filter(([, e]) => e.expiresAt > at).map(([key, e]) => [key, e.value, Number.isFinite(e.expiresAt) ? e.expiresAt : null]) };
+      return { entries: [...entries].filter(([, e]) => e.expiresAt > at).map(([key, e]) => [key, e.value, e.expiresAt]) };
     };
     keepSnapshot(file, () => changes, snapshot);
   }

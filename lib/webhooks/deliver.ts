@@ -40,21 +40,23 @@ export const sealSecret = (secret: string) => encryptSecret(secret, config().sec
  */
 function openSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
   const key = config().secrets.encryptionKey;
-  const previous = endpoint.previousSecrets.filter((p) => Date.parse(p.until) > now.getTime()).map((p) => decryptSecret(p.ciphertext, key));
-  return [decryptSecret(endpoint.secretCiphertext, key), ...previous];
+  return [endpoint.secretCiphertext, ...inGrace(endpoint.previousSecrets, now.getTime()).map((p) => p.ciphertext)].map((c) => decryptSecret(c, key));
 }
+
+/** The replaced secrets still in their grace at `now` (ms): those that sign beside the current one. */
+export const inGrace = (previous: WebhookEndpoint["previousSecrets"], now: number) => previous.filter((p) => Date.parse(p.until) > now);
 
 /** The body every attempt of an event sends. */
 export const eventBody = (event: ChangeEvent) => JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
 
 /** `secrets`: one or more (a rotation's grace day); each signs, and the signatures are sent together. */
-export function signedHeaders(secrets: string | string[], msgId: string, at: Date, body: string): Record<string, string> {
+export function signedHeaders(secrets: string[], msgId: string, at: Date, body: string): Record<string, string> {
   return {
     "content-type": "application/json",
     "user-agent": "sheetapi-webhooks/1",
     "webhook-id": msgId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": [secrets].flat().map((secret) => new Webhook(secret).sign(msgId, at, body)).join(" "),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(msgId, at, body)).join(" "),
   };
 }
 

@@ -4,12 +4,12 @@
 // finds nothing.
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, rowsOf, type Database } from "@/db/client";
 import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { planLimits } from "./plans";
 import { startTracking } from "./changes";
-import { newSecret, sealSecret, wakeDueStreams } from "./deliver";
+import { inGrace, newSecret, sealSecret, wakeDueStreams } from "./deliver";
 import { EVENT_TYPES, type EventType } from "./diff";
 import { checkTarget, TargetRefused } from "./target";
 
@@ -52,9 +52,10 @@ export async function addEndpoint(sheetId: string, plan: string, input: Endpoint
   return { endpoint: endpoint!, secret };
 }
 
-/** The sheet's endpoint; 404 when the sheet has no such endpoint. */
-export async function owned(sheetId: string, endpointId: string): Promise<WebhookEndpoint> {
-  const [endpoint] = await getDb().select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId)));
+/** The sheet's endpoint; 404 when the sheet has no such endpoint. `forUpdate`: its row locked, in the transaction `db`. */
+export async function owned(sheetId: string, endpointId: string, db: Pick<Database, "select"> = getDb(), { forUpdate = false } = {}): Promise<WebhookEndpoint> {
+  const query = db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId)));
+  const [endpoint] = await (forUpdate ? query.for("update") : query);
   if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
   return endpoint;
 }
@@ -79,12 +80,10 @@ export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
  * that holds any of them. The endpoint's row is locked, so two rotations at once lose neither.
  */
 export async function rotateSecret(sheetId: string, endpointId: string, now = Date.now()): Promise<string> {
-  await owned(sheetId, endpointId);
   const secret = newSecret();
   await getDb().transaction(async (tx) => {
-    const [before] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for("update");
-    if (!before) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
-    const previousSecrets = [{ ciphertext: before.secretCiphertext, until: new Date(now + ROTATION_GRACE_MS).toISOString() }, ...before.previousSecrets.filter((p) => Date.parse(p.until) > now)];
+    const before = await owned(sheetId, endpointId, tx, { forUpdate: true });
+    const previousSecrets = [{ ciphertext: before.secretCiphertext, until: new Date(now + ROTATION_GRACE_MS).toISOString() }, ...inGrace(before.previousSecrets, now)];
     await tx.update(webhookEndpoints).set({ secretCiphertext: sealSecret(secret), previousSecrets }).where(eq(webhookEndpoints.id, endpointId));
   });
   return secret;
