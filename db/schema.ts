@@ -204,7 +204,9 @@ export const sheetStatsDaily = pgTable(
 /**
  * The largest integer id each tab has handed out or held (DECISIONS 2: never reused, even after
  * the row holding it is deleted). Creates take their ids from here, atomically on any instance.
- * Keyed by the spreadsheet, not its registration: a sheet registered again keeps its ids' past.
+ * Keyed by the spreadsheet, not its registration: a sheet registered again keeps its ids' past;
+ * and by the tab's gid (`tab` is `gid:{gid}`), so a renamed tab keeps it too. Marks from before
+ * gids hold the tab's name there and are still read (db/queries/id-marks.ts).
  */
 export const tabIdMarks = pgTable(
   "tab_id_marks",

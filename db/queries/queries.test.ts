@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase, type DatabaseHandle } from "@/db/client";
 import { freshPglite, freshPostgres } from "@/testing/databases";
 import { testPostgresUrl } from "@/testing/services";
+import { tabIdMarks } from "../schema";
 import { idMark, raiseIdMark } from "./id-marks";
 import { findApiKeyByHash, getApiKeyForUser, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPermissions, stampApiKeysUsed } from "./api-keys";
 import { getSheetForUser, insertSheet, listSheets, saveSheetSchema } from "./sheets";
@@ -25,12 +26,22 @@ describe.each(drivers)("queries on %s", (_name, open) => {
   afterAll(async () => handle?.close());
 
   it.skipIf(!open)("keeps each tab's highest id, only ever raising it", async () => {
-    expect(await idMark("1ids", "Tab")).toBe(0);
-    await raiseIdMark("1ids", "Tab", 42);
-    await raiseIdMark("1ids", "Tab", 17);
-    await Promise.all([45, 44, 43].map((last) => raiseIdMark("1ids", "Tab", last)));
-    expect(await idMark("1ids", "Tab")).toBe(45);
-    expect(await idMark("1ids", "Other tab")).toBe(0);
+    const tab = { gid: 7, name: "Tab" };
+    expect(await idMark("1ids", tab)).toBe(0);
+    await raiseIdMark("1ids", tab, 42);
+    await raiseIdMark("1ids", tab, 17);
+    await Promise.all([45, 44, 43].map((last) => raiseIdMark("1ids", tab, last)));
+    expect(await idMark("1ids", tab)).toBe(45);
+    expect(await idMark("1ids", { gid: 7, name: "Renamed" })).toBe(45);
+    expect(await idMark("1ids", { gid: 8, name: "Other tab" })).toBe(0);
+  });
+
+  it.skipIf(!open)("reads a mark kept under the tab's name before gids, and keeps the larger", async () => {
+    await handle!.db.insert(tabIdMarks).values({ sheetId: "2ids", tab: "Legacy", lastId: 30 });
+    expect(await idMark("2ids", { gid: 3, name: "Legacy" })).toBe(30);
+    await raiseIdMark("2ids", { gid: 3, name: "Legacy" }, 31);
+    expect(await idMark("2ids", { gid: 3, name: "Legacy" })).toBe(31);
+    expect(await idMark("2ids", { gid: 3, name: "Renamed since" })).toBe(31);
   });
 
   it.skipIf(!open)("creates accounts on the Free Trial plan with a billing anchor", async () => {

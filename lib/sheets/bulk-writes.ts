@@ -353,7 +353,7 @@ export async function upsertRows(sheet: WriteSheet, model: TabModel, keyName: st
     });
     const fresh = rows.flatMap((row, i) => (targets[i] ? [] : [{ i, row }]));
     checkIfMatch(data, existing.map((e) => e.row), opts.ifMatch);
-    const ids = data.hasIdColumn && fresh.length ? await assignIds(sheet, data, fresh.map((f) => f.row)) : [];
+    const ids = data.hasIdColumn && fresh.length ? await assignIds(sheet, model, data, fresh.map((f) => f.row)) : [];
     const at = data.lastRowNumber;
     const written: TabRow[] = new Array(rows.length);
     for (const e of existing) written[e.i] = patched(data, e.row, e.patch);

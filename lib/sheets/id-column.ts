@@ -30,7 +30,7 @@ export async function addIdColumn(sheet: WriteSheet & Pick<SheetRecord, "schemaU
       ],
       (writeId) => new OutcomeUnknown(`Google Sheets did not confirm the new id column of "${model.name}" in time; the outcome is unknown. Refresh the schema in a moment to see whether it is there.`, writeId),
     );
-    await nextIds(sheet.id, model.name, data.rows.length, 0);
+    await nextIds(sheet.id, model, data.rows.length, 0);
     return { column, rows: data.rows.length };
   });
   await refreshSheetModel(sheet);

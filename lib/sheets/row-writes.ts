@@ -30,7 +30,11 @@ import { recordApiWrite } from "@/lib/webhooks/changes";
 export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
-const idCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
+/**
+ * Ids are counted per tab by its gid, which stays when the owner renames the tab: a renamed tab
+ * goes on from its ids, and a new tab given an old one's name starts its own.
+ */
+export const idCounterKey = (sheetId: string, gid: number) => `sheetapi:ids:${sheetId}:gid:${gid}`;
 // The counter may expire: the tab's mark in the database is the floor it starts again from.
 const ID_COUNTER_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -106,9 +110,9 @@ function maxIntegerId(ids: Iterable<string>): number {
  * floor, so a counter lost (a flushed Redis, an expiry, a restart) never hands an id out again.
  * A write fails (503) without the store; without the database it goes on from the counter alone.
  */
-export async function nextIds(sheetId: string, tab: string, floor: number, count: number): Promise<number> {
+export async function nextIds(sheetId: string, tab: Pick<TabModel, "gid" | "name">, floor: number, count: number): Promise<number> {
   const store = getLimitStore();
-  const key = idCounterKey(sheetId, tab);
+  const key = idCounterKey(sheetId, tab.gid);
   let marked = 0;
   try {
     marked = await idMark(sheetId, tab);
@@ -116,7 +120,7 @@ export async function nextIds(sheetId: string, tab: string, floor: number, count
     // Without the mark, only a counter the store still holds knows every id handed out.
     const [counter] = await store.mget<number>([key]).catch(() => [null]);
     if (counter === null) throw writesPaused("new ids cannot be assigned while the database is unreachable");
-    log.warn({ sheet: sheetId, tab, ...errorFields(err) }, "ids: the tab's mark could not be read; the store's counter goes on alone");
+    log.warn({ sheet: sheetId, tab: tab.name, ...errorFields(err) }, "ids: the tab's mark could not be read; the store's counter goes on alone");
   }
   let last: number;
   try {
@@ -124,7 +128,7 @@ export async function nextIds(sheetId: string, tab: string, floor: number, count
   } catch {
     throw writesPaused("ids cannot be assigned while the coordination store is unreachable");
   }
-  await raiseIdMark(sheetId, tab, last).catch((err: unknown) => log.warn({ sheet: sheetId, tab, last, ...errorFields(err) }, "ids: the tab's mark could not be raised"));
+  await raiseIdMark(sheetId, tab, last).catch((err: unknown) => log.warn({ sheet: sheetId, tab: tab.name, last, ...errorFields(err) }, "ids: the tab's mark could not be raised"));
   return last;
 }
 
@@ -132,7 +136,7 @@ export async function nextIds(sheetId: string, tab: string, floor: number, count
 const RESERVED_IDS = new Set(["_aggregate", "_distinct"]);
 
 /** Ids for new rows: given ones checked against the sheet, missing ones from the tab's counter (nextIds). */
-export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput[]): Promise<string[]> {
+export async function assignIds(sheet: WriteSheet, model: TabModel, data: TabData, rows: RowInput[]): Promise<string[]> {
   const taken = new Set(data.rows.map((r) => r.id));
   const given = new Map<string, number>();
   const missing: number[] = [];
@@ -150,7 +154,7 @@ export async function assignIds(sheet: WriteSheet, data: TabData, rows: RowInput
   });
   // The counter also learns of given integer ids, so an id once held is never handed out again.
   const floor = Math.max(maxIntegerId(taken), maxIntegerId(given.keys()));
-  const last = await nextIds(sheet.id, data.tab, floor, missing.length);
+  const last = await nextIds(sheet.id, model, floor, missing.length);
   missing.forEach((rowIndex, k) => (ids[rowIndex] = String(last - missing.length + 1 + k)));
   return ids;
 }
@@ -200,7 +204,7 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
     const data = await fetchTab(sheet, model).catch((err: unknown) => unknownColumnsOr(err, asked, model));
     checkColumns(asked, data, { update: false });
     const rows = data.hasIdColumn ? withEarlierIds(asked, data, earlierAnswer) : asked;
-    const ids = data.hasIdColumn ? await assignIds(sheet, data, rows) : [];
+    const ids = data.hasIdColumn ? await assignIds(sheet, model, data, rows) : [];
     // Row index (0-based) of the first new row: right after the last row holding anything.
     const at = data.lastRowNumber;
     const values = newRowCells(data, rows, ids);

@@ -256,10 +256,26 @@ describe("creating rows", () => {
     expect(idOf(await ids.create("Items", { name: "e" }))).toBe("5");
     // The store's counter, when it has one, still counts: a mark never lowers it.
     const { getLimitStore } = await import("@/lib/limits/store");
-    await getLimitStore().put(`sheetapi:ids:${sheetId}:Older`, 40 as unknown as object, 60);
+    const { idCounterKey } = await import("./row-writes");
+    const olderGid = svc.google.store.get(sheetId)!.tabs.find((t) => t.title === "Older")!.sheetId;
+    await getLimitStore().put(idCounterKey(sheetId, olderGid), 40 as unknown as object, 60);
     expect(idOf(await ids.create("Older", { name: "b" }))).toBe("41");
     setLimitStore(memoryStore());
     expect(idOf(await ids.create("Older", { name: "c" }))).toBe("42");
+
+    // Renamed in the Sheets UI, the tab goes on from its own ids; a new tab under its old name
+    // starts its own.
+    expect((await ids.remove("Older", "42")).status).toBe(200);
+    await svc.google.store.mutate(sheetId, (s) => {
+      const older = s.tabs.find((t) => t.title === "Older")!;
+      older.title = "Renamed";
+      s.tabs.push({ ...older, title: "Older", sheetId: older.sheetId + 1000, rows: [[{ value: "id" }, { value: "name" }], [{ value: 1 }, { value: "new" }]] });
+    });
+    const { POST } = await import("@/app/api/[sheetId]/refresh-schema/route");
+    expect((await callRoute(POST, { method: "POST", path: `/api/${sheetId}/refresh-schema`, params: { sheetId }, headers: { "X-API-Key": ids.key } })).status).toBe(200);
+    setLimitStore(memoryStore());
+    expect(idOf(await ids.create("Renamed", { name: "d" }))).toBe("43");
+    expect(idOf(await ids.create("Older", { name: "again" }))).toBe("2");
   });
 });
 

@@ -30,10 +30,6 @@ function readsDates(data: TabData, query: Pick<ListQuery, "typed" | "filters" | 
   return data.columns.some((c) => isDateType(c.type) && named.has(c.name));
 }
 
-/**
- * The tab named in the path, case-sensitive; models stored before tab ids or locales were kept are
- * re-read. `scope`: a browser key's tabs; the others are not found, and not named.
- */
 /** The tab a write names: a Google failure while finding it is before anything was sent. */
 export async function findWriteTab(sheet: SheetRecord, tabName: string): Promise<TabModel> {
   try {
@@ -43,6 +39,10 @@ export async function findWriteTab(sheet: SheetRecord, tabName: string): Promise
   }
 }
 
+/**
+ * The tab named in the path, case-sensitive; models stored before tab ids or locales were kept are
+ * re-read. `scope`: a browser key's tabs; the others are not found, and not named.
+ */
 export async function findTab(sheet: SheetRecord, tabName: string, scope?: ReadScope): Promise<TabModel> {
   let model = await getSheetModel(sheet);
   if (model.tabs.some((t) => typeof t.gid !== "number" || t.locale === undefined)) model = await refreshSheetModel(sheet);
