@@ -1,31 +1,7 @@
 import type { NextConfig } from "next";
+import { pagePolicy } from "./lib/http/page-policy";
 
 const production = process.env.NODE_ENV === "production";
-
-// The Google Picker (registering a sheet) is the one third-party content: Google's loader script
-// and its frame. When Google is emulated (no OAuth client configured at build time, or an API root
-// set), the emulator's stand-in is served from loopback instead.
-const emulatedGoogle = !process.env.GOOGLE_CLIENT_ID || Boolean(process.env.GOOGLE_API_ROOT_URL);
-const pickerScriptOrigin = process.env.GOOGLE_PICKER_SCRIPT_URL ? new URL(process.env.GOOGLE_PICKER_SCRIPT_URL).origin : "";
-const picker = ["https://apis.google.com", "https://docs.google.com", pickerScriptOrigin, ...(emulatedGoogle ? ["http://127.0.0.1:*", "http://localhost:*"] : [])]
-  .filter(Boolean)
-  .join(" ");
-
-// Everything else comes from this origin. Next.js hydrates with inline scripts (and `next dev`
-// evaluates code), hence 'unsafe-inline' and, in development only, 'unsafe-eval'. No framing of
-// this site, no plugins, no base-URL tricks.
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${production ? "" : " 'unsafe-eval'"} ${picker}`,
-  `frame-src 'self' ${picker}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "object-src 'none'",
-].join("; ");
 
 // On every answer, pages and API alike.
 const securityHeaders = [
@@ -59,8 +35,9 @@ const nextConfig: NextConfig = {
   async headers() {
     return [
       { source: "/:path*", headers: securityHeaders },
-      // Every path but /api and below: the pages, their assets, the docs.
-      { source: "/:path((?!api(?:/|$)).*)", headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy }] },
+      // The pages rendered per request get a policy with a nonce from proxy.ts
+      // (lib/http/page-policy.ts); every other path but /api and below gets the static one.
+      { source: "/:path((?!api(?:/|$)|signin$|dashboard(?:/|$)|docs(?:/|$)).+)", headers: [{ key: "Content-Security-Policy", value: pagePolicy() }] },
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
     ];
   },

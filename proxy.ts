@@ -1,11 +1,13 @@
 // In front of the pages (route handlers do the same for themselves in lib/http/route.ts): every
 // answer carries an X-Request-Id; a dashboard page tells its layout which page was asked for, so
 // sign-in returns there; a POST from another site's page is refused with 403 before Next.js sees
-// it. Pages take POSTs only as server actions (the `next-action` header, or a form's
+// it; a page rendered per request gets its Content-Security-Policy with a nonce of its own
+// (lib/http/page-policy.ts), which Next.js reads from the request and puts on its scripts. Pages take POSTs only as server actions (the `next-action` header, or a form's
 // `$ACTION_ID_` field), and Next.js refuses a foreign one with a 500 and a stack trace in the log.
 import { NextResponse, type NextRequest } from "next/server";
 import { RETURN_TO_HEADER } from "@/lib/auth/return-to";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/http/request-id";
+import { newNonce, pagePolicy } from "@/lib/http/page-policy";
 import { foreignPost, originMatchesHost, ownOrigin } from "@/lib/http/same-origin";
 
 export function proxy(req: NextRequest) {
@@ -22,8 +24,13 @@ export function proxy(req: NextRequest) {
   headers.set(REQUEST_ID_HEADER, requestId);
   if (req.nextUrl.pathname.startsWith("/dashboard")) headers.set(RETURN_TO_HEADER, `${req.nextUrl.pathname}${req.nextUrl.search}`);
   else headers.delete(RETURN_TO_HEADER);
+  // The prerendered 404 page has no nonce on its scripts: it keeps next.config.ts's policy.
+  const policy = req.nextUrl.pathname === "/_not-found" ? undefined : pagePolicy({ nonce: newNonce() });
+  if (policy) headers.set("Content-Security-Policy", policy);
+  else headers.delete("Content-Security-Policy");
   const res = NextResponse.next({ request: { headers } });
   res.headers.set(REQUEST_ID_HEADER, requestId);
+  if (policy) res.headers.set("Content-Security-Policy", policy);
   return res;
 }
 

@@ -180,6 +180,8 @@ export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>
     route(async (ctx) => {
       const key = await unlessInvalid(ctx.req, () => authenticateKey(keyHash(ctx.req, false)));
       ctx.annotate({ key_prefix: keyPrefix(ctx.req), key_id: key.id, account: key.userId });
+      // A key used only for the usage report is in use too ("Last used" on its sheet's page).
+      noteKeyUsed(key.id);
       try {
         requirePermission(key, permission);
         return await handler({ ...ctx, key });

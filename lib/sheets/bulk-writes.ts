@@ -9,7 +9,7 @@
 import type { sheets_v4 } from "@googleapis/sheets";
 import { matchesAny } from "@/lib/http/conditional";
 import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
-import { comparableTarget, comparableValue, comparesByValue } from "./cell-values";
+import { comparableTarget, comparableValue, equalsByValue } from "./cell-values";
 import { applyQuery, parseBoolean, parseListQuery, queryColumns } from "./query";
 import { checkParams } from "./query-params";
 import { checkColumns, checkRowShape, displayed, rowsOfCreateBody, type RowInput } from "./row-input";
@@ -95,7 +95,8 @@ function checkIfMatch(data: TabData, rows: TabRow[], ifMatch: string | null | un
 /** Rows by the value of a key column: as displayed, and by value in number and date columns (`sku=12` finds "12.00"). */
 function keyIndex(data: TabData, key: string) {
   const at = data.columns.findIndex((c) => c.name === key);
-  const column = data.columns[at] ?? { type: "number" as const };
+  const column = data.columns[at] ?? { name: key, type: "number" as const };
+  const byValueToo = equalsByValue(column);
   const byText = new Map<string, TabRow[]>();
   const byValue = new Map<number, TabRow[]>();
   const add = <K>(map: Map<K, TabRow[]>, k: K, row: TabRow) => map.set(k, [...(map.get(k) ?? []), row]);
@@ -103,13 +104,13 @@ function keyIndex(data: TabData, key: string) {
   for (const [i, row] of data.rows.entries()) {
     const text = values.distinct[values.ids[i]!]!;
     add(byText, text, row);
-    const n = comparesByValue(column.type) ? comparableValue(text, column, data.where, row.serials?.[at]) : undefined;
+    const n = byValueToo ? comparableValue(text, column, data.where, row.serials?.[at]) : undefined;
     if (n !== undefined) add(byValue, n, row);
   }
   return (value: string): TabRow[] => {
     const found = byText.get(value);
     if (found) return found;
-    const n = comparesByValue(column.type) ? comparableTarget(value, column, data.where) : undefined;
+    const n = byValueToo ? comparableTarget(value, column, data.where) : undefined;
     return n === undefined ? [] : (byValue.get(n) ?? []);
   };
 }

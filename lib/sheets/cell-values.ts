@@ -80,3 +80,10 @@ export function comparableTarget(text: string, column: ValueColumn, where: Sheet
 
 /** Columns whose cells are equal when their values are, whatever the display ("24,50 €" = 24.5). */
 export const comparesByValue = (type: ColumnType) => type === "number" || type === "currency" || type === "percent" || DATES.has(type);
+
+/**
+ * Whether `=`, `!=` and upsert keys match the column's cells by value too. Never the id column:
+ * an id names one row exactly, as `/{tabName}/{rowId}` does ("05" is not row 5), so a
+ * `DELETE ?filter=id=05` cannot remove a row the caller did not name.
+ */
+export const equalsByValue = (column: { name?: string; type: ColumnType }) => column.name !== "id" && comparesByValue(column.type);

@@ -74,6 +74,13 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(await ids("filter=released=2024-02-13|2024-04-18")).toEqual(["2", "3"]);
   });
 
+  it("matches ids exactly, as the row route does: 05 and 5.0 are not row 5", async () => {
+    expect(await ids("filter=id=5")).toEqual(["5"]);
+    expect(await ids("filter=id=05|5.0")).toEqual([]);
+    expect(await ids("filter=id!=05")).toEqual(["1", "2", "3", "4", "5", "6"]);
+    expect(await ids("filter=id>=5")).toEqual(["5", "6"]);
+  });
+
   it("compares date columns by the date, not the text", async () => {
     expect(await ids("filter=released>=2024-04-01")).toEqual(["3", "5", "6"]);
     expect(await ids("filter=released<2024-01-01")).toEqual(["4"]);

@@ -8,7 +8,7 @@
 // values are numbers or dates (in the sheet's locale), else by text; empty values last in both
 // directions; later keys break ties, and rows equal on every key keep their sheet order. Orders
 // are counting sorts over the ranks of the distinct values, composed key by key (stable).
-import { comparableTarget, comparableValue, comparesByValue, isDateType, type ValueColumn } from "./cell-values";
+import { comparableTarget, comparableValue, comparesByValue, equalsByValue, isDateType, type ValueColumn } from "./cell-values";
 import { likePattern } from "./like";
 import type { Condition, SortKey } from "./query";
 import type { TabData } from "./rows";
@@ -58,7 +58,7 @@ interface TabIndex {
 }
 
 /** `id` of a tab without an id column is the row number. */
-const ROW_NUMBER: ValueColumn = { type: "number" };
+const ROW_NUMBER: ValueColumn & { name: string } = { name: "id", type: "number" };
 const indexes = new WeakMap<TabData, TabIndex>();
 const MAX_ORDERS = 16;
 
@@ -240,7 +240,7 @@ function decide(data: TabData, c: ColumnIndex, { op, values }: Condition): Uint8
     case "!=": {
       // As displayed, or for numbers and dates by value: price=24.5 matches "24,50 €".
       const wanted = new Set(values);
-      const byValue = new Set(comparesByValue(c.column.type) ? values.map((v) => comparableTarget(v, c.column, data.where)).filter((n) => n !== undefined) : []);
+      const byValue = new Set(equalsByValue(c.column) ? values.map((v) => comparableTarget(v, c.column, data.where)).filter((n) => n !== undefined) : []);
       each((v, d) => (wanted.has(v) || (!Number.isNaN(c.numbers[d]!) && byValue.has(c.numbers[d]!))) === (op === "="));
       break;
     }

@@ -1,0 +1,47 @@
+// The pages' Content-Security-Policy. A page served by the proxy (proxy.ts) gets a policy with a
+// nonce made for that answer: Next.js reads it from the request and puts it on the scripts it
+// writes, and 'strict-dynamic' lets those scripts load the rest (the app's chunks, Google's
+// Picker), so no inline script runs unless this server wrote it for this answer. The one other
+// page, the prerendered 404 (served by a route handler for unknown paths), carries the static
+// policy from next.config.ts, which has no nonce to offer and allows inline scripts; it shows
+// nothing a sheet or a visitor wrote.
+//
+// Imported by next.config.ts too, hence no path aliases here.
+
+// The Google Picker (registering a sheet) is the one third-party content: Google's loader script
+// and its frame. When Google is emulated (no OAuth client configured, or an API root set), the
+// emulator's stand-in is served from loopback instead.
+function pickerSources(env: NodeJS.ProcessEnv): string {
+  const emulated = !env.GOOGLE_CLIENT_ID || Boolean(env.GOOGLE_API_ROOT_URL);
+  const scriptOrigin = env.GOOGLE_PICKER_SCRIPT_URL ? new URL(env.GOOGLE_PICKER_SCRIPT_URL).origin : "";
+  return ["https://apis.google.com", "https://docs.google.com", scriptOrigin, ...(emulated ? ["http://127.0.0.1:*", "http://localhost:*"] : [])].filter(Boolean).join(" ");
+}
+
+/**
+ * The policy; `nonce` given: only scripts carrying it (and what they load) run. Styles stay
+ * 'unsafe-inline': React writes style attributes, which no nonce can cover, and a style cannot
+ * run code. `next dev` evaluates code, hence 'unsafe-eval' outside production.
+ */
+export function pagePolicy({ nonce, env = process.env }: { nonce?: string; env?: NodeJS.ProcessEnv } = {}): string {
+  const picker = pickerSources(env);
+  const evalInDev = env.NODE_ENV === "production" ? "" : " 'unsafe-eval'";
+  const scripts = nonce ? `'self' 'nonce-${nonce}' 'strict-dynamic'` : "'self' 'unsafe-inline'";
+  return [
+    "default-src 'self'",
+    `script-src ${scripts}${evalInDev} ${picker}`,
+    `frame-src 'self' ${picker}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+/** A nonce for one answer: 128 random bits, base64 (CSP's nonce-source grammar). */
+export function newNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+}
+
