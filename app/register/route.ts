@@ -1,5 +1,6 @@
 import { ok } from "@/lib/http/envelope";
 import { readJsonBody } from "@/lib/http/body";
+import { ApiError } from "@/lib/http/errors";
 import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
 import { otherMethods } from "@/lib/http/route";
 import { withSession } from "@/lib/http/with-session";
@@ -10,7 +11,8 @@ export const dynamic = "force-dynamic";
 // POST /register - register a sheet the service reaches with its own credentials
 export const POST = withPeekedLimits(withSession(async ({ req, user }) => {
   const body = await readJsonBody(req);
-  const sheetUrl = body && typeof body === "object" ? (body as { sheet_url?: unknown }).sheet_url : undefined;
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new ApiError("validation_error", 'The body must be a JSON object: { "sheet_url": "<the sheet\'s address or id>" }.');
+  const sheetUrl = (body as { sheet_url?: unknown }).sheet_url;
   const reg = await registerSheet({ userId: user.id, sheetUrl });
   return ok({ data: registrationDocument(reg) }, { status: reg.created ? 201 : 200 });
 }));

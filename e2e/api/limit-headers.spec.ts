@@ -20,6 +20,7 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
   for (const [method, path, status] of [
     ["GET", "/api", 200],
     ["DELETE", "/api", 405],
+    ["OPTIONS", "/api", 204],
     ["GET", "/health", 200],
     ["POST", "/health", 200],
     ["GET", "/no/such/route", 404],
@@ -45,7 +46,7 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
       expect(res.headers()["ratelimit-policy"]).toBe("300;w=60");
     }
   }
-  // Forty-four answers later, the next counted request is the second of the minute.
+  // Forty-eight answers later, the next counted request is the second of the minute.
   expect(limitOf(await request.get(rows, { headers: { "X-API-Key": key } }))).toEqual(["5", "3"]);
 });
 

@@ -17,6 +17,22 @@ test("POST /register with a session but no proof from Google is refused, naming 
   expect(body.message).toContain("use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
 });
 
+test("POST /register says what is wrong with a body that is not the JSON object it takes", async ({ page }) => {
+  await signIn(page, "api-register-bodies@example.com");
+  for (const [data, message] of [
+    ["{bad", /not valid JSON/],
+    [JSON.stringify("1AcmeStoreDemoSpreadsheet0000000000000000001"), /must be a JSON object: \{ "sheet_url"/],
+    ["[1]", /must be a JSON object/],
+    ["{}", /sheet_url is required/],
+  ] as const) {
+    const res = await page.request.post("/register", { data, headers: { "Content-Type": "application/json" } });
+    expect([data, res.status()]).toEqual([data, 400]);
+    const body = await res.json();
+    expect(body).toMatchObject({ success: false, error: "validation_error" });
+    expect(body.message).toMatch(message);
+  }
+});
+
 test("/auth/{provider}: other providers are 404, a missing or bad sheet_url is 400", async ({ request }) => {
   const other = await request.get("/auth/github?sheet_url=1AcmeStoreDemoSpreadsheet0000000000000000001", { maxRedirects: 0 });
   expect(other.status()).toBe(404);

@@ -62,10 +62,11 @@ describe("405 on key routes", () => {
     const schema = await import("@/app/api/[sheetId]/schema/route");
     const refresh = await import("@/app/api/[sheetId]/refresh-schema/route");
     const usage = await import("@/app/billing/usage/route");
-    for (const mod of [schema, refresh, usage] as Record<string, unknown>[]) {
+    for (const [mod, methods] of [[schema, "GET, OPTIONS"], [refresh, "POST, OPTIONS"], [usage, "GET, OPTIONS"]] as [Record<string, unknown>, string][]) {
       const preflight = mod.OPTIONS as (req: Request) => Promise<Response>;
       const pre = await preflight(new Request("http://localhost/", { method: "OPTIONS", headers: { Origin: "https://app.example" } }));
       expect(pre.status).toBe(204);
+      expect(pre.headers.get("access-control-allow-methods")).toBe(methods);
       expect(pre.headers.get("access-control-allow-origin")).toBe("*");
       expect(pre.headers.get("access-control-allow-headers")).toContain("X-API-Key");
       expect(pre.headers.get("x-ratelimit-limit")).toBeNull(); // a browser's preflight carries no key

@@ -197,14 +197,6 @@ export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>
 }
 
 /**
- * The CORS preflight: never counted and never refused (a browser sends it without the key, and
- * it then carries the address's allowance for requests without a valid key); sent with a live
- * key (a script's OPTIONS), it carries the account's windows as they stand, as every answer to a
- * key does.
- */
-const preflight = withPeekedLimits(async () => corsPreflight());
-
-/**
  * The methods a key route does not serve. The key is checked (and, on sheet routes, the request
  * counted, with the limit headers) before the 405, as for any other answer to a valid key; CORS
  * headers come too, so a browser can read it. OPTIONS is the CORS preflight.
@@ -215,6 +207,11 @@ export function keyRouteMethods(allowed: Method[], { account = false } = {}) {
     throw new ApiError("method_not_allowed", `This route answers ${allow}.`, {}, { Allow: allow });
   };
   const handler = account ? withAccountKey(async () => refuse(), { permission: undefined }) : withApiKey<{ sheetId: string }>(async () => refuse(), { permission: undefined, browser: true });
+  // The CORS preflight, naming the route's methods: never counted and never refused (a browser
+  // sends it without the key, and it then carries the address's allowance for requests without a
+  // valid key); sent with a live key (a script's OPTIONS), it carries the account's windows as
+  // they stand, as every answer to a key does.
+  const preflight = withPeekedLimits(async () => corsPreflight(allow));
   const others = Object.fromEntries(METHODS.filter((m) => m !== "OPTIONS" && !allowed.includes(m)).map((m) => [m, handler]));
   return { ...others, OPTIONS: preflight } as Record<Exclude<Method, "OPTIONS">, typeof handler> & { OPTIONS: typeof preflight };
 }

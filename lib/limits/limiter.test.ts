@@ -48,15 +48,17 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     expect((await hit(a, t0 + 30, p)).allowed).toBe(false);
   });
 
-  it("a 429 with several windows full names the one that frees last: its Retry-After is when a request can pass", async () => {
+  it("a 429 with several windows full names the one that frees last in its body and Retry-After; its X-RateLimit-* headers the shortest of the tied", async () => {
     const a = account();
     const p = plan({ burst: 2, hour: 2 });
     const t0 = t("2027-11-22T10:20:00Z");
     await hit(a, t0, p);
     await hit(a, t0 + 1000, p);
     const refused = await hit(a, t0 + 2000, p);
-    expect(refused).toMatchObject({ allowed: false, shown: { name: "hour", reset: t("2027-11-22T11:00:00Z") } });
-    expect(rateLimitError(refused, t0 + 2000).headers).toMatchObject({ "Retry-After": String(40 * 60 - 2) });
+    expect(refused).toMatchObject({ allowed: false, exceeded: { name: "hour", reset: t("2027-11-22T11:00:00Z") }, shown: { name: "burst", remaining: 0 } });
+    const error = rateLimitError(refused, t0 + 2000);
+    expect(error.headers).toMatchObject({ "Retry-After": String(40 * 60 - 2), "X-RateLimit-Limit": "2", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String((t0 + 60_000) / 1000) });
+    expect(error.extra).toMatchObject({ retry_after: 40 * 60 - 2, limit: { allowed: 2, current: 2, reset_at: t("2027-11-22T11:00:00Z") / 1000 } });
   });
 
   it("resets the day at UTC midnight", async () => {

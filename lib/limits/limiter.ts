@@ -23,8 +23,10 @@ export interface WindowUse {
 export interface LimitDecision {
   allowed: boolean;
   windows: WindowUse[];
-  /** The window the headers describe: the one that is full, or the one with the least remaining. */
+  /** The window the headers describe: the one with the least remaining, ties to the shortest (DECISIONS 16). */
   shown: WindowUse;
+  /** Refused: the full window the request waits for, which the 429's body and Retry-After describe. */
+  exceeded?: WindowUse;
   spec: ConsumeSpec;
 }
 
@@ -82,11 +84,13 @@ export function decide({ spec, windows }: { spec: ConsumeSpec; windows: LimitWin
     reset: w.name === "burst" ? (result.oldestBurst ?? spec.now) + BURST_MS : w.end,
     seconds: Math.round((w.name === "burst" ? BURST_MS : w.end - w.start) / 1000),
   }));
+  // The headers: the least remaining; ties go to the shortest window, which comes first.
+  const shown = uses.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   // Refused: of the windows that are full, the one that frees last, since the request cannot pass
   // before then (a full burst window ahead of a full hour must not say "retry in 5 s" for 40
-  // minutes). Otherwise the least remaining; ties go to the shortest window, which comes first.
-  const shown = result.exceeded >= 0 ? uses.filter((u) => u.remaining === 0).reduce((a, b) => (b.reset > a.reset ? b : a), uses[result.exceeded]!) : uses.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-  return { allowed: result.exceeded < 0, windows: uses, shown, spec };
+  // minutes).
+  const exceeded = result.exceeded >= 0 ? uses.filter((u) => u.remaining === 0).reduce((a, b) => (b.reset > a.reset ? b : a), uses[result.exceeded]!) : undefined;
+  return { allowed: result.exceeded < 0, windows: uses, shown, spec, ...(exceeded ? { exceeded } : {}) };
 }
 
 /** `member` must be unique per request: it is the request's entry in the burst window. */
@@ -133,7 +137,7 @@ export function rateLimitHeaders(shown: Pick<WindowUse, "limit" | "remaining" | 
 const WINDOW_TEXT: Record<WindowName, string> = { burst: "per minute (burst)", hour: "per hour", day: "per day", month: "per billing period", visitor: "per minute from one visitor address (this browser key's limit)" };
 
 export function rateLimitError(decision: LimitDecision, now = Date.now()): ApiError {
-  const w = decision.shown;
+  const w = decision.exceeded ?? decision.shown;
   const retryAfter = Math.max(1, Math.ceil((w.reset - now) / 1000));
   const when = new Date(w.reset).toISOString().replace(/\.\d{3}Z$/, "Z");
   // A browser key's plan windows are its share of the account's: say so, or the figure looks wrong.

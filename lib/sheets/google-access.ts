@@ -59,6 +59,19 @@ export function isNoAccess(err: unknown): boolean {
   return !failure.problem && (failure.status === 403 || failure.status === 404);
 }
 
+/**
+ * Google refused a write it did not refuse reads of: the account writing for the sheet may only
+ * view it now (shared again as Viewer since it was registered). Says how to allow writes again.
+ */
+function writeRefused(sheet: Pick<SheetAccessRecord, "access">): ApiError {
+  return new ApiError(
+    "forbidden",
+    sheet.access === "service_account"
+      ? "Google refused the write: the service's Google account can no longer edit this spreadsheet (it may have been shared with it as a viewer since it was registered); nothing was written. Reads go on while it can view the sheet. To allow writes again, share the sheet with the service's account as Editor, or register it through the private flow: signed in to the dashboard, open /auth/google?sheet_url=<the sheet's address>."
+      : "Google refused the write: the Google account that registered this sheet can no longer edit it; nothing was written. Reads go on while it can view the sheet. To allow writes again, the owner gives that account edit access in Google Sheets, or registers the sheet again from an account that can edit it.",
+  );
+}
+
 /** Turns a Google failure into the service's answer. */
 export function translateGoogleError(err: unknown): ApiError {
   const failure = readGoogleError(err);
@@ -120,8 +133,8 @@ export async function withGoogle<T>(
     return result;
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    const translated = translateGoogleError(err);
     const failure = readGoogleError(err);
+    const translated = kind === "write" && !failure.problem && !failure.invalidGrant && (failure.status === 403 || failure.status === 401) ? writeRefused(sheet) : translateGoogleError(err);
     if (failure.problem === "service_account_auth") noteServiceAccountSignIn(`${failure.reason}: ${failure.message}`);
     if (failure.invalidGrant) {
       await publishSheetQuietly(await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }));

@@ -277,6 +277,23 @@ describe("creating rows", () => {
     expect(idOf(await ids.create("Renamed", { name: "d" }))).toBe("43");
     expect(idOf(await ids.create("Older", { name: "again" }))).toBe("2");
   });
+
+  it("says how to allow writes again when the service's account may only view the sheet now, and keeps reading", async () => {
+    const sheetId = String((await svc.admin("/spreadsheets", {
+      title: "Viewer now",
+      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "a"]] }],
+    })).spreadsheetId);
+    await proveAccessWithGoogle(owner, [sheetId]);
+    const { registerSheet } = await import("./registration");
+    const api = rowsClient(sheetId, (await registerSheet({ userId: owner.id, sheetUrl: sheetId })).apiKey!);
+    await svc.admin(`/spreadsheets/${sheetId}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");
+    const refused = await api.create("Items", { name: "b" });
+    expect([refused.status, refused.body.error]).toEqual([403, "forbidden"]);
+    expect(String(refused.body.message)).toMatch(/can no longer edit this spreadsheet .* nothing was written\. .* share the sheet with the service's account as Editor, or register it through the private flow/);
+    expect((await api.list("Items", "fresh=true")).status).toBe(200);
+    expect(svc.google.store.get(sheetId)!.tabs[0]!.rows.filter((r) => r.some(Boolean))).toHaveLength(2);
+  });
 });
 
 describe("updating and deleting rows", () => {
