@@ -77,6 +77,18 @@ describe("values.get", () => {
     expect(data.values).toEqual([[1, "Desk lamp", 24.5], [2, "Standing desk", 399]]);
   });
 
+  it("reads unquoted A1 notation as cells of the first sheet, even beside a tab of that name; quoted, the tab", async () => {
+    emulator.store.mutate(id, (s) => {
+      s.tabs.push({ ...s.tabs[0]!, sheetId: 777, title: "A1", rows: [[{ value: "tab A1" }]] });
+    });
+    const cell = (await client.spreadsheets.values.get({ spreadsheetId: id, range: "A1" })).data;
+    expect([cell.range, cell.values]).toEqual(["Products!A1", [["id"]]]);
+    const tab = (await client.spreadsheets.values.get({ spreadsheetId: id, range: "'A1'" })).data;
+    expect(tab.values).toEqual([["tab A1"]]);
+    expect((await client.spreadsheets.values.get({ spreadsheetId: id, range: "B1:C1" })).data.values).toEqual([["name", "price"]]);
+    expect((await client.spreadsheets.values.get({ spreadsheetId: id, range: "'A1'!A1" })).data.values).toEqual([["tab A1"]]);
+  });
+
   it("is readable with an API key when the sheet is public", async () => {
     const { data } = await anonymous.spreadsheets.values.get({ spreadsheetId: id, range: "Products!A1:B1" });
     expect(data.values).toEqual([["id", "name"]]);

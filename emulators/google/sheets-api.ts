@@ -27,10 +27,14 @@ export function resolveRange(sheet: Spreadsheet, range: string): ResolvedRange {
       if (!tab) throw unparsableRange(range);
       return { tab, grid: cells ? parseGrid(cells) : {} };
     }
-    // A bare name is a tab title when one matches; otherwise cells of the first tab.
-    const named = sheet.tabs.find((t) => t.title === cells);
+    // Unquoted A1 notation (`A1`, `B2:C9`, `A:C`, `2:5`) is cells of the first visible sheet, even
+    // when a tab has that title (`'A1'` names the tab). Any other bare name is a tab's title
+    // when one matches; otherwise cells of the first sheet.
+    const bare = cells ?? "";
+    if (/^[A-Za-z]{1,3}\d+$/.test(bare) || bare.includes(":")) return { tab: sheet.tabs[0]!, grid: parseGrid(bare) };
+    const named = sheet.tabs.find((t) => t.title === bare);
     if (named) return { tab: named, grid: {} };
-    return { tab: sheet.tabs[0]!, grid: parseGrid(cells ?? "") };
+    return { tab: sheet.tabs[0]!, grid: parseGrid(bare) };
   } catch (err) {
     if (err instanceof RangeParseError) throw unparsableRange(range);
     throw err;
