@@ -22,6 +22,8 @@ for (const [label, width, height] of [["phone", 390, 844], ["desktop", 1280, 900
     await shareSpreadsheet(sheetId, { members: { [email]: "owner" } });
     await signIn(page, email);
     await openRegisterForm(page);
+    // A new account is told the way to its first call.
+    await expect(page.getByTestId("first-steps")).toContainText("Your first API call in three steps");
     await expect(page.getByTestId("scopes-explained")).toBeVisible();
     await shot(page, testInfo, `1-register-form-${label}`);
 
@@ -82,9 +84,11 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await bob.getByTestId("connect-google").click();
   await approveGoogleConsent(bob, "bob@example.com");
   await bob.waitForURL(/\/dashboard(\?picker=open)?$/);
-  // Bob's own Drive does not list Carol's sheet.
+  // Bob's own Drive does not list Carol's sheet; closed without a choice, the page says where it may be.
   await expect(googlePicker(bob).getByText("No spreadsheets to show.")).toBeVisible();
   await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
+  await expect(bob.getByTestId("nothing-chosen")).toContainText("Google Drive lists only the spreadsheets the Google account bob@example.com can open");
+  await expect(bob.getByTestId("nothing-chosen")).toContainText("its owner has not shared it with this one yet");
   await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
   await expect(bob.getByTestId("register-error")).toContainText("Google did not confirm that bob@example.com can open");

@@ -47,7 +47,17 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <LimitReachedNotice quota={quota} />
       <ClaimedNotice claims={claims} />
       {sheets.length === 0 ? (
-        <p className="text-slate-600 dark:text-slate-400">No sheets yet. Register one below.</p>
+        <div data-testid="first-steps" className="rounded-lg border border-emerald-200 bg-emerald-50/60 p-4 text-sm dark:border-emerald-900 dark:bg-emerald-950/40">
+          <p className="font-medium">No sheets yet. Your first API call in three steps:</p>
+          <ol className="mt-2 list-decimal space-y-1 pl-5 text-slate-700 dark:text-slate-300">
+            <li>In Google Sheets, have a spreadsheet whose first row holds column names (for example <code>id</code>, <code>name</code>, <code>email</code>), one row per record below. Each tab becomes a collection.</li>
+            <li>Register it below: choose it in Google Drive, or paste its address.</li>
+            <li>Copy the API key shown once, and run the ready <code>curl</code> line under it.</li>
+          </ol>
+          <p className="mt-2 text-slate-600 dark:text-slate-400">
+            <Link href="/docs" className="font-medium underline">The guide</Link> shows every request the API takes.
+          </p>
+        </div>
       ) : (
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="sheet-list">
           {sheets.map((s) => (

@@ -57,6 +57,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   const [busy, setBusy] = useState<"picker" | "address" | null>(null);
   const [address, setAddress] = useState("");
   const [failure, setFailure] = useState<Failure | null>(null);
+  // The Picker closed without a choice: where the sheet may be, since Google lists only what this account can open.
+  const [nothingChosen, setNothingChosen] = useState(false);
   const [registered, setRegistered] = useState<Registered | null>(null);
   // Whether the one-time key shown under the form was copied: another registration replaces it.
   const [keyCopied, setKeyCopied] = useState(false);
@@ -91,6 +93,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   function startOver(): boolean {
     if (registered?.api_key && !keyCopied && !window.confirm(LEAVE_UNCOPIED)) return false;
     setFailure(null);
+    setNothingChosen(false);
     setRegistered(null);
     setKeyCopied(false);
     return true;
@@ -110,6 +113,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         const outcome = await pickSpreadsheet(session.data, fileId);
         if ("cancelled" in outcome) {
           setBusy(null);
+          setNothingChosen(true);
           return;
         }
         const result = await registerSheetAction({ sheetUrl: outcome.picked.id, via: how });
@@ -206,6 +210,18 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         </div>
       </form>
 
+      {nothingChosen && !failure && !registered && (
+        <div role="status" data-testid="nothing-chosen" className="mt-4 space-y-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-900">
+          <p className="font-medium">No sheet chosen.</p>
+          <p className="text-slate-700 dark:text-slate-300">
+            Google Drive lists only the spreadsheets {googleEmail ? <>the Google account <strong className="break-all">{googleEmail}</strong></> : "your Google account"} can
+            open. If yours is not there, it belongs to another Google account, or its owner has not shared it with this one yet (in
+            Google Sheets: Share, add this address). No sheet at all? Make one in Google Sheets with column names in row 1 (for example
+            id, name, email), then choose it here.
+          </p>
+        </div>
+      )}
+
       {failure && (
         <div role="alert" data-testid="register-error" ref={failed} tabIndex={-1} className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="[overflow-wrap:anywhere]">{failure.message}</p>
@@ -262,8 +278,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         <li>
           <strong>Writes.</strong> Share the sheet with <code className="break-all font-mono">{serviceAccountEmail}</code> as Editor and
           SheetAPI writes with its own account; otherwise it writes through your Google account. Sharing alone does not register a sheet:
-          register it here too, with &ldquo;Choose a sheet from Google Drive&rdquo; (&ldquo;Continue to Google&rdquo; first, while your
-          Google account is not connected), which is how Google confirms it is yours to register.
+          register it here too, with &ldquo;Choose a sheet from Google Drive&rdquo;{googleEmail ? "" : <> (&ldquo;Continue to Google&rdquo; first)</>},
+          which is how Google confirms it is yours to register.
         </li>
         <li>
           <strong>Public docs.</strong> Once registered, the sheet&apos;s tab names, column names and types appear on its public docs page
