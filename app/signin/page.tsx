@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { Brand } from "@/app/components/brand";
 import { SubmitButton } from "@/app/components/submit-button";
 import { signIn } from "@/lib/auth/auth";
 import { safeReturn } from "@/lib/auth/return-to";
+import { pendingReturn } from "@/lib/auth/sign-in-cancel";
 import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { currentUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
@@ -16,8 +18,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const { callbackUrl, error: code } = await searchParams;
   // A fixed sentence per next-auth code: never the URL's own text.
   const error = signInErrorMessage(code);
-  // Only pages of this site: a sign-in link must not bounce the user to another host.
-  const returnTo = safeReturn(callbackUrl, config().appUrl);
+  // Only pages of this site: a sign-in link must not bounce the user to another host. Without one
+  // in the address (next-auth's error redirects drop it), where the sign-in started for.
+  const jar = await cookies();
+  const returnTo = callbackUrl ? safeReturn(callbackUrl, config().appUrl) : (pendingReturn((name) => jar.get(name)?.value) ?? safeReturn(undefined, config().appUrl));
   if (await currentUser()) redirect(returnTo);
 
   async function signInWithGoogle() {

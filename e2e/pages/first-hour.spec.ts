@@ -118,6 +118,16 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
   await expect(page.getByTestId("new-key-read")).toBeChecked();
   await expect(page.getByTestId("new-key-schema")).not.toBeChecked();
 
+  // No name, or the name of a key the sheet has: said at the name, which takes the focus.
+  await page.getByTestId("create-key").click();
+  await expect(page.getByTestId("key-error")).toHaveText("Give the key a name.");
+  await expect(page.getByTestId("key-name")).toBeFocused();
+  await page.getByTestId("key-name").fill("Website");
+  await page.getByTestId("create-key").click();
+  await expect(page.getByTestId("key-error")).toContainText("This sheet already has a key named “Website”");
+  await expect(page.getByTestId("key-name")).toBeFocused();
+  await page.getByTestId("key-name").fill("");
+
   // Revoke asks first, and Cancel keeps the key working.
   const row = keyRow(page, "Website");
   await row.getByTestId("revoke").click();
@@ -157,6 +167,11 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await expect(page.getByTestId("trial-note")).toContainText("Free Trial: 5 requests a minute and 10 an hour");
   const tryIt = page.getByTestId("try-it");
   await expect(tryIt.getByTestId("tryit-quota")).toContainText("Free Trial: 5 a minute, 10 an hour");
+  // A wrong key: a 401, and no plan's figures beside it.
+  await tryIt.getByTestId("tryit-key").fill("shk_wrong");
+  await tryIt.getByTestId("tryit-send").click();
+  await expect(tryIt.getByTestId("tryit-status")).toHaveText("401");
+  await expect(tryIt.getByTestId("tryit-quota")).toHaveText(/^The key was not accepted \(401\), so nothing was counted against any plan\./);
   await tryIt.getByTestId("tryit-key").fill(key);
   await tryIt.getByTestId("tryit-tab").focus();
   await expect(tryIt.getByTestId("tryit-quota")).toContainText("Left: 5 of 5 this minute · 10 of 10 this hour");

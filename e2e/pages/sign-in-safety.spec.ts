@@ -75,11 +75,24 @@ test("the sign-in page says what went wrong in its own words, never in text from
   await page.getByTestId("sign-in-google").click();
   await page.waitForURL((url) => url.href.startsWith(`${E2E.googleUrl}/o/oauth2/v2/auth`));
   await page.getByRole("button", { name: "Cancel" }).click();
-  await page.waitForURL(/\/signin\?.*error=/);
-  await expect(alert).toHaveText(/^(Google's answer could not be checked|Google did not let you sign in)/);
+  await page.waitForURL(/\/signin\?.*error=Cancelled/);
+  await expect(alert).toHaveText("Sign-in was cancelled on Google's screen; nothing was changed. Continue with Google when you are ready.");
   await page.goto("/api/auth/callback/google?code=forged&state=forged");
   await page.waitForURL(/\/signin\?.*error=/);
   await expect(alert).not.toHaveText("Sign-in did not complete. Try again.");
+});
+
+test("cancelled on Google's screen, sign-in says so and still goes on to the page asked for", async ({ page }) => {
+  await page.goto("/dashboard/usage");
+  await page.waitForURL(/\/signin\?callbackUrl=/);
+  await page.getByTestId("sign-in-google").click();
+  await page.waitForURL((url) => url.href.startsWith(`${E2E.googleUrl}/o/oauth2/v2/auth`));
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.waitForURL(/\/signin\?error=Cancelled&callbackUrl=%2Fdashboard%2Fusage$/);
+  await expect(page.getByTestId("sign-in-error")).toContainText("Sign-in was cancelled");
+  await page.getByTestId("sign-in-google").click();
+  await approveGoogleConsent(page, "cancelled-once@example.com");
+  await page.waitForURL(/\/dashboard\/usage$/);
 });
 
 test("pages answer with an X-Request-Id", async ({ request }) => {

@@ -12,6 +12,8 @@ const OTHER_ACCOUNT = "This email address is already linked to another sign-in. 
 const MESSAGES = new Map<string, string>([
   ["Configuration", "Sign-in is not working on our side at the moment. Try again in a few minutes."],
   ["AccessDenied", "Google did not let you sign in. If you cancelled on Google's screen, try again."],
+  // Ours (lib/auth/sign-in-cancel.ts): Cancel on Google's sign-in screen.
+  ["Cancelled", "Sign-in was cancelled on Google's screen; nothing was changed. Continue with Google when you are ready."],
   ["Verification", "This sign-in link has expired or was already used. Start again."],
   ["MissingCSRF", "The sign-in form had expired. Try again."],
   ["OAuthSignin", "Sign-in with Google could not be started. Try again."],

@@ -50,6 +50,7 @@ export function snippet(language: Language, r: RequestExample): string {
         `});`,
         `const answer = await res.json();`,
         `if (!answer.success) throw new Error(\`\${answer.error}: \${answer.message}\`);`,
+        `console.log(answer.data ?? answer.message);`,
       ].join("\n");
     case "python":
       return [
@@ -64,6 +65,7 @@ export function snippet(language: Language, r: RequestExample): string {
         `answer = res.json()`,
         `if not answer["success"]:`,
         `    raise RuntimeError(f"{answer['error']}: {answer['message']}")`,
+        `print(answer.get("data", answer.get("message")))`,
       ].join("\n");
   }
 }

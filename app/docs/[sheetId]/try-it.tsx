@@ -10,7 +10,7 @@ import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/owner-reads
 
 const SHOWN_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "x-cache", "x-request-id"];
 
-type Result = { status: number; headers: [string, string][]; body: string; quota?: Quota; limited?: string };
+type Result = { status: number; headers: [string, string][]; body: string; quota?: Quota; limited?: string; refused?: boolean };
 type Quota = { remaining: number; limit: number; resetAt: number };
 type UsageWindows = { name: string; limit: number; remaining: number; reset_at: number }[];
 
@@ -78,7 +78,9 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
       status: res.status,
       headers: SHOWN_HEADERS.flatMap((h) => (res.headers.get(h) ? [[h, res.headers.get(h)!] as [string, string]] : [])),
       body,
-      quota: quotaOf(res.headers),
+      // A 401's headers are this address's allowance for bad keys, not any plan's.
+      quota: res.status === 401 ? undefined : quotaOf(res.headers),
+      refused: res.status === 401,
       limited: res.status === 429 ? explain429(parsed, res.headers) : undefined,
     };
   }
@@ -120,7 +122,7 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
         {!asOwner && (
           <label className="space-y-1 text-sm sm:col-span-2">
             <span className="text-slate-600 dark:text-slate-400">API key (kept in this page only)</span>
-            <input data-testid="tryit-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} onBlur={(e) => void checkQuota(e.target.value)} placeholder="shk_..." className={`${input} font-mono`} />
+            <input data-testid="tryit-key" type="password" autoComplete="off" value={key} onChange={(e) => { setKey(e.target.value); setResult(null); }} onBlur={(e) => void checkQuota(e.target.value)} placeholder="shk_..." className={`${input} font-mono`} />
           </label>
         )}
         <label className="space-y-1 text-sm">
@@ -147,7 +149,9 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
       <p data-testid="tryit-quota" className="text-xs text-slate-600 dark:text-slate-400">
         {asOwner
           ? "Reads as you, through your dashboard session: not counted against your plan (up to 120 reads an hour), same data and cache as the API."
-          : quota
+          : result && "refused" in result && result.refused
+            ? "The key was not accepted (401), so nothing was counted against any plan. Paste a key of this sheet, whole, as the dashboard showed it."
+            : quota
             ? `${quota.remaining} of ${quota.limit} requests left in the tightest window; it resets at ${clock(quota.resetAt)}. Each request here counts against the plan of the key's account.`
             : usage
               ? `Left: ${usage.map((w) => `${w.remaining.toLocaleString("en-US")} of ${w.limit.toLocaleString("en-US")} ${WINDOW_LABEL[w.name] ?? w.name}`).join(" · ")}. Each request here counts against the plan.`
@@ -169,7 +173,7 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
                 ))}
               </dl>
             )}
-            <pre data-testid="tryit-body" className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{result.body}</pre>
+            <pre data-testid="tryit-body" className="max-h-96 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{result.body}</pre>
           </div>
         ))}
       </div>

@@ -17,7 +17,7 @@ import { PermissionBoxes } from "./permission-boxes";
 const DEFAULT_PERMISSIONS: Permission[] = ["read"];
 const CLOSE_UNCOPIED = "Your new key is shown only this once. Close it?";
 
-function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId: string; target: QuickStartTarget; quota: QuotaSnapshot; tabs: TabColumns[]; visitorLimit: number }) {
+function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames }: { sheetId: string; target: QuickStartTarget; quota: QuotaSnapshot; tabs: TabColumns[]; visitorLimit: number; takenNames: string[] }) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [kind, setKind] = useState<"secret" | "publishable">("secret");
@@ -38,14 +38,26 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
   const copyButton = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const createButton = useRef<HTMLButtonElement>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
   // Closing the dialog loses the key: Escape, or "I have copied it" before any copy was made, asks first.
   const closeDialog = () => {
     if (copied || window.confirm(CLOSE_UNCOPIED)) setCreated(null);
   };
   useModalDialog(created !== null, dialog, copyButton, closeDialog, createButton);
 
+  /** Says what is wrong with the name, at the name: none, or one a live key of this sheet has. */
+  function refuseName(): boolean {
+    const trimmed = name.trim();
+    const problem = trimmed === "" ? "Give the key a name." : takenNames.includes(trimmed) ? `This sheet already has a key named “${trimmed}”: give this one another name, so the two can be told apart.` : null;
+    if (!problem) return false;
+    setError(problem);
+    nameInput.current?.focus();
+    return true;
+  }
+
   function submit() {
     setError(null);
+    if (refuseName()) return;
     startTransition(async () => {
       const chosen: Permission[] = browser ? ["read"] : permissions;
       const result = await createKeyAction({ sheetId, name, permissions: chosen, ...(browser ? { browser: draftInput(draft) } : {}) });
@@ -83,7 +95,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
       </fieldset>
       {browser && <BrowserKeyFields draft={draft} onChange={setDraft} tabs={tabs} idPrefix="new-key" />}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Key name" placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
+        <input ref={nameInput} value={name} onChange={(e) => setName(e.target.value)} aria-label="Key name" aria-invalid={error !== null && /name/.test(error)} aria-describedby={error ? "key-error" : undefined} placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
           className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
         {!browser && <PermissionBoxes value={permissions} onChange={setPermissions} idPrefix="new-key" />}
         <button type="submit" ref={createButton} disabled={pending} data-testid="create-key"
@@ -91,7 +103,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit }: { sheetId
           {pending ? "Creating…" : "Create key"}
         </button>
       </div>
-      {error && <p role="alert" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
+      {error && <p role="alert" id="key-error" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
       {created && (
         <div ref={dialog} role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">
           {/* Scrolls inside itself on a short screen, so nothing of the key or the example is cut off. */}
@@ -129,7 +141,7 @@ export function KeysPanel({ sheetId, keys, target, quota, tabs, visitorLimit }: 
           {keys.map((k) => <KeyRow key={k.id} apiKey={k} tabs={tabs} />)}
         </ul>
       )}
-      <CreateKeyForm sheetId={sheetId} target={target} quota={quota} tabs={tabs} visitorLimit={visitorLimit} />
+      <CreateKeyForm sheetId={sheetId} target={target} quota={quota} tabs={tabs} visitorLimit={visitorLimit} takenNames={keys.filter((k) => !k.revokedAt).map((k) => k.name)} />
     </section>
   );
 }

@@ -1,0 +1,30 @@
+// Google's Cancel on its sign-in screen comes back to the OAuth callback as `?error=access_denied`,
+// which next-auth reports as a generic OAuthCallbackError (the same code as a forged or expired
+// callback) and sends to the sign-in page without the page the person was going to. This answers
+// it first: the sign-in page says it was cancelled, and Continue with Google goes on to where
+// they were going.
+import type { NextRequest } from "next/server";
+import { config } from "@/lib/env";
+import { safeReturn } from "./return-to";
+
+/** next-auth's cookie holding where to go after sign-in (`__Secure-` on https). */
+export const CALLBACK_URL_COOKIES = ["__Secure-authjs.callback-url", "authjs.callback-url"];
+
+/** Where the person was going, from next-auth's cookie; undefined without one. */
+export function pendingReturn(read: (name: string) => string | undefined): string | undefined {
+  for (const name of CALLBACK_URL_COOKIES) {
+    const value = read(name);
+    if (value) return safeReturn(value, config().appUrl);
+  }
+  return undefined;
+}
+
+/** The redirect for a sign-in cancelled on Google's screen; undefined for every other request. */
+export function cancelledAtGoogle(req: NextRequest): Response | undefined {
+  const url = req.nextUrl;
+  if (!url.pathname.endsWith("/callback/google") || url.searchParams.get("error") !== "access_denied") return undefined;
+  const target = new URLSearchParams({ error: "Cancelled" });
+  const back = pendingReturn((name) => req.cookies.get(name)?.value);
+  if (back) target.set("callbackUrl", back);
+  return new Response(null, { status: 302, headers: { Location: `/signin?${target}`, "Cache-Control": "no-store" } });
+}
