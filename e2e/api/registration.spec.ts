@@ -25,7 +25,7 @@ test("POST /register says what is wrong with a body that is not the JSON object 
     ["[1]", /must be a JSON object/],
     ["{}", /sheet_url is required/],
   ] as const) {
-    const res = await page.request.post("/register", { data, headers: { "Content-Type": "application/json" } });
+    const res = await page.request.post("/register", { data: Buffer.from(data), headers: { "Content-Type": "application/json" } });
     expect([data, res.status()]).toEqual([data, 400]);
     const body = await res.json();
     expect(body).toMatchObject({ success: false, error: "validation_error" });
