@@ -1,8 +1,11 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { Brand } from "@/app/components/brand";
 
 // The 404 page for browsers: unknown addresses (and notFound() anywhere without its own page).
 // API clients asking the same address get the JSON envelope instead (app/[...path]/route.ts).
+export const metadata: Metadata = { title: "Page not found · SheetAPI" };
+
 export default function NotFound() {
   return (
     <main id="main" className="mx-auto flex min-h-screen max-w-xl flex-col justify-center px-4 py-16 sm:px-6" data-testid="not-found">

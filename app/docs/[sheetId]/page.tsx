@@ -68,7 +68,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         </p>
       </div>
       <ScrollArea label={`Columns of ${tab.name}`}>
-        <table className="w-full min-w-[28rem] text-left text-sm">
+        <table className="w-full text-left text-sm">
           <thead className="text-xs text-slate-500"><tr><th className="py-1 pr-4 font-normal">Column</th><th className="py-1 pr-4 font-normal">Type</th><th className="py-1 font-normal">Example{ex?.real ? "" : " (made up)"}</th></tr></thead>
           <tbody>
             {tab.columns.map((c) => (
@@ -76,7 +76,8 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
                 {/* A long name wraps within its share, so Type and Example stay in view on a phone. */}
                 <td className="max-w-[40vw] py-1.5 pr-4 font-mono [overflow-wrap:anywhere]">{c.name}</td>
                 <td className="py-1.5 pr-4 whitespace-nowrap"><span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs dark:bg-slate-800">{c.type}</span></td>
-                <td className="py-1.5 font-mono text-xs text-slate-600 dark:text-slate-400">{String(ex?.rows[0]?.[c.name] ?? "")}</td>
+                {/* Wraps too: on a phone the three columns share the screen, none scrolled out of it. */}
+                <td className="py-1.5 font-mono text-xs text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">{String(ex?.rows[0]?.[c.name] ?? "")}</td>
               </tr>
             ))}
           </tbody>

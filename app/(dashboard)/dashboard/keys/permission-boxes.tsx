@@ -4,11 +4,13 @@ import { PERMISSION_LABELS, PERMISSIONS, type Permission } from "@/lib/keys/perm
 
 export function PermissionBoxes({ value, onChange, disabled, idPrefix }: { value: Permission[]; onChange: (p: Permission[]) => void; disabled?: boolean; idPrefix: string }) {
   return (
-    <div className="flex flex-wrap gap-3">
+    <div className="flex flex-wrap gap-x-1 gap-y-1">
       {PERMISSIONS.map((p) => (
-        <label key={p} className="flex items-center gap-1.5 text-sm">
+        // The whole label is the target: 44 px tall on a phone, as touch guidelines ask.
+        <label key={p} className="flex min-h-11 cursor-pointer items-center gap-2 rounded-md px-2 text-sm hover:bg-slate-50 sm:min-h-9 dark:hover:bg-slate-900">
           <input
             type="checkbox"
+            className="size-5"
             id={`${idPrefix}-${p}`}
             data-testid={`${idPrefix}-${p}`}
             checked={value.includes(p)}
