@@ -82,6 +82,15 @@ describe("sort and page", () => {
     expect(names("sort=score&order=desc")).toEqual(["Ada", "Eve", "Bob", "Dee", "Cy"]);
   });
 
+  it("without sort, order=desc reverses the sheet's order: last rows first, filtered and paged the same", () => {
+    const inSheetOrder = names("");
+    expect(names("order=desc")).toEqual([...inSheetOrder].reverse());
+    expect(names("order=desc&limit=2")).toEqual([...inSheetOrder].reverse().slice(0, 2));
+    expect(names("order=desc&limit=2&offset=1")).toEqual([...inSheetOrder].reverse().slice(1, 3));
+    expect(names("order=desc&filter=id!=3")).toEqual(names("filter=id!=3").reverse());
+    expect(names("order=desc&filter=id>=3")).toEqual(names("filter=id>=3").reverse());
+  });
+
   it("sorts a mixed column by text", () => {
     // "n/a" is not a number, so age sorts as text: "36" < "7" < "n/a".
     expect(names("sort=age")).toEqual(["Ada", "Dee", "Cy", "Eve", "Bob"]);

@@ -120,7 +120,7 @@ export function parseListQuery(params: URLSearchParams, columns: Columns, { maxL
   // `filter` sent twice means both, as conditions joined by `,` do.
   const filters = params.getAll("filter").flatMap(conditions);
   const anyOf = params.getAll("or").map(conditions).filter((group) => group.length > 0);
-  return { limit, offset, sort: first?.column, order: first?.order ?? "asc", filters, anyOf, thenBy, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
+  return { limit, offset, sort: first?.column, order: first?.order ?? (params.get("order") === "desc" ? "desc" : "asc"), filters, anyOf, thenBy, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
 }
 
 /**
@@ -182,17 +182,23 @@ export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total
       conditions = conditions.filter((c) => !slice.conditions.includes(c));
     }
   }
+  // `order=desc` without `sort`: the sheet's order reversed, its last rows first.
+  const reversed = !order && q.order === "desc";
+  const rowAt = (k: number) => {
+    const j = reversed ? start + end - 1 - k : k;
+    return visit ? visit[j]! : j;
+  };
   const all = conditions.map((c) => decisions(data, c));
   const groups = (q.anyOf ?? []).map((group) => group.map((c) => decisions(data, c)));
   const page: TabRow[] = [];
   if (!all.length && !groups.length) {
     // Nothing left to test: the page is a slice.
-    for (let k = start + q.offset; k < end && page.length < q.limit; k++) page.push(data.rows[visit ? visit[k]! : k]!);
+    for (let k = start + q.offset; k < end && page.length < q.limit; k++) page.push(data.rows[rowAt(k)]!);
     return { rows: page, total: end - start };
   }
   let total = 0;
   for (let k = start; k < end; k++) {
-    const i = visit ? visit[k]! : k;
+    const i = rowAt(k);
     if (!matches(all, groups, i)) continue;
     if (total >= q.offset && page.length < q.limit) page.push(data.rows[i]!);
     total++;
