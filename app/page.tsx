@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { config } from "@/lib/env";
+import { PLANS } from "@/lib/limits/plans";
 
 // Rendered per request, as the guide is: the example names this installation's own address.
 export const dynamic = "force-dynamic";
@@ -9,9 +10,11 @@ const FEATURES = [
   { title: "Keys with permissions", body: "Read, Write, Schema and Analytics per key. Shown once, stored hashed, revoked instantly everywhere." },
   { title: "Safe with your data", body: "Values are written as text, never as formulas; a bad request writes nothing; a row is never overwritten by its neighbour." },
   { title: "Limits you can count on", body: "Plan limits per minute, hour, day and month, exact across servers, with rate-limit headers on every answer." },
-  { title: "Runs anywhere", body: "Two commands start it on a laptop with an embedded database; point it at Postgres and Upstash for production." },
+  { title: "Open to inspect", body: "Generated docs and an OpenAPI 3.1 document per sheet, so any client generator, Postman or Prism works with your sheet as it is." },
   { title: "Fast", body: "Tabs are cached with single-flight reads, and every write invalidates the cache on every server." },
 ];
+
+const count = (n: number) => n.toLocaleString("en-US");
 
 export default function Home() {
   return (
@@ -19,6 +22,9 @@ export default function Home() {
       <header className="flex items-center justify-between">
         <span className="text-lg font-semibold tracking-tight">SheetAPI</span>
         <nav className="flex items-center gap-4 text-sm">
+          <a href="#plans" className="inline-flex min-h-11 items-center text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white" data-testid="plans-link">
+            Plans
+          </a>
           <Link href="/docs" className="inline-flex min-h-11 items-center text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white" data-testid="docs-link">
             Docs
           </Link>
@@ -55,6 +61,28 @@ export default function Home() {
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{f.body}</p>
           </div>
         ))}
+      </section>
+
+      <section id="plans" className="mt-16 scroll-mt-4" data-testid="plans">
+        <h2 className="text-2xl font-bold tracking-tight">Plans</h2>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          Limits are per account, shared by all its keys and sheets. Every account starts on the Free Trial; change plan at any time from
+          the dashboard, effective at once. Answers Google fails (5xx) and refusals for a limit (429) are not counted.
+        </p>
+        <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {Object.values(PLANS).map((p) => (
+            <div key={p.label} className="rounded-lg border border-slate-200 p-5 dark:border-slate-800">
+              <h3 className="font-semibold">{p.label}</h3>
+              <p className="mt-2 text-2xl font-bold">{count(p.month)}</p>
+              <p className="text-xs text-slate-500">requests a month</p>
+              <ul className="mt-3 space-y-1 text-sm text-slate-600 dark:text-slate-400">
+                <li>{count(p.day)} a day</li>
+                <li>{count(p.hour)} an hour</li>
+                <li>bursts of {count(p.burst)} a minute</li>
+              </ul>
+            </div>
+          ))}
+        </div>
       </section>
     </main>
   );
