@@ -169,8 +169,8 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       {pickId && !registered && (
         <div role="status" data-testid="pick-prompt" className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
           <p>
-            Google has not yet confirmed that your account can open the spreadsheet <code className="break-all font-mono text-xs">{pickId}</code>.
-            Choose it in Google Drive to prove it.
+            One more step: choose the spreadsheet <code className="break-all font-mono text-xs">{pickId}</code> in Google Drive. That is how
+            Google confirms to SheetAPI that your account can open it.
           </p>
           {pickerButton(pickId, "Choose it in Google Drive", "choose-pending")}
         </div>
