@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase, type DatabaseHandle } from "@/db/client";
 import { freshPglite, freshPostgres } from "@/testing/databases";
 import { testPostgresUrl } from "@/testing/services";
+import { sql } from "drizzle-orm";
 import { tabIdMarks } from "../schema";
 import { idMark, raiseIdMark } from "./id-marks";
 import { findApiKeyByHash, getApiKeyForUser, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPermissions, stampApiKeysUsed } from "./api-keys";
@@ -34,6 +35,17 @@ describe.each(drivers)("queries on %s", (_name, open) => {
     expect(await idMark("1ids", tab)).toBe(45);
     expect(await idMark("1ids", { gid: 7, name: "Renamed" })).toBe(45);
     expect(await idMark("1ids", { gid: 8, name: "Other tab" })).toBe(0);
+  });
+
+  it.skipIf(!open)("migration 0011 copies a mark kept under a tab's name to its gid, as the sheet's stored model names it", async () => {
+    const owner = await createUser({ email: "marks@example.com", name: "M" });
+    await insertSheet({ id: "3ids", userId: owner.id, name: "Marks", access: "service_account", schema: { tabs: [{ name: "Old name", gid: 12 }, { name: "Other", gid: 13 }] } });
+    await handle!.db.insert(tabIdMarks).values([{ sheetId: "3ids", tab: "Old name", lastId: 50 }, { sheetId: "3ids", tab: "gid:13", lastId: 9 }, { sheetId: "3ids", tab: "Other", lastId: 7 }]);
+    const { readFile } = await import("node:fs/promises");
+    await handle!.db.execute(sql.raw(await readFile("db/migrations/0011_id_marks_by_gid.sql", "utf8")));
+    // Renamed since: the gid's mark carries the name's.
+    expect(await idMark("3ids", { gid: 12, name: "New name" })).toBe(50);
+    expect(await idMark("3ids", { gid: 13, name: "Renamed too" })).toBe(9);
   });
 
   it.skipIf(!open)("reads a mark kept under the tab's name before gids, and keeps the larger", async () => {

@@ -32,9 +32,11 @@ export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCipher
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
 /**
  * Ids are counted per tab by its gid, which stays when the owner renames the tab: a renamed tab
- * goes on from its ids, and a new tab given an old one's name starts its own.
+ * goes on from its ids. The earlier release counted by the tab's name: that counter, while the
+ * store holds it, is read as a floor too (db/queries/id-marks.ts keeps both marks).
  */
 export const idCounterKey = (sheetId: string, gid: number) => `sheetapi:ids:${sheetId}:gid:${gid}`;
+const namedCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetId}:${tab}`;
 // The counter may expire: the tab's mark in the database is the floor it starts again from.
 const ID_COUNTER_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -113,18 +115,19 @@ function maxIntegerId(ids: Iterable<string>): number {
 export async function nextIds(sheetId: string, tab: Pick<TabModel, "gid" | "name">, floor: number, count: number): Promise<number> {
   const store = getLimitStore();
   const key = idCounterKey(sheetId, tab.gid);
-  let marked = 0;
-  try {
-    marked = await idMark(sheetId, tab);
-  } catch (err) {
+  const [mark, [counted, countedByName]] = await Promise.all([
+    idMark(sheetId, tab).then((n) => ({ n }), (err: unknown) => ({ err })),
+    store.mget<number>([key, namedCounterKey(sheetId, tab.name)]).catch(() => [null, null]),
+  ]);
+  if ("err" in mark) {
     // Without the mark, only a counter the store still holds knows every id handed out.
-    const [counter] = await store.mget<number>([key]).catch(() => [null]);
-    if (counter === null) throw writesPaused("new ids cannot be assigned while the database is unreachable");
-    log.warn({ sheet: sheetId, tab: tab.name, ...errorFields(err) }, "ids: the tab's mark could not be read; the store's counter goes on alone");
+    if (counted === null) throw writesPaused("new ids cannot be assigned while the database is unreachable");
+    log.warn({ sheet: sheetId, tab: tab.name, ...errorFields(mark.err) }, "ids: the tab's mark could not be read; the store's counter goes on alone");
   }
+  const marked = "n" in mark ? mark.n : 0;
   let last: number;
   try {
-    last = await store.allocate(key, Math.max(floor, marked), count, ID_COUNTER_TTL_SECONDS);
+    last = await store.allocate(key, Math.max(floor, marked, Number(countedByName ?? 0)), count, ID_COUNTER_TTL_SECONDS);
   } catch {
     throw writesPaused("ids cannot be assigned while the coordination store is unreachable");
   }

@@ -263,8 +263,8 @@ describe("creating rows", () => {
     setLimitStore(memoryStore());
     expect(idOf(await ids.create("Older", { name: "c" }))).toBe("42");
 
-    // Renamed in the Sheets UI, the tab goes on from its own ids; a new tab under its old name
-    // starts its own.
+    // Renamed in the Sheets UI, the tab goes on from its own ids; a new tab under its old name goes
+    // on above the old one's (a name's mark is kept too, for the earlier release's instances).
     expect((await ids.remove("Older", "42")).status).toBe(200);
     await svc.google.store.mutate(sheetId, (s) => {
       const older = s.tabs.find((t) => t.title === "Older")!;
@@ -275,7 +275,7 @@ describe("creating rows", () => {
     expect((await callRoute(POST, { method: "POST", path: `/api/${sheetId}/refresh-schema`, params: { sheetId }, headers: { "X-API-Key": ids.key } })).status).toBe(200);
     setLimitStore(memoryStore());
     expect(idOf(await ids.create("Renamed", { name: "d" }))).toBe("43");
-    expect(idOf(await ids.create("Older", { name: "again" }))).toBe("2");
+    expect(idOf(await ids.create("Older", { name: "again" }))).toBe("43");
   });
 
   it("says how to allow writes again when the service's account may only view the sheet now, and keeps reading", async () => {
