@@ -1,5 +1,6 @@
 import { config } from "@/lib/env";
 import { withPeekedLimits } from "@/lib/http/peek-limits";
+import { nonceOf, pagePolicy } from "@/lib/http/page-policy";
 import { isPageNavigation, unknownRoute } from "@/lib/http/route";
 
 // Any path no other route serves. A browser loading a page gets the 404 page (app/not-found.tsx);
@@ -23,7 +24,15 @@ function loadNotFoundPage(): Promise<string> {
 const unknown = withPeekedLimits(async (req: Request) => {
   if (!isPageNavigation(req)) return unknownRoute(req);
   const html = await loadNotFoundPage().catch(() => `<!doctype html><title>Page not found · SheetAPI</title><h1>Page not found</h1><p><a href="/">SheetAPI home</a></p>`);
-  return new Response(req.method === "HEAD" ? null : html, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  // Under a path the proxy serves (/docs/…, /dashboard/…) the answer's policy has a nonce: the
+  // page's scripts carry it too. Any other path gets the static policy (a path the proxy passes
+  // over by case, /Docs, matches none of next.config.ts' headers either).
+  const nonce = nonceOf(req.headers.get("content-security-policy"));
+  const page = nonce ? html.replace(/<script(?![^>]*\snonce=)/g, `<script nonce="${nonce}"`) : html;
+  return new Response(req.method === "HEAD" ? null : page, {
+    status: 404,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": pagePolicy({ nonce }) },
+  });
 });
 const other = withPeekedLimits(unknownRoute);
 

@@ -39,6 +39,25 @@ test("each page answer has its own nonce, every script in it carries that nonce,
   }
 });
 
+test("the 404 page keeps a policy: with the answer's nonce under the pages' paths, the static one elsewhere, whatever the case", async ({ request, page }) => {
+  const html = { Accept: "text/html" };
+  const under = await request.get("/docs/no/such/page", { headers: html });
+  expect(under.status()).toBe(404);
+  const nonce = scriptSources(under.headers()["content-security-policy"]!).find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
+  expect(nonce).toBeTruthy();
+  for (const tag of (await under.text()).match(/<script\b[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
+  for (const path of ["/Docs", "/SIGNIN", "/Dashboard/x", "/pricing"]) {
+    const res = await request.get(path, { headers: html });
+    expect([path, res.status()]).toEqual([path, 404]);
+    expect(res.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+  }
+  const violations = await watchViolations(page);
+  await page.goto("/dashboard/no/such/page");
+  await expect(page.getByTestId("not-found")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(await violations()).toEqual([]);
+});
+
 test("the pages come alive under the policy: no violation on the landing page, sign-in, the dashboard, a sheet, its docs, or the Picker", async ({ page, browser }) => {
   test.setTimeout(180_000);
   const violations = await watchViolations(page);

@@ -20,6 +20,14 @@ test("a callbackUrl to another site lands on the dashboard instead", async ({ pa
     const again = await page.request.get(`/signin?callbackUrl=${encodeURIComponent(target)}`, { maxRedirects: 0 });
     expect(new URL(again.headers()["location"] ?? "", E2E.baseUrl).origin).toBe(E2E.baseUrl);
   }
+  // Nor back to the sign-in page itself, which would send a signed-in visitor round for ever.
+  for (const target of ["/signin", "/signin?callbackUrl=/signin"]) {
+    await page.goto(`/signin?callbackUrl=${encodeURIComponent(target)}`);
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+  }
+  // A plain visit, signed in, goes to the dashboard whatever the last sign-in was started for.
+  await page.goto("/signin");
+  await page.waitForURL((url) => url.pathname === "/dashboard");
 });
 
 test("a signed-out visit to a sheet page returns to it after sign-in", async ({ page }) => {

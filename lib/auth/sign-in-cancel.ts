@@ -7,16 +7,16 @@ import type { NextRequest } from "next/server";
 import { config } from "@/lib/env";
 import { safeReturn } from "./return-to";
 
-/** next-auth's cookie holding where to go after sign-in (`__Secure-` on https). */
-export const CALLBACK_URL_COOKIES = ["__Secure-authjs.callback-url", "authjs.callback-url"];
+/**
+ * next-auth's cookie holding where to go after sign-in: `__Secure-` prefixed on https, where only
+ * that one is read (a sibling subdomain could plant the plain one).
+ */
+const callbackUrlCookie = () => (config().appUrl.startsWith("https://") ? "__Secure-authjs.callback-url" : "authjs.callback-url");
 
 /** Where the person was going, from next-auth's cookie; undefined without one. */
 export function pendingReturn(read: (name: string) => string | undefined): string | undefined {
-  for (const name of CALLBACK_URL_COOKIES) {
-    const value = read(name);
-    if (value) return safeReturn(value, config().appUrl);
-  }
-  return undefined;
+  const value = read(callbackUrlCookie());
+  return value ? safeReturn(value, config().appUrl) : undefined;
 }
 
 /** The redirect for a sign-in cancelled on Google's screen; undefined for every other request. */

@@ -2,9 +2,9 @@
 // nonce made for that answer: Next.js reads it from the request and puts it on the scripts it
 // writes, and 'strict-dynamic' lets those scripts load the rest (the app's chunks, Google's
 // Picker), so no inline script runs unless this server wrote it for this answer. The one other
-// page, the prerendered 404 (served by a route handler for unknown paths), carries the static
-// policy from next.config.ts, which has no nonce to offer and allows inline scripts; it shows
-// nothing a sheet or a visitor wrote.
+// page, the prerendered 404 (served by app/[...path]/route.ts for unknown paths), is given the
+// answer's nonce under a path the proxy serves, and the static policy elsewhere (also from
+// next.config.ts), which allows inline scripts; it shows nothing a sheet or a visitor wrote.
 //
 // Imported by next.config.ts too, hence no path aliases here.
 
@@ -45,3 +45,7 @@ export function newNonce(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
 }
 
+/** The nonce a policy allows scripts by (only one this server could have made: base64 of 16 bytes). */
+export function nonceOf(policy: string | null): string | undefined {
+  return policy ? /'nonce-([A-Za-z0-9+/]{22}==)'/.exec(policy)?.[1] : undefined;
+}
