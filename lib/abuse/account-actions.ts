@@ -32,7 +32,7 @@ export async function limitAccountAction(userId: string, action: keyof typeof AC
     "rate_limit_exceeded",
     `Too many ${LABEL[action]}: at most ${limit} an hour per account. Retry in ${Math.ceil(retryAfter / 60)} min.`,
     { retry_after: retryAfter, limit: { allowed: limit, current: result.used[0] ?? limit, reset_at: Math.ceil((now + retryAfter * 1000) / 1000) } },
-    // The window exceeded, as every 429's rate-limit headers describe it (DECISIONS 16).
+    // The action's one window, full: the least remaining, as DECISIONS 16 has the headers describe.
     { "Retry-After": String(retryAfter), ...rateLimitHeaders({ limit, remaining: 0, reset: now + retryAfter * 1000 }, [{ limit, seconds: HOUR_MS / 1000 }], now) },
   );
 }

@@ -75,7 +75,7 @@ type Handler = (req: Request, context?: never) => Promise<Response>;
 /**
  * `handler`, its answers carrying the limit headers of a live key the request carries (or, without
  * one, of the address's allowance). A 429 of the route's own (registrations an hour, say) keeps
- * the headers of the limit it names: DECISIONS 16 has them describe the window exceeded.
+ * the headers of the limit it names: the one window it has, and it is full.
  */
 export function withPeekedLimits<H extends Handler>(handler: H): H {
   const wrapped: Handler = async (req, context) => {

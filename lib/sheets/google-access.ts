@@ -134,7 +134,7 @@ export async function withGoogle<T>(
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const failure = readGoogleError(err);
-    const translated = kind === "write" && !failure.problem && !failure.invalidGrant && (failure.status === 403 || failure.status === 401) ? writeRefused(sheet) : translateGoogleError(err);
+    const translated = kind === "write" && !failure.problem && !failure.invalidGrant && failure.status === 403 ? writeRefused(sheet) : translateGoogleError(err);
     if (failure.problem === "service_account_auth") noteServiceAccountSignIn(`${failure.reason}: ${failure.message}`);
     if (failure.invalidGrant) {
       await publishSheetQuietly(await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }));

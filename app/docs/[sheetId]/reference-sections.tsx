@@ -57,7 +57,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           [<code key="l">limit</code>, "1 to 1,000 rows (default 100)"],
           [<code key="o">offset</code>, "rows to skip (default 0)"],
           [<code key="s">sort</code>, "a column, or several joined by , (later ones break ties); by value when all its values are numbers or dates (in the sheet's locale); stable; empty values last"],
-          [<code key="r">order</code>, "asc (default) or desc, for all sort columns or one per column (asc,desc)"],
+          [<code key="r">order</code>, "asc (default) or desc, for all sort columns or one per column (asc,desc); without sort, desc gives the last rows first"],
           [<code key="f">filter</code>, "conditions joined by , (all must hold)"],
           [<code key="or">or</code>, "conditions joined by , of which one must hold (across columns); repeat for several groups"],
           [<code key="c">select</code>, "only these columns (and id), comma-separated"],
