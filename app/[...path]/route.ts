@@ -21,6 +21,10 @@ function loadNotFoundPage(): Promise<string> {
   return notFoundPage;
 }
 
+/** The prerendered page's scripts, and its preloads of scripts (checked as scripts are), with the answer's nonce. */
+const withNonce = (html: string, nonce: string) =>
+  html.replace(/<script(?![^>]*\snonce=)/g, `<script nonce="${nonce}"`).replace(/<link(?=[^>]*\bas="script")(?![^>]*\snonce=)/g, `<link nonce="${nonce}"`);
+
 const unknown = withPeekedLimits(async (req: Request) => {
   if (!isPageNavigation(req)) return unknownRoute(req);
   const html = await loadNotFoundPage().catch(() => `<!doctype html><title>Page not found · SheetAPI</title><h1>Page not found</h1><p><a href="/">SheetAPI home</a></p>`);
@@ -28,7 +32,7 @@ const unknown = withPeekedLimits(async (req: Request) => {
   // page's scripts carry it too. Any other path gets the static policy (a path the proxy passes
   // over by case, /Docs, matches none of next.config.ts' headers either).
   const nonce = nonceOf(req.headers.get("content-security-policy"));
-  const page = nonce ? html.replace(/<script(?![^>]*\snonce=)/g, `<script nonce="${nonce}"`) : html;
+  const page = nonce ? withNonce(html, nonce) : html;
   return new Response(req.method === "HEAD" ? null : page, {
     status: 404,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": pagePolicy({ nonce }) },

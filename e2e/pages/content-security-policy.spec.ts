@@ -45,7 +45,8 @@ test("the 404 page keeps a policy: with the answer's nonce under the pages' path
   expect(under.status()).toBe(404);
   const nonce = scriptSources(under.headers()["content-security-policy"]!).find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
   expect(nonce).toBeTruthy();
-  for (const tag of (await under.text()).match(/<script\b[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
+  const body = await under.text();
+  for (const tag of [...(body.match(/<script\b[^>]*>/g) ?? []), ...(body.match(/<link\b[^>]*as="script"[^>]*>/g) ?? [])]) expect(tag).toContain(`nonce="${nonce}"`);
   for (const path of ["/Docs", "/SIGNIN", "/Dashboard/x", "/pricing"]) {
     const res = await request.get(path, { headers: html });
     expect([path, res.status()]).toEqual([path, 404]);
