@@ -18,15 +18,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const { callbackUrl, error: code } = await searchParams;
   // A fixed sentence per next-auth code: never the URL's own text.
   const error = signInErrorMessage(code);
-  // Only pages of this site: a sign-in link must not bounce the user to another host, nor back
-  // here (a signed-in visitor would go round for ever).
+  // Only pages of this site: a sign-in link must not bounce the user to another host. Without one
+  // in the address, after a failed sign-in (next-auth's error redirects drop it): where that
+  // sign-in was started for.
   const user = await currentUser();
   const jar = await cookies();
-  // Without one in the address, after a failed sign-in (next-auth's error redirects drop it):
-  // where that sign-in was started for.
-  const asked = callbackUrl ?? (error && !user ? pendingReturn((name) => jar.get(name)?.value) : undefined);
-  const safe = safeReturn(asked, config().appUrl);
-  const returnTo = /^\/signin(\/|\?|#|$)/.test(safe) ? safeReturn(undefined, config().appUrl) : safe;
+  const pending = callbackUrl === undefined && error && !user ? pendingReturn((name) => jar.get(name)?.value) : undefined;
+  const returnTo = pending ?? safeReturn(callbackUrl, config().appUrl);
   if (user) redirect(returnTo);
 
   async function signInWithGoogle() {

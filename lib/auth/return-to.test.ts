@@ -27,5 +27,7 @@ describe("safeReturn", () => {
     expect(safeReturn("/.//evil.example", app)).toBe("/evil.example");
     expect(safeReturn(undefined, app)).toBe("/dashboard");
     expect(safeReturn("", app)).toBe("/dashboard");
+    expect(safeReturn("/signin?callbackUrl=/signin", app)).toBe("/dashboard");
+    expect(safeReturn("/signin/", app)).toBe("/dashboard");
   });
 });

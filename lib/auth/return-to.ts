@@ -16,5 +16,8 @@ export function safeReturn(target: string | null | undefined, appUrl: string): s
   }
   if (url.origin !== new URL(appUrl).origin) return DEFAULT_RETURN;
   // "/.//evil.example" parses to the path "//evil.example": one leading slash only.
-  return `${url.pathname.replace(/^\/+/, "/")}${url.search}${url.hash}`;
+  const path = url.pathname.replace(/^\/+/, "/");
+  // Never the sign-in page itself: a signed-in visitor would be sent round for ever.
+  if (/^\/signin(\/|$)/.test(path)) return DEFAULT_RETURN;
+  return `${path}${url.search}${url.hash}`;
 }
