@@ -17,6 +17,14 @@ let unicodeId: string;
 let owner: Awaited<ReturnType<typeof createUser>>;
 const TAB = "Ventes été 📦";
 
+/** A new spreadsheet of the owner's, which the service may edit, registered: its id and a client with its first key. */
+async function registeredSheet(title: string, tabs: { title: string; rows: unknown[][] }[]) {
+  const sheetId = String((await svc.admin("/spreadsheets", { title, members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" }, tabs })).spreadsheetId);
+  await proveAccessWithGoogle(owner, [sheetId]);
+  const { registerSheet } = await import("./registration");
+  return { sheetId, client: rowsClient(sheetId, (await registerSheet({ userId: owner.id, sheetUrl: sheetId })).apiKey!) };
+}
+
 beforeAll(async () => {
   // Edits made in the emulator below must stay unseen until a refresh: no Drive checks meanwhile.
   svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
@@ -26,13 +34,7 @@ beforeAll(async () => {
   await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID]);
   api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
   readOnly = rowsClient(PUBLIC_READONLY_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!);
-  unicodeId = String((await svc.admin("/spreadsheets", {
-    title: "Unicode",
-    members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
-    tabs: [{ title: TAB, rows: [["id", "produit", "prix"], [1, "Crème brûlée", 4.5], [2, "Café", 2]] }],
-  })).spreadsheetId);
-  await proveAccessWithGoogle(user, [unicodeId]);
-  unicode = rowsClient(unicodeId, (await registerSheet({ userId: user.id, sheetUrl: unicodeId })).apiKey!);
+  ({ sheetId: unicodeId, client: unicode } = await registeredSheet("Unicode", [{ title: TAB, rows: [["id", "produit", "prix"], [1, "Crème brûlée", 4.5], [2, "Café", 2]] }]));
 });
 afterAll(async () => {
   setLimitStore(undefined);
@@ -241,14 +243,7 @@ describe("creating rows", () => {
 
   it("never hands out an id again, even once the limit store has forgotten everything (a restart of the embedded store)", async () => {
     const idOf = (res: { body: Record<string, unknown> }) => (res.body.data as { rows: { id: string }[] }).rows[0]!.id;
-    const sheetId = String((await svc.admin("/spreadsheets", {
-      title: "Ids",
-      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
-      tabs: [{ title: "Items", rows: [["id", "name"], [1, "a"], [2, "b"]] }, { title: "Older", rows: [["id", "name"], [1, "a"]] }],
-    })).spreadsheetId);
-    await proveAccessWithGoogle(owner, [sheetId]);
-    const { registerSheet } = await import("./registration");
-    const ids = rowsClient(sheetId, (await registerSheet({ userId: owner.id, sheetUrl: sheetId })).apiKey!);
+    const { sheetId, client: ids } = await registeredSheet("Ids", [{ title: "Items", rows: [["id", "name"], [1, "a"], [2, "b"]] }, { title: "Older", rows: [["id", "name"], [1, "a"]] }]);
     expect(idOf(await ids.create("Items", { name: "c" }))).toBe("3");
     expect(idOf(await ids.create("Items", { name: "d" }))).toBe("4");
     expect((await ids.remove("Items", "4")).status).toBe(200);
@@ -279,14 +274,7 @@ describe("creating rows", () => {
   });
 
   it("says how to allow writes again when the service's account may only view the sheet now, and keeps reading", async () => {
-    const sheetId = String((await svc.admin("/spreadsheets", {
-      title: "Viewer now",
-      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
-      tabs: [{ title: "Items", rows: [["id", "name"], [1, "a"]] }],
-    })).spreadsheetId);
-    await proveAccessWithGoogle(owner, [sheetId]);
-    const { registerSheet } = await import("./registration");
-    const api = rowsClient(sheetId, (await registerSheet({ userId: owner.id, sheetUrl: sheetId })).apiKey!);
+    const { sheetId, client: api } = await registeredSheet("Viewer now", [{ title: "Items", rows: [["id", "name"], [1, "a"]] }]);
     await svc.admin(`/spreadsheets/${sheetId}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");
     const refused = await api.create("Items", { name: "b" });
     expect([refused.status, refused.body.error]).toEqual([403, "forbidden"]);
