@@ -20,10 +20,11 @@ export function applyCors(headers: Headers, origin: AllowedOrigin = "*"): void {
 }
 
 /**
- * OPTIONS: the preflight answer, 204 with what may be sent (the route's `methods`), for any origin: a preflight carries
- * no key, so the real request is where a browser key's origins are enforced.
+ * OPTIONS: the preflight answer, 204 with what may be sent (the route's `methods`), for any
+ * origin: a preflight carries no key, so the real request is where a browser key's origins are
+ * enforced.
  */
-export function corsPreflight(methods = "GET, POST, PUT, PATCH, DELETE, OPTIONS"): Response {
+export function corsPreflight(methods: string): Response {
   const headers = new Headers({
     "Access-Control-Allow-Methods": methods,
     "Access-Control-Allow-Headers": ALLOW_HEADERS.join(", "),

@@ -10,7 +10,7 @@ import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/owner-reads
 
 const SHOWN_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "x-cache", "x-request-id"];
 
-type Result = { status: number; headers: [string, string][]; body: string; quota?: Quota; limited?: string; refused?: boolean };
+type Result = { status: number; headers: [string, string][]; body: string; quota?: Quota; limited?: string };
 type Quota = { remaining: number; limit: number; resetAt: number };
 type UsageWindows = { name: string; limit: number; remaining: number; reset_at: number }[];
 
@@ -80,7 +80,6 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
       body,
       // A 401's headers are this address's allowance for bad keys, not any plan's.
       quota: res.status === 401 ? undefined : quotaOf(res.headers),
-      refused: res.status === 401,
       limited: res.status === 429 ? explain429(parsed, res.headers) : undefined,
     };
   }
@@ -149,7 +148,7 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
       <p data-testid="tryit-quota" className="text-xs text-slate-600 dark:text-slate-400">
         {asOwner
           ? "Reads as you, through your dashboard session: not counted against your plan (up to 120 reads an hour), same data and cache as the API."
-          : result && "refused" in result && result.refused
+          : result && "status" in result && result.status === 401
             ? "The key was not accepted (401), so nothing was counted against any plan. Paste a key of this sheet, whole, as the dashboard showed it."
             : quota
             ? `${quota.remaining} of ${quota.limit} requests left in the tightest window; it resets at ${clock(quota.resetAt)}. Each request here counts against the plan of the key's account.`
