@@ -8,10 +8,12 @@
 //   production shape: the real Postgres (a fresh database) and emulators/upstash over the real
 //   Redis; skipped when Postgres or Redis does not answer on its usual port.
 // Each round measures the bare route and the rows API back to back (the order rotates), and
-// the ratio of each round is reported as min / median / max over the rounds. A third side is the
-// same bare answer behind the rows API's path shape, with the headers the rows API sets on it
-// (app/api/bench/bare-dynamic/{sheetId}/...): what Next.js spends on the dynamic segments and
-// those headers alone, so the product's own share can be told from the framework's.
+// the ratio of each round is reported as min / median / max over the rounds. Two more sides send
+// the same bare answer with the headers the rows API sets on it, at a static path
+// (app/api/bench/bare-headers: what Next.js spends on those headers, and the rows API's own floor,
+// since its reads are routed to a static path: lib/http/read-paths.ts) and behind the rows API's
+// dynamic path shape (app/api/bench/bare-dynamic/{sheetId}/...: what a route with dynamic
+// segments would cost), so the product's own share can be told from the framework's.
 // Beside throughput, the CPU time the service's own processes spent per answer (next-server; in the production shape
 // also the Upstash bridge) is read from /proc: on a machine shared with other work it moves far
 // less than throughput does, and its ratio (bare / rows API) is what throughput would show alone.
@@ -101,7 +103,7 @@ async function main() {
     log(`bodies: ${PATHS.map((p) => `${p.name} ${JSON.stringify(bodies[p.name]).length} bytes, ${Object.keys(answerHeaders[p.name]!).length} headers of its own`).join("; ")}`);
 
     const lines = [
-      "| shape | path | bare route (median) | bare answer, same path and headers (median) | rows API (median) | throughput ratio to the bare route min / median / max | to the bare answer with the same path and headers (median) | CPU per answer, bare / same path and headers / rows API (median) | of which the Upstash stand-in | CPU ratio to bare | target |",
+      "| shape | path | bare route (median) | rows API (median) | rows API to the bare route min / **median** / max | bare answer with the rows API's headers, static path / dynamic path, to the bare route (median) | rows API to the static one (median) | CPU per answer, bare / static / dynamic / rows API (median) | of which the Upstash stand-in | CPU ratio to bare | target |",
       "|---|---|---|---|---|---|---|---|---|---|---|",
     ];
     for (const inst of instances) {
@@ -109,6 +111,7 @@ async function main() {
       for (const p of PATHS) {
         const sides = [
           { name: "bare", url: `${base}/api/bench/bare?body=${p.name}`, samples: [] as Sample[] },
+          { name: "bare, same headers", url: `${base}/api/bench/bare-headers?body=${p.name}`, samples: [] as Sample[] },
           { name: "bare, same path and headers", url: `${base}/api/bench/bare-dynamic/${SHEET}/${p.dynamicPath}?body=${p.name}`, samples: [] as Sample[] },
           { name: "rows API", url: `${base}/api/v1/${SHEET}/${p.path}`, samples: [] as Sample[] },
         ];
@@ -120,15 +123,16 @@ async function main() {
             side.samples.push(await sample(`${inst.shape} ${p.name} ${side.name}, round ${r + 1}`, side.url, inst));
           }
         }
-        const [bare, dynamicBare, ours] = sides.map((s) => s.samples) as [Sample[], Sample[], Sample[]];
+        const [bare, staticBare, dynamicBare, ours] = sides.map((s) => s.samples) as [Sample[], Sample[], Sample[], Sample[]];
         const ratios = ours.map((m, i) => m.rps / bare[i]!.rps).sort((a, b) => a - b);
-        const toDynamic = median(ours.map((m, i) => m.rps / dynamicBare[i]!.rps));
+        const toBare = (ms: Sample[]) => median(ms.map((m, i) => m.rps / bare[i]!.rps)).toFixed(2);
+        const toStatic = median(ours.map((m, i) => m.rps / staticBare[i]!.rps));
         const errors = sides.flatMap((s) => s.samples).reduce((a, m) => a + m.errors, 0);
         const fmt = (ms: Measure[]) => `${median(ms.map((m) => m.rps))} req/s, p50 ${median(ms.map((m) => m.p50))} ms`;
         const cpu = (ms: Sample[]) => median(ms.map((m) => m.cpu));
         const us = (ms: number) => `${Math.round(ms * 1000)} µs`;
         lines.push(
-          `| ${inst.title} | ${p.title} | ${fmt(bare)} | ${fmt(dynamicBare)} | ${fmt(ours)} | ${ratios[0]!.toFixed(2)} / **${median(ratios).toFixed(2)}** / ${ratios.at(-1)!.toFixed(2)}${errors ? ` (${errors} errors)` : ""} | ${toDynamic.toFixed(2)} | ${us(cpu(bare))} / ${us(cpu(dynamicBare))} / ${us(cpu(ours))} | ${inst.bridge ? us(median(ours.map((m) => m.bridgeCpu))) : "-"} | ${(cpu(bare) / cpu(ours)).toFixed(2)} | >= ${p.target[inst.shape]} |`,
+          `| ${inst.title} | ${p.title} | ${fmt(bare)} | ${fmt(ours)} | ${ratios[0]!.toFixed(2)} / **${median(ratios).toFixed(2)}** / ${ratios.at(-1)!.toFixed(2)}${errors ? ` (${errors} errors)` : ""} | ${toBare(staticBare)} / ${toBare(dynamicBare)} | ${toStatic.toFixed(2)} | ${us(cpu(bare))} / ${us(cpu(staticBare))} / ${us(cpu(dynamicBare))} / ${us(cpu(ours))} | ${inst.bridge ? us(median(ours.map((m) => m.bridgeCpu))) : "-"} | ${(cpu(bare) / cpu(ours)).toFixed(2)} | >= ${p.target[inst.shape]} |`,
         );
       }
     }

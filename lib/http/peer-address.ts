@@ -1,25 +1,19 @@
 // The address of the peer that connected (the client, or the nearest proxy), for per-address
 // allowances: a route handler never sees the socket, so lib/http/raw-requests.ts stamps it on
-// every request before Next.js sees it. The stamp carries a secret made once per process: a
-// request the hook did not stamp (one accepted before it was installed, one to a server it does
-// not patch) carries no address a client could have chosen.
+// every request before Next.js sees it (lib/http/hook-stamp.ts: a client cannot forge it).
 import { isIPv6 } from "node:net";
-import { randomBytes } from "node:crypto";
-import { perProcess } from "@/lib/per-process";
+import { stamp, unstamp } from "./hook-stamp";
 
 export const PEER_ADDRESS_HEADER = "x-sheetapi-peer-address";
 
-const secret = () => perProcess("peer-address-secret", () => randomBytes(16).toString("hex"));
-
 /** The header's value for a connection from `address`. */
 export function stampPeer(address: string): string {
-  return `${secret()} ${address}`;
+  return stamp(address);
 }
 
 /** The address the hook stamped on the request; undefined when it did not (whatever a client sent). */
 export function stampedPeer(value: string | null): string | undefined {
-  const prefix = `${secret()} `;
-  return value?.startsWith(prefix) && value.length > prefix.length ? value.slice(prefix.length) : undefined;
+  return unstamp(value);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unstamp } from "./hook-stamp";
 import { PEER_ADDRESS_HEADER, stampedPeer } from "./peer-address";
+import { READ_PATH_HEADER } from "./read-paths";
 import { canonicalApiUrl, guardRawRequests, rawRefusal } from "./raw-requests";
 
 describe("rawRefusal", () => {
@@ -53,7 +55,11 @@ describe("guardRawRequests on a node:http server", () => {
   let port = 0;
   beforeAll(async () => {
     guardRawRequests();
-    server = createServer((req, res) => res.end(req.url === "/peer" ? `peer ${stampedPeer(String(req.headers[PEER_ADDRESS_HEADER]))}` : `routed ${req.url}`));
+    server = createServer((req, res) => {
+      if (req.url === "/peer") return res.end(`peer ${stampedPeer(String(req.headers[PEER_ADDRESS_HEADER]))}`);
+      const read = unstamp(req.headers[READ_PATH_HEADER] as string | undefined);
+      res.end(`routed ${req.url}${read ? ` read ${read}` : ""}`);
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as { port: number }).port;
   });
@@ -78,9 +84,14 @@ describe("guardRawRequests on a node:http server", () => {
   });
 
   it("leaves other requests to the server's handler", async () => {
-    const text = await exchange(port, "GET /api/v1/s/T%C3%A9st?filter=%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const text = await exchange(port, "POST /api/v1/s/T%C3%A9st?filter=%ZZ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
     expect(text.endsWith("routed /api/v1/s/T%C3%A9st?filter=%ZZ")).toBe(true);
+  });
+
+  it("sends a read of rows to its static route, with the path it was asked at stamped", async () => {
+    const text = await exchange(port, `GET /api/v1/s/T%C3%A9st/7?filter=%ZZ HTTP/1.1\r\nHost: x\r\n${READ_PATH_HEADER}: /api/v1/other/Tab\r\nConnection: close\r\n\r\n`);
+    expect(text.endsWith("routed /api/v1/_read?filter=%ZZ read /api/v1/s/T%C3%A9st/7")).toBe(true);
   });
 
   it("tells the handler the address that connected, whatever the client sent in its place", async () => {
@@ -89,7 +100,9 @@ describe("guardRawRequests on a node:http server", () => {
   });
 
   it("passes an API path with doubled slashes and a trailing one on as the path without them", async () => {
-    const text = await exchange(port, "GET /api//v1/s//T/?filter=a//b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const text = await exchange(port, "DELETE /api//v1/s//T/?filter=a//b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(text.endsWith("routed /api/v1/s/T?filter=a//b")).toBe(true);
+    const read = await exchange(port, "GET /api//v1/s//T/?filter=a//b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(read.endsWith("routed /api/v1/_read?filter=a//b read /api/v1/s/T")).toBe(true);
   });
 });

@@ -3,12 +3,14 @@
 // does not know with an empty 400, and a path whose percent-encoding does not decode (`/%ZZ`,
 // `/%C3%28`) with a bare 500. These are answered here, in the envelope, before Next.js sees
 // them; so is a method Node's HTTP parser does not know at all (`FOO`). An API path with a trailing
-// slash or `//` in it is passed on as the path without them.
+// slash or `//` in it is passed on as the path without them, and a read of rows goes to its
+// static route (lib/http/read-paths.ts).
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "./envelope";
 import { ApiError, clip } from "./errors";
 import { PEER_ADDRESS_HEADER, stampPeer } from "./peer-address";
+import { READ_PATH_HEADER, readRewrite } from "./read-paths";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
 import { METHODS } from "./route";
 
@@ -99,6 +101,11 @@ export function guardRawRequests(): void {
       }
       const canonical = canonicalApiUrl(req.url ?? "/");
       if (canonical !== undefined) req.url = canonical;
+      const read = readRewrite(req.method ?? "", req.url ?? "/");
+      if (read) {
+        req.url = read.url;
+        req.headers[READ_PATH_HEADER] = read.stamp;
+      }
       req.headers[PEER_ADDRESS_HEADER] = stampPeer(req.socket?.remoteAddress ?? "");
     } else if (event === "clientError" && this.listenerCount("clientError") === 0) {
       // Other parse errors keep Node's own answers (408, 413, 431, 400).

@@ -16,7 +16,11 @@ export interface RouteContext<P> {
   annotate(fields: Record<string, string | number | undefined>): void;
 }
 
-type NextContext<P> = { params: Promise<P> };
+export type NextContext<P> = {
+  params: Promise<P>;
+  /** The URL the client asked for, when Next.js routed a rewritten one (lib/http/read-paths.ts). */
+  url?: URL;
+};
 
 /** The path with its parameters named (`/api/v1/{sheetId}/{tabName}`): what a log groups by. */
 function routeTemplate(pathname: string, params: Record<string, unknown>): string {
@@ -32,7 +36,7 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
   return async (req: Request, context?: NextContext<P>): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req.headers);
-    const url = new URL(req.url);
+    const url = context?.url ?? new URL(req.url);
     const fields: Record<string, string | number | undefined> = {};
     let params = {} as P;
     let res: Response;

@@ -19,7 +19,7 @@ import { handleApiError } from "./envelope";
 import { accountLimitHeaders, withPeekedLimits } from "./peek-limits";
 import { ApiError, quoted } from "./errors";
 import { API_KEY_HEADER, carriesTwoKeys, requestKey } from "./key-carrier";
-import { METHODS, route, type Method, type RouteContext } from "./route";
+import { METHODS, route, type Method, type NextContext, type RouteContext } from "./route";
 
 export { API_KEY_HEADER };
 
@@ -136,7 +136,7 @@ const withCors = <A extends unknown[]>(inner: (...args: A) => Promise<Response>)
  * columns do, so a route added later is closed to them until it does.
  */
 export function withApiKey<P extends { sheetId: string; tabName?: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission, browser = false }: { permission: Permission | undefined; browser?: boolean }) {
-  return async (req: Request, context?: { params: Promise<P> }): Promise<Response> => {
+  return async (req: Request, context?: NextContext<P>): Promise<Response> => {
     // Any origin until the key is known; a browser key's answers name only a listed origin.
     let origin: AllowedOrigin = "*";
     const res = await route<P>(async (ctx) => {
