@@ -6,9 +6,10 @@
 // (socket writes, microtask runs) by name. The profile is kept for a closer look (Chrome
 // DevTools, or any .cpuprofile viewer). Runs on the same build as bench/hot-path.ts
 // (SHEETAPI_BENCH_ROUTES=1), made first when stale. `--target bare` profiles the bare route
-// answering the same body, `--target floor` the same behind the rows API's path shape with its
-// headers (the sides of bench/hot-path.ts), so two profiles tell where the difference goes.
-//   npx tsx bench/hot-path-profile.ts [--production] [--path list|row] [--target api|bare|floor] [--seconds 10]
+// answering the same body, `--target floor` the same with the rows API's headers at a static path
+// (where the rows API's reads are routed), `--target dynamic` behind the rows API's own dynamic
+// path shape (the sides of bench/hot-path.ts), so two profiles tell where the difference goes.
+//   npx tsx bench/hot-path-profile.ts [--production] [--path list|row] [--target api|bare|floor|dynamic] [--seconds 10]
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -78,10 +79,11 @@ async function main() {
     const urls: Record<string, string> = {
       api: `${service.base}/api/v1/${SHEET}/${p.path}`,
       bare: `${service.base}/api/bench/bare?body=${p.name}`,
-      floor: `${service.base}/api/bench/bare-dynamic/${SHEET}/${p.dynamicPath}?body=${p.name}`,
+      floor: `${service.base}/api/bench/bare-headers?body=${p.name}`,
+      dynamic: `${service.base}/api/bench/bare-dynamic/${SHEET}/${p.dynamicPath}?body=${p.name}`,
     };
     const url = urls[args.target!];
-    if (!url) throw new Error(`--target is api, bare or floor; got ${args.target}`);
+    if (!url) throw new Error(`--target is api, bare, floor or dynamic; got ${args.target}`);
     await load("warm-up", url, { duration: 3, connections: 50 });
 
     const servers = descendants(service.process.pid!).filter((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("next-server"));
