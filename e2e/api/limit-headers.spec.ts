@@ -26,6 +26,9 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
     ["GET", "/no/such/route", 404],
     ["POST", "/api/v2/whatever", 404],
     ["GET", `/api/v1/${sheetId}`, 404],
+    // The static route reads of rows are rewritten to (lib/http/read-paths.ts), asked for directly.
+    ["GET", "/api/v1/_read", 404],
+    ["POST", "/api/v1/_read", 404],
     ["POST", "/register", 401],
     ["GET", "/register", 405],
     ["GET", "/auth/github?sheet_url=x", 404],
@@ -46,7 +49,7 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
       expect(res.headers()["ratelimit-policy"]).toBe("300;w=60");
     }
   }
-  // Forty-eight answers later, the next counted request is the second of the minute.
+  // Fifty-six answers later, the next counted request is the second of the minute.
   expect(limitOf(await request.get(rows, { headers: { "X-API-Key": key } }))).toEqual(["5", "3"]);
 });
 
@@ -65,6 +68,12 @@ test("a path with a trailing slash or doubled slashes is answered as the path wi
     expect(res.headers()["access-control-allow-origin"]).toBe("*");
     if (path.endsWith("Products/")) expect(await res.json()).toEqual(plain);
   }
+  // A read's HEAD (routed, as its GET, to the rows API's static read route): the GET's status and
+  // headers without the body.
+  const row = `/api/v1/${sheetId}/Products/1`;
+  const [get, head] = [await request.get(row, { headers }), await request.head(row, { headers })];
+  expect([head.status(), head.headers()["etag"], head.headers()["content-type"], (await head.body()).length]).toEqual([200, get.headers()["etag"], get.headers()["content-type"], 0]);
+  expect(head.headers()["x-ratelimit-limit"]).toMatch(/^\d+$/);
   // The handler sees the canonical path: a retry sent with the slash replays the first answer.
   const write = { ...headers, "Content-Type": "application/json", "Idempotency-Key": "trailing-slash-retry" };
   const first = await request.post(`/api/v1/${sheetId}/Products`, { headers: write, data: { name: "Slash lamp" } });

@@ -8,12 +8,12 @@ export const PEER_ADDRESS_HEADER = "x-sheetapi-peer-address";
 
 /** The header's value for a connection from `address`. */
 export function stampPeer(address: string): string {
-  return stamp(address);
+  return stamp(PEER_ADDRESS_HEADER, address);
 }
 
 /** The address the hook stamped on the request; undefined when it did not (whatever a client sent). */
 export function stampedPeer(value: string | null): string | undefined {
-  return unstamp(value);
+  return unstamp(PEER_ADDRESS_HEADER, value);
 }
 
 /**

@@ -57,7 +57,7 @@ describe("guardRawRequests on a node:http server", () => {
     guardRawRequests();
     server = createServer((req, res) => {
       if (req.url === "/peer") return res.end(`peer ${stampedPeer(String(req.headers[PEER_ADDRESS_HEADER]))}`);
-      const read = unstamp(req.headers[READ_PATH_HEADER] as string | undefined);
+      const read = unstamp(READ_PATH_HEADER, req.headers[READ_PATH_HEADER] as string | undefined);
       res.end(`routed ${req.url}${read ? ` read ${read}` : ""}`);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -87,6 +87,13 @@ describe("guardRawRequests on a node:http server", () => {
     const text = await exchange(port, "POST /api/v1/s/T%C3%A9st?filter=%ZZ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
     expect(text.endsWith("routed /api/v1/s/T%C3%A9st?filter=%ZZ")).toBe(true);
+  });
+
+  it("leaves a read whose path holds a dot segment or a tab route to Next.js, untouched", async () => {
+    for (const path of ["/api/v1/s/T/_aggregate?x=1", "/api/v1/s/%2E%2E/T", "/api/v1/s/T/x/y"]) {
+      const text = await exchange(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(text.endsWith(`routed ${path}`)).toBe(true);
+    }
   });
 
   it("sends a read of rows to its static route, with the path it was asked at stamped", async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { stamp } from "./hook-stamp";
+import { PEER_ADDRESS_HEADER } from "./peer-address";
 import { READ_PATH_HEADER, READ_ROUTE, readRewrite, stampedRead } from "./read-paths";
 
-const stamped = (path: string) => new Request(`http://x${READ_ROUTE}`, { headers: { [READ_PATH_HEADER]: stamp(path) } });
+const stamped = (path: string) => new Request(`http://x${READ_ROUTE}`, { headers: { [READ_PATH_HEADER]: stamp(READ_PATH_HEADER, path) } });
 
 describe("readRewrite", () => {
   it("sends GET and HEAD of a tab's rows and of one row to the static route, query kept", () => {
@@ -51,8 +52,14 @@ describe("stampedRead", () => {
     expect(stampedRead(stamped("/api/v1/s/Products"))).toEqual({ path: "/api/v1/s/Products", params: { sheetId: "s", tabName: "Products" } });
   });
 
-  it("knows nothing of a path a client stamped itself", () => {
-    expect(stampedRead(new Request(`http://x${READ_ROUTE}`, { headers: { [READ_PATH_HEADER]: "/api/v1/s/Products" } }))).toBeUndefined();
+  it("knows nothing of a path a client stamped itself, nor of another header's stamp", () => {
+    for (const sent of ["/api/v1/s/Products", `${"0".repeat(32)} /api/v1/s/Products`, `${"é".repeat(32)} /api/v1/s/Products`, stamp(PEER_ADDRESS_HEADER, "/api/v1/s/Products")]) {
+      expect(stampedRead(new Request(`http://x${READ_ROUTE}`, { headers: { [READ_PATH_HEADER]: sent } }))).toBeUndefined();
+    }
     expect(stampedRead(new Request(`http://x${READ_ROUTE}`))).toBeUndefined();
+  });
+
+  it("gives nothing back for a stamped path that does not decode", () => {
+    expect(stampedRead(stamped("/api/v1/s/T%C3%28"))).toBeUndefined();
   });
 });

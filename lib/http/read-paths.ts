@@ -1,19 +1,21 @@
 // The reads clients make most, a tab's rows and one row (GET or HEAD /api/v1/{sheetId}/{tabName}
 // and /{rowId}), reach their route handlers at one static path. Next.js spends on every request
 // to a route with dynamic segments what a static route never costs (it rebuilds the route's
-// pattern, matches and normalises the params and writes them back into the URL: about a fifth
-// of a cached read's CPU here, bench/RESULTS.md). lib/http/raw-requests.ts rewrites such a
-// request to READ_ROUTE before Next.js routes it and stamps the path it was asked at; the route
-// there runs the same handlers with the same params, and they see the URL the client sent.
-// Anything unusual in the path (a dot segment, a character a URL would re-encode, `_aggregate`
-// and the like) is left to Next.js' own routing, as are the other methods.
+// pattern, matches and normalises the params and writes them back into the URL: most of what the
+// spec's paths cost beyond a bare route, bench/RESULTS.md). lib/http/raw-requests.ts rewrites
+// such a request to READ_ROUTE before Next.js routes it and stamps the path it was asked at;
+// lib/http/read-route.ts runs the same handlers there with the same params, and they see the
+// URL the client sent. Anything unusual in the path (a dot segment, a character a URL would
+// re-encode, `_aggregate` and the like) is left to Next.js' own routing, as are the other
+// methods. Kept small: the hook loads it at start.
 import { stamp, unstamp } from "./hook-stamp";
 
 export const READ_ROUTE = "/api/v1/_read";
 export const READ_PATH_HEADER = "x-sheetapi-read-path";
 
 // Segments made only of characters a URL's path keeps as they are (RFC 3986 pchar); a segment
-// that is `.` or `..` (a dot segment a URL removes), or `_…` after the tab (the tab's own routes), is not matched.
+// that is `.` or `..` (a dot segment a URL removes), or `_…` after the tab (the tab's own
+// routes), is not matched.
 const SEGMENT = String.raw`(?!(?:\.|%2[eE]){1,2}(?:/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@%]+`;
 const READ_PATH = new RegExp(`^/api/v1/${SEGMENT}/${SEGMENT}(?:/(?!_|%5[fF])${SEGMENT})?$`);
 
@@ -29,13 +31,21 @@ export function readRewrite(method: string, url: string): { url: string; stamp: 
   const q = url.indexOf("?");
   const path = q < 0 ? url : url.slice(0, q);
   if (!READ_PATH.test(path)) return undefined;
-  return { url: READ_ROUTE + (q < 0 ? "" : url.slice(q)), stamp: stamp(path) };
+  return { url: READ_ROUTE + (q < 0 ? "" : url.slice(q)), stamp: stamp(READ_PATH_HEADER, path) };
 }
 
-/** The path a rewritten read was asked at, its params decoded as Next.js decodes them; undefined when the hook did not stamp it. */
+/**
+ * The path a rewritten read was asked at, its params decoded as Next.js decodes a dynamic
+ * segment; undefined when the hook did not stamp it (or, which the hook's own check of the
+ * encoding rules out, a segment does not decode).
+ */
 export function stampedRead(req: Request): { path: string; params: ReadParams } | undefined {
-  const path = unstamp(req.headers.get(READ_PATH_HEADER));
+  const path = unstamp(READ_PATH_HEADER, req.headers.get(READ_PATH_HEADER));
   if (!path) return undefined;
-  const [sheetId, tabName, rowId] = path.slice("/api/v1/".length).split("/").map(decodeURIComponent) as [string, string, string?];
-  return { path, params: rowId === undefined ? { sheetId, tabName } : { sheetId, tabName, rowId } };
+  try {
+    const [sheetId, tabName, rowId] = path.slice("/api/v1/".length).split("/").map(decodeURIComponent) as [string, string, string?];
+    return { path, params: rowId === undefined ? { sheetId, tabName } : { sheetId, tabName, rowId } };
+  } catch {
+    return undefined;
+  }
 }

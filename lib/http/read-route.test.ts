@@ -77,12 +77,15 @@ describe("the static read route", () => {
     expect(line).toMatchObject({ route: "/api/v1/{sheetId}/{tabName}/{rowId}", status: 200, method: "GET" });
   });
 
-  it("is no route when asked for directly, or with a stamp a client made", async () => {
+  it("is no route when asked for directly, or with a stamp a client made: 404 with the key's limit headers, as any unknown path", async () => {
     const { GET, POST } = await readRoute();
     for (const headers of [{}, { [READ_PATH_HEADER]: `/api/v1/${sheetId}/Products` }] as Record<string, string>[]) {
       const res = await callRoute(GET, { path: READ_ROUTE, params: {}, headers: { ...headers, "X-API-Key": key } });
       expect([res.status, res.body]).toEqual([404, { success: false, error: "not_found", message: "No route GET /api/v1/_read. See GET /api for the routes." }]);
+      expect(res.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
     }
-    expect((await callRoute(POST, { method: "POST", path: READ_ROUTE, params: {}, body: {} })).status).toBe(404);
+    const post = await callRoute(POST, { method: "POST", path: READ_ROUTE, params: {}, body: {}, headers: { "X-API-Key": key } });
+    expect([post.status, post.body.error]).toEqual([404, "not_found"]);
+    expect(post.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
   });
 });
