@@ -1,5 +1,5 @@
 import { config } from "@/lib/env";
-import { withPeekedLimits } from "@/lib/http/peek-limits";
+import { unknownRouteWithLimits as other, withPeekedLimits } from "@/lib/http/peek-limits";
 import { nonceOf, pagePolicy } from "@/lib/http/page-policy";
 import { isPageNavigation, unknownRoute } from "@/lib/http/route";
 
@@ -38,6 +38,5 @@ const unknown = withPeekedLimits(async (req: Request) => {
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": pagePolicy({ nonce }) },
   });
 });
-const other = withPeekedLimits(unknownRoute);
 
 export { unknown as GET, unknown as HEAD, other as POST, other as PUT, other as PATCH, other as DELETE, other as OPTIONS };

@@ -24,6 +24,7 @@ import { errorFields, log } from "@/lib/log";
 import { authenticateKey } from "./admit";
 import { ApiError } from "./errors";
 import { requestKey } from "./key-carrier";
+import { unknownRoute } from "./route";
 
 /**
  * How long an answer may wait for its headers, from the request's arrival. A healthy store and a
@@ -94,6 +95,9 @@ export function withPeekedLimits<H extends Handler>(handler: H): H {
   };
   return wrapped as H;
 }
+
+/** The 404 of a path no route serves, with the limit headers every answer carries. */
+export const unknownRouteWithLimits = withPeekedLimits(unknownRoute);
 
 /** Each handler of a route file (the methods it refuses included) wrapped by withPeekedLimits. */
 export function eachWithPeekedLimits<T extends Record<string, Handler>>(handlers: T): T {

@@ -2,15 +2,14 @@
 // list's and the row's own GET, called with the params and the URL of the path the client asked
 // at. Asked for directly, or with any other method, the path is no route: the 404 every unknown
 // path gets, with the limit headers (app/[...path]/route.ts).
-import { withPeekedLimits } from "./peek-limits";
+import { unknownRouteWithLimits as notHere } from "./peek-limits";
 import { stampedRead } from "./read-paths";
-import { unknownRoute, type NextContext } from "./route";
+import type { NextContext } from "./route";
 
 type TabParams = { sheetId: string; tabName: string };
 type Handler<P> = (req: Request, context: NextContext<P>) => Promise<Response>;
 
 export function readRoute(list: Handler<TabParams>, row: Handler<TabParams & { rowId: string }>) {
-  const notHere = withPeekedLimits(unknownRoute);
   const GET = (req: Request): Promise<Response> => {
     const read = stampedRead(req);
     if (!read) return notHere(req);
