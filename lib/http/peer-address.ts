@@ -2,18 +2,19 @@
 // allowances: a route handler never sees the socket, so lib/http/raw-requests.ts stamps it on
 // every request before Next.js sees it (lib/http/hook-stamp.ts: a client cannot forge it).
 import { isIPv6 } from "node:net";
-import { stamp, unstamp } from "./hook-stamp";
+import { hookStamp } from "./hook-stamp";
 
 export const PEER_ADDRESS_HEADER = "x-sheetapi-peer-address";
+const peerStamp = hookStamp(PEER_ADDRESS_HEADER);
 
 /** The header's value for a connection from `address`. */
 export function stampPeer(address: string): string {
-  return stamp(PEER_ADDRESS_HEADER, address);
+  return peerStamp.stamp(address);
 }
 
 /** The address the hook stamped on the request; undefined when it did not (whatever a client sent). */
 export function stampedPeer(value: string | null): string | undefined {
-  return unstamp(PEER_ADDRESS_HEADER, value);
+  return peerStamp.unstamp(value);
 }
 
 /**

@@ -1,9 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { unstamp } from "./hook-stamp";
 import { PEER_ADDRESS_HEADER, stampedPeer } from "./peer-address";
-import { READ_PATH_HEADER } from "./read-paths";
+import { READ_PATH_HEADER, readPathStamp } from "./read-paths";
 import { canonicalApiUrl, guardRawRequests, rawRefusal } from "./raw-requests";
 
 describe("rawRefusal", () => {
@@ -57,7 +56,7 @@ describe("guardRawRequests on a node:http server", () => {
     guardRawRequests();
     server = createServer((req, res) => {
       if (req.url === "/peer") return res.end(`peer ${stampedPeer(String(req.headers[PEER_ADDRESS_HEADER]))}`);
-      const read = unstamp(READ_PATH_HEADER, req.headers[READ_PATH_HEADER] as string | undefined);
+      const read = readPathStamp.unstamp(req.headers[READ_PATH_HEADER] as string | undefined);
       res.end(`routed ${req.url}${read ? ` read ${read}` : ""}`);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

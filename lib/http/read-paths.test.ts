@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { stamp } from "./hook-stamp";
-import { PEER_ADDRESS_HEADER } from "./peer-address";
-import { READ_PATH_HEADER, READ_ROUTE, readRewrite, stampedRead } from "./read-paths";
+import { stampPeer } from "./peer-address";
+import { READ_PATH_HEADER, READ_ROUTE, readPathStamp, readRewrite, stampedRead } from "./read-paths";
 
-const stamped = (path: string) => new Request(`http://x${READ_ROUTE}`, { headers: { [READ_PATH_HEADER]: stamp(READ_PATH_HEADER, path) } });
+const stamped = (path: string) => new Request(`http://x${READ_ROUTE}`, { headers: { [READ_PATH_HEADER]: readPathStamp.stamp(path) } });
 
 describe("readRewrite", () => {
   it("sends GET and HEAD of a tab's rows and of one row to the static route, query kept", () => {
@@ -53,7 +52,7 @@ describe("stampedRead", () => {
   });
 
   it("knows nothing of a path a client stamped itself, nor of another header's stamp", () => {
-    for (const sent of ["/api/v1/s/Products", `${"0".repeat(32)} /api/v1/s/Products`, `${"é".repeat(32)} /api/v1/s/Products`, stamp(PEER_ADDRESS_HEADER, "/api/v1/s/Products")]) {
+    for (const sent of ["/api/v1/s/Products", `${"0".repeat(32)} /api/v1/s/Products`, `${"é".repeat(32)} /api/v1/s/Products`, stampPeer("/api/v1/s/Products")]) {
       expect(stampedRead(new Request(`http://x${READ_ROUTE}`, { headers: { [READ_PATH_HEADER]: sent } }))).toBeUndefined();
     }
     expect(stampedRead(new Request(`http://x${READ_ROUTE}`))).toBeUndefined();

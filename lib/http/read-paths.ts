@@ -8,10 +8,11 @@
 // URL the client sent. Anything unusual in the path (a dot segment, a character a URL would
 // re-encode, `_aggregate` and the like) is left to Next.js' own routing, as are the other
 // methods. Kept small: the hook loads it at start.
-import { stamp, unstamp } from "./hook-stamp";
+import { hookStamp } from "./hook-stamp";
 
 export const READ_ROUTE = "/api/v1/_read";
 export const READ_PATH_HEADER = "x-sheetapi-read-path";
+export const readPathStamp = hookStamp(READ_PATH_HEADER);
 
 // Segments made only of characters a URL's path keeps as they are (RFC 3986 pchar); a segment
 // that is `.` or `..` (a dot segment a URL removes), or `_…` after the tab (the tab's own
@@ -31,7 +32,7 @@ export function readRewrite(method: string, url: string): { url: string; stamp: 
   const q = url.indexOf("?");
   const path = q < 0 ? url : url.slice(0, q);
   if (!READ_PATH.test(path)) return undefined;
-  return { url: READ_ROUTE + (q < 0 ? "" : url.slice(q)), stamp: stamp(READ_PATH_HEADER, path) };
+  return { url: READ_ROUTE + (q < 0 ? "" : url.slice(q)), stamp: readPathStamp.stamp(path) };
 }
 
 /**
@@ -40,7 +41,7 @@ export function readRewrite(method: string, url: string): { url: string; stamp: 
  * encoding rules out, a segment does not decode).
  */
 export function stampedRead(req: Request): { path: string; params: ReadParams } | undefined {
-  const path = unstamp(READ_PATH_HEADER, req.headers.get(READ_PATH_HEADER));
+  const path = readPathStamp.unstamp(req.headers.get(READ_PATH_HEADER));
   if (!path) return undefined;
   try {
     const [sheetId, tabName, rowId] = path.slice("/api/v1/".length).split("/").map(decodeURIComponent) as [string, string, string?];
