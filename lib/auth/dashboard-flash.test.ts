@@ -23,7 +23,10 @@ describe("one-time dashboard cookies", () => {
     const plain = encodeURIComponent(JSON.stringify({ sheetId: "s", value: KEY }));
     expect(readNewKey(plain, "s", key)).toBeUndefined();
     const sealed = value(newKeyCookie("s", KEY, { key, secure: false }));
-    const tampered = `${sealed.slice(0, -2)}${sealed.endsWith("A") ? "B" : "A"}${sealed.slice(-1)}`;
+    // The second-last character always carries six bits of ciphertext; swap it for a different one.
+    const flipped = sealed.at(-2) === "A" ? "B" : "A";
+    const tampered = `${sealed.slice(0, -2)}${flipped}${sealed.slice(-1)}`;
+    expect(tampered).not.toBe(sealed);
     expect(readNewKey(tampered, "s", key)).toBeUndefined();
     // Sealed under ENCRYPTION_KEY itself, as refresh tokens are, and not under the key derived from it.
     const encryptionKey = randomBytes(32);
