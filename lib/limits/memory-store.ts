@@ -26,6 +26,39 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+// The calls made in one turn of the event loop, answered together at the start of the next.
+let waiting: (() => void)[] = [];
+const nextTurn = () =>
+  new Promise<void>((resolve) => {
+    if (!waiting.length)
+      setImmediate(() => {
+        const turn = waiting;
+        waiting = [];
+        for (const answer of turn) answer();
+      });
+    waiting.push(resolve);
+  });
+
+/**
+ * Every call answered on the next turn of the event loop, the calls of one turn together, as the
+ * Upstash requester sends them in one pipeline (lib/limits/upstash-requester.ts). Under load the
+ * requests that reach their limit check in one turn then go on together: on embedded defaults a
+ * server answers 15-35% more cached reads per second this way than when each request runs to its
+ * end before the next is read (bench/RESULTS.md, "The embedded store answers on the next turn").
+ * Each call's own work still runs in one piece, so the store stays atomic.
+ */
+function answeredNextTurn(store: LimitStore): LimitStore {
+  const deferred: Record<string, unknown> = { ...store };
+  for (const [name, call] of Object.entries(store)) {
+    if (typeof call !== "function") continue;
+    deferred[name] = async (...args: unknown[]) => {
+      await nextTurn();
+      return (call as (...a: unknown[]) => unknown)(...args);
+    };
+  }
+  return deferred as unknown as LimitStore;
+}
+
 /**
  * One instance's store: the same answers as Redis, for embedded mode and tests. `file`: kept on
  * disk there across restarts (lib/limits/memory-snapshot.ts), as the embedded server does.
@@ -109,7 +142,7 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
     };
     keepSnapshot(file, () => changes, snapshot);
   }
-  return {
+  return answeredNextTurn({
     kind: "memory",
     ping: async () => {},
     mget: async <T>(keys: string[]) => keys.map((k) => read(k) as T | null),
@@ -209,5 +242,5 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
         if (value > 0) put(c.key, value - 1, c.expireAt);
       }
     },
-  };
+  });
 }
