@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { setLimitStore, type LimitStore } from "@/lib/limits/store";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 import { config } from "@/lib/env";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
@@ -66,9 +66,7 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       sheetId = String(
         (await svc.admin("/spreadsheets", { title: "Shop", members: { [SA]: "writer", [owner.email!]: "owner" }, tabs: [{ title: "Items", rows: ITEMS }, { title: "Payroll", rows: [["id", "salary"], [1, 90000]] }] })).spreadsheetId,
       );
-      await proveAccessWithGoogle(owner, [sheetId]);
-      const { registerSheet } = await import("@/lib/sheets/registration");
-      secret = (await registerSheet({ userId: owner.id, sheetUrl: sheetId })).apiKey!;
+      secret = await registeredKey(owner, sheetId);
     });
     afterAll(async () => {
       setLimitStore(undefined);

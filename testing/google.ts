@@ -105,3 +105,13 @@ export async function proveAccessWithGoogle(user: { id: string; email: string | 
   if (!(await usableGrants(user.id)).length) await connectGoogleAccount(user, googleEmail);
   await pickInGooglePicker(user.id, ids);
 }
+
+/** A sheet registered by `user` after proving access with Google (DECISIONS 18): its first API key. */
+export async function registeredKey(user: { id: string; email: string | null }, sheetId: string): Promise<string> {
+  const { registerSheet } = await import("@/lib/sheets/registration");
+  await proveAccessWithGoogle(user, [sheetId]);
+  const { apiKey } = await registerSheet({ userId: user.id, sheetUrl: sheetId });
+  // Only a sheet the account already held comes back without one.
+  if (!apiKey) throw new Error(`registering ${sheetId} gave no API key: was it registered already?`);
+  return apiKey;
+}

@@ -11,7 +11,7 @@ import { createUser } from "@/db/queries/users";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 import { startTestService, type TestService } from "@/testing/service";
 
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
@@ -106,11 +106,9 @@ describe(`webhooks on ${name}`, () => {
         { title: "People", rows: [["name", "team"], ["ada", "eng"], ["grace", "eng"]] },
       ],
     })).spreadsheetId);
-    const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: `hooks-${randomUUID()}@example.com`, plan: "business" });
     userId = user.id;
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
     hook = receiver();
     const { addEndpoint } = await import("@/lib/webhooks/endpoints");
     const added = await addEndpoint(sheetId, "business", { url: await hook.url() });

@@ -8,7 +8,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
 import { ACCOUNT_ACTION_LIMITS, limitAccountAction } from "./account-actions";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let key: string;
@@ -16,10 +16,8 @@ let key: string;
 beforeAll(async () => {
   svc = await startTestService({ env: { INVALID_KEY_LIMIT_PER_MINUTE: "10", TRUSTED_PROXY_HOPS: "1" } });
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "abuse@example.com", plan: "business" });
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+  key = await registeredKey(user, DEMO_SPREADSHEET_ID);
 });
 afterAll(async () => {
   setLimitStore(undefined);

@@ -14,7 +14,7 @@ import { postgresProcess } from "@/testing/postgres-process";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const pg = await postgresProcess();
 let svc: TestService;
@@ -28,11 +28,9 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     db = await freshPostgres(pg!.url);
     setDatabase(db);
     setLimitStore(memoryStore());
-    const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: "pg-outage@example.com", plan: "business" });
     userId = user.id;
-    await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-    api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+    api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
   }, 60_000);
   afterAll(async () => {
     setLimitStore(undefined);

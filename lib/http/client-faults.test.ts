@@ -7,7 +7,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { MAX_ECHO } from "./errors";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -15,10 +15,8 @@ let api: ReturnType<typeof rowsClient>;
 beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "client-faults@example.com", plan: "business" });
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
 });
 afterAll(async () => {
   setLimitStore(undefined);

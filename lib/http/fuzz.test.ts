@@ -10,7 +10,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const SEED = 20261122;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -21,10 +21,8 @@ let key: string;
 beforeAll(async () => {
   svc = await startTestService({ env: { RATE_LIMIT_MULTIPLIER: "1000", GOOGLE_RETRY_BUDGET_MS: "200", CHANGE_CHECK_INTERVAL_MS: "600000" } });
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "fuzz@example.com", plan: "business" });
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+  key = await registeredKey(user, DEMO_SPREADSHEET_ID);
 });
 afterAll(async () => {
   setLimitStore(undefined);

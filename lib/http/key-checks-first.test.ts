@@ -10,7 +10,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
 import { storesUnderTest } from "@/testing/stores";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
@@ -26,11 +26,9 @@ beforeAll(async () => {
   svc = await startTestService({ env: { INVALID_KEY_LIMIT_PER_MINUTE: "3" } });
   await start();
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "checks-first@example.com", plan: "business" });
   userId = user.id;
-  await proveAccessWithGoogle({ id: userId, email: null }, [sheetId]);
-  key = (await registerSheet({ userId, sheetUrl: sheetId })).apiKey!;
+  key = await registeredKey({ id: userId, email: null }, sheetId);
 });
 afterAll(async () => {
   await stop();
@@ -101,12 +99,10 @@ describe("usage with a bad key", () => {
 describe("burst window", () => {
   it.each(stores)("counts every request, whatever X-Request-Id the client sends (%s store)", async (name, makeStore) => {
     setLimitStore(makeStore());
-    const { registerSheet } = await import("@/lib/sheets/registration");
     const { PUBLIC_READONLY_SPREADSHEET_ID } = await import("@/emulators/google/seed");
     const trial = await createUser({ email: `burst-member-${name}@example.com` });
     const copy = String((await svc.admin(`/spreadsheets/${PUBLIC_READONLY_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
-    await proveAccessWithGoogle(trial, [copy]);
-    const trialKey = (await registerSheet({ userId: trial.id, sheetUrl: copy })).apiKey!;
+    const trialKey = await registeredKey(trial, copy);
     const { GET } = await import("@/app/api/[sheetId]/schema/route");
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {

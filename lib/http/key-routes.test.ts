@@ -10,7 +10,7 @@ import { PERMISSIONS } from "@/lib/keys/permissions";
 import { KEY_ROUTES } from "@/testing/key-routes";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s));
@@ -22,14 +22,11 @@ describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStor
     setLimitStore(makeStore());
     await svc.admin("/reset", {});
     await svc.db.db.execute((await import("drizzle-orm")).sql`truncate users cascade`);
-    const { registerSheet } = await import("@/lib/sheets/registration");
     const { createKeyForSheet, revokeKey } = await import("@/lib/keys/manage");
     const owner = await createUser({ email: `owner-${storeName}@example.com`, plan: "business" });
     const other = await createUser({ email: `other-${storeName}@example.com`, plan: "business" });
-    await proveAccessWithGoogle(owner, [DEMO_SPREADSHEET_ID]);
-    keys.full = (await registerSheet({ userId: owner.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
-    await proveAccessWithGoogle(other, [PUBLIC_READONLY_SPREADSHEET_ID]);
-    keys.otherSheet = (await registerSheet({ userId: other.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!;
+    keys.full = await registeredKey(owner, DEMO_SPREADSHEET_ID);
+    keys.otherSheet = await registeredKey(other, PUBLIC_READONLY_SPREADSHEET_ID);
     const revoked = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "old", permissions: [...PERMISSIONS] });
     await revokeKey({ userId: owner.id, keyId: revoked.key.id });
     keys.revoked = revoked.value;

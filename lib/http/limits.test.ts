@@ -6,7 +6,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -15,11 +15,9 @@ let readOnly: ReturnType<typeof rowsClient>;
 beforeAll(async () => {
   svc = await startTestService({ env: { GOOGLE_RETRY_BUDGET_MS: "200" } });
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const { createKeyForSheet } = await import("@/lib/keys/manage");
   const user = await createUser({ email: "trial@example.com" }); // Free Trial: 5 a minute, 10 an hour
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
   readOnly = rowsClient(DEMO_SPREADSHEET_ID, (await createKeyForSheet({ userId: user.id, sheetId: DEMO_SPREADSHEET_ID, name: "ro", permissions: ["read"] })).value);
 });
 afterAll(async () => {

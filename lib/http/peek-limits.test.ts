@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore, type LimitStore } from "@/lib/limits/store";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
@@ -21,11 +21,9 @@ beforeAll(async () => {
   svc = await startTestService({ env: { INVALID_KEY_LIMIT_PER_MINUTE: "3", TRUSTED_PROXY_HOPS: "1" } });
   store = memoryStore();
   setLimitStore(store);
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const { createKeyForSheet, revokeKey } = await import("@/lib/keys/manage");
   const user = await createUser({ email: "keyless@example.com" }); // Free Trial: 5 a minute
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
   const old = await createKeyForSheet({ userId: user.id, sheetId: DEMO_SPREADSHEET_ID, name: "old", permissions: ["read"] });
   await revokeKey({ userId: user.id, keyId: old.key.id });
   revoked = old.value;

@@ -5,7 +5,7 @@ import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { log, setLogTarget } from "@/lib/log";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
 import { READ_PATH_HEADER, READ_ROUTE, readRewrite } from "./read-paths";
@@ -20,10 +20,8 @@ const rowRoute = () => import("@/app/api/v1/[sheetId]/[tabName]/[rowId]/route");
 beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "read-route@example.com", plan: "business" });
-  await proveAccessWithGoogle({ id: user.id, email: null }, [sheetId]);
-  key = (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!;
+  key = await registeredKey({ id: user.id, email: null }, sheetId);
 });
 afterAll(() => svc.stop());
 

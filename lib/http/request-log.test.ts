@@ -9,7 +9,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { route } from "./route";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let key: string;
@@ -18,10 +18,8 @@ const lines: string[] = [];
 beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "logs@example.com", plan: "business" });
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+  key = await registeredKey(user, DEMO_SPREADSHEET_ID);
   log.level = "info";
   setLogTarget({ write: (line: string) => lines.push(line) });
 });

@@ -9,7 +9,7 @@ import { memoryStore, setLimitStore, type LimitStore } from "@/lib/limits/store"
 import { startTestService, type TestService } from "@/testing/service";
 import { hashApiKey } from "./api-key";
 import { keyRecordKey } from "./key-record";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let owner: User;
@@ -21,11 +21,9 @@ beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
   manage = await import("./manage");
-  const { registerSheet } = await import("@/lib/sheets/registration");
   owner = await createUser({ email: "owner@example.com" });
   stranger = await createUser({ email: "stranger@example.com" });
-  await proveAccessWithGoogle(owner, [DEMO_SPREADSHEET_ID]);
-  firstKey = (await registerSheet({ userId: owner.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+  firstKey = await registeredKey(owner, DEMO_SPREADSHEET_ID);
 });
 afterAll(async () => {
   setLimitStore(undefined);

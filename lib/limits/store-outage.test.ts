@@ -14,7 +14,7 @@ import { redisProcess } from "@/testing/redis-process";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const redis = await redisProcess();
 const STORE_TIMEOUT_MS = 400;
@@ -28,10 +28,8 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
     svc = await startTestService();
     emulator = await startUpstashEmulator({ redisUrl: redis!.url, token: "t" });
     setLimitStore(upstashStore(upstashRedis({ url: emulator.url, token: "t", timeoutMs: STORE_TIMEOUT_MS })));
-    const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: "outage@example.com", plan: "business" });
-    await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-    key = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+    key = await registeredKey(user, DEMO_SPREADSHEET_ID);
     api = rowsClient(DEMO_SPREADSHEET_ID, key);
   });
   afterAll(async () => {

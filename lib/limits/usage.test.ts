@@ -13,7 +13,7 @@ import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
 import { flushUsage } from "./metering";
 import { usageReport } from "./usage-report";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s), { env: { GOOGLE_RETRY_BUDGET_MS: "200" } });
@@ -51,11 +51,9 @@ describe.each(stores)("usage on the %s store", (storeName, makeStore) => {
     setLimitStore(tracked.store);
     await svc.admin("/reset", {});
     await svc.db.db.execute(sql`truncate users cascade`);
-    const { registerSheet } = await import("@/lib/sheets/registration");
     const user = await createUser({ email: `usage-${storeName}@example.com`, plan: "free_trial" }); // 5 a minute
     userId = user.id;
-    await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-    key = (await registerSheet({ userId, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
+    key = await registeredKey(user, DEMO_SPREADSHEET_ID);
     api = rowsClient(DEMO_SPREADSHEET_ID, key);
   });
 

@@ -10,7 +10,7 @@ import { setLimitStore } from "@/lib/limits/store";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s), { env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
@@ -27,13 +27,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   beforeAll(async () => {
     setLimitStore(makeStore());
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `aggregate-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     for (const source of [DEMO_SPREADSHEET_ID, GERMAN_SPREADSHEET_ID]) {
       const id = String((await svc.admin(`/spreadsheets/${source}/copy`, {})).spreadsheetId);
       await svc.admin(`/spreadsheets/${id}/access`, { members: { "owner@example.com": "writer" } }, "PATCH");
-      await proveAccessWithGoogle(user, [id]);
-      keys.set(id, (await registerSheet({ userId: user.id, sheetUrl: id })).apiKey!);
+      keys.set(id, await registeredKey(user, id));
     }
     [demo, german] = [...keys.keys()] as [string, string];
   });

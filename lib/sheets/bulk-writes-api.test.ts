@@ -12,7 +12,7 @@ import { callRoute } from "@/testing/routes";
 import { storedRecords } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
 import { storesUnderTest } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const { stores, start, stop } = await storesUnderTest();
 let svc: TestService;
@@ -55,9 +55,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   // A fresh spreadsheet per test: each checks the sheet's whole content.
   beforeEach(async () => {
     sheetId = String((await svc.admin("/spreadsheets", { title: "Bulk", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Contacts", rows: CONTACTS, columnFormats: { score: { type: "CURRENCY", pattern: '"$"#,##0.00' } } }, { title: "People", rows: [["name", "city"], ["Ada", "London"], ["Bob", "Paris"], ["Cy", "Paris"]], rowCount: 4, frozenRowCount: 1 }] })).spreadsheetId);
-    const { registerSheet } = await import("./registration");
-    await proveAccessWithGoogle(user, [sheetId]);
-    key = (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!;
+    key = await registeredKey(user, sheetId);
     svc.google.calls.clear();
   });
 

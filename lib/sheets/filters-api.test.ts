@@ -10,7 +10,7 @@ import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s));
@@ -33,10 +33,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     setLimitStore(makeStore());
     const sheetId = String((await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
     await svc.admin(`/spreadsheets/${sheetId}/access`, { members: { "owner@example.com": "writer" } }, "PATCH");
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `filters-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
 
   it("keeps every condition of the current syntax as it was", async () => {

@@ -10,7 +10,7 @@ import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s));
@@ -29,11 +29,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       members: { [EMULATOR_SERVICE_ACCOUNT]: "writer", "owner@example.com": "owner" },
       tabs: [{ title: "Sales", rows: [["id", "qty", "price", "total"], [1, 2, 10, "=B2*C2"], [2, 3, 5, "=B3*C3"], [3, 1, 7, "=SUM(B4:C4)"]] }],
     })).spreadsheetId);
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `formulas-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     userId = user.id;
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
     keyId = (await listKeysForSheet({ userId, sheetId }))[0]!.id;
   });
 

@@ -11,7 +11,7 @@ import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const CHECK_MS = 300;
 let svc: TestService;
@@ -33,10 +33,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       members: { [SA]: "writer", "owner@example.com": "owner" },
       tabs: [{ title: "Items", rows: [["id", "name", "qty"], [1, "apple", 3], [2, "pear", 5]] }, { title: "Other", rows: [["id", "x"], [1, "y"]] }],
     })).spreadsheetId);
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `fresh-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
   const setTtl = async (seconds: number) => {
     await svc.db.db.execute(sql`update sheets set cache_ttl_seconds = ${seconds}, version = version + 1 where id = ${sheetId}`);

@@ -7,7 +7,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const TIMEOUT_MS = 1000;
 const BUDGET_MS = 1500;
@@ -17,10 +17,8 @@ let api: ReturnType<typeof rowsClient>;
 beforeAll(async () => {
   svc = await startTestService({ env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: String(BUDGET_MS) } });
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "faults@example.com", plan: "business" });
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
 });
 afterAll(async () => {
   setLimitStore(undefined);

@@ -9,7 +9,7 @@ import { DEMO_SPREADSHEET_ID, EMULATOR_SERVICE_ACCOUNT, NO_ACCESS_SPREADSHEET_ID
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -19,10 +19,8 @@ beforeAll(async () => {
   setLimitStore(memoryStore());
   // Access tokens live one second, so the service account signs in again on every call.
   await svc.admin("/token-ttl", { seconds: 1 });
-  const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "reasons@example.com", plan: "business" });
-  await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
 });
 afterAll(async () => {
   setLimitStore(undefined);

@@ -11,19 +11,17 @@ import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 const stores = await serviceAndStores((s) => (svc = s));
 
 async function register(sheetId: string, storeName: string) {
-  const { registerSheet } = await import("./registration");
   const user = await createUser({ email: `locale-${storeName}-${randomUUID()}@example.com`, plan: "business" });
   // The person registering edits the sheet in Google and proves it by choosing it in the Picker.
   await svc.admin(`/spreadsheets/${sheetId}/access`, { members: { "owner@example.com": "writer" } }, "PATCH");
-  await proveAccessWithGoogle(user, [sheetId]);
-  return rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+  return rowsClient(sheetId, await registeredKey(user, sheetId));
 }
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {

@@ -6,7 +6,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let userId: string;
@@ -15,10 +15,8 @@ let api: ReturnType<typeof rowsClient>;
 beforeAll(async () => {
   svc = await startTestService({ env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("./registration");
   userId = (await createUser({ email: "owner-reads@example.com", plan: "free_trial" })).id;
-  await proveAccessWithGoogle({ id: userId, email: null }, [DEMO_SPREADSHEET_ID]);
-  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
+  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey({ id: userId, email: null }, DEMO_SPREADSHEET_ID));
 });
 afterAll(async () => {
   setLimitStore(undefined);

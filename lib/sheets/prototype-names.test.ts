@@ -6,7 +6,7 @@ import { createUser } from "@/db/queries/users";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -15,15 +15,13 @@ const HEADER = ["id", "constructor", "toString", "__proto__", "valueOf", "hasOwn
 beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("./registration");
   const user = await createUser({ email: "proto@example.com", plan: "business" });
   const id = String((await svc.admin("/spreadsheets", {
     title: "Prototype names",
     members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer" },
     tabs: [{ title: "T", rows: [HEADER, [1, "c1", "t1", "p1", "v1", "h1"]] }],
   })).spreadsheetId);
-  await proveAccessWithGoogle(user, [id]);
-  api = rowsClient(id, (await registerSheet({ userId: user.id, sheetUrl: id })).apiKey!);
+  api = rowsClient(id, await registeredKey(user, id));
 });
 afterAll(async () => {
   setLimitStore(undefined);

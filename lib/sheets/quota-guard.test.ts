@@ -9,7 +9,7 @@ import { createUser } from "@/db/queries/users";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const PER_IDENTITY = 4;
 let svc: TestService;
@@ -20,7 +20,6 @@ beforeAll(async () => {
   // Drive reports edits at once here, so an edit is noticed within the TTL and a re-read attempted.
   svc = await startTestService({ modifiedTimeLagMs: 0, env: { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY), GOOGLE_QUOTA_WAIT_MS: "0", CHANGE_CHECK_INTERVAL_MS: "0", GOOGLE_RETRY_BUDGET_MS: "200" } });
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("./registration");
   for (let i = 0; i < 3; i++) {
     // One account per sheet: the service account's quota is shared, each account's share is half.
     const user = await createUser({ email: `quota-${i}-${randomUUID()}@example.com`, plan: "business" });
@@ -30,8 +29,7 @@ beforeAll(async () => {
       tabs: [{ title: "A", rows: [["id", "v"], [1, "a"]] }, { title: "B", rows: [["id", "v"], [1, "b"]] }, { title: "C", rows: [["id", "v"], [1, "c"]] }],
     })).spreadsheetId);
     sheetIds.push(id);
-    await proveAccessWithGoogle(user, [id]);
-    clients.push(rowsClient(id, (await registerSheet({ userId: user.id, sheetUrl: id })).apiKey!));
+    clients.push(rowsClient(id, await registeredKey(user, id)));
   }
   // Registration read the sheets outside the guard; the minute starts now.
   setLimitStore(memoryStore());

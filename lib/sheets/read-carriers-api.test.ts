@@ -10,7 +10,7 @@ import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
@@ -34,10 +34,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   beforeAll(async () => {
     setLimitStore(makeStore());
     sheetId = String((await svc.admin("/spreadsheets", { title: "Carriers", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Items", rows: ROWS }] })).spreadsheetId);
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `carriers-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
 
   it("accepts the key as Authorization: Bearer, and refuses two different keys", async () => {

@@ -7,7 +7,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { proveAccessWithGoogle, registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
@@ -20,9 +20,7 @@ const TAB = "Ventes été 📦";
 /** A new spreadsheet of the owner's, which the service may edit, registered: its id and a client with its first key. */
 async function registeredSheet(title: string, tabs: { title: string; rows: unknown[][] }[]) {
   const sheetId = String((await svc.admin("/spreadsheets", { title, members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" }, tabs })).spreadsheetId);
-  await proveAccessWithGoogle(owner, [sheetId]);
-  const { registerSheet } = await import("./registration");
-  return { sheetId, client: rowsClient(sheetId, (await registerSheet({ userId: owner.id, sheetUrl: sheetId })).apiKey!) };
+  return { sheetId, client: rowsClient(sheetId, await registeredKey(owner, sheetId)) };
 }
 
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const CHECK_MS = 200;
 let svc: TestService;
@@ -35,10 +35,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
         { title: "Third", rows: [["id", "y"], [1, "b"]] },
       ],
     })).spreadsheetId);
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `versions-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
   beforeEach(async () => {
     // Every tab cached and current, Drive's answer taken: each test starts from quiet.

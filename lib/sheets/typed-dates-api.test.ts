@@ -9,7 +9,7 @@ import { setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s));
@@ -50,10 +50,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
         { title: "Plain", rows: [["id", "name"], [1, "a"]] },
       ],
     })).spreadsheetId);
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `typed-dates-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
 
   it("reads the serial numbers only for a read that needs them, once per cached copy", async () => {

@@ -12,7 +12,7 @@ import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 import { publishSheet } from "./sheet-record";
 
 let svc: TestService;
@@ -38,11 +38,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       members: { [EMULATOR_SERVICE_ACCOUNT]: "writer", "owner@example.com": "owner" },
       tabs: [{ title: "Log", rows: [["id", "label", "qty", "when", "ok", "code", "note", "count"], [1, "first", 1, "x", "y", "z", "w", 0]] }],
     })).spreadsheetId);
-    const { registerSheet } = await import("./registration");
     const user = await createUser({ email: `user-entered-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     userId = user.id;
-    await proveAccessWithGoogle(user, [sheetId]);
-    api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+    api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
 
   it("stores every string as text by default (RAW): a formula stays text", async () => {

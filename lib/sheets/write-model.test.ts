@@ -11,7 +11,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import { expectHonestAnswers, storedRecords, type Outcome } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const TIMEOUT_MS = 300;
 /** Longer than any fault below holds a write: after it, every copy has landed or been refused. */
@@ -60,10 +60,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function freshSheet(): Promise<InstanceClient[]> {
   const rows = [["id", "name", "qty"], ...[1, 2, 3, 4].map((i) => [i, `seed ${i}`, i])];
   const id = String((await svc.admin("/spreadsheets", { title: "Model", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: TAB, rows }] })).spreadsheetId);
-  const { registerSheet } = await import("./registration");
   const userId = (await createUser({ email: `model-${++serial}@example.com`, plan: "business" })).id;
-  await proveAccessWithGoogle({ id: userId, email: null }, [id]);
-  const key = (await registerSheet({ userId, sheetUrl: id })).apiKey!;
+  const key = await registeredKey({ id: userId, email: null }, id);
   sheetId = id;
   return instances.map((i) => instanceClient(i, id, key));
 }

@@ -12,7 +12,7 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { instanceClient, startInstance, type InstanceClient, type Instance } from "@/testing/instances";
 import { expectHonestAnswers, expectSheetMatches, storedRecords, storedRows, type Outcome } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 
 const TIMEOUT_MS = 400;
 let svc: TestService;
@@ -36,11 +36,9 @@ const seedRows = () => [["id", "name", "qty", "note"], ...Array.from({ length: 8
 /** A fresh spreadsheet registered for writes, and a client on each of the two instances. */
 async function freshSheet(tabs: { title: string; rows: unknown[][]; columnFormats?: Record<string, { type: string; pattern: string }>; rowCount?: number; frozenRowCount?: number }[] = [{ title: TAB, rows: seedRows() }]): Promise<{ id: string; a: InstanceClient; b: InstanceClient }> {
   const id = String((await svc.admin("/spreadsheets", { title: "Late Google", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs })).spreadsheetId);
-  const { registerSheet } = await import("./registration");
   // An account per sheet: registrations per account and hour are limited.
   const userId = (await createUser({ email: `late-google-${++serial}@example.com`, plan: "business" })).id;
-  await proveAccessWithGoogle({ id: userId, email: null }, [id]);
-  const key = (await registerSheet({ userId, sheetUrl: id })).apiKey!;
+  const key = await registeredKey({ id: userId, email: null }, id);
   return { id, a: instanceClient(instances[0]!, id, key), b: instanceClient(instances[1]!, id, key) };
 }
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { webhookEndpoints } from "@/db/schema";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { registeredKey } from "@/testing/google";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 
@@ -41,10 +41,8 @@ it("gives deliveries up after the retry period and disables an endpoint failing 
     members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
     tabs: [{ title: "Items", rows: [["id", "name"], [1, "a"]] }],
   })).spreadsheetId);
-  const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: `failing-${randomUUID()}@example.com`, plan: "business" });
-  await proveAccessWithGoogle(user, [sheetId]);
-  const api = rowsClient(sheetId, (await registerSheet({ userId: user.id, sheetUrl: sheetId })).apiKey!);
+  const api = rowsClient(sheetId, await registeredKey(user, sheetId));
   const { addEndpoint, deliveryLog } = await import("./endpoints");
   const { endpoint } = await addEndpoint(sheetId, "free_trial", { url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/` });
   // Free Trial has one endpoint per sheet (the account itself is on Business, for its request limits).
