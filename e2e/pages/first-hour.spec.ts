@@ -182,7 +182,7 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await tryIt.getByTestId("tryit-send").click();
   await expect(tryIt.getByTestId("tryit-status")).toHaveText("429");
   await expect(tryIt.getByTestId("tryit-limited")).toContainText("Rate limit of 5 requests per minute (burst) reached");
-  await expect(tryIt.getByTestId("tryit-limited")).toContainText(/It resets at \d\d:\d\d:\d\d UTC, in about \d+ s/);
+  await expect(tryIt.getByTestId("tryit-limited")).toContainText(/It resets at \d\d:\d\d:\d\d (UTC|GMT[+-]\d+|[A-Z]{3,4}), in about \d+ s/);
   await expect(page.getByTestId("owner-try-link")).toHaveAttribute("href", `/dashboard/sheets/${sheetId}#try-it`);
 
   // Limited keys or not, the owner can still read the sheet from the dashboard.

@@ -1,6 +1,7 @@
 // What is left of the account's plan right now, in one line: shown beside every way to try the API;
 // and, on the dashboard's home, a notice while a limit is used up and the keys get 429.
 import Link from "next/link";
+import { LocalTime } from "@/app/components/local-time";
 
 export interface QuotaSnapshot {
   plan: string;
@@ -10,8 +11,6 @@ export interface QuotaSnapshot {
 
 const LABEL: Record<string, string> = { burst: "this minute", hour: "this hour", day: "today", month: "this period" };
 const n = (x: number) => x.toLocaleString("en-US");
-/** A window's reset (Unix seconds) as ISO 8601 UTC. */
-const resetIso = (resetAt: number) => new Date(resetAt * 1000).toISOString();
 
 export function QuotaLine({ quota }: { quota: QuotaSnapshot }) {
   if (!quota.windows) return <p className="text-xs text-slate-500" data-testid="quota-line">{quota.plan} plan. Remaining requests cannot be read right now.</p>;
@@ -19,7 +18,7 @@ export function QuotaLine({ quota }: { quota: QuotaSnapshot }) {
   return (
     <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quota-line">
       {quota.plan} plan, requests left: {quota.windows.map((w) => `${n(w.remaining)} of ${n(w.limit)} ${LABEL[w.name] ?? w.name}`).join(" · ")}.
-      {tightest.remaining === 0 && ` Keys get 429 until ${resetIso(tightest.reset_at).slice(11, 16)} UTC.`}
+      {tightest.remaining === 0 && <> Keys get 429 until <LocalTime at={tightest.reset_at * 1000} shape="clock" />.</>}
     </p>
   );
 }
@@ -30,11 +29,10 @@ export function LimitReachedNotice({ quota }: { quota: QuotaSnapshot }) {
   if (!full.length) return null;
   // The window that frees last is the one the keys wait for.
   const w = full.reduce((a, b) => (b.reset_at > a.reset_at ? b : a));
-  const until = resetIso(w.reset_at);
   return (
     <p role="alert" data-testid="limit-reached" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
       Your API keys are refused with 429 right now: the {quota.plan} plan&apos;s {n(w.limit)} requests {LABEL[w.name] ?? w.name} are used.
-      They work again at {until.slice(11, 16)} UTC{w.name === "month" || w.name === "day" ? ` on ${until.slice(0, 10)}` : ""}.{" "}
+      They work again at <LocalTime at={w.reset_at * 1000} shape={w.name === "month" || w.name === "day" ? "minute" : "clock"} />.{" "}
       <Link href="/dashboard/usage" className="font-medium underline">See usage and change plan</Link>
     </p>
   );

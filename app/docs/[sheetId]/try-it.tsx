@@ -6,6 +6,7 @@
 // read path and cache but on a separate allowance that does not spend the plan.
 import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/actions";
+import { momentText, readerTimeZone } from "@/lib/moment-text";
 import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/owner-reads";
 
 const SHOWN_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "x-cache", "x-request-id"];
@@ -15,7 +16,8 @@ type Quota = { remaining: number; limit: number; resetAt: number };
 type UsageWindows = { name: string; limit: number; remaining: number; reset_at: number }[];
 
 const WINDOW_LABEL: Record<string, string> = { burst: "this minute", hour: "this hour", day: "today", month: "this billing period" };
-const clock = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(11, 19) + " UTC";
+// Shown only after a request from this page, so always rendered in the browser: in the reader's zone.
+const clock = (unixSeconds: number) => momentText(unixSeconds * 1000, "clock-seconds", readerTimeZone());
 const inSeconds = (unixSeconds: number) => Math.max(0, Math.round(unixSeconds - Date.now() / 1000));
 
 function quotaOf(headers: Headers): Quota | undefined {

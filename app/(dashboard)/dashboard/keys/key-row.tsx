@@ -3,13 +3,14 @@
 // and revocation behind a confirmation.
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
+import { LocalTime } from "@/app/components/local-time";
 import { useUnsavedChanges } from "@/app/components/use-unsaved-changes";
 import type { KeySummary } from "@/lib/keys/manage";
 import { revokeKeyAction, updateBrowserKeyAction, updateKeyFormulasAction, updateKeyPermissionsAction } from "./actions";
 import { BrowserKeyFields, draftInput, draftOf, type BrowserKeyDraft, type TabColumns } from "./browser-key-fields";
 import { PermissionBoxes } from "./permission-boxes";
 
-const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "never");
+const when = (iso: string | null) => (iso ? <LocalTime at={iso} shape="minute" /> : "never");
 
 export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[] }) {
   const router = useRouter();

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { LocalTime } from "@/app/components/local-time";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
 import { accountLimits } from "@/lib/limits/accounts";
@@ -18,7 +19,6 @@ const requestTime = () => Date.now();
 const CLASS_COLORS = { "2xx": "#10b981", "3xx": "#0ea5e9", "4xx": "#f59e0b", "429": "#f97316", "5xx": "#ef4444" } as const;
 const KEY_COLORS = ["#6366f1", "#14b8a6", "#f43f5e", "#eab308", "#8b5cf6", "#06b6d4", "#84cc16", "#ec4899"];
 const n = (x: number) => x.toLocaleString("en-US");
-const minute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 export default async function UsagePage() {
   const user = await requireUser("/dashboard/usage");
@@ -49,7 +49,7 @@ export default async function UsagePage() {
       <div>
         <h1 className="text-2xl font-bold">Usage</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="usage-period">
-          Billing period {minute(p.start)} to {minute(p.end)} · {report.plan.name} plan · shared by all your keys and sheets
+          Billing period <LocalTime at={p.start} shape="minute" /> to <LocalTime at={p.end} shape="minute" /> · {report.plan.name} plan · shared by all your keys and sheets
         </p>
       </div>
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-5">

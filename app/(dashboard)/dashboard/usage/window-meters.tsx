@@ -1,4 +1,5 @@
 // The plan's four windows with the use of each right now.
+import { LocalTime } from "@/app/components/local-time";
 import type { UsageReport } from "@/lib/limits/usage-report";
 
 const LABEL = { burst: "Last 60 seconds", hour: "This hour (UTC)", day: "Today (UTC)", month: "Billing period" } as const;
@@ -19,7 +20,7 @@ export function WindowMeters({ windows }: { windows: NonNullable<UsageReport["wi
               <div className={`h-2 rounded ${share >= 100 ? "bg-red-500" : share >= 80 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${share}%` }} />
             </div>
             <p className="mt-1 text-xs text-slate-500">
-              {n(w.remaining)} left · resets {new Date(w.reset_at * 1000).toISOString().replace("T", " ").slice(0, 16)} UTC
+              {n(w.remaining)} left · resets <LocalTime at={w.reset_at * 1000} shape="minute" />
             </p>
           </li>
         );

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { LocalTime } from "@/app/components/local-time";
 import { BackLink } from "../../back-link";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
@@ -162,7 +163,7 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
       {model && (
         <section className="space-y-6" data-testid="tabs">
           <p className="text-sm text-slate-500">
-            Schema read {new Date(model.updatedAt).toISOString().replace("T", " ").slice(0, 19)} UTC · {plural(model.tabs.length, "tab")}
+            Schema read <LocalTime at={model.updatedAt} shape="second" /> · {plural(model.tabs.length, "tab")}
           </p>
           {model.tabs.map((tab) => (
             <div key={tab.name} className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="tab">

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { LocalTime } from "@/app/components/local-time";
 import { addEndpointAction, removeEndpointAction, replayAction, resendAction, rotateSecretAction, sendTestEventAction, updateEndpointAction } from "./actions";
 
 export interface LogView {
@@ -33,7 +34,7 @@ export interface EndpointView {
 const stateLabel = (entry: LogView) =>
   entry.state === "delivered" ? "Delivered" : entry.state === "failed" ? "Given up" : entry.attempts > 0 ? "Retrying" : "Waiting";
 
-const when = (iso: string) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
+const when = (iso: string) => <LocalTime at={iso} shape="second" />;
 const button = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
 
 function Choices({ label, options, value, onChange, prefix }: { label: string; options: string[]; value: string[]; onChange: (v: string[]) => void; prefix: string }) {

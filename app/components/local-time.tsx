@@ -1,0 +1,26 @@
+"use client";
+// A moment in the reader's own time zone. The server renders it in UTC and the browser, once the
+// page runs, in its zone (the same text for a reader in UTC); the tooltip keeps the UTC time and
+// `dateTime` the exact instant.
+import { useSyncExternalStore } from "react";
+import { momentText, readerTimeZone, type MomentShape } from "@/lib/moment-text";
+
+// The zone does not change while a page is open: nothing to subscribe to.
+const noSubscription = () => () => {};
+const serverZone = () => "UTC";
+
+/** The reader's zone, for client components that build their text themselves (UTC on the server). */
+export const useReaderTimeZone = () => useSyncExternalStore(noSubscription, readerTimeZone, serverZone);
+
+export function LocalTime({ at, shape }: { at: Date | string | number; shape: MomentShape }) {
+  const zone = useReaderTimeZone();
+  const instant = new Date(at);
+  const valid = !Number.isNaN(instant.getTime());
+  const local = momentText(instant, shape, zone);
+  const utc = momentText(instant, shape);
+  return (
+    <time dateTime={valid ? instant.toISOString() : undefined} title={local === utc ? undefined : utc}>
+      {local}
+    </time>
+  );
+}
