@@ -82,23 +82,28 @@ function framePage(url: URL, deps: PickerDeps): string {
 <style>body{font-family:system-ui,sans-serif;margin:0;color:#202124}header{display:flex;justify-content:space-between;align-items:center;padding:12px 16px;border-bottom:1px solid #dadce0}
 h1{font-size:1.1rem;margin:0}ul{list-style:none;margin:0;padding:8px}li button{display:block;width:100%;text-align:left;padding:12px;border:0;background:none;font-size:1rem;cursor:pointer;border-radius:6px}
 li button:hover,li button:focus{background:#e8f0fe}small{display:block;color:#5f6368;font-size:.8rem}.who{padding:0 16px;color:#5f6368;font-size:.85rem}.err{padding:16px;color:#b3261e}
-header button{border:1px solid #dadce0;background:#fff;border-radius:4px;padding:6px 12px;cursor:pointer}</style></head>
-<body><header><h1>${esc(p.get("title") || "Select a file")}</h1><button type="button" id="cancel">Cancel</button></header>${body}
+header button{border:1px solid #dadce0;background:#fff;border-radius:4px;padding:6px 12px;cursor:pointer}</style>
 <script>
 var origin = ${JSON.stringify(origin)};
 var params = new URLSearchParams(location.search);
 function send(data) { parent.postMessage(data, origin); }
-send({ action: "loaded" });
-document.getElementById("cancel").onclick = function () { send({ action: "cancel" }); };
-document.querySelectorAll("[data-file-id]").forEach(function (b) {
-  b.onclick = function () {
-    fetch(${JSON.stringify(PICKER_PATHS.pick)}, { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ oauth_token: params.get("oauth_token"), appId: params.get("appId"), fileId: b.getAttribute("data-file-id") }) })
-      .then(function (r) { return r.json(); })
-      .then(function (doc) { send(doc.id ? { action: "picked", docs: [doc] } : { action: "error" }); });
-  };
+// One listener on the document, in place before any button is: a click is never lost to a page
+// still being parsed.
+document.addEventListener("click", function (event) {
+  var target = event.target instanceof Element ? event.target : null;
+  if (!target) return;
+  if (target.closest("#cancel")) return send({ action: "cancel" });
+  var b = target.closest("[data-file-id]");
+  if (!b) return;
+  fetch(${JSON.stringify(PICKER_PATHS.pick)}, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ oauth_token: params.get("oauth_token"), appId: params.get("appId"), fileId: b.getAttribute("data-file-id") }) })
+    .then(function (r) { return r.json(); })
+    .then(function (doc) { send(doc.id ? { action: "picked", docs: [doc] } : { action: "error" }); });
 });
-</script></body></html>`;
+document.addEventListener("DOMContentLoaded", function () { send({ action: "loaded" }); });
+</script></head>
+<body><header><h1>${esc(p.get("title") || "Select a file")}</h1><button type="button" id="cancel">Cancel</button></header>${body}
+</body></html>`;
 }
 
 /** Handles the picker's routes; false when the path is not one of them. */
