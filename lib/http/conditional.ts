@@ -23,10 +23,13 @@ export function matchesAny(header: string | null, etag: string): boolean {
   });
 }
 
-/** 304 with the validators and no body, when the client already holds this representation. */
+/**
+ * 304 with the validators and no body, when the client already holds this representation. It
+ * names what the 200 varies on, as RFC 9110 asks: the 200 may be compressed, so Accept-Encoding.
+ */
 export function notModified(req: Request, etag: string, headers: Record<string, string>): Response | undefined {
   if (!matchesAny(req.headers.get("if-none-match"), etag)) return undefined;
-  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": "private, no-cache", ...headers } });
+  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": "private, no-cache", Vary: "Accept-Encoding", ...headers } });
 }
 
 /**

@@ -61,6 +61,16 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     expect(error.extra).toMatchObject({ retry_after: 40 * 60 - 2, limit: { allowed: 2, current: 2, reset_at: t("2027-11-22T11:00:00Z") / 1000 } });
   });
 
+  it("a 429's message names the second the window frees as reset_at does, rounded up", async () => {
+    const a = account();
+    const p = plan({ burst: 1 });
+    const t0 = t("2027-11-22T10:20:00.400Z");
+    await hit(a, t0, p);
+    const error = rateLimitError(await hit(a, t0 + 100, p), t0 + 100);
+    expect(error.extra).toMatchObject({ limit: { reset_at: t("2027-11-22T10:21:01Z") / 1000 } });
+    expect(error.message).toContain("(2027-11-22T10:21:01Z)");
+  });
+
   it("resets the day at UTC midnight", async () => {
     const a = account();
     const p = plan({ day: 1 });

@@ -139,7 +139,8 @@ const WINDOW_TEXT: Record<WindowName, string> = { burst: "per minute (burst)", h
 export function rateLimitError(decision: LimitDecision, now = Date.now()): ApiError {
   const w = decision.exceeded ?? decision.shown;
   const retryAfter = Math.max(1, Math.ceil((w.reset - now) / 1000));
-  const when = new Date(w.reset).toISOString().replace(/\.\d{3}Z$/, "Z");
+  // The second the window frees, as `reset_at` and X-RateLimit-Reset give it (rounded up).
+  const when = new Date(Math.ceil(w.reset / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
   // A browser key's plan windows are its share of the account's: say so, or the figure looks wrong.
   const share = w.name !== "visitor" && decision.windows.some((x) => x.name === "visitor")
     ? ` This is a browser key's share: browser (publishable) keys may use ${BROWSER_SHARE * 100}% of each of the plan's windows, the rest being kept for the account's secret keys.`
