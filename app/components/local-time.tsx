@@ -9,11 +9,8 @@ import { momentText, readerTimeZone, type MomentShape } from "@/lib/moment-text"
 const noSubscription = () => () => {};
 const serverZone = () => "UTC";
 
-/** The reader's zone, for client components that build their text themselves (UTC on the server). */
-export const useReaderTimeZone = () => useSyncExternalStore(noSubscription, readerTimeZone, serverZone);
-
 export function LocalTime({ at, shape }: { at: Date | string | number; shape: MomentShape }) {
-  const zone = useReaderTimeZone();
+  const zone = useSyncExternalStore(noSubscription, readerTimeZone, serverZone);
   const instant = new Date(at);
   const valid = !Number.isNaN(instant.getTime());
   const local = momentText(instant, shape, zone);

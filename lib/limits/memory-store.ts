@@ -45,8 +45,7 @@ const nextTurn = () =>
  * requests that reach their limit check in one turn then go on together: on embedded defaults a
  * server answers about a third more cached reads per second this way than when each request runs
  * to its end before the next is read (bench/RESULTS.md, "The embedded store answers on the next
- * turn").
- * Each call's own work still runs in one piece, so the store stays atomic.
+ * turn"). Each call's own work still runs in one piece, so the store stays atomic.
  */
 function answeredNextTurn(store: LimitStore): LimitStore {
   const deferred: Record<string, unknown> = { ...store };
