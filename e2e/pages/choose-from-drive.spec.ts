@@ -2,7 +2,7 @@
 // desktop widths; a scope unticked on Google's consent screen; B cannot take C's sheet from the
 // dashboard; C's edit proof claims B's view-only registration, whose key then answers 401.
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { chooseFromDrive, copyNewKey, googlePicker, openRegisterForm } from "../support/dashboard";
+import { chooseFromDrive, clickInPicker, copyNewKey, googlePicker, openRegisterForm } from "../support/dashboard";
 import { createPrivateSpreadsheet, createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
 
@@ -86,7 +86,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await bob.waitForURL(/\/dashboard(\?picker=open)?$/);
   // Bob's own Drive does not list Carol's sheet; closed without a choice, the page says where it may be.
   await expect(googlePicker(bob).getByText("No spreadsheets to show.")).toBeVisible();
-  await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
+  await clickInPicker(bob, googlePicker(bob).getByRole("button", { name: "Cancel" }));
   await expect(bob.getByTestId("nothing-chosen")).toContainText("Google Drive lists only the spreadsheets the Google account bob@example.com can open");
   await expect(bob.getByTestId("nothing-chosen")).toContainText("its owner has not shared it with this one yet");
   await bob.getByTestId("sheet-url").fill(address);
@@ -96,7 +96,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   // The Picker offered for it opens on that sheet, though a whole address was pasted.
   await bob.getByTestId("choose-failed").click();
   await expect(googlePicker(bob).locator(`[data-file-id="${sheetId}"]`)).toBeVisible();
-  await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
+  await clickInPicker(bob, googlePicker(bob).getByRole("button", { name: "Cancel" }));
   const refused = await bob.request.post("/register", { data: { sheet_url: address } });
   expect(refused.status()).toBe(403);
 
@@ -109,7 +109,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await openRegisterForm(bob);
   await bob.getByTestId("choose-pending").click();
   await expect(googlePicker(bob).getByText("No spreadsheets to show.")).toBeVisible();
-  await googlePicker(bob).getByRole("button", { name: "Cancel" }).click();
+  await clickInPicker(bob, googlePicker(bob).getByRole("button", { name: "Cancel" }));
   expect((await bob.request.post("/register", { data: { sheet_url: privateOne } })).status()).toBe(403);
 
   // Anyone with the link can view it, Bob included: through the private flow he picks it, and
@@ -118,7 +118,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await bob.waitForURL(/\/dashboard\?pick=/);
   await openRegisterForm(bob);
   await bob.getByTestId("choose-pending").click();
-  await googlePicker(bob).locator(`[data-file-id="${sheetId}"]`).click();
+  await clickInPicker(bob, googlePicker(bob).locator(`[data-file-id="${sheetId}"]`));
   await expect(bob.getByTestId("register-result")).toContainText("read-only");
   const bobKey = await copyNewKey(bob);
   expect((await bob.request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": bobKey } })).status()).toBe(200);

@@ -3,7 +3,7 @@
 // says what is left and what a 429 means (and the owner can read without spending the plan), the
 // key and plan controls confirm and show progress, and browsers never land on raw JSON.
 import { expect, test, type Page } from "@playwright/test";
-import { copyNewKey, googlePicker, keyRow, pickWithoutRegistering, registerSheet } from "../support/dashboard";
+import { clickInPicker, copyNewKey, googlePicker, keyRow, pickWithoutRegistering, registerSheet } from "../support/dashboard";
 import { createPrivateSpreadsheet as privateSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
@@ -23,7 +23,7 @@ async function registerPrivately(page: Page, owner: string, title: string): Prom
   await page.waitForURL(new RegExp(`/dashboard\\?pick=${sheetId}&via=grant$`));
   await expect(page.locator('[data-testid="register-form"][data-hydrated="true"]')).toBeVisible();
   await page.getByTestId("choose-pending").click();
-  await googlePicker(page).locator(`[data-file-id="${sheetId}"]`).click();
+  await clickInPicker(page, googlePicker(page).locator(`[data-file-id="${sheetId}"]`));
   await expect(page.getByTestId("register-result")).toContainText(title);
   await copyNewKey(page.getByTestId("register-result"));
   return sheetId;

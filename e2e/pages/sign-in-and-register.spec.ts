@@ -3,7 +3,7 @@
 // private sheet through /auth/google, sign out and back in.
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/env";
-import { chooseFromDrive, copyNewKey, googlePicker, openRegisterForm } from "../support/dashboard";
+import { chooseFromDrive, clickInPicker, copyNewKey, googlePicker, openRegisterForm } from "../support/dashboard";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
 
 test("sign up, register public and private sheets, sign out, sign in", async ({ page, request }) => {
@@ -67,7 +67,7 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   await page.getByTestId("choose-pending").click();
   // Only the sheet asked for is offered.
   await expect(googlePicker(page).locator("[data-file-id]")).toHaveCount(1);
-  await googlePicker(page).locator(`[data-file-id="${E2E.privateSheetId}"]`).click();
+  await clickInPicker(page, googlePicker(page).locator(`[data-file-id="${E2E.privateSheetId}"]`));
   await expect(page.getByTestId("register-result")).toContainText("Private Budget");
   await expect(page.getByTestId("new-key-value")).toHaveText(/^shk_/);
   await copyNewKey(page);

@@ -13,6 +13,22 @@ export async function openRegisterForm(page: Page) {
 export const googlePicker = (page: Page) => page.frameLocator('iframe[title="Google Picker"]');
 
 /**
+ * Clicks `target` in the Picker (a file, Cancel) and waits for the Picker to close, as any answer
+ * of the Picker closes it. The Picker is a frame of another site: Chromium can drop a click that
+ * reaches such a frame in the first moments after it is drawn (seen on CI: the click done, the
+ * frame never saw it), so a click the Picker did not answer within a few seconds is made again.
+ * What the page does with the answer is for the caller to check.
+ */
+export async function clickInPicker(page: Page, target: Locator) {
+  const overlay = page.locator("[data-picker-overlay]");
+  await expect(target).toBeVisible();
+  await expect(async () => {
+    if (await overlay.count()) await target.click({ timeout: 5000 });
+    await expect(overlay).toHaveCount(0, { timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/**
  * "Choose a sheet from Google Drive": connects Google first when the account has not (the
  * consent screen, as `googleEmail`), then picks `sheetId` in the Picker.
  */
@@ -29,7 +45,7 @@ export async function chooseFromDrive(page: Page, sheetId: string, googleEmail?:
   } else {
     await page.getByTestId("choose-from-drive").click();
   }
-  await googlePicker(page).locator(`[data-file-id="${sheetId}"]`).click();
+  await clickInPicker(page, googlePicker(page).locator(`[data-file-id="${sheetId}"]`));
 }
 
 /**
