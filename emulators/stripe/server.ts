@@ -259,7 +259,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     return "Unknown action.";
   }
 
-  async function admin(method: string, path: string, body: Record<string, unknown>): Promise<unknown> {
+  async function admin(method: string, path: string, query: URLSearchParams, body: Record<string, unknown>): Promise<unknown> {
     if (method === "POST" && path === "/__admin/advance") {
       const seconds = Number(body.seconds);
       if (!Number.isFinite(seconds) || seconds < 0) throw invalid("seconds must be a number >= 0");
@@ -280,6 +280,9 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     if (method === "GET" && path === "/__admin/calls") return { calls };
     if (method === "DELETE" && path === "/__admin/calls") { calls.length = 0; return { ok: true }; }
     if (method === "GET" && path === "/__admin/clock") return { now: state.now() };
+    if (method === "GET" && path === "/__admin/customers") {
+      return { customers: [...state.customers.values()].filter((c) => !query.get("email") || c.email === query.get("email")).map((c) => c.id) };
+    }
     throw missing("admin route", path);
   }
 
@@ -321,7 +324,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
       try {
         if (url.pathname.startsWith("/__admin/")) {
           const raw = await readBody(req);
-          sendJson(res, 200, await admin(method, url.pathname, raw ? (JSON.parse(raw) as Record<string, unknown>) : {}));
+          sendJson(res, 200, await admin(method, url.pathname, url.searchParams, raw ? (JSON.parse(raw) as Record<string, unknown>) : {}));
           return;
         }
         if (url.pathname.startsWith("/v1/")) {
