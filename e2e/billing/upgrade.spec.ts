@@ -47,7 +47,7 @@ for (const width of [390, 1280]) {
     const sheetId = await createSpreadsheet(`Billing ${width}`);
     await signIn(page, email);
     const key = await registerSheet(page, sheetId);
-    const rows = `/api/v1/${sheetId}/Sheet1`;
+    const rows = `/api/v1/${sheetId}/Items`;
     expect(await exhaustBurst(request, rows, key)).toBe(429);
 
     await page.goto("/dashboard/usage");
