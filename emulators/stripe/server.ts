@@ -84,7 +84,7 @@ function limitOf(params: URLSearchParams): number {
 
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
   let baseUrl = "";
-  const deliveries = new WebhookDeliveries(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, () => state.now());
+  const deliveries = new WebhookDeliveries(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS);
   const state: StripeState = new StripeState(options.prices, () => baseUrl, (event) => deliveries.deliver(event));
   deliveries.endpoints.push(...(options.webhooks ?? []));
   const calls: { method: string; path: string }[] = [];

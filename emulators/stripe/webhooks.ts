@@ -34,7 +34,12 @@ export class WebhookDeliveries {
   /** Retries still waiting to be sent (after the endpoint gave no 2xx). */
   private pendingRetries = 0;
 
-  constructor(private readonly retryDelaysMs: number[], private readonly clock: () => number) {}
+  constructor(private readonly retryDelaysMs: number[]) {}
+
+  /** Signatures carry the wall-clock time, as Stripe's do, even when the account's clock was moved on. */
+  private wallClock(): number {
+    return Math.floor(Date.now() / 1000);
+  }
 
   deliver(event: Obj): void {
     for (const endpoint of this.endpoints) {
@@ -57,7 +62,7 @@ export class WebhookDeliveries {
         headers: {
           "content-type": "application/json; charset=utf-8",
           "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
-          "stripe-signature": signatureHeader(payload, endpoint.secret, this.clock()),
+          "stripe-signature": signatureHeader(payload, endpoint.secret, this.wallClock()),
         },
         body: payload,
         signal: AbortSignal.timeout(10_000),
@@ -67,7 +72,7 @@ export class WebhookDeliveries {
     } catch {
       status = null;
     }
-    this.attempts.push({ event: event.id, type: event.type as string, url: endpoint.url, attempt, status, at: this.clock() });
+    this.attempts.push({ event: event.id, type: event.type as string, url: endpoint.url, attempt, status, at: this.wallClock() });
     if (status !== null && status >= 200 && status < 300) {
       event.pending_webhooks = Math.max(0, (event.pending_webhooks as number) - 1);
       return;

@@ -6,8 +6,7 @@ import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { stripeBilling, stripeFor, type StripeBilling } from "./client";
 import { isPaidPlan } from "./plans";
-
-const PAYING_STATUSES = new Set(["active", "trialing", "past_due"]);
+import { PAYING } from "./subscription-sync";
 
 async function customerFor(billing: StripeBilling, user: { id: string; email: string | null }): Promise<string> {
   const existing = await getBillingAccount({ userId: user.id });
@@ -21,7 +20,7 @@ export async function startCheckout(user: { id: string; email: string | null }, 
   const billing = stripeBilling();
   if (!isPaidPlan(plan)) throw new ApiError("validation_error", "That plan is not sold: choose Starter, Professional or Business.");
   const account = await getBillingAccount({ userId: user.id });
-  if (account?.status && PAYING_STATUSES.has(account.status)) {
+  if (account?.status && PAYING.has(account.status)) {
     throw new ApiError("conflict", "This account already has a subscription: change its plan with Manage billing.");
   }
   const customer = await customerFor(billing, user);

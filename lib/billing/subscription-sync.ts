@@ -8,7 +8,7 @@ import { stripeFor, type StripeBilling } from "./client";
 import { planForPrice } from "./plans";
 
 /** Statuses that keep the paid plan: `past_due` is the grace while Stripe retries the payment. */
-const PAYING = new Set<Stripe.Subscription.Status>(["active", "trialing", "past_due"]);
+export const PAYING = new Set<string>(["active", "trialing", "past_due"] satisfies Stripe.Subscription.Status[]);
 
 /** The subscription that decides the plan: the newest paying one, else the newest of any status. */
 export function currentSubscription(subscriptions: Stripe.Subscription[]): Stripe.Subscription | undefined {

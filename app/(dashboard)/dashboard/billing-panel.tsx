@@ -2,12 +2,12 @@
 // the subscription's state (past_due said plainly), the next invoice and past invoices.
 import type { StripeBilling } from "@/lib/billing/client";
 import { formatAmount, planPrices } from "@/lib/billing/plans";
+import { PAYING } from "@/lib/billing/subscription-sync";
 import { billingSummary } from "@/lib/billing/summary";
 import { PLANS, planOf } from "@/lib/limits/plans";
 import { ManageBillingButton, UpgradeButtons } from "./billing-buttons";
 
 const day = (d: Date) => d.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
-const PAYING = new Set(["active", "trialing", "past_due"]);
 
 export async function BillingPanel({ billing, userId }: { billing: StripeBilling; userId: string }) {
   const [prices, summary] = await Promise.all([planPrices(billing), billingSummary(billing, userId)]);
