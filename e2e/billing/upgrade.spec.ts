@@ -1,6 +1,6 @@
 // Paid plans through emulators/stripe, on a phone and a desktop: a new account upgrades through
 // Checkout with a test card and a request the Free Trial refused then passes; a declined card
-// changes nothing; a payment that keeps failing, once Stripe ends its retries, returns the
+// changes nothing; the portal's upgrade applies at once; a payment that keeps failing, once Stripe ends its retries, returns the
 // account to Free Trial, its key still answering within that plan.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { registerSheet } from "../support/dashboard";
@@ -40,7 +40,7 @@ async function payOnCheckout(page: Page, card: string) {
 }
 
 for (const width of [390, 1280]) {
-  test(`upgrades through Stripe Checkout, and returns to Free Trial when payment fails for good (${width} px)`, async ({ page, request }) => {
+  test(`upgrades through Stripe Checkout, and returns to Free Trial when payment fails for good (${width} px)`, async ({ page, request }, testInfo) => {
     test.setTimeout(180_000);
     await page.setViewportSize({ width, height: 900 });
     const email = `billing-${width}-${Date.now()}@example.com`;
@@ -75,6 +75,20 @@ for (const width of [390, 1280]) {
     await expect(page.getByTestId("billing-next-invoice")).toContainText("$9");
     await expect(page.getByTestId("billing-invoices")).toContainText("paid");
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: testInfo.outputPath(`billing-${width}.png`), fullPage: true });
+
+    // The portal: an upgrade applies at once, its prorated difference invoiced at once.
+    await page.getByTestId("manage-billing").click();
+    await page.waitForURL(new RegExp(`^${E2E.stripeUrl}/p/session/`));
+    await expect(page.getByTestId("portal-plan")).toContainText("Starter");
+    await page.getByLabel("Change plan").selectOption("price_business_monthly");
+    await page.getByRole("button", { name: "Update plan" }).click();
+    await expect(page.getByRole("status")).toHaveText("Plan upgraded.");
+    await page.getByRole("link", { name: /Return to/ }).click();
+    await page.waitForURL(/\/dashboard\/usage$/);
+    await expectPlan(page, "Business");
+    await expect(page.getByTestId("billing-invoices").locator("tr")).toHaveCount(2);
+    await expect(page.getByTestId("billing-next-invoice")).toContainText("$99");
 
     // The card stops working; the renewal fails (past_due: the plan stays), then Stripe gives up.
     const { customers } = (await (await fetch(`${E2E.stripeUrl}/__admin/customers?email=${encodeURIComponent(email)}`)).json()) as { customers: string[] };
@@ -85,7 +99,7 @@ for (const width of [390, 1280]) {
       await page.goto("/dashboard/usage");
       await expect(page.getByTestId("billing-past-due")).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 30_000 });
-    await expect(page.getByTestId("plan-name")).toHaveText("Starter");
+    await expect(page.getByTestId("plan-name")).toHaveText("Business");
     await stripeAdmin("end_retries", {});
     await expectPlan(page, "Free Trial");
     const usage = await request.get("/billing/usage", { headers: { "X-API-Key": key } });

@@ -210,10 +210,15 @@ export class StripeState {
   giveUp(subscription: Obj): void {
     const now = this.now();
     Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancellation_details: { comment: null, feedback: null, reason: "payment_failed" } });
+    this.stopRetries(subscription);
+    this.event("customer.subscription.deleted", subscription);
+  }
+
+  /** A canceled subscription's open invoices are not tried again. */
+  private stopRetries(subscription: Obj): void {
     for (const invoice of this.invoices.values()) {
       if (invoice.subscription === subscription.id && invoice.status === "open") invoice.next_payment_attempt = null;
     }
-    this.event("customer.subscription.deleted", subscription);
   }
 
   /** Ends the retries of every past-due subscription (or the one named) at once. */
@@ -264,6 +269,7 @@ export class StripeState {
     if (subscription.cancel_at_period_end) {
       const end = subscription.current_period_end as number;
       Object.assign(subscription, { status: "canceled", canceled_at: subscription.canceled_at ?? end, ended_at: end });
+      this.stopRetries(subscription);
       this.event("customer.subscription.deleted", subscription);
       return;
     }
@@ -339,6 +345,7 @@ export class StripeState {
   cancelNow(subscription: Obj): void {
     const now = this.now();
     Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancellation_details: { comment: null, feedback: null, reason: "cancellation_requested" } });
+    this.stopRetries(subscription);
     this.event("customer.subscription.deleted", subscription);
   }
 

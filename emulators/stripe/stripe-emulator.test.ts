@@ -184,6 +184,18 @@ describe("emulators/stripe", () => {
     expect(eventsOf(customer.id).length).toBeGreaterThan(0);
   });
 
+  it("stops retrying the open invoice of a subscription canceled while past due", async () => {
+    const { customer } = await subscribe();
+    const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;
+    await fetch(`${emulator.url}/__admin/fail_payments`, { method: "POST", body: JSON.stringify({ customer: customer.id }) });
+    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() + 1 }) });
+    expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("past_due");
+    expect((await stripe.subscriptions.cancel(subscription!.id)).status).toBe("canceled");
+    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 10 * 86_400 }) });
+    const [open] = (await stripe.invoices.list({ customer: customer.id, limit: 1 })).data;
+    expect([open!.status, open!.attempt_count, open!.next_payment_attempt]).toEqual(["open", 1, null]);
+  });
+
   it("answers errors in Stripe's shape", async () => {
     await expect(stripe.customers.retrieve("cus_missing")).rejects.toMatchObject({ statusCode: 404, code: "resource_missing", type: "StripeInvalidRequestError" });
     const customer = await stripe.customers.create({});
