@@ -49,6 +49,8 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).billing).toEqual({ enabled: false, reason: "embedded" });
     const on = loadConfig({ DATA_DIR: dataDir(), ...stripe, STRIPE_API_URL: "http://127.0.0.1:12111" }).billing;
     expect(on).toMatchObject({ enabled: true, api: { host: "127.0.0.1", port: 12111, protocol: "http" }, prices: { starter: "price_s", professional: "price_p", business: "price_b" } });
+    const rotated = loadConfig({ DATA_DIR: dataDir(), ...stripe, STRIPE_PRICE_STARTER: "price_s2, price_s" }).billing;
+    expect(rotated).toMatchObject({ prices: { starter: "price_s2" }, acceptedPrices: { starter: ["price_s2", "price_s"], business: ["price_b"] } });
     expect(() => loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "1", DATA_DIR: dataDir() })).toThrow(/STRIPE_SECRET_KEY.*BILLING=off/s);
     expect(() => loadConfig({ DATA_DIR: dataDir(), STRIPE_SECRET_KEY: "sk_test_1" })).toThrow(/STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_STARTER/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), BILLING: "on" })).toThrow(/Paid plans need/);

@@ -167,6 +167,8 @@ export type BillingConfig =
       api?: { host: string; port: number; protocol: "http" | "https" };
       /** The Stripe price id each paid plan sells (configuration, not code). */
       prices: { starter: string; professional: string; business: string };
+      /** Every price id that gives each plan: the one sold, then earlier ones subscribers may still pay. */
+      acceptedPrices: { starter: string[]; professional: string[]; business: string[] };
     };
 
 const STRIPE_SETTINGS = ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_STARTER", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_BUSINESS"] as const;
@@ -184,13 +186,17 @@ function billingConfig(env: Env, production: boolean): BillingConfig {
       `Paid plans need these settings: ${missing.join(", ")}. Set them (see README.md, Plans), or set BILLING=off to run without payment (owners then change plans freely).`,
     );
   }
+  // "price_new,price_old": the first is sold; subscribers of a former price keep their plan.
+  const ids = (value: string | undefined) => value!.split(",").map((id) => id.trim()).filter(Boolean);
+  const accepted = { starter: ids(env.STRIPE_PRICE_STARTER), professional: ids(env.STRIPE_PRICE_PROFESSIONAL), business: ids(env.STRIPE_PRICE_BUSINESS) };
   const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined;
   return {
     enabled: true,
     secretKey: env.STRIPE_SECRET_KEY!,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
     api: api && { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol === "https:" ? "https" : "http" },
-    prices: { starter: env.STRIPE_PRICE_STARTER!, professional: env.STRIPE_PRICE_PROFESSIONAL!, business: env.STRIPE_PRICE_BUSINESS! },
+    prices: { starter: accepted.starter[0]!, professional: accepted.professional[0]!, business: accepted.business[0]! },
+    acceptedPrices: accepted,
   };
 }
 

@@ -100,6 +100,8 @@ for (const width of [390, 1280]) {
       await expect(page.getByTestId("billing-past-due")).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 30_000 });
     await expect(page.getByTestId("plan-name")).toHaveText("Business");
+    await page.goto("/dashboard");
+    await expect(page.getByTestId("payment-failed")).toBeVisible();
     await stripeAdmin("end_retries", {});
     await expectPlan(page, "Free Trial");
     const usage = await request.get("/billing/usage", { headers: { "X-API-Key": key } });

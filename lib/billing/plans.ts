@@ -14,7 +14,7 @@ export function isPaidPlan(value: unknown): value is PaidPlan {
 
 /** The plan a price sells; undefined for a price this service does not sell. */
 export function planForPrice(billing: StripeBilling, priceId: string | null | undefined): PaidPlan | undefined {
-  return PAID_PLANS.find((plan) => billing.prices[plan] === priceId);
+  return PAID_PLANS.find((plan) => typeof priceId === "string" && billing.acceptedPrices[plan].includes(priceId));
 }
 
 export interface PlanPrice {

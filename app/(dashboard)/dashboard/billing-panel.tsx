@@ -1,7 +1,7 @@
 // The plan panel's billing part when payment is taken through Stripe: prices, upgrade buttons,
 // the subscription's state (past_due said plainly), the next invoice and past invoices.
 import type { StripeBilling } from "@/lib/billing/client";
-import { formatAmount, planPrices } from "@/lib/billing/plans";
+import { formatAmount, planForPrice, planPrices } from "@/lib/billing/plans";
 import { PAYING } from "@/lib/billing/subscription-sync";
 import { billingSummary } from "@/lib/billing/summary";
 import { PLANS, planOf } from "@/lib/limits/plans";
@@ -14,7 +14,7 @@ export async function BillingPanel({ billing, userId }: { billing: StripeBilling
   const account = summary.account;
   const paying = Boolean(account?.status && PAYING.has(account.status));
   const priceText = (amount: number | undefined, currency: string) => (amount === undefined ? "price unavailable" : `${formatAmount(amount, currency)} a month`);
-  const subscribedPlan = account?.priceId ? Object.entries(billing.prices).find(([, id]) => id === account.priceId)?.[0] : undefined;
+  const subscribedPlan = planForPrice(billing, account?.priceId);
   return (
     <div data-testid="billing">
       <ul className="mt-3 grid gap-1 text-sm text-slate-600 sm:grid-cols-2 dark:text-slate-400" data-testid="plan-prices">
