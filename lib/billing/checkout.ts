@@ -6,7 +6,7 @@ import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { stripeBilling, stripeFor, type StripeBilling } from "./client";
 import { isPaidPlan } from "./plans";
-import { PAYING } from "./subscription-sync";
+import { PAYING } from "./statuses";
 
 async function customerFor(billing: StripeBilling, user: { id: string; email: string | null }): Promise<string> {
   const existing = await getBillingAccount({ userId: user.id });

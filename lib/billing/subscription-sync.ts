@@ -6,9 +6,8 @@ import { updateSubscriptionState, type SubscriptionState } from "@/db/queries/bi
 import { forgetAccountLimits } from "@/lib/limits/accounts";
 import { stripeFor, type StripeBilling } from "./client";
 import { planForPrice } from "./plans";
+import { PAYING } from "./statuses";
 
-/** Statuses that keep the paid plan: `past_due` is the grace while Stripe retries the payment. */
-export const PAYING = new Set<string>(["active", "trialing", "past_due"] satisfies Stripe.Subscription.Status[]);
 
 /** The subscription that decides the plan: the newest paying one, else the newest of any status. */
 export function currentSubscription(subscriptions: Stripe.Subscription[]): Stripe.Subscription | undefined {

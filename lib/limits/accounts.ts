@@ -2,6 +2,7 @@
 // while: a plan change reaches this instance at once and the others within ACCOUNT_TTL_MS.
 import { getBillingAccount } from "@/db/queries/billing";
 import { getUserById, setUserPlan } from "@/db/queries/users";
+import { PAYING } from "@/lib/billing/statuses";
 import { ApiError } from "@/lib/http/errors";
 import { isPlanId, type PlanId } from "./plans";
 import { perProcess } from "@/lib/per-process";
@@ -25,7 +26,7 @@ export async function accountLimits(userId: string): Promise<AccountLimits> {
   // A paid account's month is its subscription's current period (DECISIONS 14): periods repeat
   // monthly from its start, so a renewal reported late still finds the right window.
   const billing = plan === "free_trial" ? undefined : await getBillingAccount({ userId });
-  const billingAnchor = billing?.currentPeriodStart ?? user.billingAnchor;
+  const billingAnchor = (billing?.status && PAYING.has(billing.status) && billing.currentPeriodStart) || user.billingAnchor;
   const account = { userId, plan, billingAnchor } satisfies AccountLimits;
   cache.set(userId, { account, at: Date.now() });
   return account;

@@ -2,7 +2,7 @@
 // the subscription's state (past_due said plainly), the next invoice and past invoices.
 import type { StripeBilling } from "@/lib/billing/client";
 import { formatAmount, planForPrice, planPrices } from "@/lib/billing/plans";
-import { PAYING } from "@/lib/billing/subscription-sync";
+import { PAYING } from "@/lib/billing/statuses";
 import { billingSummary } from "@/lib/billing/summary";
 import { PLANS, planOf } from "@/lib/limits/plans";
 import { ManageBillingButton, UpgradeButtons } from "./billing-buttons";
