@@ -2,11 +2,13 @@
 // Checkout in subscription mode, subscriptions, invoices, the customer portal, events), its hosted
 // pages, signed webhook deliveries with retries, and an admin API for tests, on one loopback port.
 // The official `stripe` client reaches it through its `host`, `port` and `protocol` options.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { adminRoutes } from "./admin";
 import { parseForm, text, type Form } from "./form";
+import { hostedPages } from "./hosted";
+import { invalid, missing, readBody, sendHtml, sendJson, StripeError } from "./http";
 import { listObject, newId, type Obj, type PriceSeed } from "./model";
-import { checkoutPage, portalPage } from "./pages";
 import { StripeState } from "./state";
 import { DEFAULT_RETRY_DELAYS_MS, WebhookDeliveries, type WebhookEndpoint } from "./webhooks";
 
@@ -30,41 +32,6 @@ export interface StripeEmulator {
   deliveries: WebhookDeliveries;
   calls: { method: string; path: string }[];
   stop(): Promise<void>;
-}
-
-export const API_VERSION = "2024-04-10";
-
-class StripeError extends Error {
-  constructor(readonly status: number, readonly body: Record<string, unknown>) {
-    super(String(body.message));
-  }
-}
-
-const missing = (kind: string, id: string, param = "id") =>
-  new StripeError(404, { code: "resource_missing", doc_url: "https://stripe.com/docs/error-codes/resource-missing", message: `No such ${kind}: '${id}'`, param, type: "invalid_request_error" });
-const invalid = (message: string, param?: string) =>
-  new StripeError(400, { message, ...(param ? { param } : {}), type: "invalid_request_error" });
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload), "request-id": newId("req"), "stripe-version": API_VERSION });
-  res.end(payload);
-}
-
-function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-  res.end(html);
-}
-
-function redirect(res: ServerResponse, location: string): void {
-  res.writeHead(303, { location });
-  res.end();
 }
 
 function metadataOf(form: Form): Record<string, string> {
@@ -216,106 +183,8 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     return session;
   }
 
-  function portalView(session: Obj, message?: string) {
-    const subscription = [...state.subscriptions.values()].find((s) => s.customer === session.customer && s.status !== "canceled");
-    const price = subscription ? ((subscription.items as { data: Obj[] }).data[0]!.price as Obj) : undefined;
-    const pending = subscription ? state.pendingPrices.get(subscription.id) : undefined;
-    return portalPage({
-      session,
-      subscription,
-      price,
-      pendingPrice: pending ? state.prices.get(pending) : undefined,
-      prices: [...state.prices.values()],
-      invoices: [...state.invoices.values()].filter((i) => i.customer === session.customer).sort((x, y) => (y.created as number) - (x.created as number)),
-      cardLast4: subscription ? state.cardLast4(subscription.default_payment_method) : undefined,
-      message,
-    });
-  }
-
-  /** Portal actions. Upgrades apply at once and are invoiced with prorations; downgrades wait for the period's end. */
-  function portalAction(session: Obj, action: string, form: Form): string {
-    const subscription = [...state.subscriptions.values()].find((s) => s.customer === session.customer && s.status !== "canceled");
-    if (!subscription) return "No active subscription.";
-    if (action === "cancel") { state.setCancelAtPeriodEnd(subscription, true); return "Your plan will be canceled at the end of the period."; }
-    if (action === "renew") { state.setCancelAtPeriodEnd(subscription, false); return "Your plan will renew."; }
-    if (action === "card") {
-      const card = state.attachCard(session.customer as string, text(form, "cardNumber") ?? "");
-      if (!card.ok) return card.message;
-      subscription.default_payment_method = card.paymentMethod;
-      return "Card updated.";
-    }
-    if (action === "update") {
-      const price = state.prices.get(text(form, "price") ?? "");
-      if (!price) return "Choose a plan.";
-      const current = (subscription.items as { data: Obj[] }).data[0]!.price as Obj;
-      if (price.id === current.id) { state.pendingPrices.delete(subscription.id); return "Plan unchanged."; }
-      if ((price.unit_amount as number) > (current.unit_amount as number)) {
-        state.changePrice(subscription, price, "always_invoice");
-        return "Plan upgraded.";
-      }
-      state.pendingPrices.set(subscription.id, price.id);
-      return "Your plan will change at the end of the period.";
-    }
-    return "Unknown action.";
-  }
-
-  async function admin(method: string, path: string, query: URLSearchParams, body: Record<string, unknown>): Promise<unknown> {
-    if (method === "POST" && path === "/__admin/advance") {
-      const seconds = Number(body.seconds);
-      if (!Number.isFinite(seconds) || seconds < 0) throw invalid("seconds must be a number >= 0");
-      state.advance(seconds);
-      return { now: state.now() };
-    }
-    if (method === "POST" && path === "/__admin/fail_payments") {
-      return { ok: state.failPayments(String(body.customer ?? "")) };
-    }
-    if (method === "POST" && path === "/__admin/end_retries") return { ended: state.endRetries(typeof body.subscription === "string" ? body.subscription : undefined) };
-    if (method === "POST" && path === "/__admin/webhook_endpoints") {
-      if (typeof body.url !== "string" || typeof body.secret !== "string") throw invalid("url and secret are required");
-      deliveries.endpoints.push({ url: body.url, secret: body.secret });
-      return { ok: true };
-    }
-    if (method === "GET" && path === "/__admin/deliveries") return { attempts: deliveries.attempts };
-    if (method === "POST" && path === "/__admin/settle") { await deliveries.settled(); return { ok: true }; }
-    if (method === "GET" && path === "/__admin/calls") return { calls };
-    if (method === "DELETE" && path === "/__admin/calls") { calls.length = 0; return { ok: true }; }
-    if (method === "GET" && path === "/__admin/clock") return { now: state.now() };
-    if (method === "GET" && path === "/__admin/customers") {
-      return { customers: [...state.customers.values()].filter((c) => !query.get("email") || c.email === query.get("email")).map((c) => c.id) };
-    }
-    throw missing("admin route", path);
-  }
-
-  async function hosted(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    const pay = url.pathname.match(/^\/c\/pay\/([A-Za-z0-9_]+)$/);
-    if (pay) {
-      const session = state.sessions.get(pay[1]!);
-      if (!session) { sendHtml(res, 404, "Not found"); return true; }
-      const price = state.priceOfSession(session.id);
-      if (req.method === "POST" && session.status === "open") {
-        const form = parseForm(await readBody(req));
-        const outcome = state.payCheckout(session.id, text(form, "cardNumber") ?? "");
-        if (outcome.ok) { redirect(res, (session.success_url as string).replace("{CHECKOUT_SESSION_ID}", session.id)); return true; }
-        sendHtml(res, 402, checkoutPage(session, price, outcome.message));
-        return true;
-      }
-      sendHtml(res, 200, checkoutPage(session, price));
-      return true;
-    }
-    const portal = url.pathname.match(/^\/p\/session\/([A-Za-z0-9_]+)(?:\/(update|cancel|renew|card))?$/);
-    if (portal) {
-      const session = state.portalSessions.get(portal[1]!);
-      if (!session) { sendHtml(res, 404, "Not found"); return true; }
-      if (req.method === "POST" && portal[2]) {
-        const message = portalAction(session, portal[2], parseForm(await readBody(req)));
-        sendHtml(res, 200, portalView(session, message));
-        return true;
-      }
-      sendHtml(res, 200, portalView(session));
-      return true;
-    }
-    return false;
-  }
+  const admin = adminRoutes(state, deliveries, calls);
+  const hosted = hostedPages(state);
 
   const server = createServer((req, res) => {
     void (async () => {
