@@ -76,6 +76,16 @@ for (const width of [390, 1280]) {
     await expect(page.getByTestId("billing-invoices")).toContainText("paid");
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: testInfo.outputPath(`billing-${width}.png`), fullPage: true });
+    // What a view of the panel costs in Stripe calls: the invoices and the next one (prices are kept).
+    await fetch(`${E2E.stripeUrl}/__admin/calls`, { method: "DELETE" });
+    await page.reload();
+    await expect(page.getByTestId("billing-status")).toHaveText("active");
+    const { calls } = (await (await fetch(`${E2E.stripeUrl}/__admin/calls`)).json()) as { calls: { method: string; path: string }[] };
+    expect(calls.map((c) => `${c.method} ${c.path}`).sort()).toEqual(["GET /v1/invoices", "GET /v1/invoices/upcoming"]);
+    await page.goto("/");
+    await expect(page.getByTestId("plan-price-starter")).toHaveText("$9 a month");
+    await expect(page.getByTestId("plan-price-business")).toHaveText("$99 a month");
+    await page.goto("/dashboard/usage");
 
     // The portal: an upgrade applies at once, its prorated difference invoiced at once.
     await page.getByTestId("manage-billing").click();

@@ -92,6 +92,9 @@ describe("billing through Stripe", () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ success: false, error: "validation_error" });
     }
+    const junk = "not an event";
+    const signedJunk = await send({ body: junk, signature: signatureHeader(junk, SECRET, t) });
+    expect([signedJunk.status, ((await signedJunk.json()) as { message: string }).message]).toEqual([400, "The signed payload is not a Stripe event (not valid JSON)."]);
     expect(await planOf(user.id)).toBe("free_trial");
     expect((await getBillingAccount({ userId: user.id }))!.status).toBeNull();
   });

@@ -38,7 +38,8 @@ export function stateOf(billing: StripeBilling, subscription: Stripe.Subscriptio
 export async function syncCustomer(billing: StripeBilling, customerId: string): Promise<{ userId: string; plan: string } | undefined> {
   const stripe = stripeFor(billing);
   const result = await updateSubscriptionState({ customerId }, async () => {
-    const list = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });
+    // Read under the account's row lock: a short timeout keeps a slow Stripe from holding it long.
+    const list = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 }, { timeout: 5_000, maxNetworkRetries: 1 });
     return stateOf(billing, currentSubscription(list.data));
   });
   if (result) forgetAccountLimits(result.userId);

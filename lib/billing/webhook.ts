@@ -1,7 +1,7 @@
 // Stripe's events (`/api/stripe/webhook`): the signature is checked over the raw body with the
 // endpoint secret; each event id is handled once; each event only says which customer to read
 // again (see subscription-sync), so order and retries do not matter.
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import { recordStripeEvent, stripeEventSeen } from "@/db/queries/billing";
 import { ApiError } from "@/lib/http/errors";
 import { stripeBilling, stripeFor } from "./client";
@@ -31,8 +31,11 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   let event: Stripe.Event;
   try {
     event = stripeFor(billing).webhooks.constructEvent(rawBody, signature, billing.webhookSecret);
-  } catch {
-    throw new ApiError("validation_error", "Invalid Stripe-Signature: the payload was not signed with this endpoint's secret, or the signature is too old.");
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
+      throw new ApiError("validation_error", "Invalid Stripe-Signature: the payload was not signed with this endpoint's secret, or the signature is too old.");
+    }
+    throw new ApiError("validation_error", "The signed payload is not a Stripe event (not valid JSON).");
   }
   if (await stripeEventSeen({ id: event.id })) return "duplicate";
   const customer = HANDLED_EVENTS.has(event.type) ? customerOf(event) : undefined;
