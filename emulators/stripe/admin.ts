@@ -1,4 +1,4 @@
-// The admin API for tests: the clock, a card that stops paying, the end of payment retries,
+// The admin API for tests: the clock, a card that stops paying or declines its next charges, the end of payment retries,
 // webhook endpoints, delivery attempts, API calls made, customers by email.
 import { invalid, missing } from "./http";
 import type { StripeState } from "./state";
@@ -14,6 +14,11 @@ export function adminRoutes(state: StripeState, deliveries: WebhookDeliveries, c
     }
     if (method === "POST" && path === "/__admin/fail_payments") {
       return { ok: state.failPayments(String(body.customer ?? "")) };
+    }
+    if (method === "POST" && path === "/__admin/fail_next_payment") {
+      const count = body.count === undefined ? 1 : Number(body.count);
+      if (!Number.isInteger(count) || count < 1) throw invalid("count must be an integer >= 1");
+      return { ok: state.failNextPayments(String(body.customer ?? ""), count) };
     }
     if (method === "POST" && path === "/__admin/end_retries") return { ended: state.endRetries(typeof body.subscription === "string" ? body.subscription : undefined) };
     if (method === "POST" && path === "/__admin/webhook_endpoints") {

@@ -23,6 +23,8 @@ export interface EventSink {
 interface Card {
   number: string;
   failsCharges: boolean;
+  /** Charges still to fail before the card pays again (a temporary decline). */
+  failNext: number;
 }
 
 export class StripeState {
@@ -97,7 +99,7 @@ export class StripeState {
       return { ok: false, code: "card_declined", message: "Your card was declined. Your request was in test mode, but used a non test card." };
     }
     const paymentMethod = newId("pm");
-    this.cards.set(paymentMethod, { number: digits, failsCharges: digits === TEST_CARDS.attachesThenFails });
+    this.cards.set(paymentMethod, { number: digits, failsCharges: digits === TEST_CARDS.attachesThenFails, failNext: 0 });
     const customer = this.customers.get(customerId)!;
     (customer.invoice_settings as Record<string, unknown>).default_payment_method = paymentMethod;
     return { ok: true, paymentMethod };
@@ -107,18 +109,33 @@ export class StripeState {
     return typeof paymentMethod === "string" ? this.cards.get(paymentMethod)?.number.slice(-4) : undefined;
   }
 
+  private customerCard(customerId: string): Card | undefined {
+    const pm = (this.customers.get(customerId)?.invoice_settings as Record<string, unknown> | undefined)?.default_payment_method;
+    return typeof pm === "string" ? this.cards.get(pm) : undefined;
+  }
+
   /** Makes every later charge on the customer's card fail, as a card that expired or was frozen does. */
   failPayments(customerId: string): boolean {
-    const pm = (this.customers.get(customerId)?.invoice_settings as Record<string, unknown> | undefined)?.default_payment_method;
-    const card = typeof pm === "string" ? this.cards.get(pm) : undefined;
-    if (!card) return false;
-    card.failsCharges = true;
-    return true;
+    const card = this.customerCard(customerId);
+    if (card) card.failsCharges = true;
+    return Boolean(card);
+  }
+
+  /** Makes the customer's next `count` charges fail, after which the card pays again. */
+  failNextPayments(customerId: string, count: number): boolean {
+    const card = this.customerCard(customerId);
+    if (card) card.failNext += count;
+    return Boolean(card);
   }
 
   private charge(paymentMethod: unknown): boolean {
     const card = typeof paymentMethod === "string" ? this.cards.get(paymentMethod) : undefined;
-    return Boolean(card && !card.failsCharges);
+    if (!card || card.failsCharges) return false;
+    if (card.failNext > 0) {
+      card.failNext -= 1;
+      return false;
+    }
+    return true;
   }
 
   /** The hosted Checkout page's submit: pays the first invoice, or changes nothing. */

@@ -184,6 +184,22 @@ describe("emulators/stripe", () => {
     expect(eventsOf(customer.id).length).toBeGreaterThan(0);
   });
 
+  it("recovers a subscription whose renewal failed once when the retry pays", async () => {
+    const { customer } = await subscribe();
+    const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;
+    await fetch(`${emulator.url}/__admin/fail_next_payment`, { method: "POST", body: JSON.stringify({ customer: customer.id }) });
+    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() + 1 }) });
+    expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("past_due");
+    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 3 * 86_400 }) });
+    expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("active");
+    const [renewal] = (await stripe.invoices.list({ customer: customer.id, limit: 1 })).data;
+    expect([renewal!.status, renewal!.attempt_count, renewal!.amount_paid]).toEqual(["paid", 2, 900]);
+    await settle();
+    const types = eventsOf(customer.id).map((e) => e.type);
+    expect(types.filter((t) => t === "invoice.payment_failed")).toHaveLength(1);
+    expect(types).not.toContain("customer.subscription.deleted");
+  });
+
   it("stops retrying the open invoice of a subscription canceled while past due", async () => {
     const { customer } = await subscribe();
     const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;

@@ -153,6 +153,27 @@ describe("billing through Stripe", () => {
     expect([account.plan, account.billingAnchor.getTime()]).toEqual(["free_trial", (await getUserById({ id: user.id }))!.billingAnchor.getTime()]);
   });
 
+  it("a payment that fails once and then succeeds on Stripe's retry keeps the plan throughout", async () => {
+    const { user, events } = await subscribedAccount();
+    for (const e of events) await send(e);
+    const billing = (await getBillingAccount({ userId: user.id }))!;
+    await fetch(`${emulator.url}/__admin/fail_next_payment`, { method: "POST", body: JSON.stringify({ customer: billing.stripeCustomerId }) });
+    let from = deliveries.length;
+    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: billing.currentPeriodEnd!.getTime() / 1000 - emulator.state.now() + 1 }) });
+    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId))) await send(e);
+    expect([await planOf(user.id), (await getBillingAccount({ userId: user.id }))!.status]).toEqual(["starter", "past_due"]);
+    from = deliveries.length;
+    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 3 * 86_400 }) });
+    const recovered = (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId));
+    expect(recovered.map((e) => e.type)).toContain("invoice.paid");
+    for (const e of recovered) await send(e);
+    const after = (await getBillingAccount({ userId: user.id }))!;
+    expect([await planOf(user.id), after.status]).toEqual(["starter", "active"]);
+    // The renewed period is the account's month now.
+    expect(after.currentPeriodStart!.getTime()).toBe(billing.currentPeriodEnd!.getTime());
+    expect((await accountLimits(user.id)).billingAnchor.getTime()).toBe(after.currentPeriodStart!.getTime());
+  });
+
   it("keeps one Stripe customer per account, refuses a second checkout while subscribed, and opens the portal", async () => {
     const { user, events } = await subscribedAccount();
     for (const e of events) await send(e);
