@@ -150,12 +150,12 @@ export class StripeState {
     const subscription = subscriptionObject({ id: newId("sub"), customer: customerId, price, start, periodEnd: addMonths(start, 1), paymentMethod: card.paymentMethod, metadata: session.metadata as Record<string, string> });
     this.subscriptions.set(subscription.id, subscription);
     const invoice = this.openInvoice(subscription, "subscription_create", [this.periodLine(subscription, price)]);
-    this.markPaid(invoice);
     subscription.latest_invoice = invoice.id;
-    Object.assign(session, { status: "complete", payment_status: "paid", subscription: subscription.id, invoice: invoice.id, customer_details: { address: null, email: this.customers.get(customerId)!.email, name: null, phone: null, tax_exempt: "none", tax_ids: [] } });
-    this.event("customer.subscription.created", subscription);
     this.event("invoice.created", invoice);
     this.event("invoice.finalized", invoice);
+    this.markPaid(invoice);
+    Object.assign(session, { status: "complete", payment_status: "paid", subscription: subscription.id, invoice: invoice.id, customer_details: { address: null, email: this.customers.get(customerId)!.email, name: null, phone: null, tax_exempt: "none", tax_ids: [] } });
+    this.event("customer.subscription.created", subscription);
     this.event("invoice.paid", invoice);
     this.event("invoice.payment_succeeded", invoice);
     this.event("checkout.session.completed", session);
