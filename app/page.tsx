@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { config } from "@/lib/env";
-import { PLANS } from "@/lib/limits/plans";
+import { formatAmount, planPrices } from "@/lib/billing/plans";
+import { PLANS, type PlanId } from "@/lib/limits/plans";
 
 // Rendered per request, as the guide is: the example names this installation's own address.
 export const dynamic = "force-dynamic";
@@ -16,7 +17,16 @@ const FEATURES = [
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-export default function Home() {
+/** Each plan's monthly price as Stripe holds it; none when billing is off (no payment is taken). */
+async function priceLabels(): Promise<Map<PlanId, string> | undefined> {
+  const billing = config().billing;
+  if (!billing.enabled) return undefined;
+  const prices = await planPrices(billing);
+  return new Map(prices.map((p) => [p.plan, p.plan === "free_trial" ? "Free" : p.amount === undefined ? "" : `${formatAmount(p.amount, p.currency)} a month`]));
+}
+
+export default async function Home() {
+  const prices = await priceLabels();
   return (
     <main id="main" className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-16">
       <header className="flex items-center justify-between">
@@ -66,13 +76,17 @@ export default function Home() {
       <section id="plans" className="mt-16 scroll-mt-4" data-testid="plans">
         <h2 className="text-2xl font-bold tracking-tight">Plans</h2>
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-          Limits are per account, shared by all its keys and sheets. Every account starts on the Free Trial; change plan at any time from
-          the dashboard, effective at once. Answers Google fails (5xx) and refusals for a limit (429) are not counted.
+          Limits are per account, shared by all its keys and sheets. Every account starts on the Free Trial;{" "}
+          {prices
+            ? "upgrade at any time from the dashboard through Stripe Checkout, effective as soon as the payment is confirmed."
+            : "change plan at any time from the dashboard, effective at once (no payment is taken on this service)."}{" "}
+          Answers Google fails (5xx) and refusals for a limit (429) are not counted.
         </p>
         <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {Object.values(PLANS).map((p) => (
+          {(Object.entries(PLANS) as [PlanId, (typeof PLANS)[PlanId]][]).map(([id, p]) => (
             <div key={p.label} className="rounded-lg border border-slate-200 p-5 dark:border-slate-800">
               <h3 className="font-semibold">{p.label}</h3>
+              {prices?.get(id) && <p className="text-sm font-medium" data-testid={`plan-price-${id}`}>{prices.get(id)}</p>}
               <p className="mt-2 text-2xl font-bold">{count(p.month)}</p>
               <p className="text-xs text-slate-500">requests a month</p>
               <ul className="mt-3 space-y-1 text-sm text-slate-600 dark:text-slate-400">

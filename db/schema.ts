@@ -333,6 +333,34 @@ export const webhookAttempts = pgTable(
   (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId)],
 );
 
+// --- Billing (Stripe) ---------------------------------------------------------------------------
+
+/**
+ * An account's Stripe customer (created once, at its first checkout) and the subscription state
+ * Stripe last reported (DECISIONS 14): `plan` on users follows it. The period is the
+ * subscription's current one, which paid accounts' monthly window follows.
+ */
+export const billingAccounts = pgTable("billing_accounts", {
+  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  stripeCustomerId: text("stripe_customer_id").notNull().unique(),
+  subscriptionId: text("subscription_id"),
+  /** Stripe's subscription status (active, past_due, canceled, ...), or null before any. */
+  status: text("status"),
+  priceId: text("price_id"),
+  currentPeriodStart: timestamp("current_period_start", { withTimezone: true, mode: "date" }),
+  currentPeriodEnd: timestamp("current_period_end", { withTimezone: true, mode: "date" }),
+  cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/** Stripe events already handled: a redelivery (Stripe retries, duplicates) changes nothing twice. */
+export const stripeEvents = pgTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: timestamp("processed_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
 export type User = typeof users.$inferSelect;
 export type GoogleGrant = typeof googleGrants.$inferSelect;
 export type SheetClaim = typeof sheetClaims.$inferSelect;
@@ -346,3 +374,4 @@ export type ChangeEvent = typeof changeEvents.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+export type BillingAccount = typeof billingAccounts.$inferSelect;

@@ -37,11 +37,24 @@ describe("loadConfig", () => {
   });
 
   it("runs production on embedded defaults only when told to, without demo data unless asked", () => {
-    const cfg = loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "true", DATA_DIR: dataDir() });
+    const cfg = loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "true", BILLING: "off", DATA_DIR: dataDir() });
     expect(cfg.database.kind).toBe("pglite");
     expect(cfg.demo.enabled).toBe(false);
-    expect(loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "1", DEMO_MODE: "1", DATA_DIR: dataDir() }).demo.enabled).toBe(true);
+    expect(loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "1", BILLING: "off", DEMO_MODE: "1", DATA_DIR: dataDir() }).demo.enabled).toBe(true);
     expect(loadConfig({ DEMO_MODE: "false", DATA_DIR: dataDir() }).demo.enabled).toBe(false);
+  });
+
+  it("takes payment through Stripe when configured, and refuses production without it unless BILLING=off is named", () => {
+    const stripe = { STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", STRIPE_PRICE_STARTER: "price_s", STRIPE_PRICE_PROFESSIONAL: "price_p", STRIPE_PRICE_BUSINESS: "price_b" };
+    expect(loadConfig({ DATA_DIR: dataDir() }).billing).toEqual({ enabled: false, reason: "embedded" });
+    const on = loadConfig({ DATA_DIR: dataDir(), ...stripe, STRIPE_API_URL: "http://127.0.0.1:12111" }).billing;
+    expect(on).toMatchObject({ enabled: true, api: { host: "127.0.0.1", port: 12111, protocol: "http" }, prices: { starter: "price_s", professional: "price_p", business: "price_b" } });
+    const rotated = loadConfig({ DATA_DIR: dataDir(), ...stripe, STRIPE_PRICE_STARTER: "price_s2, price_s" }).billing;
+    expect(rotated).toMatchObject({ prices: { starter: "price_s2" }, acceptedPrices: { starter: ["price_s2", "price_s"], business: ["price_b"] } });
+    expect(() => loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "1", DATA_DIR: dataDir() })).toThrow(/STRIPE_SECRET_KEY.*BILLING=off/s);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), STRIPE_SECRET_KEY: "sk_test_1" })).toThrow(/STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_STARTER/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), BILLING: "on" })).toThrow(/Paid plans need/);
+    expect(loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "1", BILLING: "off", DATA_DIR: dataDir(), ...stripe }).billing).toEqual({ enabled: false, reason: "off" });
   });
 
   it("uses Postgres, Upstash and an explicit Google root when configured", () => {

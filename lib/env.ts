@@ -74,6 +74,15 @@ const schema = z.object({
     .optional()
     .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes")),
   BENCH_BARE_JSON_FILE: optional,
+  /** `off`: no payment is taken and owners switch plans freely (self-hosting); the default without Stripe keys outside production. */
+  BILLING: z.enum(["on", "off", ""]).optional().transform((v) => (v === "" ? undefined : v)),
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  /** Another Stripe API address (emulators/stripe); Stripe's own when unset. */
+  STRIPE_API_URL: optionalUrl,
+  STRIPE_PRICE_STARTER: optional,
+  STRIPE_PRICE_PROFESSIONAL: optional,
+  STRIPE_PRICE_BUSINESS: optional,
   DEMO_API_KEY: optional.pipe(z.string().regex(KEY_FORMAT, "must look like shk_ followed by 20 to 64 letters and digits").optional()),
 });
 
@@ -145,6 +154,50 @@ export interface AppConfig {
   };
   secrets: { authSecret: string; encryptionKey: Buffer };
   demo: { enabled: boolean; apiKey?: string };
+  billing: BillingConfig;
+}
+
+/** Paid plans through Stripe, or none (`BILLING=off`): owners then switch plans without payment. */
+export type BillingConfig =
+  | { enabled: false; reason: "off" | "embedded" }
+  | {
+      enabled: true;
+      secretKey: string;
+      webhookSecret: string;
+      api?: { host: string; port: number; protocol: "http" | "https" };
+      /** The Stripe price id each paid plan sells (configuration, not code). */
+      prices: { starter: string; professional: string; business: string };
+      /** Every price id that gives each plan: the one sold, then earlier ones subscribers may still pay. */
+      acceptedPrices: { starter: string[]; professional: string[]; business: string[] };
+    };
+
+const STRIPE_SETTINGS = ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_STARTER", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_BUSINESS"] as const;
+
+/**
+ * Billing is on when Stripe is configured. Production with no Stripe keys refuses to start
+ * unless BILLING=off says by name that no payment is taken; elsewhere (embedded defaults) it is off.
+ */
+function billingConfig(env: Env, production: boolean): BillingConfig {
+  if (env.BILLING === "off") return { enabled: false, reason: "off" };
+  const missing = STRIPE_SETTINGS.filter((name) => !env[name]);
+  if (!env.STRIPE_SECRET_KEY && env.BILLING !== "on" && !production) return { enabled: false, reason: "embedded" };
+  if (missing.length) {
+    throw new ConfigError(
+      `Paid plans need these settings: ${missing.join(", ")}. Set them (see README.md, Plans), or set BILLING=off to run without payment (owners then change plans freely).`,
+    );
+  }
+  // "price_new,price_old": the first is sold; subscribers of a former price keep their plan.
+  const ids = (value: string | undefined) => value!.split(",").map((id) => id.trim()).filter(Boolean);
+  const accepted = { starter: ids(env.STRIPE_PRICE_STARTER), professional: ids(env.STRIPE_PRICE_PROFESSIONAL), business: ids(env.STRIPE_PRICE_BUSINESS) };
+  const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined;
+  return {
+    enabled: true,
+    secretKey: env.STRIPE_SECRET_KEY!,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+    api: api && { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol === "https:" ? "https" : "http" },
+    prices: { starter: accepted.starter[0]!, professional: accepted.professional[0]!, business: accepted.business[0]! },
+    acceptedPrices: accepted,
+  };
 }
 
 interface GeneratedSecrets {
@@ -271,6 +324,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       enabled: env.DEMO_MODE ?? (!env.DATABASE_URL && !production),
       apiKey: env.DEMO_API_KEY,
     },
+    billing: billingConfig(env, production),
   };
 }
 

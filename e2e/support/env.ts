@@ -16,6 +16,11 @@ export const E2E = {
   dataDir: ".data/e2e",
   /** Base URL of a second `next start` on the same Postgres and Redis, when there can be one. */
   secondUrl: shared ? `http://localhost:${port + 1}` : undefined,
+  /** An instance that takes payment through emulators/stripe (its own data directory, the same Google emulator). */
+  billingPort: port + 2,
+  billingUrl: `http://localhost:${port + 2}`,
+  stripePort: port + 3,
+  stripeUrl: `http://127.0.0.1:${port + 3}`,
   demoSheetId: "1AcmeStoreDemoSpreadsheet0000000000000000001",
   privateSheetId: "1PrivateOwnerSpreadsheet00000000000000000003",
 };

@@ -110,6 +110,8 @@ async function main() {
     AUTH_URL: cfg.appUrl,
     // `next start` always runs with NODE_ENV=production; what was allowed here stays allowed there.
     ...(cfg.production ? {} : { ALLOW_EMBEDDED: "1" }),
+    // Likewise billing: off here without Stripe keys stays off under `next start`.
+    ...(cfg.billing.enabled || cfg.production ? {} : { BILLING: "off" }),
     ...(embeddedGoogle ? { GOOGLE_API_ROOT_URL: emulatorUrl } : {}),
     ...(gate ? { [DATABASE_GATE_VAR]: gate } : {}),
   };

@@ -31,6 +31,12 @@ export async function readJsonBody(req: Request, { maxBytes = MAX_BODY_BYTES } =
   return value;
 }
 
+/** The body as text, exactly as sent (a signature covers its bytes), with the same size limit. */
+export async function readTextBody(req: Request, { maxBytes = MAX_BODY_BYTES } = {}): Promise<string> {
+  if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge(maxBytes);
+  return readLimited(req, maxBytes);
+}
+
 function tooLarge(maxBytes: number): ApiError {
   // The rest of the body is not read: the connection cannot carry another request after it.
   return new ApiError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`, {}, { Connection: "close" });

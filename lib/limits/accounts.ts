@@ -1,6 +1,8 @@
 // An account's plan and billing anchor for the limiter, kept in process memory for a short
 // while: a plan change reaches this instance at once and the others within ACCOUNT_TTL_MS.
+import { getBillingAccount } from "@/db/queries/billing";
 import { getUserById, setUserPlan } from "@/db/queries/users";
+import { PAYING } from "@/lib/billing/statuses";
 import { ApiError } from "@/lib/http/errors";
 import { isPlanId, type PlanId } from "./plans";
 import { perProcess } from "@/lib/per-process";
@@ -20,12 +22,22 @@ export async function accountLimits(userId: string): Promise<AccountLimits> {
   if (hit && Date.now() - hit.at < ACCOUNT_TTL_MS) return hit.account;
   const user = await getUserById({ id: userId });
   if (!user) throw new ApiError("unauthorized", "Invalid API key: its account no longer exists.");
-  const account = { userId, plan: isPlanId(user.plan) ? user.plan : "free_trial", billingAnchor: user.billingAnchor } satisfies AccountLimits;
+  const plan = isPlanId(user.plan) ? user.plan : "free_trial";
+  // A paid account's month is its subscription's current period (DECISIONS 14): periods repeat
+  // monthly from its start, so a renewal reported late still finds the right window.
+  const billing = plan === "free_trial" ? undefined : await getBillingAccount({ userId });
+  const billingAnchor = (billing?.status && PAYING.has(billing.status) && billing.currentPeriodStart) || user.billingAnchor;
+  const account = { userId, plan, billingAnchor } satisfies AccountLimits;
   cache.set(userId, { account, at: Date.now() });
   return account;
 }
 
-/** Changes the plan (no payment provider yet): an upgrade lifts limits at once, a downgrade applies at once. */
+/** Drops this instance's copy at once (a webhook changed the plan); other instances follow within ACCOUNT_TTL_MS. */
+export function forgetAccountLimits(userId: string): void {
+  cache.delete(userId);
+}
+
+/** Changes the plan without payment (BILLING=off): an upgrade lifts limits at once, a downgrade applies at once. */
 export async function changePlan(userId: string, plan: string): Promise<void> {
   if (!isPlanId(plan)) throw new ApiError("validation_error", `Unknown plan "${plan}".`);
   await setUserPlan({ id: userId, plan });

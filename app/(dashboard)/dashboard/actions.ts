@@ -111,12 +111,14 @@ export const saveDocsExamplesAction = sessionAction(z.object({ sheetId: z.string
 export type PlanChange = { ok: true; plan: string } | { ok: false; error: string } | null;
 
 /**
- * Plan change from the dashboard (no payment provider yet); limits follow within the account
- * cache's 30 s. A plan the service does not sell (a forged form) changes nothing and says so.
+ * Plan change from the dashboard when billing is off (BILLING=off, embedded defaults); limits
+ * follow within the account cache's 30 s. A plan the service does not sell (a forged form)
+ * changes nothing and says so; with billing on, plans change only through Stripe.
  */
 export async function changePlanAction(_before: PlanChange, form: FormData): Promise<PlanChange> {
   const user = await currentUser();
   if (!user) return { ok: false, error: "Your session has ended: sign in again to change the plan." };
+  if (config().billing.enabled) return { ok: false, error: "Plans are paid for through Stripe here: use the upgrade buttons or Manage billing." };
   const plan = String(form.get("plan") ?? "");
   if (!isPlanId(plan)) return { ok: false, error: "That plan is not sold: choose one of the list." };
   await changePlan(user.id, plan);

@@ -14,6 +14,7 @@ import { quotaSnapshot } from "@/lib/limits/usage-report";
 import { isSheetId } from "@/lib/sheets/sheet-url";
 import { accessLabel } from "./access-label";
 import { ConfirmRegistration } from "./confirm-registration";
+import { PaymentFailedNotice } from "./payment-notice";
 import { LimitReachedNotice } from "./quota-line";
 import { RegisterForm } from "./register-form";
 
@@ -44,6 +45,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </p>
       )}
       {isSheetId(register) && <ConfirmRegistration sheetId={register} />}
+      <PaymentFailedNotice userId={user.id} />
       <LimitReachedNotice quota={quota} />
       <ClaimedNotice claims={claims} />
       {sheets.length === 0 ? (

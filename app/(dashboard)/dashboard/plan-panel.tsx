@@ -1,15 +1,18 @@
 import { getUserById } from "@/db/queries/users";
+import { config } from "@/lib/env";
 import { PLANS, planOf } from "@/lib/limits/plans";
 import { WEBHOOK_ENDPOINTS_PER_SHEET } from "@/lib/webhooks/plans";
+import { BillingPanel } from "./billing-panel";
 import { PlanForm } from "./plan-form";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
-/** The account's plan, its limits, and a switcher (no payment provider yet). */
+/** The account's plan, its limits, and how to change it: through Stripe, or freely when billing is off. */
 export async function PlanPanel({ userId }: { userId: string }) {
   const user = await getUserById({ id: userId });
   const current = user?.plan ?? "free_trial";
   const plan = planOf(current);
+  const billing = config().billing;
   return (
     <section className="rounded-lg border border-slate-200 p-6 dark:border-slate-800" data-testid="plan">
       <h2 className="text-lg font-semibold">Plan: <span data-testid="plan-name">{plan.label}</span></h2>
@@ -20,11 +23,17 @@ export async function PlanPanel({ userId }: { userId: string }) {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="plan-webhooks">
         Webhook endpoints per sheet: {Object.entries(PLANS).map(([id, p]) => `${p.label} ${WEBHOOK_ENDPOINTS_PER_SHEET[id as keyof typeof PLANS]}`).join(" · ")}. Deliveries count toward nothing.
       </p>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="plan-billing">
-        Billing is not open yet: no payment is taken. A change applies to all your keys within 30 seconds; requests already counted this
-        period stay counted, so a smaller plan may be past its limits at once.
-      </p>
-      <PlanForm current={current} plans={Object.entries(PLANS).map(([id, p]) => ({ id, label: p.label, month: n(p.month) }))} />
+      {billing.enabled ? (
+        <BillingPanel billing={billing} userId={userId} />
+      ) : (
+        <>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="plan-billing">
+            Billing is off on this service: no payment is taken, and you change plan here freely. A change applies to all your keys
+            within 30 seconds; requests already counted this period stay counted, so a smaller plan may be past its limits at once.
+          </p>
+          <PlanForm current={current} plans={Object.entries(PLANS).map(([id, p]) => ({ id, label: p.label, month: n(p.month) }))} />
+        </>
+      )}
     </section>
   );
 }

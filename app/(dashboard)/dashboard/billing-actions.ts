@@ -1,0 +1,32 @@
+"use server";
+// Paid plans: to Stripe Checkout for an upgrade, to the customer portal for everything else. The
+// plan itself changes when Stripe's webhook reports the subscription, not here.
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/session";
+import { openPortal, startCheckout } from "@/lib/billing/checkout";
+import { ApiError } from "@/lib/http/errors";
+import { errorFields, log } from "@/lib/log";
+
+export type BillingActionState = { error: string } | null;
+
+async function toStripe(go: (user: { id: string; email: string | null }) => Promise<string>): Promise<BillingActionState> {
+  const user = await currentUser();
+  if (!user) return { error: "Your session has ended: sign in again." };
+  let url: string;
+  try {
+    url = await go({ id: user.id, email: user.email ?? null });
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return { error: err.message };
+    log.error(errorFields(err), "Stripe could not be reached for billing");
+    return { error: "Stripe could not be reached; nothing was charged. Try again in a minute." };
+  }
+  redirect(url);
+}
+
+export async function checkoutAction(_before: BillingActionState, form: FormData): Promise<BillingActionState> {
+  return toStripe((user) => startCheckout(user, String(form.get("plan") ?? "")));
+}
+
+export async function portalAction(): Promise<BillingActionState> {
+  return toStripe((user) => openPortal(user));
+}
