@@ -99,6 +99,17 @@ describe("billing through Stripe", () => {
     expect((await getBillingAccount({ userId: user.id }))!.status).toBeNull();
   });
 
+  it("a signed event about a customer of no account here is ignored and changes nothing", async () => {
+    const { user, events } = await subscribedAccount();
+    const completed = events.find((e) => e.type === "checkout.session.completed")!;
+    const event = JSON.parse(completed.body) as { id: string; data: { object: { customer: string } } };
+    const stranger = JSON.stringify({ ...event, id: `${event.id}_stranger`, data: { ...event.data, object: { ...event.data.object, customer: "cus_not_an_account_here" } } });
+    const res = await send({ body: stranger, signature: signatureHeader(stranger, SECRET, Math.floor(Date.now() / 1000)) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ success: true, outcome: "ignored" });
+    expect(await planOf(user.id)).toBe("free_trial");
+  });
+
   it("moves the plan when Stripe says the subscription is active, in any order, once per event", async () => {
     const { user, events } = await subscribedAccount();
     expect(await planOf(user.id)).toBe("free_trial"); // the browser's return changes nothing
