@@ -185,6 +185,12 @@ describe("billing through Stripe", () => {
     expect((await accountLimits(user.id)).billingAnchor.getTime()).toBe(after.currentPeriodStart!.getTime());
   });
 
+  it("refuses a second checkout when the first is paid but its webhook has not arrived yet", async () => {
+    const { user } = await subscribedAccount();
+    expect((await getBillingAccount({ userId: user.id }))!.status).toBeNull();
+    await expect(startCheckout({ id: user.id, email: user.email }, "business")).rejects.toMatchObject({ code: "conflict" });
+  });
+
   it("keeps one Stripe customer per account, refuses a second checkout while subscribed, and opens the portal", async () => {
     const { user, events } = await subscribedAccount();
     for (const e of events) await send(e);
