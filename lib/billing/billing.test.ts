@@ -99,6 +99,17 @@ describe("billing through Stripe", () => {
     expect((await getBillingAccount({ userId: user.id }))!.status).toBeNull();
   });
 
+  it("a signed event about a customer of no account here is ignored and changes nothing", async () => {
+    const { user, events } = await subscribedAccount();
+    const completed = events.find((e) => e.type === "checkout.session.completed")!;
+    const event = JSON.parse(completed.body) as { id: string; data: { object: { customer: string } } };
+    const stranger = JSON.stringify({ ...event, id: `${event.id}_stranger`, data: { ...event.data, object: { ...event.data.object, customer: "cus_not_an_account_here" } } });
+    const res = await send({ body: stranger, signature: signatureHeader(stranger, SECRET, Math.floor(Date.now() / 1000)) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ success: true, outcome: "ignored" });
+    expect(await planOf(user.id)).toBe("free_trial");
+  });
+
   it("moves the plan when Stripe says the subscription is active, in any order, once per event", async () => {
     const { user, events } = await subscribedAccount();
     expect(await planOf(user.id)).toBe("free_trial"); // the browser's return changes nothing
@@ -172,6 +183,12 @@ describe("billing through Stripe", () => {
     // The renewed period is the account's month now.
     expect(after.currentPeriodStart!.getTime()).toBe(billing.currentPeriodEnd!.getTime());
     expect((await accountLimits(user.id)).billingAnchor.getTime()).toBe(after.currentPeriodStart!.getTime());
+  });
+
+  it("refuses a second checkout when the first is paid but its webhook has not arrived yet", async () => {
+    const { user } = await subscribedAccount();
+    expect((await getBillingAccount({ userId: user.id }))!.status).toBeNull();
+    await expect(startCheckout({ id: user.id, email: user.email }, "business")).rejects.toMatchObject({ code: "conflict" });
   });
 
   it("keeps one Stripe customer per account, refuses a second checkout while subscribed, and opens the portal", async () => {

@@ -24,6 +24,13 @@ export async function startCheckout(user: { id: string; email: string | null }, 
     throw new ApiError("conflict", "This account already has a subscription: change its plan with Manage billing.");
   }
   const customer = await customerFor(billing, user);
+  // Stripe's webhook may not have arrived yet: a payment made a moment ago must not be taken twice.
+  if (account) {
+    const held = await stripeFor(billing).subscriptions.list({ customer, status: "all", limit: 100 }, { timeout: 5_000 });
+    if (held.data.some((s) => PAYING.has(s.status))) {
+      throw new ApiError("conflict", "This account already has a subscription (its payment is being confirmed): change its plan with Manage billing.");
+    }
+  }
   const usage = `${config().appUrl}/dashboard/usage`;
   const session = await stripeFor(billing).checkout.sessions.create({
     mode: "subscription",

@@ -40,7 +40,8 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   if (await stripeEventSeen({ id: event.id })) return "duplicate";
   const customer = HANDLED_EVENTS.has(event.type) ? customerOf(event) : undefined;
   // A failure here answers 5xx without recording the event, so Stripe delivers it again.
-  if (customer) await syncCustomer(billing, customer);
+  // A customer of no account here (another service on the same Stripe account) changes nothing.
+  const synced = customer ? await syncCustomer(billing, customer) : undefined;
   await recordStripeEvent({ id: event.id, type: event.type });
-  return customer ? "handled" : "ignored";
+  return synced ? "handled" : "ignored";
 }
