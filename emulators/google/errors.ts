@@ -63,6 +63,13 @@ export const unauthenticated = (route = "values.get", typeUnsupported = false) =
     typeUnsupported ? { details: [errorInfo("ACCESS_TOKEN_TYPE_UNSUPPORTED", serviceOf(route))] } : {},
   );
 export const badRequest = (message: string) => new GoogleError(400, "INVALID_ARGUMENT", message, "badRequest");
+/** A JSON field Google's schema does not have (a batchUpdate request kind it does not serve, here). */
+export function unknownField(name: string, at: string): GoogleError {
+  const message = `Invalid JSON payload received. Unknown name "${name}" at '${at}': Cannot find field.`;
+  return new GoogleError(400, "INVALID_ARGUMENT", message, undefined, {
+    details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: at, description: message }] }],
+  });
+}
 export const unparsableRange = (range: string) => badRequest(`Unable to parse range: ${range}`);
 
 export const scopeInsufficient = (route: string) =>

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { badRequest, fileNotFound, GoogleError, notFound } from "./errors";
 import { checkFileScope } from "./drive-file";
+import { applyFields, parseDriveFields } from "./fields";
 import { Faults, type FaultSpec } from "./faults";
 import { authorize, identify, roleOf } from "./identity";
 import { buildSpreadsheet, DEFAULT_MODIFIED_TIME_LAG_MS, settledModifiedTime, touch, type Role, type Spreadsheet, type SpreadsheetSeed, type TabSeed } from "./model";
@@ -153,12 +154,17 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
       const { sheet, caller } = driveFile(c, id);
       const role = roleOf(sheet, caller);
-      return {
+      // Without `fields`, Drive v3 answers kind, id, name and mimeType only; with it, exactly what it names.
+      const fields = c.url.searchParams.get("fields");
+      const selection = parseDriveFields(fields ?? "kind,id,name,mimeType");
+      const modifiedTime = settledModifiedTime(sheet, modifiedTimeLag);
+      const file = {
         kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
-        modifiedTime: settledModifiedTime(sheet, modifiedTimeLag), version: String(sheet.version),
+        createdTime: sheet.createdTime ?? modifiedTime, modifiedTime, version: String(sheet.version),
         ...(sheet.driveId ? { driveId: sheet.driveId } : {}),
         capabilities: { canEdit: role === "writer" || role === "owner" },
       };
+      return applyFields(file, selection) as Json;
     }],
   ];
 

@@ -2,13 +2,14 @@
 // Each mutating method works on a copy and returns it, so a failed request changes nothing.
 import { formatRange, indexToColumn, parseGrid, RangeParseError, splitRange, type GridRange } from "./a1";
 import { cellData, formatValue, rawCell, withPattern, type Cell, type Scalar } from "./cells";
-import { badRequest, unparsableRange } from "./errors";
+import { badRequest, unknownField, unparsableRange } from "./errors";
 import { applyFields, parseFields } from "./fields";
 import { Calculator, isError } from "./formulas";
 import { ensureRoom } from "./grid-limits";
 import { createDeveloperMetadata, deleteDeveloperMetadata, shiftOnDelete, shiftOnInsert } from "./metadata";
 import { localeRules, type LocaleRules } from "./locales";
 import { cellAt, setCell, touch, usedColumnCount, usedRowCount, type Spreadsheet, type Tab } from "./model";
+import { DEFAULT_FORMAT, DEFAULT_THEME } from "./spreadsheet-defaults";
 import { userEnteredCell } from "./user-entered";
 
 type Json = Record<string, unknown>;
@@ -318,7 +319,7 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
   const calc = new Calculator(sheet);
   const out = {
     spreadsheetId: sheet.spreadsheetId,
-    properties: { title: sheet.title, locale: sheet.locale, autoRecalc: "ON_CHANGE", timeZone: sheet.timeZone },
+    properties: { title: sheet.title, locale: sheet.locale, autoRecalc: "ON_CHANGE", timeZone: sheet.timeZone, defaultFormat: DEFAULT_FORMAT, spreadsheetTheme: DEFAULT_THEME },
     sheets: tabs.map((tab) => {
       const out: Json = { properties: sheetProperties(tab, sheet.tabs.indexOf(tab)) };
       if (withGrid) {
@@ -541,15 +542,20 @@ const REQUESTS: Record<string, Request> = {
   deleteDeveloperMetadata: (sheet, req, where) => deleteDeveloperMetadata(sheet, req, where),
 };
 
+/** The batchUpdate request kinds the emulator applies; any other is refused as Google refuses a kind it does not know. */
+export const SERVED_BATCH_REQUESTS = Object.keys(REQUESTS);
+
 export function batchUpdate(sheet: Spreadsheet, body: Json): Json {
   const requests = Array.isArray(body.requests) ? (body.requests as Json[]) : [];
   const replies = requests.map((request, i) => {
-    const [kind, ...others] = Object.keys(request);
-    const handler = kind ? REQUESTS[kind] : undefined;
-    if (!handler || others.length) {
-      throw badRequest(`Invalid requests[${i}]: the emulator supports ${Object.keys(REQUESTS).join(", ")}; got ${Object.keys(request).join(", ") || "nothing"}.`);
+    const kinds = Object.keys(request);
+    const unknown = kinds.find((k) => !Object.hasOwn(REQUESTS, k));
+    if (unknown) throw unknownField(unknown, `requests[${i}]`);
+    if (kinds.length !== 1) {
+      throw badRequest(`Invalid requests[${i}]: ${kinds.length ? "only one kind of request may be set" : "no request was set"}.`);
     }
-    return handler(sheet, request[kind!] as Json, `Invalid requests[${i}].${kind}: `);
+    const kind = kinds[0]!;
+    return REQUESTS[kind]!(sheet, request[kind] as Json, `Invalid requests[${i}].${kind}: `);
   });
   if (replies.length) touch(sheet);
   return { spreadsheetId: sheet.spreadsheetId, replies };
