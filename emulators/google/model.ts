@@ -16,6 +16,8 @@ export interface Tab {
   /** Formats applied to data cells (row 2 down) that carry none of their own. */
   columnFormats?: Record<number, NumberFormat>;
   frozenRowCount?: number;
+  hidden?: boolean;
+  hideGridlines?: boolean;
 }
 
 export interface Spreadsheet {

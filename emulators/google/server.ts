@@ -12,7 +12,7 @@ import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { getDeveloperMetadata, searchDeveloperMetadata } from "./metadata";
-import { appendValues, type BlankTopLeftAppend, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
+import { appendValues, type BlankTopLeftAppend, batchClearValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
 import { SpreadsheetStore } from "./store";
 
 export interface GoogleEmulatorOptions {
@@ -143,6 +143,8 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     }],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchUpdate$/, "values.batchUpdate", "write", (c, id) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdateValues(s, c.body))],
+    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchClear$/, "values.batchClear", "write", (c, id) =>
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchClearValues(s, c.body))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):append$/, "values.append", "write", (c, id, range) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams, blankTopLeft))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):clear$/, "values.clear", "write", (c, id, range) =>
@@ -293,7 +295,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       if (await handleApi(call, res)) return;
       throw new GoogleError(404, "NOT_FOUND", `Method not found: ${req.method} ${url.pathname}`);
     } catch (err) {
-      if (err instanceof GoogleError) return send(res, err.code, err.body());
+      if (err instanceof GoogleError) return send(res, err.code, err.body(url.pathname.startsWith("/drive/") ? "drive" : "sheets"));
       log(`emulator error: ${(err as Error).stack}`);
       send(res, 500, new GoogleError(500, "INTERNAL", "Internal error encountered.").body());
     }

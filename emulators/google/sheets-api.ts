@@ -2,7 +2,7 @@
 // Each mutating method works on a copy and returns it, so a failed request changes nothing.
 import { formatRange, indexToColumn, parseGrid, RangeParseError, splitRange, type GridRange } from "./a1";
 import { cellData, formatValue, rawCell, withPattern, type Cell, type Scalar } from "./cells";
-import { badRequest, unknownField, unparsableRange } from "./errors";
+import { badRequest, invalidValue, unknownField, unparsableRange } from "./errors";
 import { applyFields, parseFields } from "./fields";
 import { Calculator, isError } from "./formulas";
 import { ensureRoom } from "./grid-limits";
@@ -32,10 +32,11 @@ export function resolveRange(sheet: Spreadsheet, range: string): ResolvedRange {
     // when a tab has that title (`'A1'` names the tab). Any other bare name is a tab's title
     // when one matches; otherwise cells of the first sheet.
     const bare = cells ?? "";
-    if (/^[A-Za-z]{1,3}\d+$/.test(bare) || bare.includes(":")) return { tab: sheet.tabs[0]!, grid: parseGrid(bare) };
+    const first = sheet.tabs.find((t) => !t.hidden) ?? sheet.tabs[0]!;
+    if (/^[A-Za-z]{1,3}\d+$/.test(bare) || bare.includes(":")) return { tab: first, grid: parseGrid(bare) };
     const named = sheet.tabs.find((t) => t.title === bare);
     if (named) return { tab: named, grid: {} };
-    return { tab: sheet.tabs[0]!, grid: parseGrid(bare) };
+    return { tab: first, grid: parseGrid(bare) };
   } catch (err) {
     if (err instanceof RangeParseError) throw unparsableRange(range);
     throw err;
@@ -110,12 +111,14 @@ function checkScalar(v: unknown, where: string): Scalar | null {
   throw badRequest(`Invalid ${where}: ${JSON.stringify(v)} is not a string, number or boolean.`);
 }
 
+const LIST_VALUE = "type.googleapis.com/google.protobuf.ListValue";
+
 function inputRows(body: Json, majorDefault = "ROWS"): (Scalar | null)[][] {
   const values = body.values;
   if (values === undefined) return [];
-  if (!Array.isArray(values)) throw badRequest("Invalid value at 'data.values': expected a list of lists.");
+  if (!Array.isArray(values)) throw invalidValue("data.values", LIST_VALUE, values);
   const rows = values.map((row, r) => {
-    if (!Array.isArray(row)) throw badRequest(`Invalid value at 'data.values[${r}]': expected a list.`);
+    if (!Array.isArray(row)) throw invalidValue(`data.values[${r}]`, LIST_VALUE, row);
     return row.map((v, c) => checkScalar(v, `values[${r}][${c}]`));
   });
   if ((body.majorDimension ?? majorDefault) === "COLUMNS") {
@@ -138,33 +141,45 @@ function requireInputOption(option: string | null | undefined): string {
   return option;
 }
 
-/** Writes a block at the range's top-left; null cells are skipped, "" clears a cell. */
+/**
+ * Writes a block at the range's top-left; null cells are skipped, "" clears a cell. A range of one
+ * cell is an anchor: the whole block is written from it, as far as it reaches. The counts are of
+ * the cells written (nulls skipped), and of the rows and columns holding one.
+ */
 function writeBlock(sheet: Spreadsheet, range: string, rows: (Scalar | null)[][], input: string): Json {
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   const width = Math.max(0, ...rows.map((r) => r.length));
-  if (grid.endCol !== undefined && b.startCol + width > b.endCol) {
+  const anchor = grid.endRow === (grid.startRow ?? 0) + 1 && grid.endCol === (grid.startCol ?? 0) + 1;
+  if (!anchor && grid.endCol !== undefined && b.startCol + width > b.endCol) {
     throw badRequest(
       `Requested writing within range [${range}], but tried writing to column [${indexToColumn(b.startCol + width - 1)}]`,
     );
   }
-  if (grid.endRow !== undefined && b.startRow + rows.length > b.endRow) {
+  if (!anchor && grid.endRow !== undefined && b.startRow + rows.length > b.endRow) {
     throw badRequest(`Requested writing within range [${range}], but tried writing to row [${b.startRow + rows.length}]`);
   }
   // Writing past the grid's edge grows it, within the spreadsheet's cell limit.
   ensureRoom(sheet, tab, Math.max(tab.rowCount, b.startRow + rows.length), Math.max(tab.columnCount, b.startCol + width));
+  const writtenRows = new Set<number>();
+  const writtenColumns = new Set<number>();
+  let cells = 0;
   rows.forEach((row, i) =>
     row.forEach((v, j) => {
-      if (v !== null) setCell(tab, b.startRow + i, b.startCol + j, toCell(sheet, v, input));
+      if (v === null) return;
+      setCell(tab, b.startRow + i, b.startCol + j, toCell(sheet, v, input));
+      writtenRows.add(i);
+      writtenColumns.add(j);
+      cells++;
     }),
   );
   const written = { startRow: b.startRow, endRow: b.startRow + Math.max(rows.length, 1), startCol: b.startCol, endCol: b.startCol + Math.max(width, 1) };
   return {
     spreadsheetId: sheet.spreadsheetId,
     updatedRange: formatRange(tab.title, written),
-    updatedRows: rows.length,
-    updatedColumns: width,
-    updatedCells: rows.reduce((n, r) => n + r.filter((v) => v !== null).length, 0),
+    updatedRows: writtenRows.size,
+    updatedColumns: writtenColumns.size,
+    updatedCells: cells,
   };
 }
 
@@ -269,20 +284,34 @@ export function appendValues(sheet: Spreadsheet, range: string, body: Json, para
   return out;
 }
 
-export function clearValues(sheet: Spreadsheet, range: string): Json {
+/** Clears the values of a range (formats and notes stay); answers the range cleared. */
+function clearRange(sheet: Spreadsheet, range: string): string {
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   for (let r = b.startRow; r < Math.min(b.endRow, tab.rows.length); r++) {
     for (let c = b.startCol; c < Math.min(b.endCol, tab.rows[r]?.length ?? 0); c++) tab.rows[r]![c] = null;
   }
+  return formatRange(tab.title, b);
+}
+
+export function clearValues(sheet: Spreadsheet, range: string): Json {
+  const clearedRange = clearRange(sheet, range);
   touch(sheet);
-  return { spreadsheetId: sheet.spreadsheetId, clearedRange: formatRange(tab.title, b) };
+  return { spreadsheetId: sheet.spreadsheetId, clearedRange };
+}
+
+export function batchClearValues(sheet: Spreadsheet, body: Json): Json {
+  const ranges = Array.isArray(body.ranges) ? body.ranges.map(String) : [];
+  const clearedRanges = ranges.map((r) => clearRange(sheet, r));
+  if (ranges.length) touch(sheet);
+  return { spreadsheetId: sheet.spreadsheetId, clearedRanges };
 }
 
 function sheetProperties(tab: Tab, index: number): Json {
   const gridProperties: Json = { rowCount: tab.rowCount, columnCount: tab.columnCount };
   if (tab.frozenRowCount) gridProperties.frozenRowCount = tab.frozenRowCount;
-  return { sheetId: tab.sheetId, title: tab.title, index, sheetType: "GRID", gridProperties };
+  if (tab.hideGridlines) gridProperties.hideGridlines = true;
+  return { sheetId: tab.sheetId, title: tab.title, index, sheetType: "GRID", gridProperties, ...(tab.hidden ? { hidden: true } : {}) };
 }
 
 function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange): Json {
@@ -444,17 +473,45 @@ const updateSpreadsheetProperties: Request = (sheet, req, where) => {
   return {};
 };
 
+/** Drops the cells past a grid's new edge when it shrinks. */
+function shrinkGrid(tab: Tab, rowCount: number, columnCount: number): void {
+  if (tab.rows.length > rowCount) tab.rows.length = rowCount;
+  for (const row of tab.rows) if (row && row.length > columnCount) row.length = columnCount;
+}
+
 const updateSheetProperties: Request = (sheet, req, where) => {
   const props = (req.properties ?? {}) as Json;
+  const grid = (props.gridProperties ?? {}) as Json;
   const tab = tabById(sheet, props.sheetId ?? 0, where);
-  for (const field of updatedFields(req, where)) {
+  // Field paths take "." or "/" between names, as Google's field masks do.
+  for (const field of updatedFields(req, where).map((f) => f.trim().replace(/\//g, "."))) {
     if (field === "gridProperties.frozenRowCount") {
-      const frozen = Number((props.gridProperties as Json | undefined)?.frozenRowCount ?? 0);
+      const frozen = Number(grid.frozenRowCount ?? 0);
       if (frozen >= tab.rowCount) throw badRequest(`${where}You can't freeze all visible rows on the sheet.`);
       tab.frozenRowCount = frozen;
+    } else if (field === "gridProperties.rowCount" || field === "gridProperties.columnCount") {
+      const rows = field.endsWith("rowCount") ? Number(grid.rowCount ?? 0) : tab.rowCount;
+      const columns = field.endsWith("columnCount") ? Number(grid.columnCount ?? 0) : tab.columnCount;
+      if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(columns) || columns < 1) throw badRequest(`${where}A grid must have at least one row and one column.`);
+      ensureRoom(sheet, tab, rows, columns, where);
+      shrinkGrid(tab, rows, columns);
+      tab.rowCount = rows;
+      tab.columnCount = columns;
+    } else if (field === "gridProperties.hideGridlines") {
+      tab.hideGridlines = grid.hideGridlines === true;
+    } else if (field === "hidden") {
+      if (props.hidden === true && sheet.tabs.every((t) => t === tab || t.hidden)) throw badRequest(`${where}You can't hide all the sheets in a document.`);
+      tab.hidden = props.hidden === true;
     } else if (field === "title") tab.title = String(props.title ?? "");
-    else throw badRequest(`${where}the emulator updates title and gridProperties.frozenRowCount; got ${field}.`);
+    else throw badRequest(`${where}the emulator updates title, hidden and gridProperties (rowCount, columnCount, frozenRowCount, hideGridlines); got ${field}.`);
   }
+  return {};
+};
+
+const deleteSheet: Request = (sheet, req, where) => {
+  const tab = tabById(sheet, req.sheetId, where);
+  if (sheet.tabs.length === 1) throw badRequest(`${where}You can't remove all the sheets in a document.`);
+  sheet.tabs.splice(sheet.tabs.indexOf(tab), 1);
   return {};
 };
 
@@ -537,6 +594,7 @@ const REQUESTS: Record<string, Request> = {
   addSheet,
   updateSpreadsheetProperties,
   updateSheetProperties,
+  deleteSheet,
   updateCells,
   createDeveloperMetadata: (sheet, req, where) => createDeveloperMetadata(sheet, req, where),
   deleteDeveloperMetadata: (sheet, req, where) => deleteDeveloperMetadata(sheet, req, where),
