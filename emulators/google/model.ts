@@ -18,6 +18,10 @@ export interface Tab {
   frozenRowCount?: number;
   hidden?: boolean;
   hideGridlines?: boolean;
+  /** Merged ranges (merges.ts). */
+  merges?: { startRowIndex: number; endRowIndex: number; startColumnIndex: number; endColumnIndex: number }[];
+  /** Cell notes by "row:column" (notes.ts). */
+  notes?: Record<string, string>;
 }
 
 export interface Spreadsheet {

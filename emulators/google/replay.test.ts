@@ -17,7 +17,22 @@ const RECORDED_TIME_ZONE = "Etc/GMT";
  * Interactions where the emulator still answers otherwise than Google did, by recording and
  * position, with the reason each is left.
  */
-const KNOWN_DIFFERENCES = new Map<string, string>([]);
+const PROTECTED = "reads a protected range made by addProtectedRange, which the emulator does not serve (it keeps no protected ranges; the product never protects cells)";
+const AUTO_RESIZE = "reads a column width set by autoResizeDimensions, which the emulator does not serve: Google measures the text in its own fonts' pixels";
+const FORMATS = "reads cell formats (colours, alignment, bold) set by repeatCell, which the emulator does not serve: it keeps number formats only";
+const GROUPS = "reads column groups made by addDimensionGroup, which the emulator does not serve";
+const KNOWN_DIFFERENCES = new Map<string, string>([
+  ["WorksheetTest.test_add_protected_range_warning#5", PROTECTED],
+  ["WorksheetTest.test_delete_protected_range#5", PROTECTED],
+  ["WorksheetTest.test_auto_resize_columns#8", AUTO_RESIZE],
+  ["WorksheetTest.test_auto_resize_columns#17", AUTO_RESIZE],
+  ["WorksheetTest.test_format#6", FORMATS],
+  ["WorksheetTest.test_format#13", FORMATS],
+  ["WorksheetTest.test_group_columns#6", GROUPS],
+  ["WorksheetTest.test_group_columns#8", GROUPS],
+  ["WorksheetTest.test_group_columns#15", GROUPS],
+  ["WorksheetTest.test_group_columns#17", GROUPS],
+]);
 
 interface Outcome {
   where: string;

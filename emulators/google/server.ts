@@ -12,7 +12,7 @@ import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { getDeveloperMetadata, searchDeveloperMetadata } from "./metadata";
-import { appendValues, type BlankTopLeftAppend, batchClearValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
+import { appendValues, batchClearValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, isTrue, readValues, updateValues } from "./sheets-api";
 import { SpreadsheetStore } from "./store";
 
 export interface GoogleEmulatorOptions {
@@ -26,8 +26,6 @@ export interface GoogleEmulatorOptions {
   apiKeys?: string[];
   /** How long Drive's modifiedTime lags an edit (default about 3 minutes, as reported of Google). */
   modifiedTimeLagMs?: number;
-  /** values.append into a range whose top-left cell is blank: row 1 overwritten (default) or 400; uncertain at Google. */
-  appendBlankTopLeft?: BlankTopLeftAppend;
   log?: (line: string) => void;
 }
 
@@ -83,7 +81,6 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const log = options.log ?? (() => {});
   const configuredLag = options.modifiedTimeLagMs ?? DEFAULT_MODIFIED_TIME_LAG_MS;
   let modifiedTimeLag = configuredLag;
-  let blankTopLeft = options.appendBlankTopLeft ?? "overwrite";
   // Beside the spreadsheets' file: what Google granted survives a restart, as the files do.
   const oauth = await createEmulatorOAuth({ grantsFile: options.dataFile ? `${options.dataFile.replace(/\.json$/, "")}.grants.json` : undefined });
   for (const { email, publicKey } of options.serviceAccountKeys ?? []) oauth.serviceAccountKeys.add(email, publicKey);
@@ -103,7 +100,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   function driveFile(call: Call, id: string) {
     const caller = identify(call.req, call.url, apiKeys, oauth.tokens, "files.get");
     const sheet = store.get(id);
-    const allDrives = call.url.searchParams.get("supportsAllDrives") === "true" || call.url.searchParams.get("supportsTeamDrives") === "true";
+    const allDrives = isTrue(call.url.searchParams.get("supportsAllDrives")) || isTrue(call.url.searchParams.get("supportsTeamDrives"));
     if (!sheet || (sheet.driveId && !allDrives)) throw fileNotFound(id);
     checkFileScope(sheet, caller, "drive");
     authorize(sheet, caller, "read", () => fileNotFound(id));
@@ -146,7 +143,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchClear$/, "values.batchClear", "write", (c, id) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchClearValues(s, c.body))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):append$/, "values.append", "write", (c, id, range) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams, blankTopLeft))],
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):clear$/, "values.clear", "write", (c, id, range) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => clearValues(s, range))],
     ["PUT", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.update", "write", (c, id, range) =>
@@ -225,11 +222,6 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     if (path === "/service-account-keys" && req.method === "DELETE") {
       oauth.serviceAccountKeys.deleteAll(String(body.email));
       return send(res, 200, { ok: true });
-    }
-    if (path === "/append-blank-top-left" && req.method === "POST") {
-      if (body.mode !== "overwrite" && body.mode !== "error") throw badRequest("mode must be overwrite or error");
-      blankTopLeft = body.mode;
-      return send(res, 200, { ok: true, mode: blankTopLeft });
     }
     if (path === "/modified-time-lag" && req.method === "POST") {
       modifiedTimeLag = Number(body.ms);

@@ -3,12 +3,16 @@
 import { formatRange, indexToColumn, parseGrid, RangeParseError, splitRange, type GridRange } from "./a1";
 import { cellData, formatValue, rawCell, withPattern, type Cell, type Scalar } from "./cells";
 import { badRequest, invalidValue, unknownField, unparsableRange } from "./errors";
+import { appendTable } from "./append-table";
+import { copyPaste, cutPaste } from "./copy-paste";
 import { applyFields, parseFields } from "./fields";
 import { Calculator, isError } from "./formulas";
 import { ensureRoom } from "./grid-limits";
 import { createDeveloperMetadata, deleteDeveloperMetadata, shiftOnDelete, shiftOnInsert } from "./metadata";
 import { localeRules, type LocaleRules } from "./locales";
-import { cellAt, setCell, touch, usedColumnCount, usedRowCount, type Spreadsheet, type Tab } from "./model";
+import { mergeCells, mergesOf, shiftMerges, unmergeCells } from "./merges";
+import { noteAt, noteExtent, setNote, shiftNotes } from "./notes";
+import { cellAt, setCell, touch, usedRowCount, type Spreadsheet, type Tab } from "./model";
 import { DEFAULT_FORMAT, DEFAULT_THEME } from "./spreadsheet-defaults";
 import { userEnteredCell } from "./user-entered";
 
@@ -51,6 +55,9 @@ function bounded(tab: Tab, grid: GridRange): Bounds {
     endCol: grid.endCol ?? tab.columnCount,
   };
 }
+
+/** A boolean query parameter: Google reads `true`, `True` and `TRUE` alike. */
+export const isTrue = (param: string | null) => param?.toLowerCase() === "true";
 
 const DATE_TYPES = new Set(["DATE", "TIME", "DATE_TIME"]);
 
@@ -150,7 +157,7 @@ function writeBlock(sheet: Spreadsheet, range: string, rows: (Scalar | null)[][]
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   const width = Math.max(0, ...rows.map((r) => r.length));
-  const anchor = grid.endRow === (grid.startRow ?? 0) + 1 && grid.endCol === (grid.startCol ?? 0) + 1;
+  const anchor = !range.slice(range.lastIndexOf("!") + 1).includes(":") && grid.endRow === (grid.startRow ?? 0) + 1 && grid.endCol === (grid.startCol ?? 0) + 1;
   if (!anchor && grid.endCol !== undefined && b.startCol + width > b.endCol) {
     throw badRequest(
       `Requested writing within range [${range}], but tried writing to column [${indexToColumn(b.startCol + width - 1)}]`,
@@ -186,7 +193,7 @@ function writeBlock(sheet: Spreadsheet, range: string, rows: (Scalar | null)[][]
 export function updateValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams): Json {
   const input = requireInputOption(params.get("valueInputOption"));
   const out = writeBlock(sheet, range, inputRows(body), input);
-  if (params.get("includeValuesInResponse") === "true") {
+  if (isTrue(params.get("includeValuesInResponse"))) {
     out.updatedData = readValues(sheet, String(out.updatedRange), params.get("responseValueRenderOption") ?? undefined);
   }
   touch(sheet);
@@ -214,72 +221,29 @@ export function batchUpdateValues(sheet: Spreadsheet, body: Json): Json {
   };
 }
 
-/** What values.append does when the input range's top-left cell is blank (*uncertain* at Google). */
-export type BlankTopLeftAppend = "overwrite" | "error";
-
-/**
- * Google's "table" for values.append: from the input range's first row, the first block of
- * consecutive rows holding a value (in the range's columns and to their right); a blank row ends
- * it. Rows below a blank row belong to another table that append does not see.
- */
-function findTable(tab: Tab, startRow: number, startCol: number): { start: number; end: number } | undefined {
-  const used = usedRowCount(tab);
-  const hasValue = (r: number) => (tab.rows[r] ?? []).some((cell, c) => c >= startCol && cell !== null && cell !== undefined);
-  let r = startRow;
-  while (r < used && !hasValue(r)) r++;
-  if (r >= used) return undefined;
-  const start = r;
-  while (r < used && hasValue(r)) r++;
-  return { start, end: r };
-}
-
-export function appendValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams, blankTopLeft: BlankTopLeftAppend = "overwrite"): Json {
+export function appendValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams): Json {
   const input = requireInputOption(params.get("valueInputOption"));
   const insert = params.get("insertDataOption") ?? "OVERWRITE";
   if (insert !== "OVERWRITE" && insert !== "INSERT_ROWS") throw badRequest(`Invalid insertDataOption: ${insert}`);
-  const { tab, grid } = resolveRange(sheet, range);
   const rows = inputRows(body);
-  const startRow = grid.startRow ?? 0;
-  const startCol = grid.startCol ?? 0;
-  const usedWidth = usedColumnCount(tab);
+  const { tab, grid } = resolveRange(sheet, range);
   const width = Math.max(0, ...rows.map((r) => r.length));
-  const table = findTable(tab, startRow, startCol);
-  // "Values will be appended to the next row of the table": after the first block, not the tab's end.
-  let at = table ? table.end : startRow;
-  if (table && !cellAt(tab, startRow, startCol)) {
-    // A blank top-left cell: reported as row 1 overwritten, or as a 400 (uncertain; configurable).
-    if (blankTopLeft === "error") {
-      throw badRequest(`Requested writing within range [${range}], but tried writing to row [${table.end + 1}]`);
-    }
-    at = startRow;
-  }
+  const table = appendTable(tab, grid);
+  const at = table ? table.endRow : (grid.startRow ?? 0);
+  const startCol = table ? table.startCol : (grid.startCol ?? 0);
   const grownRows = insert === "INSERT_ROWS" ? tab.rowCount + rows.length : Math.max(tab.rowCount, at + rows.length);
   ensureRoom(sheet, tab, grownRows, Math.max(tab.columnCount, startCol + width));
   if (insert === "INSERT_ROWS") {
     if (at < tab.rows.length) tab.rows.splice(at, 0, ...rows.map(() => [] as (Cell | null)[]));
+    shiftNotes(tab, "ROWS", at, rows.length);
+    shiftMerges(tab, "ROWS", at, rows.length);
     tab.rowCount += rows.length;
   }
-  rows.forEach((row, i) =>
-    row.forEach((v, j) => setCell(tab, at + i, startCol + j, v === null ? null : toCell(sheet, v, input))),
-  );
-  const updatedRange = formatRange(tab.title, {
-    startRow: at,
-    endRow: at + Math.max(rows.length, 1),
-    startCol,
-    endCol: startCol + Math.max(width, 1),
-  });
-  const updates: Json = {
-    spreadsheetId: sheet.spreadsheetId,
-    updatedRange,
-    updatedRows: rows.length,
-    updatedColumns: width,
-    updatedCells: rows.reduce((n, r) => n + r.length, 0),
-  };
-  if (params.get("includeValuesInResponse") === "true") updates.updatedData = readValues(sheet, updatedRange);
-  const out: Json = { spreadsheetId: sheet.spreadsheetId, updates };
-  if (table) {
-    out.tableRange = formatRange(tab.title, { startRow: table.start, endRow: table.end, startCol, endCol: Math.max(usedWidth, startCol + 1) });
-  }
+  const updates: Json = writeBlock(sheet, formatRange(tab.title, { startRow: at, endRow: at + 1, startCol, endCol: startCol + 1 }), rows, input);
+  if (isTrue(params.get("includeValuesInResponse"))) updates.updatedData = readValues(sheet, String(updates.updatedRange));
+  const out: Json = { spreadsheetId: sheet.spreadsheetId };
+  if (table) out.tableRange = formatRange(tab.title, table);
+  out.updates = updates;
   touch(sheet);
   return out;
 }
@@ -314,27 +278,69 @@ function sheetProperties(tab: Tab, index: number): Json {
   return { sheetId: tab.sheetId, title: tab.title, index, sheetType: "GRID", gridProperties, ...(tab.hidden ? { hidden: true } : {}) };
 }
 
+/** Google's default row height and column width, in pixels. */
+const ROW_PIXELS = 21;
+const COLUMN_PIXELS = 100;
+
+/**
+ * GridData for a range: a CellData per cell up to the last one holding a value or a note (a blank
+ * cell in between is `{}`), rows up to the last one holding either, and the size of every row and
+ * column of the range within the grid.
+ */
 function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange): Json {
   const rules = localeRules(sheet.locale);
   const b = bounded(tab, grid);
+  const notes = noteExtent(tab);
   const rowData: Json[] = [];
-  const lastRow = Math.min(b.endRow, usedRowCount(tab));
+  const lastRow = Math.min(b.endRow, Math.max(usedRowCount(tab), notes.rows));
   for (let r = b.startRow; r < lastRow; r++) {
     const values: Json[] = [];
     let width = 0;
-    for (let c = b.startCol; c < b.endCol && c < (tab.rows[r]?.length ?? 0); c++) {
+    const rowEnd = Math.min(b.endCol, Math.max(tab.rows[r]?.length ?? 0, notes.columnsOf(r)));
+    for (let c = b.startCol; c < rowEnd; c++) {
       const cell = cellAt(tab, r, c);
-      values.push(cell ? cellData(cell, calc.value(tab, r, c), calc.format(tab, r, c), rules) : {});
-      if (cell) width = values.length;
+      const note = noteAt(tab, r, c);
+      const data: Json = cell ? cellData(cell, calc.value(tab, r, c), calc.format(tab, r, c), rules) : {};
+      if (note) data.note = note;
+      values.push(data);
+      if (cell || note) width = values.length;
     }
     values.length = width;
     rowData.push(width ? { values } : {});
   }
-  const out: Json = { rowData };
+  const out: Json = {};
   // Google leaves zero-valued fields out of its JSON.
   if (b.startRow) out.startRow = b.startRow;
   if (b.startCol) out.startColumn = b.startCol;
+  out.rowData = rowData;
+  const count = (from: number, to: number) => Math.max(0, to - from);
+  out.rowMetadata = Array.from({ length: count(b.startRow, Math.min(b.endRow, tab.rowCount)) }, () => ({ pixelSize: ROW_PIXELS }));
+  out.columnMetadata = Array.from({ length: count(b.startCol, Math.min(b.endCol, tab.columnCount)) }, () => ({ pixelSize: COLUMN_PIXELS }));
   return out;
+}
+
+const isEmpty = (v: unknown) => typeof v === "object" && v !== null && Object.keys(v).length === 0;
+
+/**
+ * After a field mask, Google drops what is left empty in grid data: cells with no selected field
+ * at the end of a row, rows with no cells at the end, and `values` or `rowData` lists left empty.
+ * An empty cell or row before a kept one stays as `{}`, holding its place.
+ */
+function pruneGridData(spreadsheet: Json): void {
+  for (const tab of (spreadsheet.sheets as Json[] | undefined) ?? []) {
+    for (const data of (tab.data as Json[] | undefined) ?? []) {
+      const rows = data.rowData as Json[] | undefined;
+      if (!rows) continue;
+      for (const row of rows) {
+        const values = row.values as unknown[] | undefined;
+        if (!values) continue;
+        while (values.length && isEmpty(values[values.length - 1])) values.pop();
+        if (!values.length) delete row.values;
+      }
+      while (rows.length && isEmpty(rows[rows.length - 1])) rows.pop();
+      if (!rows.length) delete data.rowData;
+    }
+  }
 }
 
 export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, baseUrl: string): Json {
@@ -342,7 +348,7 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
   const selection = fields === null ? undefined : parseFields(fields);
   // "includeGridData ... is ignored if a field mask was set": the mask alone decides.
   const sheetsSelection = selection?.get("sheets");
-  const withGrid = selection ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data")) : params.get("includeGridData") === "true";
+  const withGrid = selection ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data")) : isTrue(params.get("includeGridData"));
   const ranges = params.getAll("ranges").map((r) => resolveRange(sheet, r));
   const tabs = ranges.length ? sheet.tabs.filter((t) => ranges.some((r) => r.tab === t)) : sheet.tabs;
   const calc = new Calculator(sheet);
@@ -351,6 +357,8 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
     properties: { title: sheet.title, locale: sheet.locale, autoRecalc: "ON_CHANGE", timeZone: sheet.timeZone, defaultFormat: DEFAULT_FORMAT, spreadsheetTheme: DEFAULT_THEME },
     sheets: tabs.map((tab) => {
       const out: Json = { properties: sheetProperties(tab, sheet.tabs.indexOf(tab)) };
+      const merges = mergesOf(tab);
+      if (merges) out.merges = merges;
       if (withGrid) {
         const own = ranges.filter((r) => r.tab === tab);
         out.data = own.length ? own.map((r) => gridData(sheet, calc, tab, r.grid)) : [gridData(sheet, calc, tab, {})];
@@ -359,7 +367,10 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
     }),
     spreadsheetUrl: `${baseUrl}/spreadsheets/d/${sheet.spreadsheetId}/edit`,
   };
-  return selection ? (applyFields(out, selection) as Json) : out;
+  if (!selection) return out;
+  const masked = applyFields(out, selection) as Json;
+  pruneGridData(masked);
+  return masked;
 }
 
 type Request = (sheet: Spreadsheet, req: Json, where: string) => Json;
@@ -397,12 +408,16 @@ const deleteDimension: Request = (sheet, req, where) => {
     const frozen = tab.frozenRowCount ?? 0;
     if (frozen > 0 && start <= frozen && end >= tab.rowCount) throw badRequest(`${where}Sorry, it is not possible to delete all non-frozen rows.`);
     tab.rows.splice(start, end - start);
+    shiftNotes(tab, "ROWS", start, start - end);
+    shiftMerges(tab, "ROWS", start, start - end);
     tab.rowCount -= end - start;
     if (frozen > start) tab.frozenRowCount = Math.max(start, frozen - (end - start));
   } else if (dimension === "COLUMNS") {
     if (end > tab.columnCount) throw badRequest(`${where}Range exceeds grid limits. Max columns: ${tab.columnCount}`);
     if (start === 0 && end >= tab.columnCount) throw badRequest(`${where}You can't delete all the columns on the sheet.`);
     for (const row of tab.rows) row?.splice(start, end - start);
+    shiftNotes(tab, "COLUMNS", start, start - end);
+    shiftMerges(tab, "COLUMNS", start, start - end);
     tab.columnCount -= end - start;
   } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
   shiftOnDelete(sheet, tab.sheetId, dimension, start, end);
@@ -416,11 +431,15 @@ const insertDimension: Request = (sheet, req, where) => {
     if (start > tab.rowCount) throw badRequest(`${where}startIndex is past the end of the grid.`);
     ensureRoom(sheet, tab, tab.rowCount + n, tab.columnCount, where);
     openRows(tab, start, n);
+    shiftNotes(tab, "ROWS", start, n);
+    shiftMerges(tab, "ROWS", start, n);
     tab.rowCount += n;
   } else if (dimension === "COLUMNS") {
     if (start > tab.columnCount) throw badRequest(`${where}startIndex is past the end of the grid.`);
     ensureRoom(sheet, tab, tab.rowCount, tab.columnCount + n, where);
     for (const row of tab.rows) if (row && start < row.length) row.splice(start, 0, ...Array<Cell | null>(n).fill(null));
+    shiftNotes(tab, "COLUMNS", start, n);
+    shiftMerges(tab, "COLUMNS", start, n);
     tab.columnCount += n;
   } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
   shiftOnInsert(sheet, tab.sheetId, dimension, start, n);
@@ -534,7 +553,9 @@ function enteredCell(data: Json | undefined): Cell | null {
 const updateCells: Request = (sheet, req, where) => {
   const fields = String(req.fields ?? "");
   if (!fields) throw badRequest(`${where}At least one field must be updated, but 'fields' is empty.`);
-  const values = fields === "*" || fields.split(",").some((f) => f.trim() === "userEnteredValue");
+  const named = fields.split(",").map((f) => f.trim());
+  const values = fields === "*" || named.includes("userEnteredValue");
+  const notes = fields === "*" || named.includes("note");
   const start = req.start as Json | undefined;
   const range = req.range as Json | undefined;
   if (!start === !range) throw badRequest(`${where}exactly one of start or range must be set.`);
@@ -549,13 +570,20 @@ const updateCells: Request = (sheet, req, where) => {
   if (endRow > tab.rowCount || endCol > tab.columnCount) {
     throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${endRow}C${endCol}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
   }
-  if (!values) return {};
   if (range) {
-    for (let r = row0; r < endRow; r++) for (let c = col0; c < endCol; c++) if (cellAt(tab, r, c)) setCell(tab, r, c, null);
+    for (let r = row0; r < endRow; r++) {
+      for (let c = col0; c < endCol; c++) {
+        if (values && cellAt(tab, r, c)) setCell(tab, r, c, null);
+        if (notes) setNote(tab, r, c, "");
+      }
+    }
   }
   rows.forEach((row, i) => {
     const cells = Array.isArray(row.values) ? (row.values as Json[]) : [];
-    cells.forEach((cell, j) => setCell(tab, row0 + i, col0 + j, enteredCell(cell)));
+    cells.forEach((cell, j) => {
+      if (values) setCell(tab, row0 + i, col0 + j, enteredCell(cell));
+      if (notes) setNote(tab, row0 + i, col0 + j, typeof cell?.note === "string" ? cell.note : "");
+    });
   });
   return {};
 };
@@ -587,6 +615,10 @@ const pasteData: Request = (sheet, req, where) => {
 };
 
 const REQUESTS: Record<string, Request> = {
+  mergeCells: (sheet, req, where) => (mergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where), {}),
+  unmergeCells: (sheet, req, where) => (unmergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where), {}),
+  copyPaste: (sheet, req, where) => (copyPaste((id) => tabById(sheet, id, where), req, where), {}),
+  cutPaste: (sheet, req, where) => (cutPaste((id) => tabById(sheet, id, where), req, where), {}),
   pasteData,
   deleteDimension,
   insertDimension,
