@@ -174,6 +174,8 @@ describe("403 reasons as faults, with Google's bodies", () => {
       const limited = await failure(c.drive.files.get({ fileId: DEMO_SPREADSHEET_ID, supportsAllDrives: true }));
       expect(limited.status).toBe(403);
       expect(limited.data.error.errors[0]).toMatchObject({ domain: "usageLimits", reason });
+      // Sheets never answers so: it says 429 RESOURCE_EXHAUSTED.
+      expect(() => emulator.faults.add({ route: "values.get", reason })).toThrow(/Sheets answers rate limits with status 429/);
     }
 
     const anonymous = sheets({ version: "v4", auth: EMULATOR_API_KEY, rootUrl: `${emulator.url}/`, retry: false });
