@@ -87,11 +87,23 @@ describe("notes", () => {
   });
 });
 
+describe("grid data", () => {
+  it("gives every row's and column's size in the range, and under a field mask only what it names", async () => {
+    await put("Sheet1!A1", [["a"]]);
+    const full = (await call("GET", `/v4/spreadsheets/${id}?includeGridData=True&ranges=${encodeURIComponent("Sheet1!A1:B3")}`)).json;
+    const data = ((full.sheets as Json[])[0]!.data as Json[])[0]!;
+    expect(data.rowMetadata).toEqual([{ pixelSize: 21 }, { pixelSize: 21 }, { pixelSize: 21 }]);
+    expect(data.columnMetadata).toEqual([{ pixelSize: 100 }, { pixelSize: 100 }]);
+    expect((await call("GET", `/v4/spreadsheets/${id}?ranges=Sheet1!A1:B3&fields=sheets.data.columnMetadata`)).json).toEqual({ sheets: [{ data: [{ columnMetadata: [{ pixelSize: 100 }, { pixelSize: 100 }] }] }] });
+  });
+});
+
 describe("merges", () => {
   it("MERGE_ALL keeps the top-left value; MERGE_ROWS makes one merge a row; unmerge takes every merge inside the range", async () => {
     await put("Sheet1!A1", [[1, 2], [3, 4]]);
     await batch({ mergeCells: { mergeType: "MERGE_ALL", range: range(0, 2, 0, 2) } });
-    expect((await sheetOf()).merges).toEqual([range(0, 2, 0, 2)].map(({ sheetId: _, ...r }) => r));
+    // sheetId 0 is left out, as Google leaves out zeros.
+    expect((await sheetOf()).merges).toEqual([{ startRowIndex: 0, endRowIndex: 2, startColumnIndex: 0, endColumnIndex: 2 }]);
     expect(await values("Sheet1")).toEqual([["1"]]);
     await batch({ unmergeCells: { range: range(0, 4, 0, 4) } });
     await batch({ mergeCells: { mergeType: "MERGE_ROWS", range: range(2, 4, 0, 2) } });

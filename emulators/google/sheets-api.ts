@@ -287,7 +287,7 @@ const COLUMN_PIXELS = 100;
  * cell in between is `{}`), rows up to the last one holding either, and the size of every row and
  * column of the range within the grid.
  */
-function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange): Json {
+function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange, dimensions = { rows: true, columns: true }): Json {
   const rules = localeRules(sheet.locale);
   const b = bounded(tab, grid);
   const notes = noteExtent(tab);
@@ -314,8 +314,8 @@ function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRang
   if (b.startCol) out.startColumn = b.startCol;
   out.rowData = rowData;
   const count = (from: number, to: number) => Math.max(0, to - from);
-  out.rowMetadata = Array.from({ length: count(b.startRow, Math.min(b.endRow, tab.rowCount)) }, () => ({ pixelSize: ROW_PIXELS }));
-  out.columnMetadata = Array.from({ length: count(b.startCol, Math.min(b.endCol, tab.columnCount)) }, () => ({ pixelSize: COLUMN_PIXELS }));
+  if (dimensions.rows) out.rowMetadata = Array.from({ length: count(b.startRow, Math.min(b.endRow, tab.rowCount)) }, () => ({ pixelSize: ROW_PIXELS }));
+  if (dimensions.columns) out.columnMetadata = Array.from({ length: count(b.startCol, Math.min(b.endCol, tab.columnCount)) }, () => ({ pixelSize: COLUMN_PIXELS }));
   return out;
 }
 
@@ -349,6 +349,9 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
   // "includeGridData ... is ignored if a field mask was set": the mask alone decides.
   const sheetsSelection = selection?.get("sheets");
   const withGrid = selection ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data")) : isTrue(params.get("includeGridData"));
+  // Row and column sizes only when they are asked for: a tall tab's grid read stays small.
+  const dataSelection = sheetsSelection instanceof Map ? sheetsSelection.get("data") : undefined;
+  const dimensions = { rows: !(dataSelection instanceof Map) || dataSelection.has("rowMetadata"), columns: !(dataSelection instanceof Map) || dataSelection.has("columnMetadata") };
   const ranges = params.getAll("ranges").map((r) => resolveRange(sheet, r));
   const tabs = ranges.length ? sheet.tabs.filter((t) => ranges.some((r) => r.tab === t)) : sheet.tabs;
   const calc = new Calculator(sheet);
@@ -361,7 +364,7 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
       if (merges) out.merges = merges;
       if (withGrid) {
         const own = ranges.filter((r) => r.tab === tab);
-        out.data = own.length ? own.map((r) => gridData(sheet, calc, tab, r.grid)) : [gridData(sheet, calc, tab, {})];
+        out.data = own.length ? own.map((r) => gridData(sheet, calc, tab, r.grid, dimensions)) : [gridData(sheet, calc, tab, {}, dimensions)];
       }
       return out;
     }),
