@@ -119,7 +119,8 @@ describe("scopes per method", () => {
       spreadsheetId: DEMO_SPREADSHEET_ID, range: "Products!B2", valueInputOption: "RAW", requestBody: { values: [["x"]] },
     }));
     expect(readOnly.status).toBe(403);
-    expect(scopeError(readOnly.data)).toEqual({ status: "PERMISSION_DENIED", detail: "ACCESS_TOKEN_SCOPE_INSUFFICIENT", reason: "insufficientPermissions" });
+    // Sheets v4 names the reason in details[] only; Drive v3 keeps the errors[] array as well.
+    expect(scopeError(readOnly.data)).toEqual({ status: "PERMISSION_DENIED", detail: "ACCESS_TOKEN_SCOPE_INSUFFICIENT", reason: undefined });
   });
 
   it("refuses Sheets to a Drive-metadata-only token and Drive files.get to a Sheets-only token", async () => {
@@ -128,7 +129,7 @@ describe("scopes per method", () => {
     expect(scopeError(metadataOnly.data).detail).toBe("ACCESS_TOKEN_SCOPE_INSUFFICIENT");
     const sheetsOnly = await failure(clientsWith(["spreadsheets"]).drive.files.get({ fileId: DEMO_SPREADSHEET_ID, supportsAllDrives: true }));
     expect(sheetsOnly.status).toBe(403);
-    expect(scopeError(sheetsOnly.data).detail).toBe("ACCESS_TOKEN_SCOPE_INSUFFICIENT");
+    expect(scopeError(sheetsOnly.data)).toEqual({ status: "PERMISSION_DENIED", detail: "ACCESS_TOKEN_SCOPE_INSUFFICIENT", reason: "insufficientPermissions" });
     // Scopes are checked before the file: even an unknown id answers 403, not 404.
     expect((await failure(clientsWith(["spreadsheets"]).drive.files.get({ fileId: "1nope" }))).status).toBe(403);
   });
@@ -173,6 +174,8 @@ describe("403 reasons as faults, with Google's bodies", () => {
       const limited = await failure(c.drive.files.get({ fileId: DEMO_SPREADSHEET_ID, supportsAllDrives: true }));
       expect(limited.status).toBe(403);
       expect(limited.data.error.errors[0]).toMatchObject({ domain: "usageLimits", reason });
+      // Sheets never answers so: it says 429 RESOURCE_EXHAUSTED.
+      expect(() => emulator.faults.add({ route: "values.get", reason })).toThrow(/Sheets answers rate limits with status 429/);
     }
 
     const anonymous = sheets({ version: "v4", auth: EMULATOR_API_KEY, rootUrl: `${emulator.url}/`, retry: false });

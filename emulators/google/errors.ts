@@ -1,6 +1,7 @@
 // Google's JSON error bodies: { error: { code, message, status?, errors?, details? } }. Sheets v4
-// answers carry `status` (and `details` with a google.rpc.ErrorInfo for auth and quota refusals);
-// Drive v3 answers carry `errors[]` with a reason and, for most, no `status`.
+// answers carry `status` and no `errors[]` (`details` with a google.rpc.ErrorInfo for auth and
+// quota refusals, a BadRequest for a malformed field); Drive v3 answers carry `errors[]` with a
+// reason and, for most, no `status`.
 
 type Json = Record<string, unknown>;
 
@@ -24,10 +25,13 @@ export class GoogleError extends Error {
     super(message);
   }
 
-  body(): Json {
+  /** The body as `api` words it: Drive keeps the legacy `errors[]` array, Sheets v4 sends none. */
+  body(api: "sheets" | "drive" = "sheets"): Json {
     const error: Json = { code: this.code, message: this.message };
     if (!this.extras.omitStatus) error.status = this.status;
-    if (this.extras.errors) error.errors = this.extras.errors;
+    if (api === "sheets") {
+      // no errors[]: Sheets v4 carries machine-readable reasons in details[] only
+    } else if (this.extras.errors) error.errors = this.extras.errors;
     else if (this.reason) error.errors = [{ message: this.message, domain: "global", reason: this.reason }];
     if (this.extras.details) error.details = this.extras.details;
     return { error };
@@ -63,6 +67,20 @@ export const unauthenticated = (route = "values.get", typeUnsupported = false) =
     typeUnsupported ? { details: [errorInfo("ACCESS_TOKEN_TYPE_UNSUPPORTED", serviceOf(route))] } : {},
   );
 export const badRequest = (message: string) => new GoogleError(400, "INVALID_ARGUMENT", message, "badRequest");
+/** A JSON field Google's schema does not have (a batchUpdate request kind it does not serve, here). */
+export function unknownField(name: string, at: string): GoogleError {
+  const message = `Invalid JSON payload received. Unknown name "${name}" at '${at}': Cannot find field.`;
+  return new GoogleError(400, "INVALID_ARGUMENT", message, undefined, {
+    details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: at, description: message }] }],
+  });
+}
+/** A JSON value of the wrong type for a field, as Google's request parser words it. */
+export function invalidValue(field: string, type: string, value: unknown): GoogleError {
+  const message = `Invalid value at '${field}' (${type}), ${JSON.stringify(value)}`;
+  return new GoogleError(400, "INVALID_ARGUMENT", message, undefined, {
+    details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field, description: message }] }],
+  });
+}
 export const unparsableRange = (range: string) => badRequest(`Unable to parse range: ${range}`);
 
 export const scopeInsufficient = (route: string) =>
@@ -127,6 +145,7 @@ export function faultError(status: number, route: string): GoogleError {
         "RESOURCE_EXHAUSTED",
         `Quota exceeded for quota metric '${kind} requests' and limit '${kind} requests per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:000000000000'.`,
         "rateLimitExceeded",
+        { details: [errorInfo("RATE_LIMIT_EXCEEDED", serviceOf(route), { consumer: `projects/${PROJECT}`, quota_metric: `sheets.googleapis.com/${kind.toLowerCase()}_requests`, quota_limit: `${kind}RequestsPerMinutePerUser` })] },
       );
     }
     case 503:

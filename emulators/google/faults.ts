@@ -6,7 +6,9 @@
 // - fail without applying: `status` alone;
 // - apply, then fail: `status` with `applied: true` (the change is kept, the answer is an error).
 // A 403 that is not "no access" (`reason`) is armed the same way.
-import { faultError, reasonError, type FaultReason, type GoogleError } from "./errors";
+import { badRequest, faultError, reasonError, type FaultReason, type GoogleError } from "./errors";
+
+const DRIVE_ONLY_REASONS: FaultReason[] = ["userRateLimitExceeded", "rateLimitExceeded"];
 
 export interface FaultSpec {
   /** API method name (`values.get`, `values.append`, ...) or "*" for every route. */
@@ -37,6 +39,10 @@ export class Faults {
   private armed: FaultSpec[] = [];
 
   add(spec: FaultSpec): void {
+    // Drive words rate limits as a 403 with errors[].reason; Sheets never does (it answers 429).
+    if (spec.reason && DRIVE_ONLY_REASONS.includes(spec.reason) && spec.route !== "files.get") {
+      throw badRequest(`${spec.reason} is Drive's answer (route files.get); Sheets answers rate limits with status 429.`);
+    }
     this.armed.push({ count: 1, ...spec });
   }
 

@@ -2,7 +2,7 @@
 // come back, and a path that names no field of the Spreadsheet resource is 400, as Google answers
 // ("Error expanding 'fields' parameter. Cannot find matching fields for path '...'."). Google does
 // not trim: "properties, sheets" names the path " sheets".
-import { badRequest } from "./errors";
+import { badRequest, GoogleError } from "./errors";
 
 /** A resource's fields; `ANY` accepts every sub-path (parts the emulator never fills in). */
 type Shape = { [field: string]: Shape | typeof ANY | typeof LEAF };
@@ -36,6 +36,17 @@ const SPREADSHEET: Shape = {
     developerMetadata: ANY, rowGroups: ANY, columnGroups: ANY, slicers: ANY, tables: ANY,
   },
   namedRanges: ANY, spreadsheetUrl: LEAF, developerMetadata: ANY, dataSources: ANY, dataSourceSchedules: ANY,
+};
+
+/** Drive v3's File resource, as far as a spreadsheet's file fills it in. */
+const DRIVE_FILE: Shape = {
+  kind: LEAF, id: LEAF, name: LEAF, mimeType: LEAF, description: LEAF, starred: LEAF, trashed: LEAF, explicitlyTrashed: LEAF,
+  parents: LEAF, properties: ANY, appProperties: ANY, spaces: LEAF, version: LEAF, webViewLink: LEAF, iconLink: LEAF,
+  hasThumbnail: LEAF, thumbnailLink: LEAF, thumbnailVersion: LEAF, viewedByMe: LEAF, viewedByMeTime: LEAF, createdTime: LEAF,
+  modifiedTime: LEAF, modifiedByMeTime: LEAF, modifiedByMe: LEAF, sharedWithMeTime: LEAF, sharingUser: ANY, owners: ANY,
+  driveId: LEAF, teamDriveId: LEAF, lastModifyingUser: ANY, shared: LEAF, ownedByMe: LEAF, capabilities: ANY,
+  viewersCanCopyContent: LEAF, copyRequiresWriterPermission: LEAF, writersCanShare: LEAF, permissions: ANY, permissionIds: LEAF,
+  quotaBytesUsed: LEAF, isAppAuthorized: LEAF, exportLinks: ANY, resourceKey: LEAF, linkShareMetadata: ANY, labelInfo: ANY,
 };
 
 /** The selection as a tree: true keeps a field whole. */
@@ -97,6 +108,23 @@ function parseInto(text: string, shape: Shape | typeof ANY, into: Selection, pre
 export function parseFields(fields: string): Selection {
   const selection: Selection = new Map();
   parseInto(fields, SPREADSHEET, selection, "");
+  return selection;
+}
+
+/** Drive's `fields` on files.get; a path the File resource lacks is Drive's 400 "Invalid field selection". */
+export function parseDriveFields(fields: string): Selection {
+  const selection: Selection = new Map();
+  try {
+    parseInto(fields, DRIVE_FILE, selection, "");
+  } catch (err) {
+    const path = err instanceof GoogleError ? /for path '(.*)'\.$/.exec(err.message)?.[1] : undefined;
+    if (path === undefined) throw err;
+    const message = `Invalid field selection ${path}`;
+    throw new GoogleError(400, "INVALID_ARGUMENT", message, undefined, {
+      omitStatus: true,
+      errors: [{ message, domain: "global", reason: "invalidParameter", location: "fields", locationType: "parameter" }],
+    });
+  }
   return selection;
 }
 

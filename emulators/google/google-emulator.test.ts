@@ -133,35 +133,39 @@ describe("values.append", () => {
     expect(raw.data.sheets![0]!.data![0]!.rowData![0]!.values![0]!.userEnteredValue).toEqual({ stringValue: '=IMPORTXML("http://x")' });
   });
 
-  it("finds the first table: a blank row splits it, and rows land after the first block (INSERT_ROWS inserts there)", async () => {
+  it("from a cell, extends the table around it: a blank row ends it, and rows land after it (INSERT_ROWS inserts there)", async () => {
     const insert = await client.spreadsheets.values.append({
       spreadsheetId: id, range: "'Team Members'!A1", valueInputOption: "RAW", insertDataOption: "INSERT_ROWS",
       requestBody: { values: [["Hedy Lamarr", "hedy@example.com"]] },
     });
     expect(insert.data.tableRange).toBe("'Team Members'!A1:E3");
     expect(insert.data.updates?.updatedRange).toBe("'Team Members'!A4:B4");
-    const names = async () => (await client.spreadsheets.values.get({ spreadsheetId: id, range: "'Team Members'!A1:A8" })).data.values;
+    const names = async () => (await client.spreadsheets.values.get({ spreadsheetId: id, range: "'Team Members'!A1:A9" })).data.values;
     // Inserted above the blank row: the block below it moved down one row.
     expect(await names()).toEqual([["name"], ["Ada Lovelace"], ["Grace Hopper"], ["Hedy Lamarr"], [], ["Katherine Johnson"], ["Alan Turing"]]);
-    // OVERWRITE writes the next row after the (now longer) first block: the blank row.
+    // Into the whole tab, the table is the last block: OVERWRITE writes the row after it.
     const overwrite = await client.spreadsheets.values.append({
       spreadsheetId: id, range: "'Team Members'", valueInputOption: "RAW", requestBody: { values: [["Mary Jackson"]] },
     });
-    expect(overwrite.data.updates?.updatedRange).toBe("'Team Members'!A5");
-    expect(await names()).toEqual([["name"], ["Ada Lovelace"], ["Grace Hopper"], ["Hedy Lamarr"], ["Mary Jackson"], ["Katherine Johnson"], ["Alan Turing"]]);
+    expect(overwrite.data.tableRange).toBe("'Team Members'!A6:E7");
+    expect(overwrite.data.updates?.updatedRange).toBe("'Team Members'!A8");
+    expect(await names()).toEqual([["name"], ["Ada Lovelace"], ["Grace Hopper"], ["Hedy Lamarr"], [], ["Katherine Johnson"], ["Alan Turing"], ["Mary Jackson"]]);
   });
 
-  it("with a blank top-left cell, overwrites the first row by default, or answers 400 when so configured (uncertain at Google)", async () => {
+  it("at a blank cell, writes there and names no table; a blank column ends a table sideways", async () => {
     const spreadsheetId = emulator.store.add({ title: "Blank A1", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: "T", rows: [[null, "b"], ["x", "y"]] }] }).spreadsheetId;
-    const append = () => client.spreadsheets.values.append({ spreadsheetId, range: "T!A1", valueInputOption: "RAW", requestBody: { values: [["new", "row"]] } });
-    expect((await append()).data.updates?.updatedRange).toBe("T!A1:B1");
+    const append = (range: string, values: (string | null)[][]) => client.spreadsheets.values.append({ spreadsheetId, range, valueInputOption: "RAW", requestBody: { values } });
+    const blank = await append("T!A1", [["new", "row"]]);
+    expect(blank.data.tableRange).toBeUndefined();
+    expect(blank.data.updates).toMatchObject({ updatedRange: "T!A1:B1", updatedRows: 1, updatedColumns: 2, updatedCells: 2 });
     expect((await client.spreadsheets.values.get({ spreadsheetId, range: "T" })).data.values).toEqual([["new", "row"], ["x", "y"]]);
-    await client.spreadsheets.values.clear({ spreadsheetId, range: "T!A1" });
-    await fetch(`${emulator.url}/__admin/append-blank-top-left`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "error" }) });
-    const refused = await googleError(append());
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toMatch(/^Requested writing within range/);
-    await fetch(`${emulator.url}/__admin/append-blank-top-left`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "overwrite" }) });
+
+    await client.spreadsheets.values.update({ spreadsheetId, range: "T!A1", valueInputOption: "RAW", requestBody: { values: [["p", "", "q"], ["", "", ""]] } });
+    await client.spreadsheets.values.clear({ spreadsheetId, range: "T!A2:C9" });
+    // `p | blank | q`: the table from A1 is A1 alone; nulls are not written nor counted.
+    const sideways = await append("T!A1", [["r", null, "s"]]);
+    expect(sideways.data.tableRange).toBe("T!A1");
+    expect(sideways.data.updates).toMatchObject({ updatedRange: "T!A2:C2", updatedRows: 1, updatedColumns: 2, updatedCells: 2 });
   });
 
   it("requires valueInputOption", async () => {

@@ -16,6 +16,12 @@ export interface Tab {
   /** Formats applied to data cells (row 2 down) that carry none of their own. */
   columnFormats?: Record<number, NumberFormat>;
   frozenRowCount?: number;
+  hidden?: boolean;
+  hideGridlines?: boolean;
+  /** Merged ranges (merges.ts). */
+  merges?: { startRowIndex: number; endRowIndex: number; startColumnIndex: number; endColumnIndex: number }[];
+  /** Cell notes by "row:column" (notes.ts). */
+  notes?: Record<string, string>;
 }
 
 export interface Spreadsheet {
@@ -31,6 +37,8 @@ export interface Spreadsheet {
   fileGrants?: string[];
   /** Set for a file in a shared drive: Drive finds it only with `supportsAllDrives=true`. */
   driveId?: string;
+  /** Drive's createdTime (absent in files saved before it was kept: modifiedTime stands in). */
+  createdTime?: string;
   /** Drive's modifiedTime as reported: it moves only once an edit has settled (see settledModifiedTime). */
   modifiedTime: string;
   /** Edits Drive does not report yet: the first one's time and the latest one's. */
@@ -92,6 +100,7 @@ function buildTab(seed: TabSeed, sheetId: number): Tab {
 }
 
 export function buildSpreadsheet(seed: SpreadsheetSeed): Spreadsheet {
+  const now = new Date().toISOString();
   const tabs = seed.tabs.map((t, i) => buildTab(t, i === 0 ? 0 : 1_000_000 + i * 7919));
   return {
     spreadsheetId: seed.spreadsheetId ?? newSpreadsheetId(),
@@ -102,7 +111,8 @@ export function buildSpreadsheet(seed: SpreadsheetSeed): Spreadsheet {
     linkAccess: seed.linkAccess ?? "none",
     members: seed.members ?? {},
     ...(seed.driveId ? { driveId: seed.driveId } : {}),
-    modifiedTime: new Date().toISOString(),
+    createdTime: now,
+    modifiedTime: now,
     version: 1,
     nextSheetId: 2_000_000,
   };

@@ -15,6 +15,7 @@ const BY_METHOD: Record<string, string[]> = {
   "values.batchUpdate": SHEETS_WRITE,
   "values.append": SHEETS_WRITE,
   "values.clear": SHEETS_WRITE,
+  "values.batchClear": SHEETS_WRITE,
   "files.get": DRIVE_FILES_GET,
 };
 

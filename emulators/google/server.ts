@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { badRequest, fileNotFound, GoogleError, notFound } from "./errors";
 import { checkFileScope } from "./drive-file";
+import { applyFields, parseDriveFields } from "./fields";
 import { Faults, type FaultSpec } from "./faults";
 import { authorize, identify, roleOf } from "./identity";
 import { buildSpreadsheet, DEFAULT_MODIFIED_TIME_LAG_MS, settledModifiedTime, touch, type Role, type Spreadsheet, type SpreadsheetSeed, type TabSeed } from "./model";
@@ -11,7 +12,7 @@ import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { getDeveloperMetadata, searchDeveloperMetadata } from "./metadata";
-import { appendValues, type BlankTopLeftAppend, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, readValues, updateValues } from "./sheets-api";
+import { appendValues, batchClearValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, isTrue, readValues, updateValues } from "./sheets-api";
 import { SpreadsheetStore } from "./store";
 
 export interface GoogleEmulatorOptions {
@@ -25,8 +26,6 @@ export interface GoogleEmulatorOptions {
   apiKeys?: string[];
   /** How long Drive's modifiedTime lags an edit (default about 3 minutes, as reported of Google). */
   modifiedTimeLagMs?: number;
-  /** values.append into a range whose top-left cell is blank: row 1 overwritten (default) or 400; uncertain at Google. */
-  appendBlankTopLeft?: BlankTopLeftAppend;
   log?: (line: string) => void;
 }
 
@@ -82,7 +81,6 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const log = options.log ?? (() => {});
   const configuredLag = options.modifiedTimeLagMs ?? DEFAULT_MODIFIED_TIME_LAG_MS;
   let modifiedTimeLag = configuredLag;
-  let blankTopLeft = options.appendBlankTopLeft ?? "overwrite";
   // Beside the spreadsheets' file: what Google granted survives a restart, as the files do.
   const oauth = await createEmulatorOAuth({ grantsFile: options.dataFile ? `${options.dataFile.replace(/\.json$/, "")}.grants.json` : undefined });
   for (const { email, publicKey } of options.serviceAccountKeys ?? []) oauth.serviceAccountKeys.add(email, publicKey);
@@ -102,7 +100,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   function driveFile(call: Call, id: string) {
     const caller = identify(call.req, call.url, apiKeys, oauth.tokens, "files.get");
     const sheet = store.get(id);
-    const allDrives = call.url.searchParams.get("supportsAllDrives") === "true" || call.url.searchParams.get("supportsTeamDrives") === "true";
+    const allDrives = isTrue(call.url.searchParams.get("supportsAllDrives")) || isTrue(call.url.searchParams.get("supportsTeamDrives"));
     if (!sheet || (sheet.driveId && !allDrives)) throw fileNotFound(id);
     checkFileScope(sheet, caller, "drive");
     authorize(sheet, caller, "read", () => fileNotFound(id));
@@ -142,8 +140,10 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     }],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchUpdate$/, "values.batchUpdate", "write", (c, id) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdateValues(s, c.body))],
+    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchClear$/, "values.batchClear", "write", (c, id) =>
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchClearValues(s, c.body))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):append$/, "values.append", "write", (c, id, range) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams, blankTopLeft))],
+      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams))],
     ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):clear$/, "values.clear", "write", (c, id, range) =>
       store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => clearValues(s, range))],
     ["PUT", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.update", "write", (c, id, range) =>
@@ -153,12 +153,17 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
       const { sheet, caller } = driveFile(c, id);
       const role = roleOf(sheet, caller);
-      return {
+      // Without `fields`, Drive v3 answers kind, id, name and mimeType only; with it, exactly what it names.
+      const fields = c.url.searchParams.get("fields");
+      const selection = parseDriveFields(fields ?? "kind,id,name,mimeType");
+      const modifiedTime = settledModifiedTime(sheet, modifiedTimeLag);
+      const file = {
         kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
-        modifiedTime: settledModifiedTime(sheet, modifiedTimeLag), version: String(sheet.version),
+        createdTime: sheet.createdTime ?? modifiedTime, modifiedTime, version: String(sheet.version),
         ...(sheet.driveId ? { driveId: sheet.driveId } : {}),
         capabilities: { canEdit: role === "writer" || role === "owner" },
       };
+      return applyFields(file, selection) as Json;
     }],
   ];
 
@@ -217,11 +222,6 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
     if (path === "/service-account-keys" && req.method === "DELETE") {
       oauth.serviceAccountKeys.deleteAll(String(body.email));
       return send(res, 200, { ok: true });
-    }
-    if (path === "/append-blank-top-left" && req.method === "POST") {
-      if (body.mode !== "overwrite" && body.mode !== "error") throw badRequest("mode must be overwrite or error");
-      blankTopLeft = body.mode;
-      return send(res, 200, { ok: true, mode: blankTopLeft });
     }
     if (path === "/modified-time-lag" && req.method === "POST") {
       modifiedTimeLag = Number(body.ms);
@@ -287,7 +287,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       if (await handleApi(call, res)) return;
       throw new GoogleError(404, "NOT_FOUND", `Method not found: ${req.method} ${url.pathname}`);
     } catch (err) {
-      if (err instanceof GoogleError) return send(res, err.code, err.body());
+      if (err instanceof GoogleError) return send(res, err.code, err.body(url.pathname.startsWith("/drive/") ? "drive" : "sheets"));
       log(`emulator error: ${(err as Error).stack}`);
       send(res, 500, new GoogleError(500, "INTERNAL", "Internal error encountered.").body());
     }

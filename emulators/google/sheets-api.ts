@@ -2,13 +2,18 @@
 // Each mutating method works on a copy and returns it, so a failed request changes nothing.
 import { formatRange, indexToColumn, parseGrid, RangeParseError, splitRange, type GridRange } from "./a1";
 import { cellData, formatValue, rawCell, withPattern, type Cell, type Scalar } from "./cells";
-import { badRequest, unparsableRange } from "./errors";
+import { badRequest, invalidValue, unknownField, unparsableRange } from "./errors";
+import { appendTable } from "./append-table";
+import { copyPaste, cutPaste } from "./copy-paste";
 import { applyFields, parseFields } from "./fields";
 import { Calculator, isError } from "./formulas";
 import { ensureRoom } from "./grid-limits";
 import { createDeveloperMetadata, deleteDeveloperMetadata, shiftOnDelete, shiftOnInsert } from "./metadata";
 import { localeRules, type LocaleRules } from "./locales";
-import { cellAt, setCell, touch, usedColumnCount, usedRowCount, type Spreadsheet, type Tab } from "./model";
+import { mergeCells, mergesOf, shiftMerges, unmergeCells } from "./merges";
+import { noteAt, noteExtent, setNote, shiftNotes } from "./notes";
+import { cellAt, setCell, touch, usedRowCount, type Spreadsheet, type Tab } from "./model";
+import { DEFAULT_FORMAT, DEFAULT_THEME } from "./spreadsheet-defaults";
 import { userEnteredCell } from "./user-entered";
 
 type Json = Record<string, unknown>;
@@ -31,10 +36,11 @@ export function resolveRange(sheet: Spreadsheet, range: string): ResolvedRange {
     // when a tab has that title (`'A1'` names the tab). Any other bare name is a tab's title
     // when one matches; otherwise cells of the first sheet.
     const bare = cells ?? "";
-    if (/^[A-Za-z]{1,3}\d+$/.test(bare) || bare.includes(":")) return { tab: sheet.tabs[0]!, grid: parseGrid(bare) };
+    const first = sheet.tabs.find((t) => !t.hidden) ?? sheet.tabs[0]!;
+    if (/^[A-Za-z]{1,3}\d+$/.test(bare) || bare.includes(":")) return { tab: first, grid: parseGrid(bare) };
     const named = sheet.tabs.find((t) => t.title === bare);
     if (named) return { tab: named, grid: {} };
-    return { tab: sheet.tabs[0]!, grid: parseGrid(bare) };
+    return { tab: first, grid: parseGrid(bare) };
   } catch (err) {
     if (err instanceof RangeParseError) throw unparsableRange(range);
     throw err;
@@ -49,6 +55,9 @@ function bounded(tab: Tab, grid: GridRange): Bounds {
     endCol: grid.endCol ?? tab.columnCount,
   };
 }
+
+/** A boolean query parameter: Google reads `true`, `True` and `TRUE` alike. */
+export const isTrue = (param: string | null) => param?.toLowerCase() === "true";
 
 const DATE_TYPES = new Set(["DATE", "TIME", "DATE_TIME"]);
 
@@ -109,12 +118,14 @@ function checkScalar(v: unknown, where: string): Scalar | null {
   throw badRequest(`Invalid ${where}: ${JSON.stringify(v)} is not a string, number or boolean.`);
 }
 
+const LIST_VALUE = "type.googleapis.com/google.protobuf.ListValue";
+
 function inputRows(body: Json, majorDefault = "ROWS"): (Scalar | null)[][] {
   const values = body.values;
   if (values === undefined) return [];
-  if (!Array.isArray(values)) throw badRequest("Invalid value at 'data.values': expected a list of lists.");
+  if (!Array.isArray(values)) throw invalidValue("data.values", LIST_VALUE, values);
   const rows = values.map((row, r) => {
-    if (!Array.isArray(row)) throw badRequest(`Invalid value at 'data.values[${r}]': expected a list.`);
+    if (!Array.isArray(row)) throw invalidValue(`data.values[${r}]`, LIST_VALUE, row);
     return row.map((v, c) => checkScalar(v, `values[${r}][${c}]`));
   });
   if ((body.majorDimension ?? majorDefault) === "COLUMNS") {
@@ -137,40 +148,52 @@ function requireInputOption(option: string | null | undefined): string {
   return option;
 }
 
-/** Writes a block at the range's top-left; null cells are skipped, "" clears a cell. */
+/**
+ * Writes a block at the range's top-left; null cells are skipped, "" clears a cell. A range of one
+ * cell is an anchor: the whole block is written from it, as far as it reaches. The counts are of
+ * the cells written (nulls skipped), and of the rows and columns holding one.
+ */
 function writeBlock(sheet: Spreadsheet, range: string, rows: (Scalar | null)[][], input: string): Json {
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   const width = Math.max(0, ...rows.map((r) => r.length));
-  if (grid.endCol !== undefined && b.startCol + width > b.endCol) {
+  const anchor = !range.slice(range.lastIndexOf("!") + 1).includes(":") && grid.endRow === (grid.startRow ?? 0) + 1 && grid.endCol === (grid.startCol ?? 0) + 1;
+  if (!anchor && grid.endCol !== undefined && b.startCol + width > b.endCol) {
     throw badRequest(
       `Requested writing within range [${range}], but tried writing to column [${indexToColumn(b.startCol + width - 1)}]`,
     );
   }
-  if (grid.endRow !== undefined && b.startRow + rows.length > b.endRow) {
+  if (!anchor && grid.endRow !== undefined && b.startRow + rows.length > b.endRow) {
     throw badRequest(`Requested writing within range [${range}], but tried writing to row [${b.startRow + rows.length}]`);
   }
   // Writing past the grid's edge grows it, within the spreadsheet's cell limit.
   ensureRoom(sheet, tab, Math.max(tab.rowCount, b.startRow + rows.length), Math.max(tab.columnCount, b.startCol + width));
+  const writtenRows = new Set<number>();
+  const writtenColumns = new Set<number>();
+  let cells = 0;
   rows.forEach((row, i) =>
     row.forEach((v, j) => {
-      if (v !== null) setCell(tab, b.startRow + i, b.startCol + j, toCell(sheet, v, input));
+      if (v === null) return;
+      setCell(tab, b.startRow + i, b.startCol + j, toCell(sheet, v, input));
+      writtenRows.add(i);
+      writtenColumns.add(j);
+      cells++;
     }),
   );
   const written = { startRow: b.startRow, endRow: b.startRow + Math.max(rows.length, 1), startCol: b.startCol, endCol: b.startCol + Math.max(width, 1) };
   return {
     spreadsheetId: sheet.spreadsheetId,
     updatedRange: formatRange(tab.title, written),
-    updatedRows: rows.length,
-    updatedColumns: width,
-    updatedCells: rows.reduce((n, r) => n + r.filter((v) => v !== null).length, 0),
+    updatedRows: writtenRows.size,
+    updatedColumns: writtenColumns.size,
+    updatedCells: cells,
   };
 }
 
 export function updateValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams): Json {
   const input = requireInputOption(params.get("valueInputOption"));
   const out = writeBlock(sheet, range, inputRows(body), input);
-  if (params.get("includeValuesInResponse") === "true") {
+  if (isTrue(params.get("includeValuesInResponse"))) {
     out.updatedData = readValues(sheet, String(out.updatedRange), params.get("responseValueRenderOption") ?? undefined);
   }
   touch(sheet);
@@ -198,113 +221,126 @@ export function batchUpdateValues(sheet: Spreadsheet, body: Json): Json {
   };
 }
 
-/** What values.append does when the input range's top-left cell is blank (*uncertain* at Google). */
-export type BlankTopLeftAppend = "overwrite" | "error";
-
-/**
- * Google's "table" for values.append: from the input range's first row, the first block of
- * consecutive rows holding a value (in the range's columns and to their right); a blank row ends
- * it. Rows below a blank row belong to another table that append does not see.
- */
-function findTable(tab: Tab, startRow: number, startCol: number): { start: number; end: number } | undefined {
-  const used = usedRowCount(tab);
-  const hasValue = (r: number) => (tab.rows[r] ?? []).some((cell, c) => c >= startCol && cell !== null && cell !== undefined);
-  let r = startRow;
-  while (r < used && !hasValue(r)) r++;
-  if (r >= used) return undefined;
-  const start = r;
-  while (r < used && hasValue(r)) r++;
-  return { start, end: r };
-}
-
-export function appendValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams, blankTopLeft: BlankTopLeftAppend = "overwrite"): Json {
+export function appendValues(sheet: Spreadsheet, range: string, body: Json, params: URLSearchParams): Json {
   const input = requireInputOption(params.get("valueInputOption"));
   const insert = params.get("insertDataOption") ?? "OVERWRITE";
   if (insert !== "OVERWRITE" && insert !== "INSERT_ROWS") throw badRequest(`Invalid insertDataOption: ${insert}`);
-  const { tab, grid } = resolveRange(sheet, range);
   const rows = inputRows(body);
-  const startRow = grid.startRow ?? 0;
-  const startCol = grid.startCol ?? 0;
-  const usedWidth = usedColumnCount(tab);
+  const { tab, grid } = resolveRange(sheet, range);
   const width = Math.max(0, ...rows.map((r) => r.length));
-  const table = findTable(tab, startRow, startCol);
-  // "Values will be appended to the next row of the table": after the first block, not the tab's end.
-  let at = table ? table.end : startRow;
-  if (table && !cellAt(tab, startRow, startCol)) {
-    // A blank top-left cell: reported as row 1 overwritten, or as a 400 (uncertain; configurable).
-    if (blankTopLeft === "error") {
-      throw badRequest(`Requested writing within range [${range}], but tried writing to row [${table.end + 1}]`);
-    }
-    at = startRow;
-  }
+  const table = appendTable(tab, grid);
+  const at = table ? table.endRow : (grid.startRow ?? 0);
+  const startCol = table ? table.startCol : (grid.startCol ?? 0);
   const grownRows = insert === "INSERT_ROWS" ? tab.rowCount + rows.length : Math.max(tab.rowCount, at + rows.length);
   ensureRoom(sheet, tab, grownRows, Math.max(tab.columnCount, startCol + width));
   if (insert === "INSERT_ROWS") {
     if (at < tab.rows.length) tab.rows.splice(at, 0, ...rows.map(() => [] as (Cell | null)[]));
+    shiftNotes(tab, "ROWS", at, rows.length);
+    shiftMerges(tab, "ROWS", at, rows.length);
     tab.rowCount += rows.length;
   }
-  rows.forEach((row, i) =>
-    row.forEach((v, j) => setCell(tab, at + i, startCol + j, v === null ? null : toCell(sheet, v, input))),
-  );
-  const updatedRange = formatRange(tab.title, {
-    startRow: at,
-    endRow: at + Math.max(rows.length, 1),
-    startCol,
-    endCol: startCol + Math.max(width, 1),
-  });
-  const updates: Json = {
-    spreadsheetId: sheet.spreadsheetId,
-    updatedRange,
-    updatedRows: rows.length,
-    updatedColumns: width,
-    updatedCells: rows.reduce((n, r) => n + r.length, 0),
-  };
-  if (params.get("includeValuesInResponse") === "true") updates.updatedData = readValues(sheet, updatedRange);
-  const out: Json = { spreadsheetId: sheet.spreadsheetId, updates };
-  if (table) {
-    out.tableRange = formatRange(tab.title, { startRow: table.start, endRow: table.end, startCol, endCol: Math.max(usedWidth, startCol + 1) });
-  }
+  const updates: Json = writeBlock(sheet, formatRange(tab.title, { startRow: at, endRow: at + 1, startCol, endCol: startCol + 1 }), rows, input);
+  if (isTrue(params.get("includeValuesInResponse"))) updates.updatedData = readValues(sheet, String(updates.updatedRange));
+  const out: Json = { spreadsheetId: sheet.spreadsheetId };
+  if (table) out.tableRange = formatRange(tab.title, table);
+  out.updates = updates;
   touch(sheet);
   return out;
 }
 
-export function clearValues(sheet: Spreadsheet, range: string): Json {
+/** Clears the values of a range (formats and notes stay); answers the range cleared. */
+function clearRange(sheet: Spreadsheet, range: string): string {
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   for (let r = b.startRow; r < Math.min(b.endRow, tab.rows.length); r++) {
     for (let c = b.startCol; c < Math.min(b.endCol, tab.rows[r]?.length ?? 0); c++) tab.rows[r]![c] = null;
   }
+  return formatRange(tab.title, b);
+}
+
+export function clearValues(sheet: Spreadsheet, range: string): Json {
+  const clearedRange = clearRange(sheet, range);
   touch(sheet);
-  return { spreadsheetId: sheet.spreadsheetId, clearedRange: formatRange(tab.title, b) };
+  return { spreadsheetId: sheet.spreadsheetId, clearedRange };
+}
+
+export function batchClearValues(sheet: Spreadsheet, body: Json): Json {
+  const ranges = Array.isArray(body.ranges) ? body.ranges.map(String) : [];
+  const clearedRanges = ranges.map((r) => clearRange(sheet, r));
+  if (ranges.length) touch(sheet);
+  return { spreadsheetId: sheet.spreadsheetId, clearedRanges };
 }
 
 function sheetProperties(tab: Tab, index: number): Json {
   const gridProperties: Json = { rowCount: tab.rowCount, columnCount: tab.columnCount };
   if (tab.frozenRowCount) gridProperties.frozenRowCount = tab.frozenRowCount;
-  return { sheetId: tab.sheetId, title: tab.title, index, sheetType: "GRID", gridProperties };
+  if (tab.hideGridlines) gridProperties.hideGridlines = true;
+  return { sheetId: tab.sheetId, title: tab.title, index, sheetType: "GRID", gridProperties, ...(tab.hidden ? { hidden: true } : {}) };
 }
 
-function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange): Json {
+/** Google's default row height and column width, in pixels. */
+const ROW_PIXELS = 21;
+const COLUMN_PIXELS = 100;
+
+/**
+ * GridData for a range: a CellData per cell up to the last one holding a value or a note (a blank
+ * cell in between is `{}`), rows up to the last one holding either, and the size of every row and
+ * column of the range within the grid.
+ */
+function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange, dimensions = { rows: true, columns: true }): Json {
   const rules = localeRules(sheet.locale);
   const b = bounded(tab, grid);
+  const notes = noteExtent(tab);
   const rowData: Json[] = [];
-  const lastRow = Math.min(b.endRow, usedRowCount(tab));
+  const lastRow = Math.min(b.endRow, Math.max(usedRowCount(tab), notes.rows));
   for (let r = b.startRow; r < lastRow; r++) {
     const values: Json[] = [];
     let width = 0;
-    for (let c = b.startCol; c < b.endCol && c < (tab.rows[r]?.length ?? 0); c++) {
+    const rowEnd = Math.min(b.endCol, Math.max(tab.rows[r]?.length ?? 0, notes.columnsOf(r)));
+    for (let c = b.startCol; c < rowEnd; c++) {
       const cell = cellAt(tab, r, c);
-      values.push(cell ? cellData(cell, calc.value(tab, r, c), calc.format(tab, r, c), rules) : {});
-      if (cell) width = values.length;
+      const note = noteAt(tab, r, c);
+      const data: Json = cell ? cellData(cell, calc.value(tab, r, c), calc.format(tab, r, c), rules) : {};
+      if (note) data.note = note;
+      values.push(data);
+      if (cell || note) width = values.length;
     }
     values.length = width;
     rowData.push(width ? { values } : {});
   }
-  const out: Json = { rowData };
+  const out: Json = {};
   // Google leaves zero-valued fields out of its JSON.
   if (b.startRow) out.startRow = b.startRow;
   if (b.startCol) out.startColumn = b.startCol;
+  out.rowData = rowData;
+  const count = (from: number, to: number) => Math.max(0, to - from);
+  if (dimensions.rows) out.rowMetadata = Array.from({ length: count(b.startRow, Math.min(b.endRow, tab.rowCount)) }, () => ({ pixelSize: ROW_PIXELS }));
+  if (dimensions.columns) out.columnMetadata = Array.from({ length: count(b.startCol, Math.min(b.endCol, tab.columnCount)) }, () => ({ pixelSize: COLUMN_PIXELS }));
   return out;
+}
+
+const isEmpty = (v: unknown) => typeof v === "object" && v !== null && Object.keys(v).length === 0;
+
+/**
+ * After a field mask, Google drops what is left empty in grid data: cells with no selected field
+ * at the end of a row, rows with no cells at the end, and `values` or `rowData` lists left empty.
+ * An empty cell or row before a kept one stays as `{}`, holding its place.
+ */
+function pruneGridData(spreadsheet: Json): void {
+  for (const tab of (spreadsheet.sheets as Json[] | undefined) ?? []) {
+    for (const data of (tab.data as Json[] | undefined) ?? []) {
+      const rows = data.rowData as Json[] | undefined;
+      if (!rows) continue;
+      for (const row of rows) {
+        const values = row.values as unknown[] | undefined;
+        if (!values) continue;
+        while (values.length && isEmpty(values[values.length - 1])) values.pop();
+        if (!values.length) delete row.values;
+      }
+      while (rows.length && isEmpty(rows[rows.length - 1])) rows.pop();
+      if (!rows.length) delete data.rowData;
+    }
+  }
 }
 
 export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, baseUrl: string): Json {
@@ -312,24 +348,32 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
   const selection = fields === null ? undefined : parseFields(fields);
   // "includeGridData ... is ignored if a field mask was set": the mask alone decides.
   const sheetsSelection = selection?.get("sheets");
-  const withGrid = selection ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data")) : params.get("includeGridData") === "true";
+  const withGrid = selection ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data")) : isTrue(params.get("includeGridData"));
+  // Row and column sizes only when they are asked for: a tall tab's grid read stays small.
+  const dataSelection = sheetsSelection instanceof Map ? sheetsSelection.get("data") : undefined;
+  const dimensions = { rows: !(dataSelection instanceof Map) || dataSelection.has("rowMetadata"), columns: !(dataSelection instanceof Map) || dataSelection.has("columnMetadata") };
   const ranges = params.getAll("ranges").map((r) => resolveRange(sheet, r));
   const tabs = ranges.length ? sheet.tabs.filter((t) => ranges.some((r) => r.tab === t)) : sheet.tabs;
   const calc = new Calculator(sheet);
   const out = {
     spreadsheetId: sheet.spreadsheetId,
-    properties: { title: sheet.title, locale: sheet.locale, autoRecalc: "ON_CHANGE", timeZone: sheet.timeZone },
+    properties: { title: sheet.title, locale: sheet.locale, autoRecalc: "ON_CHANGE", timeZone: sheet.timeZone, defaultFormat: DEFAULT_FORMAT, spreadsheetTheme: DEFAULT_THEME },
     sheets: tabs.map((tab) => {
       const out: Json = { properties: sheetProperties(tab, sheet.tabs.indexOf(tab)) };
+      const merges = mergesOf(tab);
+      if (merges) out.merges = merges;
       if (withGrid) {
         const own = ranges.filter((r) => r.tab === tab);
-        out.data = own.length ? own.map((r) => gridData(sheet, calc, tab, r.grid)) : [gridData(sheet, calc, tab, {})];
+        out.data = own.length ? own.map((r) => gridData(sheet, calc, tab, r.grid, dimensions)) : [gridData(sheet, calc, tab, {}, dimensions)];
       }
       return out;
     }),
     spreadsheetUrl: `${baseUrl}/spreadsheets/d/${sheet.spreadsheetId}/edit`,
   };
-  return selection ? (applyFields(out, selection) as Json) : out;
+  if (!selection) return out;
+  const masked = applyFields(out, selection) as Json;
+  pruneGridData(masked);
+  return masked;
 }
 
 type Request = (sheet: Spreadsheet, req: Json, where: string) => Json;
@@ -367,12 +411,16 @@ const deleteDimension: Request = (sheet, req, where) => {
     const frozen = tab.frozenRowCount ?? 0;
     if (frozen > 0 && start <= frozen && end >= tab.rowCount) throw badRequest(`${where}Sorry, it is not possible to delete all non-frozen rows.`);
     tab.rows.splice(start, end - start);
+    shiftNotes(tab, "ROWS", start, start - end);
+    shiftMerges(tab, "ROWS", start, start - end);
     tab.rowCount -= end - start;
     if (frozen > start) tab.frozenRowCount = Math.max(start, frozen - (end - start));
   } else if (dimension === "COLUMNS") {
     if (end > tab.columnCount) throw badRequest(`${where}Range exceeds grid limits. Max columns: ${tab.columnCount}`);
     if (start === 0 && end >= tab.columnCount) throw badRequest(`${where}You can't delete all the columns on the sheet.`);
     for (const row of tab.rows) row?.splice(start, end - start);
+    shiftNotes(tab, "COLUMNS", start, start - end);
+    shiftMerges(tab, "COLUMNS", start, start - end);
     tab.columnCount -= end - start;
   } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
   shiftOnDelete(sheet, tab.sheetId, dimension, start, end);
@@ -386,11 +434,15 @@ const insertDimension: Request = (sheet, req, where) => {
     if (start > tab.rowCount) throw badRequest(`${where}startIndex is past the end of the grid.`);
     ensureRoom(sheet, tab, tab.rowCount + n, tab.columnCount, where);
     openRows(tab, start, n);
+    shiftNotes(tab, "ROWS", start, n);
+    shiftMerges(tab, "ROWS", start, n);
     tab.rowCount += n;
   } else if (dimension === "COLUMNS") {
     if (start > tab.columnCount) throw badRequest(`${where}startIndex is past the end of the grid.`);
     ensureRoom(sheet, tab, tab.rowCount, tab.columnCount + n, where);
     for (const row of tab.rows) if (row && start < row.length) row.splice(start, 0, ...Array<Cell | null>(n).fill(null));
+    shiftNotes(tab, "COLUMNS", start, n);
+    shiftMerges(tab, "COLUMNS", start, n);
     tab.columnCount += n;
   } else throw badRequest(`${where}dimension must be ROWS or COLUMNS.`);
   shiftOnInsert(sheet, tab.sheetId, dimension, start, n);
@@ -443,17 +495,45 @@ const updateSpreadsheetProperties: Request = (sheet, req, where) => {
   return {};
 };
 
+/** Drops the cells past a grid's new edge when it shrinks. */
+function shrinkGrid(tab: Tab, rowCount: number, columnCount: number): void {
+  if (tab.rows.length > rowCount) tab.rows.length = rowCount;
+  for (const row of tab.rows) if (row && row.length > columnCount) row.length = columnCount;
+}
+
 const updateSheetProperties: Request = (sheet, req, where) => {
   const props = (req.properties ?? {}) as Json;
+  const grid = (props.gridProperties ?? {}) as Json;
   const tab = tabById(sheet, props.sheetId ?? 0, where);
-  for (const field of updatedFields(req, where)) {
+  // Field paths take "." or "/" between names, as Google's field masks do.
+  for (const field of updatedFields(req, where).map((f) => f.trim().replace(/\//g, "."))) {
     if (field === "gridProperties.frozenRowCount") {
-      const frozen = Number((props.gridProperties as Json | undefined)?.frozenRowCount ?? 0);
+      const frozen = Number(grid.frozenRowCount ?? 0);
       if (frozen >= tab.rowCount) throw badRequest(`${where}You can't freeze all visible rows on the sheet.`);
       tab.frozenRowCount = frozen;
+    } else if (field === "gridProperties.rowCount" || field === "gridProperties.columnCount") {
+      const rows = field.endsWith("rowCount") ? Number(grid.rowCount ?? 0) : tab.rowCount;
+      const columns = field.endsWith("columnCount") ? Number(grid.columnCount ?? 0) : tab.columnCount;
+      if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(columns) || columns < 1) throw badRequest(`${where}A grid must have at least one row and one column.`);
+      ensureRoom(sheet, tab, rows, columns, where);
+      shrinkGrid(tab, rows, columns);
+      tab.rowCount = rows;
+      tab.columnCount = columns;
+    } else if (field === "gridProperties.hideGridlines") {
+      tab.hideGridlines = grid.hideGridlines === true;
+    } else if (field === "hidden") {
+      if (props.hidden === true && sheet.tabs.every((t) => t === tab || t.hidden)) throw badRequest(`${where}You can't hide all the sheets in a document.`);
+      tab.hidden = props.hidden === true;
     } else if (field === "title") tab.title = String(props.title ?? "");
-    else throw badRequest(`${where}the emulator updates title and gridProperties.frozenRowCount; got ${field}.`);
+    else throw badRequest(`${where}the emulator updates title, hidden and gridProperties (rowCount, columnCount, frozenRowCount, hideGridlines); got ${field}.`);
   }
+  return {};
+};
+
+const deleteSheet: Request = (sheet, req, where) => {
+  const tab = tabById(sheet, req.sheetId, where);
+  if (sheet.tabs.length === 1) throw badRequest(`${where}You can't remove all the sheets in a document.`);
+  sheet.tabs.splice(sheet.tabs.indexOf(tab), 1);
   return {};
 };
 
@@ -476,7 +556,9 @@ function enteredCell(data: Json | undefined): Cell | null {
 const updateCells: Request = (sheet, req, where) => {
   const fields = String(req.fields ?? "");
   if (!fields) throw badRequest(`${where}At least one field must be updated, but 'fields' is empty.`);
-  const values = fields === "*" || fields.split(",").some((f) => f.trim() === "userEnteredValue");
+  const named = fields.split(",").map((f) => f.trim());
+  const values = fields === "*" || named.includes("userEnteredValue");
+  const notes = fields === "*" || named.includes("note");
   const start = req.start as Json | undefined;
   const range = req.range as Json | undefined;
   if (!start === !range) throw badRequest(`${where}exactly one of start or range must be set.`);
@@ -491,13 +573,20 @@ const updateCells: Request = (sheet, req, where) => {
   if (endRow > tab.rowCount || endCol > tab.columnCount) {
     throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${endRow}C${endCol}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
   }
-  if (!values) return {};
   if (range) {
-    for (let r = row0; r < endRow; r++) for (let c = col0; c < endCol; c++) if (cellAt(tab, r, c)) setCell(tab, r, c, null);
+    for (let r = row0; r < endRow; r++) {
+      for (let c = col0; c < endCol; c++) {
+        if (values && cellAt(tab, r, c)) setCell(tab, r, c, null);
+        if (notes) setNote(tab, r, c, "");
+      }
+    }
   }
   rows.forEach((row, i) => {
     const cells = Array.isArray(row.values) ? (row.values as Json[]) : [];
-    cells.forEach((cell, j) => setCell(tab, row0 + i, col0 + j, enteredCell(cell)));
+    cells.forEach((cell, j) => {
+      if (values) setCell(tab, row0 + i, col0 + j, enteredCell(cell));
+      if (notes) setNote(tab, row0 + i, col0 + j, typeof cell?.note === "string" ? cell.note : "");
+    });
   });
   return {};
 };
@@ -529,6 +618,10 @@ const pasteData: Request = (sheet, req, where) => {
 };
 
 const REQUESTS: Record<string, Request> = {
+  mergeCells: (sheet, req, where) => (mergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where), {}),
+  unmergeCells: (sheet, req, where) => (unmergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where), {}),
+  copyPaste: (sheet, req, where) => (copyPaste((id) => tabById(sheet, id, where), req, where), {}),
+  cutPaste: (sheet, req, where) => (cutPaste((id) => tabById(sheet, id, where), req, where), {}),
   pasteData,
   deleteDimension,
   insertDimension,
@@ -536,20 +629,26 @@ const REQUESTS: Record<string, Request> = {
   addSheet,
   updateSpreadsheetProperties,
   updateSheetProperties,
+  deleteSheet,
   updateCells,
   createDeveloperMetadata: (sheet, req, where) => createDeveloperMetadata(sheet, req, where),
   deleteDeveloperMetadata: (sheet, req, where) => deleteDeveloperMetadata(sheet, req, where),
 };
 
+/** The batchUpdate request kinds the emulator applies; any other is refused as Google refuses a kind it does not know. */
+export const SERVED_BATCH_REQUESTS = Object.keys(REQUESTS);
+
 export function batchUpdate(sheet: Spreadsheet, body: Json): Json {
   const requests = Array.isArray(body.requests) ? (body.requests as Json[]) : [];
   const replies = requests.map((request, i) => {
-    const [kind, ...others] = Object.keys(request);
-    const handler = kind ? REQUESTS[kind] : undefined;
-    if (!handler || others.length) {
-      throw badRequest(`Invalid requests[${i}]: the emulator supports ${Object.keys(REQUESTS).join(", ")}; got ${Object.keys(request).join(", ") || "nothing"}.`);
+    const kinds = Object.keys(request);
+    const unknown = kinds.find((k) => !Object.hasOwn(REQUESTS, k));
+    if (unknown) throw unknownField(unknown, `requests[${i}]`);
+    if (kinds.length !== 1) {
+      throw badRequest(`Invalid requests[${i}]: ${kinds.length ? "only one kind of request may be set" : "no request was set"}.`);
     }
-    return handler(sheet, request[kind!] as Json, `Invalid requests[${i}].${kind}: `);
+    const kind = kinds[0]!;
+    return REQUESTS[kind]!(sheet, request[kind] as Json, `Invalid requests[${i}].${kind}: `);
   });
   if (replies.length) touch(sheet);
   return { spreadsheetId: sheet.spreadsheetId, replies };

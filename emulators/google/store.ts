@@ -35,7 +35,8 @@ export class SpreadsheetStore {
   copy(id: string): Spreadsheet {
     const source = this.sheets.get(id);
     if (!source) throw new Error(`unknown spreadsheet ${id}`);
-    const sheet = { ...structuredClone(source), spreadsheetId: newSpreadsheetId(), modifiedTime: new Date().toISOString(), pendingEdits: undefined, version: 1 };
+    const now = new Date().toISOString();
+    const sheet = { ...structuredClone(source), spreadsheetId: newSpreadsheetId(), createdTime: now, modifiedTime: now, pendingEdits: undefined, version: 1 };
     this.sheets.set(sheet.spreadsheetId, sheet);
     this.save();
     return sheet;

@@ -58,4 +58,21 @@ describe("Google clients", () => {
     const err = await clients.sheets.spreadsheets.get({ spreadsheetId: PRIVATE_SPREADSHEET_ID }).catch((e: unknown) => e);
     expect(readGoogleError(err)).toMatchObject({ status: 403, reason: "PERMISSION_DENIED", invalidGrant: false });
   });
+
+  it("read Sheets' reasons from details[] alone (its bodies carry no errors[]), and Drive's from errors[]", async () => {
+    const clients = createGoogleClients(google, { kind: "serviceAccount" });
+    const failing = async (fault: Parameters<GoogleEmulator["faults"]["add"]>[0], call: () => Promise<unknown>) => {
+      emulator.faults.add({ ...fault, count: -1 });
+      try {
+        return readGoogleError(await call().catch((e: unknown) => e));
+      } finally {
+        emulator.faults.clear();
+      }
+    };
+    const read = () => clients.sheets.spreadsheets.values.get({ spreadsheetId: DEMO_SPREADSHEET_ID, range: "A1" });
+    expect(await failing({ route: "values.get", status: 429 }, read)).toMatchObject({ status: 429, reason: "RESOURCE_EXHAUSTED", reasons: ["RATE_LIMIT_EXCEEDED"], problem: "rate_limited" });
+    expect(await failing({ route: "values.get", reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT" }, read)).toMatchObject({ status: 403, reasons: ["ACCESS_TOKEN_SCOPE_INSUFFICIENT"], problem: "scope_missing" });
+    const file = () => clients.drive.files.get({ fileId: DEMO_SPREADSHEET_ID, fields: "modifiedTime", supportsAllDrives: true });
+    expect(await failing({ route: "files.get", reason: "userRateLimitExceeded" }, file)).toMatchObject({ status: 403, reasons: ["userRateLimitExceeded"], problem: "rate_limited" });
+  });
 });

@@ -13,6 +13,7 @@ import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
 let api: ReturnType<typeof rowsClient>;
+let userId: string;
 
 beforeAll(async () => {
   svc = await startTestService({ env: { GOOGLE_RETRY_BUDGET_MS: "3000" } });
@@ -20,6 +21,7 @@ beforeAll(async () => {
   // Access tokens live one second, so the service account signs in again on every call.
   await svc.admin("/token-ttl", { seconds: 1 });
   const user = await createUser({ email: "reasons@example.com", plan: "business" });
+  userId = user.id;
   api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
 });
 afterAll(async () => {
@@ -34,18 +36,16 @@ beforeEach(async () => {
 });
 
 describe("403 reasons", () => {
-  it.each(["userRateLimitExceeded", "rateLimitExceeded"] as const)("retries a 403 %s like a 429 and then answers", async (reason) => {
-    svc.google.faults.add({ route: "values.get", reason, count: 2 });
-    const res = await api.list("Products");
-    expect(res.status).toBe(200);
-    expect(svc.google.calls.get("values.get")).toBe(3);
-  });
-
-  it("answers a lasting Drive-style rate limit as 503 rate limiting, not as lost access", async () => {
-    svc.google.faults.add({ route: "values.get", reason: "userRateLimitExceeded", count: -1 });
-    const res = await api.list("Products");
-    expect(res.status).toBe(503);
-    expect(res.body.message).toMatch(/rate limiting/);
+  // Drive words its rate limits as a 403 whose only reason is in errors[] (Sheets answers 429
+  // RESOURCE_EXHAUSTED, google-faults.test.ts): proving access through Drive reads them as such.
+  it.each(["userRateLimitExceeded", "rateLimitExceeded"] as const)("reads Drive's 403 %s as rate limiting, not as lost access", async (reason) => {
+    svc.google.faults.add({ route: "files.get", reason, count: -1 });
+    const { proveAccess } = await import("./proof");
+    const refused = await proveAccess(userId, DEMO_SPREADSHEET_ID).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/rate limiting/) });
+    expect(svc.google.calls.get("files.get")).toBe(1);
+    svc.google.faults.clear();
+    expect(await proveAccess(userId, DEMO_SPREADSHEET_ID)).toMatchObject({ level: "edit" });
   });
 
   it.each([
