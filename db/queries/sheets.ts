@@ -73,13 +73,18 @@ export async function setSheetSettings(input: { id: string; userId: string; sett
  * Hands a sheet registered with weaker proof to an account that proved edit access, and records
  * it for the previous owner; undefined when the sheet changed hands or proof meanwhile.
  */
-export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
+/**
+ * Moves a sheet to the claiming account. Without `overEdit` only a registration without edit proof
+ * moves; with it (the file's owner, or an editor whose holder's proof has just lapsed in Google)
+ * one with edit proof moves too. Either way only from `fromUserId`: a concurrent claim wins once.
+ */
+export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; overEdit?: boolean; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
   return getDb().transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx
       .update(sheets)
       .set({ ...input.set, needsReauth: false, createdAt: now, ...bump })
-      .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.fromUserId), ne(sheets.proof, "edit")))
+      .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.fromUserId), input.overEdit ? undefined : ne(sheets.proof, "edit")))
       .returning();
     if (!row) return undefined;
     await tx.insert(sheetClaims).values({ id: input.claimId, sheetId: row.id, sheetName: row.name, previousUserId: input.fromUserId });

@@ -157,6 +157,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
         kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
         modifiedTime: settledModifiedTime(sheet, modifiedTimeLag), version: String(sheet.version),
         ...(sheet.driveId ? { driveId: sheet.driveId } : {}),
+        ownedByMe: role === "owner",
         capabilities: { canEdit: role === "writer" || role === "owner" },
       };
     }],

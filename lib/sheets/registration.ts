@@ -13,6 +13,7 @@ import { newId } from "@/lib/keys/ids";
 import { publishKey } from "@/lib/keys/key-record";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 import { isNoAccess, translateGoogleError } from "./google-access";
+import { holderStillEdits } from "./holder-proof";
 import { proveAccess, type Proof } from "./proof";
 import { readSheetModel } from "./read-model";
 import { getSheetModel } from "./schema";
@@ -95,11 +96,15 @@ function taken(existing: Sheet): ApiError {
   );
 }
 
-/** Edit proof claims a sheet registered with view proof (or none); the earlier keys stop. */
-async function claim(userId: string, existing: Sheet, proof: Proof, via: "service" | "grant"): Promise<Registration> {
+/**
+ * Edit proof claims a sheet registered with view proof (or none); `overEdit` (the owner, or an
+ * editor over a holder whose edit proof lapsed) claims one registered with edit proof too. The
+ * earlier keys stop.
+ */
+async function claim(userId: string, existing: Sheet, proof: Proof, via: "service" | "grant", overEdit = false): Promise<Registration> {
   const reach = await chooseReach(existing.id, proof, via);
   const model = await readModel(existing.id, reach, proof);
-  const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), set: { userId, ...grantFields(reach, proof) } });
+  const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), overEdit, set: { userId, ...grantFields(reach, proof) } });
   if (!claimed) throw taken(existing); // claimed or re-proved concurrently
   // Every instance must see it at once: the previous owner's keys answer 401 from now on.
   for (const key of claimed.stoppedKeys) await publishKey(key);
@@ -173,8 +178,10 @@ export async function registerSheet({ userId, sheetUrl, via = "service" }: { use
   await limitAccountAction(userId, "register");
   const proof = await proveAccess(userId, id);
   if (!existing) return create(userId, id, proof, via);
-  if (existing.proof === "edit" || proof.level !== "edit") throw taken(existing);
-  return claim(userId, existing, proof, via);
+  if (proof.level !== "edit") throw taken(existing);
+  if (existing.proof !== "edit") return claim(userId, existing, proof, via);
+  if (proof.owner || !(await holderStillEdits(existing))) return claim(userId, existing, proof, via, true);
+  throw taken(existing);
 }
 
 /** The answer of POST /register. */
