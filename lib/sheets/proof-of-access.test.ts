@@ -236,3 +236,29 @@ describe("proof is current when a registration is contested: owners take their s
     expect((await holderKeys.list("Items")).status).toBe(200);
   });
 });
+
+describe("an editor registering their sheet again is asked again", () => {
+  it("made a viewer: read-only with the same keys; an editor again: writable again; removed: 403 as for a sheet never picked", async () => {
+    const holder = await createUser({ email: "again-holder@example.com", plan: "business" });
+    await connectGoogleAccount(holder, holder.email!);
+    const id = await cSheet("Registered again", { serviceAccount: true }, [holder.email!]);
+    await pickInGooglePicker(holder.id, [id]);
+    const first = await registration.registerSheet({ userId: holder.id, sheetUrl: id });
+    const keys = rowsClient(id, first.apiKey!);
+    expect((await keys.create("Items", { name: "as editor" })).status).toBe(201);
+
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "reader" } }, "PATCH");
+    const asViewer = await registration.registerSheet({ userId: holder.id, sheetUrl: id });
+    expect(asViewer).toMatchObject({ created: false, apiKey: null, sheet: { proof: "view", writable: false } });
+    expect((await keys.create("Items", { name: "as viewer" })).status).toBe(403);
+    expect((await keys.list("Items")).status).toBe(200);
+
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "writer" } }, "PATCH");
+    expect((await registration.registerSheet({ userId: holder.id, sheetUrl: id })).sheet).toMatchObject({ proof: "edit", writable: true });
+    expect((await keys.create("Items", { name: "editor again" })).status).toBe(201);
+
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH");
+    const err = await failure(registration.registerSheet({ userId: holder.id, sheetUrl: id }));
+    expect(err).toMatchObject({ code: "forbidden", extra: { reason: "not_picked" } });
+  });
+});

@@ -14,7 +14,7 @@ import { publishKey } from "@/lib/keys/key-record";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 import { isNoAccess, translateGoogleError } from "./google-access";
 import { holderStillEdits } from "./holder-proof";
-import { proveAccess, type Proof } from "./proof";
+import { needsPicker, proveAccess, type Proof } from "./proof";
 import { readSheetModel } from "./read-model";
 import { getSheetModel } from "./schema";
 import { publishSheet, toSheetRecord } from "./sheet-record";
@@ -134,7 +134,7 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
  * service account when it may edit, else their grant); otherwise it stays as it was.
  */
 async function again(existing: Sheet, userId: string, via: "service" | "grant"): Promise<Registration> {
-  const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? undefined : await writableReach(existing, userId);
+  const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? await editLapsed(existing, userId) : await writableReach(existing, userId);
   if (renewed) {
     const row = await saveSheetGrant({ id: existing.id, userId, ...grantFields(renewed.reach, renewed.proof) });
     // The new grant must reach every instance: one still holding the old token would fail.
@@ -147,6 +147,26 @@ async function again(existing: Sheet, userId: string, via: "service" | "grant"):
 async function reachByGrant(existing: Sheet, userId: string): Promise<{ reach: Reach; proof: Proof }> {
   const proof = await proveAccess(userId, existing.id);
   return { reach: { access: "oauth", writable: proof.level === "edit" }, proof };
+}
+
+/**
+ * A writable sheet registered again: Google is asked again whether the person still edits it
+ * (proof is current, not historical). Made a viewer, the sheet becomes read-only (registering
+ * again once they edit makes it writable again, below); no longer able to open it, the answer is
+ * 403 as for a sheet never picked. The account's registration budget is spent; spent, or Google
+ * failing on the way, the sheet is answered as it is.
+ */
+async function editLapsed(existing: Sheet, userId: string): Promise<{ reach: Reach; proof: Proof } | undefined> {
+  let proof: Proof;
+  try {
+    await limitAccountAction(userId, "register");
+    proof = await proveAccess(userId, existing.id);
+  } catch (err) {
+    if (needsPicker(err)) throw err;
+    return undefined;
+  }
+  if (proof.level === "edit") return undefined;
+  return { reach: { access: existing.access, writable: false }, proof };
 }
 
 /**
