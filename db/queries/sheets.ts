@@ -71,12 +71,9 @@ export async function setSheetSettings(input: { id: string; userId: string; sett
 
 /**
  * Hands a sheet registered with weaker proof to an account that proved edit access, and records
- * it for the previous owner; undefined when the sheet changed hands or proof meanwhile.
- */
-/**
- * Moves a sheet to the claiming account. Without `overEdit` only a registration without edit proof
- * moves; with it (the file's owner, or an editor whose holder's proof has just lapsed in Google)
- * one with edit proof moves too. Either way only from `fromUserId`: a concurrent claim wins once.
+ * it for the previous owner; undefined when the sheet changed hands or proof meanwhile. With
+ * `overEdit` (the file's owner, or an editor over a holder whose edit access just lapsed in
+ * Google) a registration with edit proof moves too, still only from `fromUserId`.
  */
 export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; overEdit?: boolean; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
   return getDb().transaction(async (tx) => {

@@ -131,7 +131,8 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
 /**
  * The account's own sheet again: 200, no new key. Through the grant it is re-authorized with it;
  * a read-only sheet becomes writable when Google now confirms the person can edit it (through the
- * service account when it may edit, else their grant); otherwise it stays as it was.
+ * service account when it may edit, else their grant); a writable one is proven again and becomes
+ * read-only when the person is now only a viewer; otherwise it stays as it was.
  */
 async function again(existing: Sheet, userId: string, via: "service" | "grant"): Promise<Registration> {
   const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? await editLapsed(existing, userId) : await writableReach(existing, userId);
