@@ -71,15 +71,17 @@ export async function setSheetSettings(input: { id: string; userId: string; sett
 
 /**
  * Hands a sheet registered with weaker proof to an account that proved edit access, and records
- * it for the previous owner; undefined when the sheet changed hands or proof meanwhile.
+ * it for the previous owner; undefined when the sheet changed hands or proof meanwhile. With
+ * `overEdit` (the file's owner, or an editor over a holder whose edit access just lapsed in
+ * Google) a registration with edit proof moves too, still only from `fromUserId`.
  */
-export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
+export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; overEdit?: boolean; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
   return getDb().transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx
       .update(sheets)
       .set({ ...input.set, needsReauth: false, createdAt: now, ...bump })
-      .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.fromUserId), ne(sheets.proof, "edit")))
+      .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.fromUserId), input.overEdit ? undefined : ne(sheets.proof, "edit")))
       .returning();
     if (!row) return undefined;
     await tx.insert(sheetClaims).values({ id: input.claimId, sheetId: row.id, sheetName: row.name, previousUserId: input.fromUserId });

@@ -67,7 +67,7 @@ describe("drive.file and the Picker", () => {
     expect(await picked.json()).toMatchObject({ id: PRIVATE_SPREADSHEET_ID, name: "Private Budget", mimeType: "application/vnd.google-apps.spreadsheet" });
     const after = await filesGet(access_token, PRIVATE_SPREADSHEET_ID);
     expect(after.status).toBe(200);
-    expect(await after.json()).toMatchObject({ capabilities: { canEdit: true } });
+    expect(await after.json()).toMatchObject({ ownedByMe: true, capabilities: { canEdit: true } });
     // Only the picked file: the demo sheet, which the same person owns, is still out of reach.
     expect((await filesGet(access_token, DEMO_SPREADSHEET_ID)).status).toBe(404);
     const values = await fetch(`${emulator.url}/v4/spreadsheets/${DEMO_SPREADSHEET_ID}/values/A1`, { headers: { authorization: `Bearer ${access_token}` } });

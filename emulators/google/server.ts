@@ -161,6 +161,7 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
         kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
         createdTime: sheet.createdTime ?? modifiedTime, modifiedTime, version: String(sheet.version),
         ...(sheet.driveId ? { driveId: sheet.driveId } : {}),
+        ownedByMe: role === "owner",
         capabilities: { canEdit: role === "writer" || role === "owner" },
       };
       return applyFields(file, selection) as Json;

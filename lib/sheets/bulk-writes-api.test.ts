@@ -139,6 +139,26 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(googleCalls()).toBe(before);
   });
 
+  it("a single-value parameter sent twice on a write answers 400 and changes nothing, as on reads", async () => {
+    const googleCalls = () => [...svc.google.calls.values()].reduce((a, b) => a + b, 0);
+    const before = googleCalls();
+    const cases = [
+      ["DELETE", "filter=plan=free&limit=5&dry_run=false&dry_run=true", undefined, "dry_run"],
+      ["DELETE", "filter=plan=free&limit=1&limit=1000", undefined, "limit"],
+      ["PATCH", "filter=plan=free&limit=5&dry_run=true&dry_run=false", { plan: "x" }, "dry_run"],
+      ["PATCH", "key=email&key=id", [{ id: 2, name: "x" }], "key"],
+      ["POST", "upsert=email&upsert=id", [{ email: "ada@example.com", name: "x" }], "upsert"],
+    ] as const;
+    for (const [method, query, body, name] of cases) {
+      const res = await send(method, query, body);
+      expect(res.status, `${method} ${query}`).toBe(400);
+      expect(res.body.error).toBe("validation_error");
+      expect(res.body.message).toBe(`The query parameter "${name}" was sent 2 times; it takes one value.`);
+    }
+    expect(records().map((r) => r.name)).toEqual(["Ada", "Grace", "Alan", "Katherine", "Edsger"]);
+    expect(googleCalls()).toBe(before);
+  });
+
   it("DELETE with a filter removes exactly the matching rows in one write", async () => {
     expect((await send("DELETE", "")).status).toBe(400);
     expect((await send("DELETE", "filter=plan=free")).status).toBe(409);

@@ -11,7 +11,7 @@ import { matchesAny } from "@/lib/http/conditional";
 import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
 import { comparableTarget, comparableValue, equalsByValue } from "./cell-values";
 import { applyQuery, parseBoolean, parseListQuery, queryColumns } from "./query";
-import { checkParams } from "./query-params";
+import { checkParams, checkSingle } from "./query-params";
 import { checkColumns, checkRowShape, displayed, rowsOfCreateBody, type RowInput } from "./row-input";
 import { appendBlankRow, assignIds, cellData, newRowCells, refusesDeletingEveryRow, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
@@ -55,6 +55,8 @@ interface Scope {
  */
 function checkScopeParams(params: URLSearchParams): { filter: string; or: string[]; limitText: string | null } {
   checkParams(params, ["filter", "or", "limit", "dry_run"]);
+  // A second value must not win or lose in silence: `dry_run=false&dry_run=true` would delete.
+  checkSingle(params, ["limit", "dry_run"]);
   const filter = params.getAll("filter").filter(Boolean).join(",");
   const or = params.getAll("or").filter(Boolean);
   if (!filter && !or.length) {
@@ -295,6 +297,7 @@ function bodyRows(body: unknown, what: string): RowInput[] {
 export async function updateEach(sheet: WriteSheet, model: TabModel, params: URLSearchParams, body: unknown, opts: WriteOptions = {}): Promise<UpdateResult | EarlierLanded> {
   requireWritable(sheet);
   checkParams(params, ["key"]);
+  checkSingle(params, ["key"]);
   const items = bodyRows(body, "A bulk update");
   return underTabLock(sheet, model, async () => {
     if (opts.earlierWrite !== undefined && (await outcomeOf(sheet.id, opts.earlierWrite))) return "earlier-landed";

@@ -1,7 +1,9 @@
 // Only people with access to a sheet can register it (DECISIONS 18): B cannot take C's sheet in any
 // sharing state, by address, by id or through the private flow; edit proof claims a sheet held
-// with view proof, whose keys then stop with a message saying why; between editors the first stands.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// with view proof, whose keys then stop with a message saying why; between current editors the first
+// stands, but the file's owner takes it back and an editor takes it from a holder whose access
+// lapsed in Google (asked again when contested, and when the holder registers it again).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { getSheet, listClaimsAgainst } from "@/db/queries/sheets";
 import { webhookEndpoints } from "@/db/schema";
@@ -133,12 +135,15 @@ describe("edit proof claims a sheet registered with view proof", () => {
   });
 
   it("between two editors the first registration stands", async () => {
-    const id = await cSheet("Shared by two editors", { serviceAccount: true }, ["d@example.com"]);
-    await pickInGooglePicker(c.id, [id]);
+    // The second is not the file's owner (an owner takes their sheet back, below).
+    const e = await createUser({ email: "e@example.com", plan: "business" });
+    await connectGoogleAccount(e, e.email!);
+    const id = await cSheet("Shared by two editors", { serviceAccount: true }, ["d@example.com", "e@example.com"]);
+    await pickInGooglePicker(e.id, [id]);
     await pickInGooglePicker(d.id, [id]);
     const first = await registration.registerSheet({ userId: d.id, sheetUrl: id });
     expect(first.sheet).toMatchObject({ userId: d.id, proof: "edit" });
-    const err = await failure(registration.registerSheet({ userId: c.id, sheetUrl: id }));
+    const err = await failure(registration.registerSheet({ userId: e.id, sheetUrl: id }));
     expect(err.code).toBe("conflict");
     expect(err.message).toContain("proved it can edit");
     expect((await getSheet({ id }))!.userId).toBe(d.id);
@@ -151,5 +156,111 @@ describe("edit proof claims a sheet registered with view proof", () => {
     await pickInGooglePicker(d.id, [id]);
     await registration.registerSheet({ userId: b.id, sheetUrl: id });
     expect((await failure(registration.registerSheet({ userId: d.id, sheetUrl: id }))).code).toBe("conflict");
+  });
+});
+
+describe("proof is current when a registration is contested: owners take their sheet back, editors take from lapsed ones", () => {
+  const filesGets = () => svc.google.calls.get("files.get") ?? 0;
+  // Fresh accounts per test, each with its own registration budget: the holder and a rival editor.
+  let holder: User;
+  let rival: User;
+  let n = 0;
+  beforeEach(async () => {
+    n += 1;
+    holder = await createUser({ email: `holder-${n}@example.com`, plan: "business" });
+    rival = await createUser({ email: `rival-${n}@example.com`, plan: "business" });
+    for (const u of [holder, rival]) await connectGoogleAccount(u, u.email!);
+  });
+
+  async function heldByHolder(title: string, editors: string[] = []): Promise<{ id: string; holderKeys: ReturnType<typeof rowsClient> }> {
+    const id = await cSheet(title, { serviceAccount: true }, [holder.email!, ...editors]);
+    await pickInGooglePicker(holder.id, [id]);
+    const holderReg = await registration.registerSheet({ userId: holder.id, sheetUrl: id });
+    expect(holderReg.sheet).toMatchObject({ userId: holder.id, proof: "edit", writable: true });
+    return { id, holderKeys: rowsClient(id, holderReg.apiKey!) };
+  }
+
+  async function expectTakenFromHolder(id: string, holderKeys: ReturnType<typeof rowsClient>, by: User, title: string) {
+    expect((await getSheet({ id }))!.userId).toBe(by.id);
+    const refused = await holderKeys.list("Items");
+    expect(refused.status).toBe(401);
+    expect(String(refused.body.message)).toContain("claimed by another account");
+    expect(await listClaimsAgainst({ userId: holder.id })).toEqual(expect.arrayContaining([expect.objectContaining({ sheetId: id, sheetName: title })]));
+  }
+
+  it("the file's owner takes it back from an editor who registered it, asking Google nothing about the editor", async () => {
+    const title = "Owner takes it back";
+    const { id, holderKeys } = await heldByHolder(title);
+    await pickInGooglePicker(c.id, [id]);
+    const before = filesGets();
+    const cReg = await registration.registerSheet({ userId: c.id, sheetUrl: id });
+    expect(cReg).toMatchObject({ created: true, sheet: { userId: c.id, proof: "edit", writable: true } });
+    expect(filesGets() - before).toBe(1 + 1); // the owner's proof, then the write reach of the service account
+    await expectTakenFromHolder(id, holderKeys, c, title);
+    expect((await rowsClient(id, cReg.apiKey!).create("Items", { name: "by its owner" })).status).toBe(201);
+  });
+
+  it("the owner takes it back after removing the editor in Google (no longer 409 for ever)", async () => {
+    const title = "Editor removed";
+    const { id, holderKeys } = await heldByHolder(title);
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH");
+    await pickInGooglePicker(c.id, [id]);
+    expect((await registration.registerSheet({ userId: c.id, sheetUrl: id })).sheet).toMatchObject({ userId: c.id, proof: "edit" });
+    await expectTakenFromHolder(id, holderKeys, c, title);
+  });
+
+  it.each([
+    ["removed from the sheet", async (id: string) => void (await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH"))],
+    ["made a viewer", async (id: string) => void (await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "reader" } }, "PATCH"))],
+    ["whose grant was revoked (invalid_grant)", async () => void (await svc.admin("/revoke", { email: holder.email }))],
+  ])("a current editor takes the sheet from an editor %s; while both edit, the first stands", async (how, lapse) => {
+    const title = `Held by a lapsed editor (${how})`;
+    const { id, holderKeys } = await heldByHolder(title, [rival.email!]);
+    await pickInGooglePicker(rival.id, [id]);
+    const before = filesGets();
+    expect((await failure(registration.registerSheet({ userId: rival.id, sheetUrl: id }))).code).toBe("conflict");
+    expect(filesGets() - before).toBe(2); // b's proof and d's, each with its own grant
+    expect((await holderKeys.list("Items")).status).toBe(200);
+    await lapse(id);
+    const rivalReg = await registration.registerSheet({ userId: rival.id, sheetUrl: id });
+    expect(rivalReg).toMatchObject({ created: true, sheet: { userId: rival.id, proof: "edit", writable: true } });
+    await expectTakenFromHolder(id, holderKeys, rival, title);
+  });
+
+  it("a current viewer takes nothing from a current editor, and asks Google nothing about the editor", async () => {
+    const { id, holderKeys } = await heldByHolder("Viewer against editor");
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [rival.email!]: "reader" } }, "PATCH");
+    await pickInGooglePicker(rival.id, [id]);
+    const before = filesGets();
+    expect((await failure(registration.registerSheet({ userId: rival.id, sheetUrl: id }))).code).toBe("conflict");
+    expect(filesGets() - before).toBe(1);
+    expect((await getSheet({ id }))!.userId).toBe(holder.id);
+    expect((await holderKeys.list("Items")).status).toBe(200);
+  });
+});
+
+describe("an editor registering their sheet again is asked again", () => {
+  it("made a viewer: read-only with the same keys; an editor again: writable again; removed: 403 as for a sheet never picked", async () => {
+    const holder = await createUser({ email: "again-holder@example.com", plan: "business" });
+    await connectGoogleAccount(holder, holder.email!);
+    const id = await cSheet("Registered again", { serviceAccount: true }, [holder.email!]);
+    await pickInGooglePicker(holder.id, [id]);
+    const first = await registration.registerSheet({ userId: holder.id, sheetUrl: id });
+    const keys = rowsClient(id, first.apiKey!);
+    expect((await keys.create("Items", { name: "as editor" })).status).toBe(201);
+
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "reader" } }, "PATCH");
+    const asViewer = await registration.registerSheet({ userId: holder.id, sheetUrl: id });
+    expect(asViewer).toMatchObject({ created: false, apiKey: null, sheet: { proof: "view", writable: false } });
+    expect((await keys.create("Items", { name: "as viewer" })).status).toBe(403);
+    expect((await keys.list("Items")).status).toBe(200);
+
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "writer" } }, "PATCH");
+    expect((await registration.registerSheet({ userId: holder.id, sheetUrl: id })).sheet).toMatchObject({ proof: "edit", writable: true });
+    expect((await keys.create("Items", { name: "editor again" })).status).toBe(201);
+
+    await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH");
+    const err = await failure(registration.registerSheet({ userId: holder.id, sheetUrl: id }));
+    expect(err).toMatchObject({ code: "forbidden", extra: { reason: "not_picked" } });
   });
 });

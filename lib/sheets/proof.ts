@@ -13,6 +13,8 @@ import { isNoAccess, translateGoogleError } from "./google-access";
 
 export interface Proof {
   level: Exclude<SheetProof, "none">;
+  /** Drive's `ownedByMe`: the grant's Google account owns the file, so it may always take it back. */
+  owner: boolean;
   grant: GoogleGrant;
 }
 
@@ -59,8 +61,8 @@ export async function proveAccess(userId: string, id: string): Promise<Proof> {
   for (const grant of grants) {
     const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
     try {
-      const { data } = await drive.files.get({ fileId: id, fields: "id,capabilities(canEdit)", supportsAllDrives: true });
-      return { level: data.capabilities?.canEdit === true ? "edit" : "view", grant };
+      const { data } = await drive.files.get({ fileId: id, fields: "id,ownedByMe,capabilities(canEdit)", supportsAllDrives: true });
+      return { level: data.capabilities?.canEdit === true ? "edit" : "view", owner: data.ownedByMe === true, grant };
     } catch (err) {
       const failure = readGoogleError(err);
       if (failure.invalidGrant) await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });

@@ -37,7 +37,8 @@ export function checkParams(params: URLSearchParams, known: readonly string[]): 
  */
 export function checkWriteParams(params: URLSearchParams, known: readonly string[]): void {
   const name = unknownParam(params, known);
-  if (name === undefined) return;
+  // Every parameter these writes take has one value (`upsert`); a second one answers 400.
+  if (name === undefined) return checkSingle(params, known);
   const takes = known.length ? `This request takes ${known.join(", ")}` : "This request takes no query parameters";
   const dryRun = name === "dry_run" ? " (dry_run=true applies to PATCH and DELETE on the tab with ?filter=)" : "";
   throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}: nothing was written. ${takes}${dryRun}.`);

@@ -13,7 +13,8 @@ import { newId } from "@/lib/keys/ids";
 import { publishKey } from "@/lib/keys/key-record";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 import { isNoAccess, translateGoogleError } from "./google-access";
-import { proveAccess, type Proof } from "./proof";
+import { holderStillEdits } from "./holder-proof";
+import { needsPicker, proveAccess, type Proof } from "./proof";
 import { readSheetModel } from "./read-model";
 import { getSheetModel } from "./schema";
 import { publishSheet, toSheetRecord } from "./sheet-record";
@@ -95,11 +96,15 @@ function taken(existing: Sheet): ApiError {
   );
 }
 
-/** Edit proof claims a sheet registered with view proof (or none); the earlier keys stop. */
-async function claim(userId: string, existing: Sheet, proof: Proof, via: "service" | "grant"): Promise<Registration> {
+/**
+ * Edit proof claims a sheet registered with view proof (or none); `overEdit` (the owner, or an
+ * editor over a holder whose edit proof lapsed) claims one registered with edit proof too. The
+ * earlier keys stop.
+ */
+async function claim(userId: string, existing: Sheet, proof: Proof, via: "service" | "grant", overEdit = false): Promise<Registration> {
   const reach = await chooseReach(existing.id, proof, via);
   const model = await readModel(existing.id, reach, proof);
-  const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), set: { userId, ...grantFields(reach, proof) } });
+  const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), overEdit, set: { userId, ...grantFields(reach, proof) } });
   if (!claimed) throw taken(existing); // claimed or re-proved concurrently
   // Every instance must see it at once: the previous owner's keys answer 401 from now on.
   for (const key of claimed.stoppedKeys) await publishKey(key);
@@ -126,10 +131,11 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
 /**
  * The account's own sheet again: 200, no new key. Through the grant it is re-authorized with it;
  * a read-only sheet becomes writable when Google now confirms the person can edit it (through the
- * service account when it may edit, else their grant); otherwise it stays as it was.
+ * service account when it may edit, else their grant); a writable one is proven again and becomes
+ * read-only when the person is now only a viewer; otherwise it stays as it was.
  */
 async function again(existing: Sheet, userId: string, via: "service" | "grant"): Promise<Registration> {
-  const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? undefined : await writableReach(existing, userId);
+  const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? await editLapsed(existing, userId) : await writableReach(existing, userId);
   if (renewed) {
     const row = await saveSheetGrant({ id: existing.id, userId, ...grantFields(renewed.reach, renewed.proof) });
     // The new grant must reach every instance: one still holding the old token would fail.
@@ -142,6 +148,26 @@ async function again(existing: Sheet, userId: string, via: "service" | "grant"):
 async function reachByGrant(existing: Sheet, userId: string): Promise<{ reach: Reach; proof: Proof }> {
   const proof = await proveAccess(userId, existing.id);
   return { reach: { access: "oauth", writable: proof.level === "edit" }, proof };
+}
+
+/**
+ * A writable sheet registered again: Google is asked again whether the person still edits it
+ * (proof is current, not historical). Made a viewer, the sheet becomes read-only (registering
+ * again once they edit makes it writable again, below); no longer able to open it, the answer is
+ * 403 as for a sheet never picked. The account's registration budget is spent; spent, or Google
+ * failing on the way, the sheet is answered as it is.
+ */
+async function editLapsed(existing: Sheet, userId: string): Promise<{ reach: Reach; proof: Proof } | undefined> {
+  let proof: Proof;
+  try {
+    await limitAccountAction(userId, "register");
+    proof = await proveAccess(userId, existing.id);
+  } catch (err) {
+    if (needsPicker(err)) throw err;
+    return undefined;
+  }
+  if (proof.level === "edit") return undefined;
+  return { reach: { access: existing.access, writable: false }, proof };
 }
 
 /**
@@ -173,8 +199,10 @@ export async function registerSheet({ userId, sheetUrl, via = "service" }: { use
   await limitAccountAction(userId, "register");
   const proof = await proveAccess(userId, id);
   if (!existing) return create(userId, id, proof, via);
-  if (existing.proof === "edit" || proof.level !== "edit") throw taken(existing);
-  return claim(userId, existing, proof, via);
+  if (proof.level !== "edit") throw taken(existing);
+  if (existing.proof !== "edit") return claim(userId, existing, proof, via);
+  if (proof.owner || !(await holderStillEdits(existing))) return claim(userId, existing, proof, via, true);
+  throw taken(existing);
 }
 
 /** The answer of POST /register. */

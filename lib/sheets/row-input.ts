@@ -12,6 +12,17 @@ export const MAX_ROWS_PER_CREATE = 1000;
 export const MAX_CELL_CHARACTERS = 50_000;
 const bad = (message: string) => new ApiError("validation_error", message);
 
+/**
+ * Text Sheets may not store as sent: a NUL, or half of a UTF-16 surrogate pair (JSON's `"\ud800"`
+ * escape allows one). What Google does with either is not documented, so it is refused here
+ * rather than written and read back different.
+ */
+function unstorable(text: string): string | undefined {
+  if (text.includes("\u0000")) return "a NUL character (\\u0000)";
+  if (!text.isWellFormed()) return "a lone UTF-16 surrogate (half of a pair, e.g. \\ud800)";
+  return undefined;
+}
+
 function where(index: number | undefined): string {
   return index === undefined ? "The body" : `Row ${index + 1} of the body`;
 }
@@ -29,6 +40,8 @@ export function checkRowShape(value: unknown, index?: number): RowInput {
     if (typeof v === "string" && v.length > MAX_CELL_CHARACTERS) {
       throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}is ${v.length.toLocaleString("en-US")} characters long: a Google Sheets cell holds at most ${MAX_CELL_CHARACTERS.toLocaleString("en-US")}. Nothing was written.`);
     }
+    const flaw = typeof v === "string" ? unstorable(v) : undefined;
+    if (flaw) throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}holds ${flaw}, which a Google Sheets cell may not store as sent. Nothing was written.`);
   }
   // Column names come from users: without a prototype, `name in row` and `row[name]` see only
   // the body's own fields, never `constructor` or `toString` inherited from Object.prototype.

@@ -166,6 +166,9 @@ describe("creating rows", () => {
     ["an unknown column", { colour: "red" }, 400, "validation_error", /"colour" is not a column of "Products"/],
     ["a nested value", { name: { first: "x" } }, 400, "validation_error", /Field "name" must be a string, number, boolean or null/],
     ["a value longer than a cell holds", [{ name: "ok" }, { name: "x".repeat(50_001) }], 400, "validation_error", /Field "name" of row 2 is 50,001 characters long: a Google Sheets cell holds at most 50,000\. Nothing was written\./],
+    ["a NUL in a value", [{ name: "ok" }, { name: "a\u0000b" }], 400, "validation_error", /^Field "name" of row 2 holds a NUL character \(\\u0000\), which a Google Sheets cell may not store as sent\. Nothing was written\.$/],
+    ["a lone surrogate in a value", { name: "half \ud83d pair" }, 400, "validation_error", /^Field "name" holds a lone UTF-16 surrogate \(half of a pair, e\.g\. \\ud800\), which a Google Sheets cell may not store as sent\. Nothing was written\.$/],
+    ["a lone low surrogate in a value", { name: "\ude00" }, 400, "validation_error", /^Field "name" holds a lone UTF-16 surrogate/],
     ["an existing id", { id: 1, name: "dup" }, 409, "conflict", /id "1" already exists/],
     ["a repeated id", [{ id: 500, name: "a" }, { id: 500, name: "b" }], 409, "conflict", /Rows 1 and 2 of this request both have id "500"/],
   ])("refuses %s and writes nothing", async (_case, body, status, code, message) => {
