@@ -10,7 +10,7 @@ export default function NotFound() {
   return (
     <main id="main" className="mx-auto flex min-h-screen max-w-xl flex-col justify-center px-4 py-16 sm:px-6" data-testid="not-found">
       <Brand />
-      <p className="mt-10 text-sm font-semibold text-emerald-600">404</p>
+      <p className="mt-10 text-sm font-semibold text-emerald-700 dark:text-emerald-400">404</p>
       <h1 className="mt-2 text-3xl font-bold">Page not found</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-400">
         There is no page at this address. It may have moved, or the link may have a typo.

@@ -50,7 +50,7 @@ export default async function Home() {
           Register a spreadsheet, create an API key, and every tab becomes a JSON collection your apps, scripts and
           static sites can read and write, with rate limits, usage charts and generated docs.
         </p>
-        <pre className="mt-8 overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm text-emerald-300 whitespace-pre-wrap [overflow-wrap:anywhere]">
+        <pre tabIndex={0} className="mt-8 overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm text-emerald-300 whitespace-pre-wrap [overflow-wrap:anywhere]">
           {`curl -H "X-API-Key: $KEY" "${config().appUrl}/api/v1/{sheetId}/Products?filter=in_stock=TRUE&sort=price"`}
         </pre>
         {/* The same page signed in or not: the dashboard signs a visitor in first when needed. */}
@@ -88,7 +88,7 @@ export default async function Home() {
               <h3 className="font-semibold">{p.label}</h3>
               {prices?.get(id) && <p className="text-sm font-medium" data-testid={`plan-price-${id}`}>{prices.get(id)}</p>}
               <p className="mt-2 text-2xl font-bold">{count(p.month)}</p>
-              <p className="text-xs text-slate-500">requests a month</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">requests a month</p>
               <ul className="mt-3 space-y-1 text-sm text-slate-600 dark:text-slate-400">
                 <li>{count(p.day)} a day</li>
                 <li>{count(p.hour)} an hour</li>

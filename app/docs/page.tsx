@@ -111,7 +111,7 @@ export default function GuidePage() {
         <p>Limits belong to the account and are shared by all its keys and sheets. Burst is a sliding 60-second window; hours and days are UTC; the billing period repeats monthly from sign-up. A <a href="#browser-keys" className="underline">browser key</a> also limits each visitor address per UTC minute; its 429 says so and carries the same headers.</p>
         <ScrollArea label="Plans and their limits">
           <table className="w-full min-w-[28rem] text-left text-sm" data-testid="guide-plans">
-            <thead className="text-xs text-slate-500"><tr><th className="py-1 font-normal">Plan</th><th className="py-1 font-normal">Per period</th><th className="py-1 font-normal">Per day</th><th className="py-1 font-normal">Per hour</th><th className="py-1 font-normal">Per minute</th></tr></thead>
+            <thead className="text-xs text-slate-500 dark:text-slate-400"><tr><th className="py-1 font-normal">Plan</th><th className="py-1 font-normal">Per period</th><th className="py-1 font-normal">Per day</th><th className="py-1 font-normal">Per hour</th><th className="py-1 font-normal">Per minute</th></tr></thead>
             <tbody>{Object.values(PLANS).map((p) => <tr key={p.label} className="border-t border-slate-100 dark:border-slate-800"><td className="py-1.5">{p.label}</td><td>{n(p.month)}</td><td>{n(p.day)}</td><td>{n(p.hour)}</td><td>{n(p.burst)}</td></tr>)}</tbody>
           </table>
         </ScrollArea>

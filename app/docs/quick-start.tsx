@@ -72,7 +72,7 @@ export function QuickStart({ keysHref, keysDocHref, tab, read, create, noCreate,
           )}
         </Step>
       </ol>
-      {note && <p className="text-xs text-slate-500">{note}</p>}
+      {note && <p className="text-xs text-slate-500 dark:text-slate-400">{note}</p>}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { ok } from "@/lib/http/envelope";
 import { readJsonBody } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
-import { otherMethods } from "@/lib/http/route";
+import { isPageNavigation, otherMethods } from "@/lib/http/route";
 import { withSession } from "@/lib/http/with-session";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
 
@@ -16,4 +16,12 @@ export const POST = withPeekedLimits(withSession(async ({ req, user }) => {
   const reg = await registerSheet({ userId: user.id, sheetUrl });
   return ok({ data: registrationDocument(reg) }, { status: reg.created ? 201 : 200 });
 }));
-export const { GET, PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["POST"]));
+const { GET: notAllowed, PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["POST"]));
+export { PUT, PATCH, DELETE };
+
+// GET /register - a browser that opened the address lands on the dashboard, where sheets are
+// registered by hand; API clients get 405 in the envelope, as for any method this route lacks.
+export function GET(req: Request): Promise<Response> | Response {
+  if (isPageNavigation(req)) return new Response(null, { status: 303, headers: { Location: "/dashboard" } });
+  return notAllowed(req);
+}

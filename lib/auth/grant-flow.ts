@@ -51,6 +51,20 @@ export function confirmFirst(sheetId: string): Response {
   return redirect(`/dashboard?register=${encodeURIComponent(sheetId)}`);
 }
 
+/**
+ * A browser opened /auth/google with a `sheet_url` that is no sheet's address: the dashboard says
+ * what was typed and what would do (the message is sealed in the flash cookie, never read from the
+ * URL the dashboard is given). Signed out, the dashboard asks to sign in first and shows it after.
+ */
+export function notASheetForBrowsers(typed: string | null): Response {
+  const shown = (typed ?? "").trim().slice(0, 200);
+  const message = shown
+    ? `“${shown}” is not a Google Sheets address. Open the spreadsheet in Google Sheets and copy the address from the browser's address bar (https://docs.google.com/spreadsheets/d/…/edit), or choose the sheet in Google Drive below.`
+    : "The link did not name a spreadsheet. Choose the sheet in Google Drive below, or paste its address.";
+  const { cookie, location } = errorFlash(message);
+  return redirect(location, [cookie]);
+}
+
 /** /auth/google?sheet_url=: Google's consent only when the account has no usable grant. */
 export async function startPrivateRegistration(user: SessionUser, sheetId: string): Promise<Response> {
   if (!(await usableGrants(user.id)).length) return toGoogle(user, sheetId);

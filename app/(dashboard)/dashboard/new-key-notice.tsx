@@ -72,7 +72,7 @@ export function NewKeyNotice({ value, name, target, browser = false, askBeforeLe
       )}
       {target && !browser && <QuickStart target={target} apiKey={value} onCopied={() => setCopied("yes")} />}
       {target?.tab && browser && (
-        <pre data-testid="new-key-fetch" className="overflow-x-auto rounded bg-white p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all">
+        <pre tabIndex={0} data-testid="new-key-fetch" className="overflow-x-auto rounded bg-white p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all">
           {`const res = await fetch("${target.baseUrl}/api/v1/${target.sheetId}/${encodeURIComponent(target.tab)}", {\n  headers: { "X-API-Key": "${value}" },\n});\nconst { data } = await res.json();`}
         </pre>
       )}

@@ -66,7 +66,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             <li key={s.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
                 <Link href={`/dashboard/sheets/${s.id}`} className="inline-flex min-h-11 items-center font-medium text-emerald-800 underline decoration-emerald-800/30 underline-offset-4 hover:decoration-emerald-800 sm:min-h-0 dark:text-emerald-300">{s.name}</Link>
-                <p className="font-mono text-xs break-all text-slate-500">{s.id}</p>
+                <p className="font-mono text-xs break-all text-slate-500 dark:text-slate-400">{s.id}</p>
               </div>
               <div className="flex flex-wrap gap-2 text-xs">
                 {s.needsReauth && <span className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">needs re-authorization</span>}

@@ -40,7 +40,7 @@ export function QuickStart({ target, apiKey, onCopied }: { target: QuickStartTar
         <Link href={docs} prefetch={false} className="font-medium text-emerald-700 underline dark:text-emerald-400" data-testid="docs-link">
           API docs for this sheet
         </Link>
-        <span className="text-slate-500">: every tab, filters, writes, errors and a Try it panel.</span>
+        <span className="text-slate-500 dark:text-slate-400">: every tab, filters, writes, errors and a Try it panel.</span>
       </p>
     </div>
   );

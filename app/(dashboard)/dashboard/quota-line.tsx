@@ -13,7 +13,7 @@ const LABEL: Record<string, string> = { burst: "this minute", hour: "this hour",
 const n = (x: number) => x.toLocaleString("en-US");
 
 export function QuotaLine({ quota }: { quota: QuotaSnapshot }) {
-  if (!quota.windows) return <p className="text-xs text-slate-500" data-testid="quota-line">{quota.plan} plan. Remaining requests cannot be read right now.</p>;
+  if (!quota.windows) return <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="quota-line">{quota.plan} plan. Remaining requests cannot be read right now.</p>;
   const tightest = quota.windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   return (
     <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quota-line">

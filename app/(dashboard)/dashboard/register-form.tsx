@@ -181,7 +181,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
           {/* While a sheet the person asked for waits above, this one is the lesser way. */}
           {pickerButton(undefined, undefined, undefined, pickId && !registered ? secondary : primary)}
-          {googleEmail && <span className="text-xs text-slate-500" data-testid="google-account">as {googleEmail}</span>}
+          {googleEmail && <span className="text-xs text-slate-500 dark:text-slate-400" data-testid="google-account">as {googleEmail}</span>}
         </div>
       </div>
 

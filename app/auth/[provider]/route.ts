@@ -1,8 +1,8 @@
-import { confirmFirst, startPrivateRegistration } from "@/lib/auth/grant-flow";
+import { confirmFirst, notASheetForBrowsers, startPrivateRegistration } from "@/lib/auth/grant-flow";
 import { currentUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
-import { otherMethods, route, type RouteContext } from "@/lib/http/route";
+import { isPageNavigation, otherMethods, route, type RouteContext } from "@/lib/http/route";
 import { foreignNavigation, foreignPost, ownOrigin } from "@/lib/http/same-origin";
 import { parseSheetReference } from "@/lib/sheets/sheet-url";
 
@@ -20,8 +20,16 @@ function sheetOf({ params, url }: RouteContext<{ provider: string }>): string {
 // GET /auth/{provider}?sheet_url=... - register a private sheet through its owner's Google grant.
 // A GET carries the session cookie from any site's link (SameSite=Lax), so one that another site
 // started only shows the owner what was asked, on the dashboard, to confirm with the POST below.
+// A browser sent here with something that is not a sheet's address lands on the dashboard, which
+// says so; API clients get 400 in the envelope.
 export const GET = withPeekedLimits(route<{ provider: string }>(async (ctx) => {
-  const sheetId = sheetOf(ctx);
+  let sheetId: string;
+  try {
+    sheetId = sheetOf(ctx);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "validation_error" && isPageNavigation(ctx.req)) return notASheetForBrowsers(ctx.url.searchParams.get("sheet_url"));
+    throw err;
+  }
   const user = await currentUser();
   if (!user) return toSignIn(`${ctx.url.pathname}${ctx.url.search}`);
   if (foreignNavigation(ctx.req.headers, ownOrigin(ctx.req))) return confirmFirst(sheetId);

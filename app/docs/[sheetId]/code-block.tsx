@@ -16,7 +16,7 @@ export function CodeBlock({ snippets, testId, onCopied }: { snippets: { language
               role="tab"
               aria-selected={i === active}
               onClick={() => setActive(i)}
-              className={`min-h-11 px-3 py-2 text-xs sm:min-h-0 ${i === active ? "border-b-2 border-emerald-500 font-medium" : "text-slate-500 hover:text-slate-800 dark:hover:text-slate-200"}`}
+              className={`min-h-11 px-3 py-2 text-xs sm:min-h-0 ${i === active ? "border-b-2 border-emerald-500 font-medium" : "text-slate-500 dark:text-slate-400 hover:text-slate-800 dark:hover:text-slate-200"}`}
             >
               {s.label}
             </button>
@@ -35,7 +35,7 @@ export function CodeBlock({ snippets, testId, onCopied }: { snippets: { language
           {copied ? "Copied" : "Copy"}
         </button>
       </div>
-      <pre className="overflow-x-auto bg-white p-4 text-xs leading-relaxed whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950" data-language={current.language}>
+      <pre tabIndex={0} className="overflow-x-auto bg-white p-4 text-xs leading-relaxed whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950" data-language={current.language}>
         <code>{current.code}</code>
       </pre>
     </div>

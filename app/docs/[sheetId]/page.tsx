@@ -27,7 +27,7 @@ function Endpoint({ method, path, permission, children }: { method: string; path
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className={`rounded px-2 py-0.5 font-mono text-xs font-semibold ${color}`}>{method}</span>
         <code className="break-all">{path}</code>
-        <span className="text-xs text-slate-500">needs {permission}</span>
+        <span className="text-xs text-slate-500 dark:text-slate-400">needs {permission}</span>
       </div>
       {children}
     </div>
@@ -69,7 +69,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
       </div>
       <ScrollArea label={`Columns of ${tab.name}`}>
         <table className="w-full text-left text-sm">
-          <thead className="text-xs text-slate-500"><tr><th className="py-1 pr-4 font-normal">Column</th><th className="py-1 pr-4 font-normal">Type</th><th className="py-1 font-normal">Example{ex?.real ? "" : " (made up)"}</th></tr></thead>
+          <thead className="text-xs text-slate-500 dark:text-slate-400"><tr><th className="py-1 pr-4 font-normal">Column</th><th className="py-1 pr-4 font-normal">Type</th><th className="py-1 font-normal">Example{ex?.real ? "" : " (made up)"}</th></tr></thead>
           <tbody>
             {tab.columns.map((c) => (
               <tr key={c.name} data-testid="docs-column" className="border-t border-slate-100 dark:border-slate-800">
@@ -83,7 +83,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
           </tbody>
         </table>
       </ScrollArea>
-      <p className="text-xs text-slate-500" data-testid="docs-values-note">
+      <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="docs-values-note">
         Values come back as the sheet shows them, as text (<code>&quot;42&quot;</code>, <code>&quot;TRUE&quot;</code>, <code>&quot;&quot;</code> for an empty cell); add{" "}
         <code>?typed=true</code> to a read for numbers, booleans and nulls by the types above.
       </p>
@@ -91,7 +91,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
         <CodeBlock snippets={snippetsFor({ method: "GET", url: `${base}${listQuery}` })} />
         <details className="text-sm">
           <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Answer</summary>
-          <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{JSON.stringify(listAnswer, null, 2)}</pre>
+          <pre tabIndex={0} className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{JSON.stringify(listAnswer, null, 2)}</pre>
         </details>
       </Endpoint>
       <Endpoint method="GET" path={`${tabPath(docs, tab)}.csv`} permission="Read">
@@ -155,7 +155,7 @@ export default async function SheetDocsPage({ params }: Props) {
   return (
     <div className="space-y-10 [&_code]:[overflow-wrap:anywhere]">
       <header className="space-y-3">
-        <p className="text-sm text-slate-500">API documentation</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">API documentation</p>
         <h1 className="text-3xl font-bold" data-testid="docs-title">{docs.model.title}</h1>
         <p className="text-slate-600 dark:text-slate-400">
           Each tab of this spreadsheet is a JSON collection and each row an item. Base address <code className="break-all">{docs.baseUrl}</code>; every request sends its key in the <code>X-API-Key</code> header (or as <code>Authorization: Bearer</code>).{" "}
@@ -168,7 +168,7 @@ export default async function SheetDocsPage({ params }: Props) {
           <a href={`/docs/${docs.sheet.id}/openapi.json`} data-testid="openapi-link" className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">OpenAPI 3.1</a>
           <Link href="/docs" className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">Guide</Link>
         </nav>
-        {!anyReal && <p className="text-xs text-slate-500">Example values are made up from the column types: this page is public and shows a sheet&apos;s own values only when anyone with its link can view it and its owner allows it.</p>}
+        {!anyReal && <p className="text-xs text-slate-500 dark:text-slate-400">Example values are made up from the column types: this page is public and shows a sheet&apos;s own values only when anyone with its link can view it and its owner allows it.</p>}
         {docs.plan.id === "free_trial" && (
           // The examples below outnumber a trial's hour: say so before the first 429 does.
           <p role="note" data-testid="trial-note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">

@@ -13,7 +13,7 @@ function Table({ label, head, rows, testId }: { label: string; head: string[]; r
   return (
     <ScrollArea label={label}>
       <table className="w-full min-w-[28rem] text-left text-sm" data-testid={testId}>
-        <thead className="text-xs text-slate-500"><tr>{head.map((h) => <th key={h} className={th}>{h}</th>)}</tr></thead>
+        <thead className="text-xs text-slate-500 dark:text-slate-400"><tr>{head.map((h) => <th key={h} className={th}>{h}</th>)}</tr></thead>
         <tbody>{rows.map((r, i) => <tr key={i} className="border-t border-slate-100 dark:border-slate-800">{r.map((c, j) => <td key={j} className={td}>{c}</td>)}</tr>)}</tbody>
       </table>
     </ScrollArea>
@@ -46,7 +46,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           address has its own per-minute allowance on top of the plan.
         </p>
         {tab && (
-          <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all" data-testid="docs-browser-fetch">
+          <pre tabIndex={0} className="overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all" data-testid="docs-browser-fetch">
             {`// In a page of an origin the key lists, e.g. https://www.example.com\nconst res = await fetch(${JSON.stringify(`${docs.baseUrl}/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}?select=${encodeURIComponent([text, num].join(","))}&limit=20`)}, {\n  headers: { "X-API-Key": "shp_YOUR_BROWSER_KEY" },\n});\nconst { data } = await res.json();`}
           </pre>
         )}

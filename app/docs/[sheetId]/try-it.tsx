@@ -145,7 +145,7 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
         <button data-testid="tryit-send" onClick={send} disabled={busy || !tab} className="rounded-md bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-50">
           {busy ? "Sending…" : "Send"}
         </button>
-        <code className="min-w-0 break-all text-xs text-slate-500">GET {path}</code>
+        <code className="min-w-0 break-all text-xs text-slate-500 dark:text-slate-400">GET {path}</code>
       </div>
       <p data-testid="tryit-quota" className="text-xs text-slate-600 dark:text-slate-400">
         {asOwner
@@ -170,11 +170,11 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
             {result.headers.length > 0 && (
               <dl data-testid="tryit-headers" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 font-mono text-xs">
                 {result.headers.map(([name, value]) => (
-                  <div key={name} className="contents"><dt className="text-slate-500">{name}</dt><dd className="break-all">{value}</dd></div>
+                  <div key={name} className="contents"><dt className="text-slate-500 dark:text-slate-400">{name}</dt><dd className="break-all">{value}</dd></div>
                 ))}
               </dl>
             )}
-            <pre data-testid="tryit-body" className="max-h-96 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{result.body}</pre>
+            <pre tabIndex={0} data-testid="tryit-body" className="max-h-96 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded-md bg-slate-50 p-3 text-xs dark:bg-slate-900">{result.body}</pre>
           </div>
         ))}
       </div>

@@ -63,7 +63,7 @@ export function BrowserKeyFields({ draft, onChange, tabs, idPrefix }: { draft: B
         <textarea value={draft.origins} onChange={(e) => onChange({ ...draft, origins: e.target.value })} rows={2} data-testid={`${idPrefix}-origins`}
           placeholder={"https://www.example.com\nhttps://*.example.com"}
           className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950" />
-        <span className="block text-xs text-slate-500">
+        <span className="block text-xs text-slate-500 dark:text-slate-400">
           Exact origins (scheme://host[:port]); <code>https://*.example.com</code> covers every subdomain of example.com. Requests from other
           origins, and from servers that send none, get 403.
         </span>
@@ -76,7 +76,7 @@ export function BrowserKeyFields({ draft, onChange, tabs, idPrefix }: { draft: B
         <span className="font-medium">Requests per minute per visitor</span>
         <input type="number" min={1} inputMode="numeric" value={draft.visitorLimit} onChange={(e) => onChange({ ...draft, visitorLimit: e.target.value })}
           data-testid={`${idPrefix}-visitor-limit`} className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950" />
-        <span className="text-xs text-slate-500">on top of your plan&apos;s limits, per visitor address; browser keys together use at most {BROWSER_SHARE * 100}% of each plan limit, the rest stays for your secret keys</span>
+        <span className="text-xs text-slate-500 dark:text-slate-400">on top of your plan&apos;s limits, per visitor address; browser keys together use at most {BROWSER_SHARE * 100}% of each plan limit, the rest stays for your secret keys</span>
       </label>
     </div>
   );

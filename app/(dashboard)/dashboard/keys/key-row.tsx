@@ -53,13 +53,13 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
       <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <span className="font-medium">{apiKey.name}</span>{" "}
-          <code className="font-mono text-xs text-slate-500">{apiKey.displayPrefix}…</code>{" "}
+          <code className="font-mono text-xs text-slate-500 dark:text-slate-400">{apiKey.displayPrefix}…</code>{" "}
           <span data-testid="key-kind" className={`rounded px-2 py-0.5 text-xs ${apiKey.browser ? "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300"}`}>
             {apiKey.browser ? "Browser" : "Secret"}
           </span>
           {revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="key-revoked">revoked</span>}
         </div>
-        <div className="text-xs text-slate-500">
+        <div className="text-xs text-slate-500 dark:text-slate-400">
           created {when(apiKey.createdAt)} · last used <span data-testid="key-last-used">{when(apiKey.lastUsedAt)}</span>
         </div>
       </div>

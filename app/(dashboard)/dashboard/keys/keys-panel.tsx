@@ -86,11 +86,11 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
         <legend className="sr-only">Kind of key</legend>
         <label className="flex items-start gap-2">
           <input type="radio" name="key-kind" checked={!browser} onChange={() => setKind("secret")} data-testid="kind-secret" className="mt-1" />
-          <span><span className="font-medium">Secret</span> <span className="text-slate-500">for servers and scripts; any permissions</span></span>
+          <span><span className="font-medium">Secret</span> <span className="text-slate-500 dark:text-slate-400">for servers and scripts; any permissions</span></span>
         </label>
         <label className="flex items-start gap-2">
           <input type="radio" name="key-kind" checked={browser} onChange={() => setKind("publishable")} data-testid="kind-browser" className="mt-1" />
-          <span><span className="font-medium">Browser (publishable)</span> <span className="text-slate-500">safe in a web page: reads only, from the origins you list</span></span>
+          <span><span className="font-medium">Browser (publishable)</span> <span className="text-slate-500 dark:text-slate-400">safe in a web page: reads only, from the origins you list</span></span>
         </label>
       </fieldset>
       {browser && <BrowserKeyFields draft={draft} onChange={setDraft} tabs={tabs} idPrefix="new-key" />}
@@ -129,13 +129,13 @@ export function KeysPanel({ sheetId, keys, target, quota, tabs, visitorLimit }: 
     <section id="api-keys" className="scroll-mt-4 rounded-lg border border-slate-200 dark:border-slate-800" data-testid="keys">
       <div className="border-b border-slate-200 px-4 py-3 dark:border-slate-800">
         <h2 className="font-semibold">API keys</h2>
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-slate-500 dark:text-slate-400">
           Send a key in the X-API-Key header. Values are shown once, at creation. Secret keys (<code>shk_</code>) stay on servers; browser keys
           (<code>shp_</code>) may ship in a web page.
         </p>
       </div>
       {keys.length === 0 ? (
-        <p className="p-4 text-sm text-slate-500">No keys yet.</p>
+        <p className="p-4 text-sm text-slate-500 dark:text-slate-400">No keys yet.</p>
       ) : (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800">
           {keys.map((k) => <KeyRow key={k.id} apiKey={k} tabs={tabs} />)}

@@ -55,7 +55,7 @@ export default async function UsagePage() {
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-5">
         {stats.map(([label, value, testId]) => (
           <div key={testId} className="rounded-md border border-slate-200 p-4 dark:border-slate-800">
-            <dt className="text-xs text-slate-500">{label}</dt>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
             <dd className="mt-1 font-mono text-lg" data-testid={testId}>{value}</dd>
           </div>
         ))}
@@ -80,17 +80,17 @@ export default async function UsagePage() {
         {byKey.length > 0 ? (
           <BarChart testId="chart-by-key" title="Counted requests per day by API key" days={series.days} series={byKey} />
         ) : (
-          <p className="text-sm text-slate-500">No requests with an API key in this period yet.</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">No requests with an API key in this period yet.</p>
         )}
         {series.byKey.length > 0 && (
           <table className="w-full text-left text-sm" data-testid="usage-by-key">
-            <thead className="text-xs text-slate-500">
+            <thead className="text-xs text-slate-500 dark:text-slate-400">
               <tr><th className="py-1 font-normal">Key</th><th className="py-1 text-right font-normal">Counted requests this period</th></tr>
             </thead>
             <tbody>
               {series.byKey.map((k) => (
                 <tr key={k.keyId} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="py-1.5 [overflow-wrap:anywhere]">{k.name} <span className="text-xs text-slate-500" data-testid="usage-key-sheet">· {k.sheet}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>{k.revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="usage-key-revoked">revoked</span>}</td>
+                  <td className="py-1.5 [overflow-wrap:anywhere]">{k.name} <span className="text-xs text-slate-500 dark:text-slate-400" data-testid="usage-key-sheet">· {k.sheet}</span> <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{k.prefix}…</span>{k.revoked && <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="usage-key-revoked">revoked</span>}</td>
                   <td className="py-1.5 text-right font-mono">{n(k.total)}</td>
                 </tr>
               ))}
@@ -99,7 +99,7 @@ export default async function UsagePage() {
         )}
       </section>
       <PlanPanel userId={user.id} />
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-500 dark:text-slate-400">
         Daily average: requests used divided by the days elapsed in the period (at least one). Projected: the daily average over
         the whole period. Charts come from usage records written every few seconds; the figures above are live.
       </p>

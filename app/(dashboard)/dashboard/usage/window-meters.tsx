@@ -19,7 +19,7 @@ export function WindowMeters({ windows }: { windows: NonNullable<UsageReport["wi
             <div className="mt-2 h-2 rounded bg-slate-100 dark:bg-slate-800" role="meter" aria-valuemin={0} aria-valuemax={w.limit} aria-valuenow={w.used} aria-label={LABEL[w.name]}>
               <div className={`h-2 rounded ${share >= 100 ? "bg-red-500" : share >= 80 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${share}%` }} />
             </div>
-            <p className="mt-1 text-xs text-slate-500">
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               {n(w.remaining)} left · resets <LocalTime at={w.reset_at * 1000} shape="minute" />
             </p>
           </li>

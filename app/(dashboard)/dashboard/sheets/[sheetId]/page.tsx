@@ -83,7 +83,7 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
         <div className="min-w-0">
           <BackLink href="/dashboard">Your sheets</BackLink>
           <h1 className="mt-2 text-2xl font-bold break-words" data-testid="sheet-name">{sheet.name}</h1>
-          <p className="font-mono text-xs break-all text-slate-500">{sheet.id}</p>
+          <p className="font-mono text-xs break-all text-slate-500 dark:text-slate-400">{sheet.id}</p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="sheet-access">
             {sheet.writable ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail)}
           </p>
@@ -134,10 +134,10 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
       <section className="space-y-4 rounded-lg border border-slate-200 p-6 dark:border-slate-800" data-testid="sheet-stats">
         <h2 className="text-lg font-semibold">Google calls and cache</h2>
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
-          <div><dt className="text-xs text-slate-500">Google Sheets calls today</dt><dd className="font-mono text-lg" data-testid="google-calls-today">{n(stats.today.googleCalls)}</dd></div>
-          <div><dt className="text-xs text-slate-500">Google calls, last 7 days</dt><dd className="font-mono text-lg">{n(stats.total.googleCalls)}</dd></div>
-          <div><dt className="text-xs text-slate-500">Cache hit rate, 7 days</dt><dd className="font-mono text-lg" data-testid="cache-hit-rate">{stats.hitRate === null ? "–" : `${(stats.hitRate * 100).toFixed(1)}%`}</dd></div>
-          <div><dt className="text-xs text-slate-500">Stale answers, 7 days</dt><dd className="font-mono text-lg">{n(stats.total.staleServed)}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Google Sheets calls today</dt><dd className="font-mono text-lg" data-testid="google-calls-today">{n(stats.today.googleCalls)}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Google calls, last 7 days</dt><dd className="font-mono text-lg">{n(stats.total.googleCalls)}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Cache hit rate, 7 days</dt><dd className="font-mono text-lg" data-testid="cache-hit-rate">{stats.hitRate === null ? "–" : `${(stats.hitRate * 100).toFixed(1)}%`}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Stale answers, 7 days</dt><dd className="font-mono text-lg">{n(stats.total.staleServed)}</dd></div>
         </dl>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Writes made through the API show on the next read. Edits made in Google Sheets show within the cache TTL below: a cached copy
@@ -162,21 +162,21 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
 
       {model && (
         <section className="space-y-6" data-testid="tabs">
-          <p className="text-sm text-slate-500">
+          <p className="text-sm text-slate-500 dark:text-slate-400">
             Schema read <LocalTime at={model.updatedAt} shape="second" /> · {plural(model.tabs.length, "tab")}
           </p>
           {model.tabs.map((tab) => (
             <div key={tab.name} className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="tab">
               <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-800">
                 <h2 className="font-semibold" data-testid="tab-name">{tab.name}</h2>
-                <span className="text-xs text-slate-500">{tab.hasIdColumn ? "ids from the id column" : "ids are row numbers"}</span>
+                <span className="text-xs text-slate-500 dark:text-slate-400">{tab.hasIdColumn ? "ids from the id column" : "ids are row numbers"}</span>
               </div>
               {!tab.hasIdColumn && tab.columns.length > 0 && <AddIdColumn sheetId={sheet.id} tab={tab.name} writable={sheet.writable} />}
               {tab.columns.length === 0 ? (
-                <p className="px-4 py-3 text-sm text-slate-500">No header row: add column names in row 1.</p>
+                <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">No header row: add column names in row 1.</p>
               ) : (
                 <table className="w-full text-left text-sm">
-                  <thead className="text-xs uppercase text-slate-500">
+                  <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
                     <tr><th className="px-4 py-2">Column</th><th className="px-4 py-2">Type</th></tr>
                   </thead>
                   <tbody>

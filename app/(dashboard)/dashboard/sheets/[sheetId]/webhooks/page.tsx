@@ -72,18 +72,18 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
           retried with backoff for a day, then given up (each row&apos;s events stay in order); an endpoint that has failed for three days in a
           row is disabled. Webhooks count toward nothing on your plan.
         </p>
-        <p className="mt-1 text-xs text-slate-500">This page updates itself every 5 seconds.</p>
+        <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">This page updates itself every 5 seconds.</p>
         <AutoRefresh seconds={5} />
       </div>
 
       <section className="space-y-2 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="webhook-progress">
         <h2 className="text-lg font-semibold">Deliveries</h2>
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-5">
-          <div><dt className="text-xs text-slate-500">Waiting</dt><dd className="font-mono text-lg" data-testid="backlog-pending">{progress.pending}</dd></div>
-          <div><dt className="text-xs text-slate-500">Retrying</dt><dd className="font-mono text-lg">{progress.retrying}</dd></div>
-          <div><dt className="text-xs text-slate-500">Given up</dt><dd className="font-mono text-lg">{progress.failed}</dd></div>
-          <div><dt className="text-xs text-slate-500">Delivered, last hour</dt><dd className="font-mono text-lg" data-testid="delivered-last-hour">{progress.delivered_last_hour}</dd></div>
-          <div><dt className="text-xs text-slate-500">Oldest waiting</dt><dd className="font-mono text-lg">{progress.oldest_pending_seconds === null ? "–" : `${progress.oldest_pending_seconds} s`}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Waiting</dt><dd className="font-mono text-lg" data-testid="backlog-pending">{progress.pending}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Retrying</dt><dd className="font-mono text-lg">{progress.retrying}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Given up</dt><dd className="font-mono text-lg">{progress.failed}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Delivered, last hour</dt><dd className="font-mono text-lg" data-testid="delivered-last-hour">{progress.delivered_last_hour}</dd></div>
+          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Oldest waiting</dt><dd className="font-mono text-lg">{progress.oldest_pending_seconds === null ? "–" : `${progress.oldest_pending_seconds} s`}</dd></div>
         </dl>
       </section>
 
@@ -99,7 +99,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
       </section>
 
       <section className="space-y-4" data-testid="endpoints">
-        {views.length === 0 ? <p className="text-sm text-slate-500">No endpoints yet.</p> : views.map((v) => <EndpointCard key={v.id} sheetId={sheet.id} endpoint={v} tabs={tabs} eventTypes={[...EVENT_TYPES]} />)}
+        {views.length === 0 ? <p className="text-sm text-slate-500 dark:text-slate-400">No endpoints yet.</p> : views.map((v) => <EndpointCard key={v.id} sheetId={sheet.id} endpoint={v} tabs={tabs} eventTypes={[...EVENT_TYPES]} />)}
       </section>
     </div>
   );

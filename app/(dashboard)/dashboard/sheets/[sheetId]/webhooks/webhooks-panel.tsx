@@ -41,7 +41,7 @@ function Choices({ label, options, value, onChange, prefix }: { label: string; o
   if (!options.length) return null;
   return (
     <fieldset className="min-w-0">
-      <legend className="text-xs text-slate-500">{label} (none ticked: all)</legend>
+      <legend className="text-xs text-slate-500 dark:text-slate-400">{label} (none ticked: all)</legend>
       <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
         {options.map((o) => (
           <label key={o} className="flex min-w-0 items-center gap-1.5 text-sm break-all">
@@ -94,7 +94,7 @@ export function AddEndpointForm({ sheetId, tabs, eventTypes, full }: { sheetId: 
       }}
     >
       <label className="block text-sm">
-        <span className="text-xs text-slate-500">URL</span>
+        <span className="text-xs text-slate-500 dark:text-slate-400">URL</span>
         <input type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/hooks/sheet" data-testid="endpoint-url"
           className="mt-1 block w-full min-w-0 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
       </label>
@@ -118,7 +118,7 @@ function LogRow({ sheetId, endpointId, entry }: { sheetId: string; endpointId: s
       <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0 break-words">
           <span className="font-mono">{entry.event.type}</span> · {entry.event.tab}
-          {entry.event.rowId !== null && <> · row {entry.event.rowId}</>} · <span className="text-slate-500">{entry.event.source === "api" ? "API write" : "edit in Sheets"}</span>
+          {entry.event.rowId !== null && <> · row {entry.event.rowId}</>} · <span className="text-slate-500 dark:text-slate-400">{entry.event.source === "api" ? "API write" : "edit in Sheets"}</span>
         </div>
         <div className="flex items-center gap-2">
           <span className={`font-medium ${tone}`} data-testid="delivery-state">{stateLabel(entry)}</span>
@@ -132,7 +132,7 @@ function LogRow({ sheetId, endpointId, entry }: { sheetId: string; endpointId: s
           </button>
         </div>
       </div>
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-500 dark:text-slate-400">
         {when(entry.createdAt)} · {entry.attempts} attempt{entry.attempts === 1 ? "" : "s"}
         {entry.status !== null && <> · HTTP {entry.status}</>}
         {entry.latencyMs !== null && <> · {entry.latencyMs} ms</>}
@@ -141,10 +141,10 @@ function LogRow({ sheetId, endpointId, entry }: { sheetId: string; endpointId: s
       </p>
       {note && <p className="text-xs text-slate-600 dark:text-slate-400" role="status">{note}</p>}
       <details className="min-w-0">
-        <summary className="cursor-pointer text-xs text-slate-500">Request and answer</summary>
+        <summary className="cursor-pointer text-xs text-slate-500 dark:text-slate-400">Request and answer</summary>
         <div className="mt-2 space-y-2">
-          <pre className="max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{Object.entries(entry.requestHeaders ?? { "webhook-id": entry.event.id }).map(([k, v]) => `${k}: ${v}`).join("\n")}{"\n\n"}{entry.event.body}</pre>
-          <pre className="max-h-40 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900" data-testid="delivery-response">{entry.status !== null ? `HTTP ${entry.status}\n${entry.response ?? ""}` : (entry.error ?? "Not sent yet.")}</pre>
+          <pre tabIndex={0} className="max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900">{Object.entries(entry.requestHeaders ?? { "webhook-id": entry.event.id }).map(([k, v]) => `${k}: ${v}`).join("\n")}{"\n\n"}{entry.event.body}</pre>
+          <pre tabIndex={0} className="max-h-40 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all dark:bg-slate-900" data-testid="delivery-response">{entry.status !== null ? `HTTP ${entry.status}\n${entry.response ?? ""}` : (entry.error ?? "Not sent yet.")}</pre>
         </div>
       </details>
     </li>
@@ -180,7 +180,7 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <p className="font-mono text-sm break-all" data-testid="endpoint-url-shown">{endpoint.url}</p>
-          <p className="text-xs text-slate-500">
+          <p className="text-xs text-slate-500 dark:text-slate-400">
             {endpoint.enabled ? "Enabled" : "Disabled"} · {endpoint.events.length ? endpoint.events.join(", ") : "all events"} · {endpoint.tabs.length ? endpoint.tabs.join(", ") : "all tabs"}
           </p>
         </div>
@@ -254,8 +254,8 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
               router.refresh();
             });
           }}>
-          <label className="text-xs text-slate-500">From<input type="datetime-local" required value={from} onChange={(e) => setFrom(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-transparent px-2 py-1.5 text-sm dark:border-slate-700" /></label>
-          <label className="text-xs text-slate-500">To<input type="datetime-local" required value={to} onChange={(e) => setTo(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-transparent px-2 py-1.5 text-sm dark:border-slate-700" /></label>
+          <label className="text-xs text-slate-500 dark:text-slate-400">From<input type="datetime-local" required value={from} onChange={(e) => setFrom(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-transparent px-2 py-1.5 text-sm dark:border-slate-700" /></label>
+          <label className="text-xs text-slate-500 dark:text-slate-400">To<input type="datetime-local" required value={to} onChange={(e) => setTo(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-transparent px-2 py-1.5 text-sm dark:border-slate-700" /></label>
           <button type="submit" className={button} disabled={pending}>Replay</button>
         </form>
       </details>
@@ -263,7 +263,7 @@ export function EndpointCard({ sheetId, endpoint, tabs, eventTypes }: { sheetId:
       <div>
         <h3 className="text-sm font-semibold">Recent deliveries</h3>
         {endpoint.log.length === 0 ? (
-          <p className="mt-1 text-sm text-slate-500">None yet: change a row of the sheet (through the API or in Google Sheets).</p>
+          <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">None yet: change a row of the sheet (through the API or in Google Sheets).</p>
         ) : (
           <ul className="mt-2 divide-y divide-slate-200 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="delivery-log">
             {endpoint.log.map((entry) => <LogRow key={entry.id} sheetId={sheetId} endpointId={endpoint.id} entry={entry} />)}
