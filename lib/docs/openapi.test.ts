@@ -70,6 +70,20 @@ describe("OpenAPI document", () => {
     for (const op of [doc.paths[base]!.post, doc.paths[base]!.patch, doc.paths[`${base}/{rowId}`]!.put, doc.paths[`/api/${DEMO_SPREADSHEET_ID}/schema`]!.get]) expect(security(op)).not.toMatch(/BrowserKey/);
   });
 
+  it("marks as required the query parameters a route refuses to go without", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc & { components: { parameters: Record<string, { name: string; required?: boolean }> } };
+    const base = `/api/v1/${DEMO_SPREADSHEET_ID}/Products`;
+    const required = (op: unknown) =>
+      ((op as { parameters: { $ref?: string }[] }).parameters ?? [])
+        .map((p) => doc.components.parameters[p.$ref!.split("/").at(-1)!]!)
+        .filter((p) => p.required)
+        .map((p) => p.name);
+    expect(required(doc.paths[`${base}/_distinct`]!.get)).toEqual(["column"]);
+    expect(required(doc.paths[base]!.delete)).toEqual(["filter"]);
+    // A PATCH with an array body finds its rows by key, without a filter.
+    expect(required(doc.paths[base]!.patch)).toEqual([]);
+  });
+
   it("shows the sheet's own values only when anyone with the link can read it", async () => {
     // The demo sheet is viewable by anyone with the link.
     const demo = await documentOf();
