@@ -15,6 +15,7 @@ import type { DemoAccount } from "@/lib/accounts/demo";
 import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, type AppConfig } from "@/lib/env";
 import { buildIsStale, freshBuildTime, nextBin } from "./build-state.mjs";
+import { hasStandaloneServer, STANDALONE_SERVER } from "./standalone.mjs";
 import { runNextBuild } from "./next-build";
 import { keepPlan } from "./start-plan-cache.mjs";
 
@@ -118,7 +119,12 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, ...envSet };
   for (const name of envUnset) Reflect.deleteProperty(env, name);
 
-  const built = !dev && buildIsStale(root, env);
+  // Production runs what `npm run build` made and never builds on the host (that needs the
+  // devDependencies, minutes of CPU, and would judge staleness by file times a deploy rewrites).
+  if (cfg.production && !dev && !hasStandaloneServer(root)) {
+    fail(`No build to start: production runs ${STANDALONE_SERVER}, made by \`npm run build\` (README.md, Deploy). Run \`npm run build\` first.`);
+  }
+  const built = !dev && !cfg.production && buildIsStale(root, env);
   if (built) {
     step("Building the app (first start or sources changed)…");
     const started = Date.now();
@@ -140,7 +146,11 @@ async function main() {
           serviceAccountPublicKey: createPublicKey(cfg.google.serviceAccount.privateKey).export({ type: "spki", format: "pem" }).toString(),
         }
       : undefined,
-    server: { command: process.execPath, args: [nextBin, dev ? "dev" : "start", "-p", port, "-H", host], envSet, envUnset, localUrl: `http://127.0.0.1:${port}` },
+    // The standalone server reads its address from PORT and HOSTNAME (set here: a shell's or a
+    // container's HOSTNAME names the machine, not an interface).
+    server: dev
+      ? { command: process.execPath, args: [nextBin, "dev", "-p", port, "-H", host], envSet, envUnset, localUrl: `http://127.0.0.1:${port}` }
+      : { command: process.execPath, args: [resolve(root, STANDALONE_SERVER)], envSet: { ...envSet, PORT: port, HOSTNAME: host }, envUnset, localUrl: `http://127.0.0.1:${port}` },
     gate,
     built,
   };
