@@ -10,6 +10,13 @@ export async function register(): Promise<void> {
   // Requests Next.js cannot route (TRACE, unknown methods, undecodable paths) get the envelope.
   const { guardRawRequests } = await import("@/lib/http/raw-requests");
   guardRawRequests();
+  // SIGTERM drains the requests under way and writes every batch before the process exits.
+  const { installShutdown } = await import("@/lib/lifecycle/shutdown");
+  installShutdown({
+    stopWorkers: async () => (await import("@/lib/webhooks/queue")).stopQueue(),
+    closeDatabase: async () => (await import("@/db/client")).closeDatabase(),
+    exit: (code) => process.exit(code),
+  });
   setTimeout(() => {
     void (async () => {
       const { log, errorFields } = await import("@/lib/log");

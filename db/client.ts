@@ -86,6 +86,13 @@ export function getDatabaseHandle(): DatabaseHandle {
   return current.handle!;
 }
 
+/** Closes the process's database if it was opened (a stopping server). */
+export async function closeDatabase(): Promise<void> {
+  const handle = current.handle;
+  current.handle = undefined;
+  await handle?.close();
+}
+
 /** Makes `handle` the process's database (tests, the start command's seeding). */
 export function setDatabase(handle: DatabaseHandle): void {
   current.handle = handle;
