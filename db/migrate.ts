@@ -11,6 +11,7 @@ import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { ConfigError, loadConfig } from "@/lib/env";
+import { limitStoreProblem } from "@/lib/limits/store-check";
 import { openDatabase, type DatabaseHandle } from "./client";
 
 export const MIGRATIONS_FOLDER = resolve(import.meta.dirname, "migrations");
@@ -51,6 +52,14 @@ export function describeDatabaseError(err: unknown, target: string): string {
 async function main() {
   const started = Date.now();
   const cfg = loadConfig();
+  // The release step checks the limit store too: a deployment whose store settings are wrong
+  // stops here, before any instance starts.
+  const storeProblem = await limitStoreProblem(cfg.limitStore);
+  if (storeProblem) {
+    console.error(storeProblem);
+    process.exitCode = 1;
+    return;
+  }
   const handle = openDatabase(cfg.database);
   const target = cfg.database.kind === "postgres" ? cfg.database.url : cfg.database.dir;
   try {

@@ -215,7 +215,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (missing.length) {
       throw new ConfigError(
         `Production needs these settings: ${missing.join(", ")}. ` +
-          "Set them (see README.md, Configuration), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
+          "Set them (see README.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
       );
     }
   }

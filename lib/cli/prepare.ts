@@ -14,6 +14,7 @@ import { subjectOf } from "@/emulators/google/subject";
 import type { DemoAccount } from "@/lib/accounts/demo";
 import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, type AppConfig } from "@/lib/env";
+import { limitStoreProblem } from "@/lib/limits/store-check";
 import { buildIsStale, freshBuildTime, nextBin } from "./build-state.mjs";
 import { hasStandaloneServer, STANDALONE_SERVER } from "./standalone.mjs";
 import { runNextBuild } from "./next-build";
@@ -71,14 +72,17 @@ async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined>
   }
 }
 
-export function bannerLines(appUrl: string, demo?: DemoAccount): string[] {
+export function bannerLines(appUrl: string, demo?: DemoAccount, production = false): string[] {
   const lines = [`✓ SheetAPI is running at ${appUrl}`, `  Health: ${appUrl}/health · API: ${appUrl}/api · Guide: ${appUrl}/docs`];
   if (!demo) return lines;
   const rows = `${appUrl}/api/v1/${demo.sheetId}/${encodeURIComponent(demo.tab)}`;
+  // Production logs are collected and kept: a live key never goes into them (DEMO_API_KEY, or
+  // the demo account's dashboard, gives it to whoever needs it).
+  const key = production ? "$DEMO_API_KEY" : demo.apiKey;
   lines.push(
     `  Demo sheet:   ${demo.sheetId} (docs: ${appUrl}/docs/${demo.sheetId})`,
-    `  Demo API key: ${demo.apiKey}`,
-    `  Try:          curl -H "X-API-Key: ${demo.apiKey}" ${rows}`,
+    production ? `  Demo API key: ${demo.apiKey.slice(0, 8)}… (not printed in production: DEMO_API_KEY sets it, the dashboard shows it)` : `  Demo API key: ${demo.apiKey}`,
+    `  Try:          curl -H "X-API-Key: ${key}" ${rows}`,
   );
   if (demo.signInEmail) {
     lines.push(
@@ -96,6 +100,8 @@ async function main() {
   } catch (err) {
     fail(err instanceof ConfigError ? err.message : String(err));
   }
+  const storeProblem = await limitStoreProblem(cfg.limitStore);
+  if (storeProblem) fail(storeProblem);
   const embeddedGoogle = cfg.google.emulated && !cfg.env.GOOGLE_API_ROOT_URL;
   step(`Configuration: database ${cfg.database.kind}, limit store ${cfg.limitStore.kind}, Google ${cfg.google.emulated ? "emulated" : "live"}`);
   const emulatorUrl = `http://127.0.0.1:${cfg.env.GOOGLE_EMULATOR_PORT}`;
@@ -169,7 +175,7 @@ async function main() {
       rmSync(gate, { force: true });
     }
   }
-  send({ banner: bannerLines(cfg.appUrl, demo) }, () => process.exit(0));
+  send({ banner: bannerLines(cfg.appUrl, demo, cfg.production) }, () => process.exit(0));
 }
 
 void main();
