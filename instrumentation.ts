@@ -11,12 +11,8 @@ export async function register(): Promise<void> {
   const { guardRawRequests } = await import("@/lib/http/raw-requests");
   guardRawRequests();
   // SIGTERM drains the requests under way and writes every batch before the process exits.
-  const { installShutdown } = await import("@/lib/lifecycle/shutdown");
-  installShutdown({
-    stopWorkers: async () => (await import("@/lib/webhooks/queue")).stopQueue(),
-    closeDatabase: async () => (await import("@/db/client")).closeDatabase(),
-    exit: (code) => process.exit(code),
-  });
+  const { installServerShutdown } = await import("@/lib/lifecycle/server-stop");
+  installServerShutdown();
   setTimeout(() => {
     void (async () => {
       const { log, errorFields } = await import("@/lib/log");
