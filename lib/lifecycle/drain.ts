@@ -2,6 +2,7 @@
 // requests still being answered. Found where every request passes (the servers' "request"
 // event), so pages, route handlers and server actions are all counted, whichever bundle serves them.
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { Server as NetServer } from "node:net";
 import { perProcess } from "@/lib/per-process";
 
 const state = perProcess("lifecycle:drain", () => ({
@@ -9,8 +10,11 @@ const state = perProcess("lifecycle:drain", () => ({
   draining: false,
   inFlight: 0,
   servers: new Set<Server>(),
-  idle: [] as (() => void)[],
+  lastRequestAt: 0,
 }));
+
+/** Kept-alive connections get this long without a new request before they are closed. */
+const QUIET_MS = 1_000;
 
 /** True once the process has begun to stop: readiness answers 503 so balancers stop sending. */
 export const isDraining = () => state.draining;
@@ -20,7 +24,6 @@ export const inFlightRequests = () => state.inFlight;
 
 function settled(): void {
   state.inFlight--;
-  if (state.inFlight === 0) for (const done of state.idle.splice(0)) done();
 }
 
 /** Starts counting this process's requests (idempotent). */
@@ -33,6 +36,7 @@ export function trackRequests(): void {
       const res = args[1] as ServerResponse<IncomingMessage>;
       state.servers.add(this);
       state.inFlight++;
+      state.lastRequestAt = Date.now();
       res.once("close", settled);
       // Answered while stopping: the client opens its next connection elsewhere.
       if (state.draining) res.shouldKeepAlive = false;
@@ -42,24 +46,24 @@ export function trackRequests(): void {
 }
 
 /**
- * Stops accepting connections, closes the idle kept-alive ones, and waits until every request
- * under way is answered or `boundMs` passed; resolves with the number still unanswered.
+ * Stops accepting connections and waits until every request under way is answered and the
+ * kept-alive connections have been quiet for a moment, or `boundMs` passed; then closes every
+ * connection. Resolves with the number of requests still unanswered.
+ *
+ * Kept-alive connections are not closed at once (http's own close() would): a client may be
+ * sending its next request on one at that very moment and would see the connection reset.
+ * Requests that still come on them are answered with `Connection: close` (see above), so each
+ * closes cleanly after its answer.
  */
 export async function drainRequests(boundMs: number): Promise<number> {
   state.draining = true;
-  for (const server of state.servers) {
-    server.close();
-    server.closeIdleConnections();
+  // The listening socket only (net's close): no new connections, the open ones kept.
+  for (const server of state.servers) NetServer.prototype.close.call(server);
+  const deadline = Date.now() + boundMs;
+  while (Date.now() < deadline && (state.inFlight > 0 || Date.now() - state.lastRequestAt < QUIET_MS)) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  if (state.inFlight > 0) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, boundMs);
-      timer.unref();
-      state.idle.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-  return state.inFlight;
+  const unanswered = state.inFlight;
+  for (const server of state.servers) server.closeAllConnections();
+  return unanswered;
 }
