@@ -14,6 +14,8 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 say() { echo "::: drill: $*"; }
+# The build `npm start` made for the smoke test is the same artifact; made here when there is none.
+[ -f .next/standalone/server.js ] || npm run build
 
 db="sheetapi_drill"
 psql "$PG_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)"
