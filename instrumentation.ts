@@ -17,6 +17,8 @@ export async function register(): Promise<void> {
     void (async () => {
       const { log, errorFields } = await import("@/lib/log");
       try {
+        const { config } = await import("@/lib/env");
+        if (!config().env.WEB_RUNS_WORKER) return;
         const { startDelivery } = await import("@/lib/webhooks/deliver");
         await startDelivery();
       } catch (err) {
