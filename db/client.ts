@@ -31,7 +31,7 @@ export interface DatabaseHandle {
 /** Opens a database; `dir` "memory://" gives a throwaway PGlite for tests. */
 export function openDatabase(target: AppConfig["database"]): DatabaseHandle {
   if (target.kind === "postgres") {
-    const client = postgres(target.url, { max: 10, connect_timeout: 5, onnotice: () => {} });
+    const client = postgres(target.url, { max: 10, connect_timeout: 5, prepare: target.prepare ?? true, onnotice: () => {} });
     return { db: drizzlePostgres(client, { schema }), kind: "postgres", url: target.url, scope: scopeOf(target.url), close: () => client.end({ timeout: 5 }) };
   }
   if (!target.dir.startsWith("memory://")) mkdirSync(target.dir, { recursive: true });

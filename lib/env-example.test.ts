@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, loadConfig, logLevel } from "./env";
+import { CONFIG_VARIABLES, ConfigError, loadConfig, logLevel } from "./env";
+import { limitStoreProblem } from "./limits/store-check";
 
 const root = join(import.meta.dirname, "..");
 const example = readFileSync(join(root, ".env.example"), "utf8");
@@ -38,5 +39,21 @@ describe(".env.example", () => {
     const defaults: Record<string, unknown> = { ...cfg.env, LOG_LEVEL: logLevel({}) };
     const differing = exampleLines.filter((l) => l.set && String(defaults[l.name] ?? "") !== l.value).map((l) => `${l.name}=${l.value} (default ${String(defaults[l.name])})`);
     expect(differing).toEqual([]);
+  });
+
+  it("points to README sections that exist", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const headings = new Set([...readme.matchAll(/^#{2,3} (.+)$/gm)].map(([, title]) => title!.trim()));
+    const sectionsNamed = (message: string) => [...message.matchAll(/README\.md, ([A-Z][\w /]+?)\)/g)].map(([, name]) => name!);
+    let missing = "";
+    try {
+      loadConfig({ NODE_ENV: "production" });
+    } catch (err) {
+      missing = (err as ConfigError).message;
+    }
+    const store = (await limitStoreProblem({ kind: "upstash", url: "http://127.0.0.1:9/", token: "t", timeoutMs: 100 }, async () => new Response("", { status: 401 })))!;
+    const named = [...sectionsNamed(missing), ...sectionsNamed(store)];
+    expect(named).toEqual(["Deploy", "Deploy"]);
+    for (const section of named) expect(headings.has(section)).toBe(true);
   });
 });

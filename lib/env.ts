@@ -28,6 +28,8 @@ const schema = z.object({
   DATABASE_URL: optional.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
   ),
+  /** Off behind a transaction-mode pooler (PgBouncer, Neon's -pooler host, Supabase's port 6543), which cannot keep prepared statements. */
+  DATABASE_PREPARED_STATEMENTS: flag.default(true),
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optional,
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
@@ -130,7 +132,7 @@ export interface AppConfig {
   production: boolean;
   appUrl: string;
   dataDir: string;
-  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string; prepare?: boolean };
   /** `file`: where the embedded store is kept across restarts (none under tests, which each start empty). */
   limitStore: { kind: "memory"; file?: string } | { kind: "upstash"; url: string; token: string; timeoutMs: number };
   google: {
@@ -241,7 +243,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     production,
     appUrl,
     dataDir,
-    database: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dir: join(dataDir, "pglite") },
+    database: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL, prepare: env.DATABASE_PREPARED_STATEMENTS } : { kind: "pglite", dir: join(dataDir, "pglite") },
     limitStore:
       env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
         ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.LIMIT_STORE_TIMEOUT_MS }
