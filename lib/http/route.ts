@@ -2,6 +2,7 @@
 // when it is a sane one), anything thrown turned into the spec's envelope, and one structured
 // log line per request. withApiKey and withSession build on it.
 import { logRequest } from "@/lib/log";
+import { metrics } from "@/lib/observability/metrics";
 import { ApiError, clip } from "./errors";
 import { handleApiError } from "./envelope";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
@@ -47,14 +48,10 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
       res = handleApiError(err, requestId, req.signal);
     }
     res.headers.set(REQUEST_ID_HEADER, requestId);
-    logRequest({
-      req_id: requestId,
-      method: req.method,
-      route: routeTemplate(url.pathname, params as Record<string, unknown>),
-      status: res.status,
-      duration_ms: Math.round((performance.now() - started) * 10) / 10,
-      ...fields,
-    });
+    const template = routeTemplate(url.pathname, params as Record<string, unknown>);
+    const ms = performance.now() - started;
+    logRequest({ req_id: requestId, method: req.method, route: template, status: res.status, duration_ms: Math.round(ms * 10) / 10, ...fields });
+    metrics.request(template, req.method, res.status, ms / 1000);
     return res;
   };
 }

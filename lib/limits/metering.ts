@@ -6,6 +6,7 @@
 // USAGE_FLUSH_MS and when the server stops.
 import { addUsage } from "@/db/queries/usage";
 import { counterBatch } from "@/lib/batching/counter-batch";
+import { metrics } from "@/lib/observability/metrics";
 import { addToLedger, rollUpUsage, usageLedger } from "./usage-ledger";
 
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "429", "5xx"] as const;
@@ -45,6 +46,7 @@ export async function recordUsage({ userId, sheetId, keyId, status, at = Date.no
       return await addToLedger(ledger, key);
     } catch {
       // The store stopped answering since it admitted this request: the process's batch keeps it.
+      metrics.storeError({ during: "usage" });
     }
   }
   usage.add(key, { count: 1 });

@@ -18,6 +18,7 @@ import { errorFields, log } from "@/lib/log";
 import { startWorkers, wakeStreams, type StreamRef } from "./queue";
 import { guardedPost } from "./target";
 import { deliveryErrorText } from "./delivery-errors";
+import { metrics } from "@/lib/observability/metrics";
 
 /** Seconds to wait after the n-th failed attempt (then the last figure), scaled by WEBHOOK_RETRY_SCALE. */
 const RETRY_SCHEDULE_S = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 21600];
@@ -102,6 +103,7 @@ const redacted = (headers: Record<string, string>) => ({ ...headers });
 async function record(endpoint: WebhookEndpoint, delivery: WebhookDelivery, outcome: AttemptOutcome): Promise<Date | undefined> {
   const now = new Date();
   const attempts = delivery.attempts + 1;
+  metrics.webhookAttempt({ outcome: outcome.ok ? "delivered" : "failed" });
   const db = getDb();
   await db.insert(webhookAttempts).values({ deliveryId: delivery.id, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, requestHeaders: outcome.requestHeaders, response: outcome.response });
   const last = { attempts, lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastError: outcome.error, lastResponse: outcome.response, leasedUntil: null };
