@@ -71,6 +71,8 @@ const schema = z.object({
   CHANGE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   /** Whether the web server also runs the background work (webhook delivery, retention); 0 where `npm run worker` runs apart. */
   WEB_RUNS_WORKER: flag.default(true),
+  /** Bearer secret a scheduler sends to /cron/webhooks and /cron/sweeps (Vercel Cron sends CRON_SECRET); unset, they answer 404. */
+  CRON_SECRET: optional,
   /** Bearer token for GET /metrics (Prometheus); unset, the route answers 404. */
   METRICS_TOKEN: optional,
   /** How long a stopping server waits for the requests under way: at least the longest a request may take. */

@@ -15,7 +15,7 @@ import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, typ
 import { decryptSecret, encryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { startWorkers, wakeStreams, type StreamRef } from "./queue";
+import { runDueJobs, startWorkers, wakeStreams, type StreamRef } from "./queue";
 import { guardedPost } from "./target";
 import { deliveryErrorText } from "./delivery-errors";
 import { metrics } from "@/lib/observability/metrics";
@@ -153,14 +153,21 @@ export async function wakeDueStreams(endpointId?: string): Promise<number> {
   return rows.length;
 }
 
+/** Delivers what is due now, once (the serverless shape, lib/cron/tasks.ts); answers how many streams ran. */
+export async function deliverDueOnce(budgetMs: number): Promise<number> {
+  await wakeDueStreams();
+  return runDueJobs(drainLogged, { budgetMs });
+}
+
+const drainLogged = (ref: StreamRef) =>
+  drainStream(ref).catch((err: unknown) => {
+    log.warn({ endpoint: ref.endpointId, ...errorFields(err) }, "webhooks: drain failed");
+    throw err;
+  });
+
 /** Starts delivering in this process (the server calls it at start; idempotent). */
 export async function startDelivery(): Promise<void> {
-  await startWorkers((ref) =>
-    drainStream(ref).catch((err: unknown) => {
-      log.warn({ endpoint: ref.endpointId, ...errorFields(err) }, "webhooks: drain failed");
-      throw err;
-    }),
-  );
+  await startWorkers(drainLogged);
   await wakeDueStreams();
   startRetentionSweeps();
 }
