@@ -7,6 +7,9 @@ const DELIVERY_START_DELAY_MS = 2_000;
 
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // OpenTelemetry first, when configured (lib/observability/tracing.ts), so it sees everything after.
+  const { startTracing } = await import("@/lib/observability/tracing");
+  await startTracing();
   // Requests Next.js cannot route (TRACE, unknown methods, undecodable paths) get the envelope.
   const { guardRawRequests } = await import("@/lib/http/raw-requests");
   guardRawRequests();

@@ -104,6 +104,16 @@ export function logLevel(source: Record<string, string | undefined> = process.en
   return source.VITEST ? "silent" : "info";
 }
 
+/**
+ * Where OpenTelemetry traces go (OTLP over HTTP), read on its own: tracing starts in the
+ * instrumentation hook, before anything else loads. Undefined: tracing stays off.
+ */
+export function tracingSettings(source: Record<string, string | undefined> = process.env): { endpoint: string; serviceName: string } | undefined {
+  const endpoint = source.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!endpoint) return undefined;
+  return { endpoint, serviceName: source.OTEL_SERVICE_NAME?.trim() || "sheetapi" };
+}
+
 /** What production must set, unless ALLOW_EMBEDDED=true says otherwise. */
 export const PRODUCTION_REQUIRED = [
   "APP_URL",
