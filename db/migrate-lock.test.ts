@@ -5,10 +5,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
+import { testPostgresUrl } from "@/testing/services";
 import { openDatabase } from "./client";
 import { MIGRATION_LOCK_KEY, migrateDatabase, MIGRATIONS_FOLDER } from "./migrate";
 
-const adminUrl = process.env.DATABASE_URL;
+const adminUrl = await testPostgresUrl();
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
 
 describe.skipIf(!adminUrl)("db:migrate under an advisory lock (Postgres)", () => {
