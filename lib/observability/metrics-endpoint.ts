@@ -1,22 +1,19 @@
 // GET /metrics: the process's metrics for Prometheus, with the webhook backlog read at scrape
 // time. Off unless METRICS_TOKEN is set (404), and only with that token (`Authorization: Bearer`):
 // route names, volumes and error rates are not for the public.
-import { createHash, timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/env";
+import { bearerMatches } from "@/lib/http/bearer";
 import { ApiError } from "@/lib/http/errors";
 import { deliveryProgress } from "@/lib/webhooks/endpoints";
 import { renderMetrics } from "./metrics";
 
 const BACKLOG_TIMEOUT_MS = 1_000;
 
-const digest = (text: string) => createHash("sha256").update(text).digest();
-
 /** Throws the envelope's 404 when metrics are off, 401 without the token. */
 export function checkMetricsToken(req: Request): void {
   const token = config().env.METRICS_TOKEN;
   if (!token) throw new ApiError("not_found", "No route GET /metrics. See GET /api for the routes.");
-  const given = /^Bearer (.+)$/.exec(req.headers.get("authorization") ?? "")?.[1] ?? "";
-  if (!timingSafeEqual(digest(given), digest(token))) throw new ApiError("unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.");
+  if (!bearerMatches(req, token)) throw new ApiError("unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.");
 }
 
 export async function metricsText(): Promise<string> {
