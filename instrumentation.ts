@@ -16,6 +16,8 @@ export async function register(): Promise<void> {
   // SIGTERM drains the requests under way and writes every batch before the process exits.
   const { installServerShutdown } = await import("@/lib/lifecycle/server-stop");
   installServerShutdown();
+  // Not awaited: the first answers do not wait for it; a wrong setting stops the process within moments.
+  void import("@/lib/lifecycle/start-checks").then(({ checkAtStart }) => checkAtStart());
   setTimeout(() => {
     void (async () => {
       const { log, errorFields } = await import("@/lib/log");

@@ -56,7 +56,7 @@ async function main() {
   // stops here, before any instance starts.
   const storeProblem = await limitStoreProblem(cfg.limitStore);
   if (storeProblem) {
-    console.error(storeProblem);
+    console.error(storeProblem.message);
     process.exitCode = 1;
     return;
   }

@@ -51,7 +51,7 @@ describe(".env.example", () => {
     } catch (err) {
       missing = (err as ConfigError).message;
     }
-    const store = (await limitStoreProblem({ kind: "upstash", url: "http://127.0.0.1:9/", token: "t", timeoutMs: 100 }, async () => new Response("", { status: 401 })))!;
+    const store = (await limitStoreProblem({ kind: "upstash", url: "http://127.0.0.1:9/", token: "t", timeoutMs: 100 }, async () => new Response("", { status: 401 })))!.message;
     const named = [...sectionsNamed(missing), ...sectionsNamed(store)];
     expect(named).toEqual(["Deploy", "Deploy"]);
     for (const section of named) expect(headings.has(section)).toBe(true);

@@ -101,7 +101,7 @@ async function main() {
     fail(err instanceof ConfigError ? err.message : String(err));
   }
   const storeProblem = await limitStoreProblem(cfg.limitStore);
-  if (storeProblem) fail(storeProblem);
+  if (storeProblem) fail(storeProblem.message);
   const embeddedGoogle = cfg.google.emulated && !cfg.env.GOOGLE_API_ROOT_URL;
   step(`Configuration: database ${cfg.database.kind}, limit store ${cfg.limitStore.kind}, Google ${cfg.google.emulated ? "emulated" : "live"}`);
   const emulatorUrl = `http://127.0.0.1:${cfg.env.GOOGLE_EMULATOR_PORT}`;

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   }
   if (cfg.database.kind !== "postgres") fail("The worker needs DATABASE_URL (Postgres): on the embedded database `npm start` runs the background work inside the server.");
   const storeProblem = await limitStoreProblem(cfg.limitStore);
-  if (storeProblem) fail(storeProblem);
+  if (storeProblem) fail(storeProblem.message);
   getDatabaseHandle();
   await startDelivery();
   const rollUps = setInterval(() => void rollUpUsage().catch(() => undefined), cfg.env.USAGE_FLUSH_MS);

@@ -28,11 +28,15 @@ describe.skipIf(!redisUrl)("limit store check at start", () => {
 
   it("passes with the right token, names the fix for a wrong token or an address nothing answers", async () => {
     expect(await limitStoreProblem(upstash(bridge.url, "right"))).toBeUndefined();
-    expect(await limitStoreProblem(upstash(bridge.url, "wrong"))).toBe(
-      `The limit store at ${bridge.url} refused the token (HTTP 401): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`,
-    );
+    expect(await limitStoreProblem(upstash(bridge.url, "wrong"))).toEqual({
+      cause: "refused",
+      message: `The limit store at ${bridge.url} refused the token (HTTP 401): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`,
+    });
     const dead = `http://127.0.0.1:${await closedPort()}`;
-    expect(await limitStoreProblem(upstash(dead, "right"))).toBe(`Cannot reach the limit store at ${dead} (ECONNREFUSED): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`);
+    expect(await limitStoreProblem(upstash(dead, "right"))).toEqual({
+      cause: "unreachable",
+      message: `Cannot reach the limit store at ${dead} (ECONNREFUSED): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`,
+    });
     expect(await limitStoreProblem({ kind: "memory" })).toBeUndefined();
   });
 });

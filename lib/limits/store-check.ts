@@ -5,8 +5,15 @@ import type { AppConfig } from "@/lib/env";
 const CHECK_TIMEOUT_MS = 5_000;
 const FIX = "check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy)";
 
-/** Undefined when the store answers PING with the configured token; otherwise one line saying what failed. */
-export async function limitStoreProblem(store: AppConfig["limitStore"], fetcher: typeof fetch = fetch): Promise<string | undefined> {
+export interface StoreProblem {
+  /** One line saying what failed and which settings to check. */
+  message: string;
+  /** refused: the token is wrong (a setting to fix); unreachable or unexpected: the store may come back. */
+  cause: "refused" | "unreachable" | "unexpected";
+}
+
+/** Undefined when the store answers PING with the configured token. */
+export async function limitStoreProblem(store: AppConfig["limitStore"], fetcher: typeof fetch = fetch): Promise<StoreProblem | undefined> {
   if (store.kind !== "upstash") return undefined;
   let res: Response;
   try {
@@ -20,10 +27,10 @@ export async function limitStoreProblem(store: AppConfig["limitStore"], fetcher:
     // fetch wraps the socket's error (an AggregateError when every address of a host failed).
     const cause = (err as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
     const reason = cause?.code ?? cause?.errors?.[0]?.code ?? (err as Error).name;
-    return `Cannot reach the limit store at ${store.url} (${reason}): ${FIX}.`;
+    return { cause: "unreachable", message: `Cannot reach the limit store at ${store.url} (${reason}): ${FIX}.` };
   }
   const body = await res.text().catch(() => "");
-  if (res.status === 401 || res.status === 403) return `The limit store at ${store.url} refused the token (HTTP ${res.status}): ${FIX}.`;
-  if (!res.ok || !body.includes("PONG")) return `The limit store at ${store.url} did not answer PING (HTTP ${res.status}): ${FIX}.`;
+  if (res.status === 401 || res.status === 403) return { cause: "refused", message: `The limit store at ${store.url} refused the token (HTTP ${res.status}): ${FIX}.` };
+  if (!res.ok || !body.includes("PONG")) return { cause: "unexpected", message: `The limit store at ${store.url} did not answer PING (HTTP ${res.status}): ${FIX}.` };
   return undefined;
 }
