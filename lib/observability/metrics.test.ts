@@ -47,4 +47,14 @@ describe("GET /metrics", () => {
     expect(text).toContain("sheetapi_webhook_deliveries_pending 0");
     await db.close();
   });
+
+  it("keeps the number of series bounded when clients ask for paths no route serves", async () => {
+    const { metrics, renderMetrics } = await import("./metrics");
+    for (let i = 0; i < 1_500; i++) metrics.request(`/no/such/path/${i}`, "GET", 404, 0.001);
+    const series = renderMetrics().split("\n").filter((l) => l.startsWith("sheetapi_http_requests_total{"));
+    expect(series.length).toBeLessThanOrEqual(1_001);
+    const other = series.find((l) => l.includes('route="(other)"'));
+    expect(other).toBeDefined();
+    expect(Number(other!.split(" ").at(-1))).toBeGreaterThanOrEqual(500);
+  });
 });

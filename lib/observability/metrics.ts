@@ -13,6 +13,14 @@ interface Family {
   series: Map<string, { labels: Labels; value: number; buckets?: number[]; sum?: number }>;
 }
 
+/**
+ * Series per family at most: a path no route serves is reported as itself (its own template), so
+ * a client requesting random paths must not grow the metrics without end; past this, new label
+ * sets are counted as route "(other)".
+ */
+const MAX_SERIES = 1_000;
+const OTHER = "(other)";
+
 /** Request durations, in seconds: from a cached read (~1 ms) to a write at its bound (~60 s). */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -36,9 +44,18 @@ function counter(name: string, help: string) {
   };
 }
 
+const requestCount = counter("sheetapi_http_requests_total", "HTTP requests answered, by route template, method and status.");
+
+/** `route`, or "(other)" once the family is full and this route is not in it yet. */
+function boundedRoute(name: string, route: string, labels: Labels): string {
+  const f = families.get(name);
+  return !f || f.series.size < MAX_SERIES || f.series.has(keyOf({ ...labels, route })) ? route : OTHER;
+}
+
 export const metrics = {
-  request(route: string, method: string, status: number, seconds: number): void {
-    counter("sheetapi_http_requests_total", "HTTP requests answered, by route template, method and status.")({ route, method, status });
+  request(path: string, method: string, status: number, seconds: number): void {
+    const route = boundedRoute("sheetapi_http_requests_total", path, { method, status });
+    requestCount({ route, method, status });
     const f = family("sheetapi_http_request_duration_seconds", "histogram", "Time to answer, by route template and method.");
     const labels = { route, method };
     const key = keyOf(labels);
