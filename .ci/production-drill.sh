@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 base=${DRILL_PORT_BASE:-3500}
 work=$(mktemp -d)
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+# The emulator runs in a process group of its own (setsid): the group goes, npx and its child alike.
+cleanup() { for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 say() { echo "::: drill: $*"; }
 # The build `npm start` made for the smoke test is the same artifact; made here when there is none.
@@ -22,7 +23,9 @@ psql "$PG_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)"
 psql "$PG_ADMIN_URL" -qc "CREATE DATABASE $db"
 
 # A service-account key of this run's own, uploaded to the emulator as one is uploaded to Google.
-sa_email="sheetapi-staging@sheetapi-staging.iam.gserviceaccount.com"
+# Named per run: the quota guard's windows in Redis are per Google identity, and another run's
+# reads must not count against this one.
+sa_email="sheetapi-drill-$(node -e 'console.log(require("node:crypto").randomBytes(4).toString("hex"))')@sheetapi-staging.iam.gserviceaccount.com"
 node -e '
 const { generateKeyPairSync } = require("node:crypto");
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -44,6 +47,9 @@ export DATABASE_URL="${PG_ADMIN_URL%/*}/$db"
 export AUTH_SECRET=drill-auth-secret-0123456789abcdef ENCRYPTION_KEY=$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("hex"))')
 export GOOGLE_API_ROOT_URL="$google" GOOGLE_API_KEY=emulator-api-key GOOGLE_CLIENT_ID=sheetapi-local GOOGLE_CLIENT_SECRET=sheetapi-local-secret GOOGLE_CLOUD_PROJECT_NUMBER=100000000001
 export GOOGLE_SERVICE_ACCOUNT_JSON="$(cat "$work/sa.json")"
+# emulators/google has no quota of its own, and every restart here starts with an empty cache:
+# the quota guard is tested elsewhere (lib/sheets/quota-guard.test.ts), not by this drill.
+export GOOGLE_QUOTA_PER_IDENTITY_MINUTE=1000000 GOOGLE_QUOTA_PER_PROJECT_MINUTE=1000000
 export DATA_DIR="$work/data" RATE_LIMIT_MULTIPLIER=1000 APP_URL="http://127.0.0.1:$((base + 1))"
 key="shk_drill$(node -e 'console.log(require("node:crypto").randomBytes(16).toString("hex"))')"
 

@@ -44,6 +44,7 @@ const received = new Map<number, number>();
 let cutOff = 0;
 let refused = 0;
 let running = true;
+let firstRefusal: string | undefined;
 let next = 0;
 
 async function client(): Promise<void> {
@@ -51,8 +52,9 @@ async function client(): Promise<void> {
     const url = urls[next++ % urls.length]!;
     try {
       const res = await fetch(`${url}${o.path}`, { headers: { "X-API-Key": o.key! }, signal: AbortSignal.timeout(30_000) });
-      await res.arrayBuffer();
+      const body = await res.text();
       received.set(res.status, (received.get(res.status) ?? 0) + 1);
+      if (res.status !== 200) firstRefusal ??= `${res.status} ${body.slice(0, 300)}`;
     } catch (err) {
       const code = (err as { cause?: { code?: string } }).cause?.code;
       // Refused: never reached a server. Anything else (reset, closed) was cut off under way.
@@ -91,6 +93,12 @@ while (usage < answers && Date.now() < settleBy) {
 }
 await sql.end();
 console.log(JSON.stringify({ signal, answers_received: answers, by_status: byStatus, usage_recorded: usage, cut_off: cutOff, refused }));
+if (firstRefusal) console.log(`first answer other than 200: ${firstRefusal}`);
+// The drill is about requests served: answers that are mostly refusals would prove nothing.
+if ((received.get(200) ?? 0) < answers * 0.9) {
+  console.error(`FAILED: only ${received.get(200) ?? 0} of ${answers} answers were 200`);
+  process.exit(1);
+}
 const ok = signal === "SIGTERM" ? usage === answers && cutOff === 0 : usage >= answers && usage <= answers + cutOff;
 if (!ok) {
   console.error(
