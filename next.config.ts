@@ -19,6 +19,9 @@ const securityHeaders = [
 // policy holds several (https:, data:, ports); this one holds none.
 const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'";
 const nextConfig: NextConfig = {
+  // One self-contained server (.next/standalone/server.js with the node_modules it uses): what
+  // production runs and the Docker image ships, with no build and no devDependencies on the host.
+  output: "standalone",
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pg-boss", "pg"],
   poweredByHeader: false,

@@ -1,5 +1,6 @@
 // One database client for the whole service: postgres.js when DATABASE_URL is set, PGlite (an
 // embedded Postgres) under DATA_DIR otherwise. Both speak the same SQL through Drizzle.
+import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -19,20 +20,29 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** The Postgres address, for components that open their own connections (the webhook queue). */
   url?: string;
+  /**
+   * Names this database among others sharing one limit store (staging beside production, test
+   * runs side by side), for what the store keeps on the database's behalf (the usage ledger).
+   */
+  scope: string;
   close(): Promise<void>;
 }
 
 /** Opens a database; `dir` "memory://" gives a throwaway PGlite for tests. */
 export function openDatabase(target: AppConfig["database"]): DatabaseHandle {
   if (target.kind === "postgres") {
-    const client = postgres(target.url, { max: 10, connect_timeout: 5, onnotice: () => {} });
-    return { db: drizzlePostgres(client, { schema }), kind: "postgres", url: target.url, close: () => client.end({ timeout: 5 }) };
+    const client = postgres(target.url, { max: 10, connect_timeout: 5, prepare: target.prepare ?? true, onnotice: () => {} });
+    return { db: drizzlePostgres(client, { schema }), kind: "postgres", url: target.url, scope: scopeOf(target.url), close: () => client.end({ timeout: 5 }) };
   }
   if (!target.dir.startsWith("memory://")) mkdirSync(target.dir, { recursive: true });
   const gate = process.env[DATABASE_GATE_VAR];
   const client = gate ? gatedPglite(target.dir, gate) : new PGlite(target.dir);
-  return { db: drizzlePglite(client, { schema }), kind: "pglite", close: () => client.close() };
+  const scope = target.dir.startsWith("memory://") ? randomUUID() : scopeOf(target.dir);
+  return { db: drizzlePglite(client, { schema }), kind: "pglite", scope, close: () => client.close() };
 }
+
+/** A short digest of where the database is (the password left out: a rotated one is the same database). */
+const scopeOf = (where: string) => createHash("sha256").update(where.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1@")).digest("hex").slice(0, 16);
 
 const running = (pid: number) => {
   try {
@@ -84,6 +94,13 @@ export function getDb(): Database {
 export function getDatabaseHandle(): DatabaseHandle {
   getDb();
   return current.handle!;
+}
+
+/** Closes the process's database if it was opened (a stopping server). */
+export async function closeDatabase(): Promise<void> {
+  const handle = current.handle;
+  current.handle = undefined;
+  await handle?.close();
 }
 
 /** Makes `handle` the process's database (tests, the start command's seeding). */

@@ -1,20 +1,39 @@
-// Applies the committed migrations in db/migrations. `npm run db:migrate` runs it on its own;
-// the start command runs it before the server starts.
+// Applies the committed migrations in db/migrations. `npm run db:migrate` runs it on its own (the
+// release step of a deployment); the start command runs it before the server starts. On Postgres
+// it runs under an advisory lock: replicas or release jobs started together apply each migration
+// once, the later ones waiting and then finding nothing left to do.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import { ConfigError, loadConfig } from "@/lib/env";
+import { limitStoreProblem } from "@/lib/limits/store-check";
 import { openDatabase, type DatabaseHandle } from "./client";
 
 export const MIGRATIONS_FOLDER = resolve(import.meta.dirname, "migrations");
 
+/** The advisory lock's key: any fixed number no other part of the service locks on. */
+export const MIGRATION_LOCK_KEY = 7_391_104_221;
+
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   const options = { migrationsFolder: MIGRATIONS_FOLDER };
-  if (handle.kind === "pglite") await migratePglite(handle.db as unknown as PgliteDatabase, options);
-  else await migratePostgres(handle.db as unknown as PostgresJsDatabase, options);
+  if (handle.kind === "pglite") return migratePglite(handle.db as unknown as PgliteDatabase, options);
+  if (!handle.url) return migratePostgres(handle.db as unknown as PostgresJsDatabase, options);
+  // A session-level lock holds only on the connection that took it: one connection of its own
+  // takes the lock and applies the migrations, and ending it releases the lock even if this
+  // process dies half-way.
+  const session = postgres(handle.url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    await session`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    await migratePostgres(drizzle(session), options);
+    await session`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+  } finally {
+    await session.end({ timeout: 5 });
+  }
 }
 
 /** One clear line for the usual ways a database connection fails. */
@@ -33,6 +52,14 @@ export function describeDatabaseError(err: unknown, target: string): string {
 async function main() {
   const started = Date.now();
   const cfg = loadConfig();
+  // The release step checks the limit store too: a deployment whose store settings are wrong
+  // stops here, before any instance starts.
+  const storeProblem = await limitStoreProblem(cfg.limitStore);
+  if (storeProblem) {
+    console.error(storeProblem.message);
+    process.exitCode = 1;
+    return;
+  }
   const handle = openDatabase(cfg.database);
   const target = cfg.database.kind === "postgres" ? cfg.database.url : cfg.database.dir;
   try {

@@ -187,6 +187,16 @@ export const usageDaily = pgTable(
   ],
 );
 
+/**
+ * Usage batches rolled up from the limit store into usage_daily (lib/limits/usage-ledger.ts): a
+ * batch's id is written in the same transaction as its counts, so a batch rolled up again (the
+ * roller died before removing it from the store) is recognised and not counted twice.
+ */
+export const usageRollups = pgTable("usage_rollups", {
+  id: text("id").primaryKey(),
+  rolledAt: timestamp("rolled_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
 /** Per sheet and UTC day: Google calls made for it and how reads were served; written in batches. */
 export const sheetStatsDaily = pgTable(
   "sheet_stats_daily",

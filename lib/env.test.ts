@@ -65,7 +65,7 @@ describe("loadConfig", () => {
       UPSTASH_REDIS_REST_TOKEN: "t",
       GOOGLE_API_ROOT_URL: "http://127.0.0.1:4999/",
     });
-    expect(cfg.database).toEqual({ kind: "postgres", url: "postgres://postgres@127.0.0.1:5432/test" });
+    expect(cfg.database).toEqual({ kind: "postgres", url: "postgres://postgres@127.0.0.1:5432/test", prepare: true });
     expect(cfg.limitStore).toMatchObject({ kind: "upstash", url: "http://127.0.0.1:8079", timeoutMs: 1000 });
     expect(cfg.google.rootUrl).toBe("http://127.0.0.1:4999");
     expect(cfg.demo.enabled).toBe(false);

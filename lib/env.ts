@@ -28,6 +28,8 @@ const schema = z.object({
   DATABASE_URL: optional.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
   ),
+  /** Off behind a transaction-mode pooler (PgBouncer, Neon's -pooler host, Supabase's port 6543), which cannot keep prepared statements. */
+  DATABASE_PREPARED_STATEMENTS: flag.default(true),
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optional,
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
@@ -67,6 +69,14 @@ const schema = z.object({
   /** Days a change event (and its delivery log) is kept; older ones are removed hourly. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   CHANGE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+  /** Whether the web server also runs the background work (webhook delivery, retention); 0 where `npm run worker` runs apart. */
+  WEB_RUNS_WORKER: flag.default(true),
+  /** Bearer secret a scheduler sends to /cron/webhooks and /cron/sweeps (Vercel Cron sends CRON_SECRET); unset, they answer 404. */
+  CRON_SECRET: optional,
+  /** Bearer token for GET /metrics (Prometheus); unset, the route answers 404. */
+  METRICS_TOKEN: optional,
+  /** How long a stopping server waits for the requests under way: at least the longest a request may take. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   AUTH_SECRET: optional,
   ENCRYPTION_KEY: optional,
   DEMO_MODE: z
@@ -103,6 +113,16 @@ export function logLevel(source: Record<string, string | undefined> = process.en
   return source.VITEST ? "silent" : "info";
 }
 
+/**
+ * Where OpenTelemetry traces go (OTLP over HTTP), read on its own: tracing starts in the
+ * instrumentation hook, before anything else loads. Undefined: tracing stays off.
+ */
+export function tracingSettings(source: Record<string, string | undefined> = process.env): { endpoint: string; serviceName: string } | undefined {
+  const endpoint = source.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!endpoint) return undefined;
+  return { endpoint, serviceName: source.OTEL_SERVICE_NAME?.trim() || "sheetapi" };
+}
+
 /** What production must set, unless ALLOW_EMBEDDED=true says otherwise. */
 export const PRODUCTION_REQUIRED = [
   "APP_URL",
@@ -135,7 +155,7 @@ export interface AppConfig {
   production: boolean;
   appUrl: string;
   dataDir: string;
-  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string; prepare?: boolean };
   /** `file`: where the embedded store is kept across restarts (none under tests, which each start empty). */
   limitStore: { kind: "memory"; file?: string } | { kind: "upstash"; url: string; token: string; timeoutMs: number };
   google: {
@@ -266,7 +286,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (missing.length) {
       throw new ConfigError(
         `Production needs these settings: ${missing.join(", ")}. ` +
-          "Set them (see README.md, Configuration), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
+          "Set them (see README.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
       );
     }
   }
@@ -290,7 +310,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     production,
     appUrl,
     dataDir,
-    database: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dir: join(dataDir, "pglite") },
+    database: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL, prepare: env.DATABASE_PREPARED_STATEMENTS } : { kind: "pglite", dir: join(dataDir, "pglite") },
     limitStore:
       env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
         ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.LIMIT_STORE_TIMEOUT_MS }

@@ -3,6 +3,7 @@
 // the redaction below is the safety net for header objects and error details that carry them.
 import pino from "pino";
 import { logLevel } from "./env";
+import { requestLogFields } from "./observability/request-context";
 import { perProcess } from "./per-process";
 
 const level = logLevel();
@@ -39,6 +40,9 @@ export const log = pino({
   base: { service: "sheetapi" },
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
+  // Lines written while a request is answered name it (request id, route, sheet); fields a
+  // caller passes itself win.
+  mixin: requestLogFields,
   redact: {
     paths: ["headers.x-api-key", "headers.authorization", "headers.cookie", "*.headers.x-api-key", "*.headers.authorization", "*.headers.cookie", ...SECRET_NAMES],
     censor: CENSOR,

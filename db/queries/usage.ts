@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { apiKeys, sheets, usageDaily, type UsageRow } from "../schema";
+import { apiKeys, sheets, usageDaily, usageRollups, type UsageRow } from "../schema";
 
 /** Adds a batch of counts; rows for the same account, sheet, key, day and class are summed. */
 export async function addUsage(rows: UsageRow[]): Promise<void> {
@@ -12,6 +12,28 @@ export async function addUsage(rows: UsageRow[]): Promise<void> {
       target: [usageDaily.userId, usageDaily.sheetId, usageDaily.keyId, usageDaily.day, usageDaily.statusClass],
       set: { count: sql`${usageDaily.count} + excluded.count` },
     });
+}
+
+/**
+ * Adds a batch rolled up from the limit store's ledger, once: its id goes in with its counts, in
+ * one transaction, so a batch rolled up a second time (by another instance at the same moment, or
+ * after a roller died before dropping it) adds nothing. False when it was already added.
+ */
+export async function addUsageBatch(id: string, rows: UsageRow[]): Promise<boolean> {
+  return getDb().transaction(async (tx) => {
+    const first = await tx.insert(usageRollups).values({ id }).onConflictDoNothing().returning({ id: usageRollups.id });
+    if (!first.length) return false;
+    if (rows.length) {
+      await tx
+        .insert(usageDaily)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [usageDaily.userId, usageDaily.sheetId, usageDaily.keyId, usageDaily.day, usageDaily.statusClass],
+          set: { count: sql`${usageDaily.count} + excluded.count` },
+        });
+    }
+    return true;
+  });
 }
 
 type Range = { userId: string; from: string; to: string };

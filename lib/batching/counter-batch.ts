@@ -4,6 +4,7 @@
 // the routes counted. A failed write keeps its counts for the next flush.
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { registerFlush } from "@/lib/lifecycle/flushes";
 import { perProcess } from "@/lib/per-process";
 
 type Counts = Record<string, number>;
@@ -55,6 +56,8 @@ export function counterBatch<K extends Record<string, string>, C extends Counts>
       });
     await s.flushing;
   };
+  // A stopping server writes what is pending before it exits (lib/lifecycle/shutdown.ts).
+  registerFlush(`counter-batch:${name}`, flush);
   return {
     add: (key, counts) => {
       merge(key, counts);

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { STANDALONE_SERVER } from "./standalone.mjs";
 
 const SOURCES = ["app", "lib", "db", "public", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 /** Set at build time, this includes the benchmark's bare route (bench/); production builds never do. */
@@ -37,7 +38,7 @@ function builtWithBenchRoutes(root) {
 /** When the current build was made (ms), or undefined when a start would have to build first. */
 export function freshBuildTime(root, env) {
   const buildId = join(root, ".next", "BUILD_ID");
-  if (!existsSync(buildId)) return undefined;
+  if (!existsSync(buildId) || !existsSync(join(root, STANDALONE_SERVER))) return undefined;
   if (builtWithBenchRoutes(root) !== benchRoutes(env)) return undefined;
   const built = statSync(buildId).mtimeMs;
   return SOURCES.some((s) => newestMtime(join(root, s)) > built) ? undefined : built;

@@ -14,7 +14,9 @@ import { subjectOf } from "@/emulators/google/subject";
 import type { DemoAccount } from "@/lib/accounts/demo";
 import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, type AppConfig } from "@/lib/env";
+import { limitStoreProblem } from "@/lib/limits/store-check";
 import { buildIsStale, freshBuildTime, nextBin } from "./build-state.mjs";
+import { hasStandaloneServer, STANDALONE_SERVER } from "./standalone.mjs";
 import { runNextBuild } from "./next-build";
 import { keepPlan } from "./start-plan-cache.mjs";
 
@@ -70,14 +72,17 @@ async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined>
   }
 }
 
-export function bannerLines(appUrl: string, demo?: DemoAccount): string[] {
+export function bannerLines(appUrl: string, demo?: DemoAccount, production = false): string[] {
   const lines = [`✓ SheetAPI is running at ${appUrl}`, `  Health: ${appUrl}/health · API: ${appUrl}/api · Guide: ${appUrl}/docs`];
   if (!demo) return lines;
   const rows = `${appUrl}/api/v1/${demo.sheetId}/${encodeURIComponent(demo.tab)}`;
+  // Production logs are collected and kept: a live key never goes into them (DEMO_API_KEY, or
+  // the demo account's dashboard, gives it to whoever needs it).
+  const key = production ? "$DEMO_API_KEY" : demo.apiKey;
   lines.push(
     `  Demo sheet:   ${demo.sheetId} (docs: ${appUrl}/docs/${demo.sheetId})`,
-    `  Demo API key: ${demo.apiKey}`,
-    `  Try:          curl -H "X-API-Key: ${demo.apiKey}" ${rows}`,
+    production ? `  Demo API key: ${demo.apiKey.slice(0, 8)}… (not printed in production: DEMO_API_KEY sets it, the dashboard shows it)` : `  Demo API key: ${demo.apiKey}`,
+    `  Try:          curl -H "X-API-Key: ${key}" ${rows}`,
   );
   if (demo.signInEmail) {
     lines.push(
@@ -95,6 +100,8 @@ async function main() {
   } catch (err) {
     fail(err instanceof ConfigError ? err.message : String(err));
   }
+  const storeProblem = await limitStoreProblem(cfg.limitStore);
+  if (storeProblem) fail(storeProblem.message);
   const embeddedGoogle = cfg.google.emulated && !cfg.env.GOOGLE_API_ROOT_URL;
   step(`Configuration: database ${cfg.database.kind}, limit store ${cfg.limitStore.kind}, Google ${cfg.google.emulated ? "emulated" : "live"}`);
   const emulatorUrl = `http://127.0.0.1:${cfg.env.GOOGLE_EMULATOR_PORT}`;
@@ -120,7 +127,12 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, ...envSet };
   for (const name of envUnset) Reflect.deleteProperty(env, name);
 
-  const built = !dev && buildIsStale(root, env);
+  // Production runs what `npm run build` made and never builds on the host (that needs the
+  // devDependencies, minutes of CPU, and would judge staleness by file times a deploy rewrites).
+  if (cfg.production && !dev && !hasStandaloneServer(root)) {
+    fail(`No build to start: production runs ${STANDALONE_SERVER}, made by \`npm run build\` (README.md, Deploy). Run \`npm run build\` first.`);
+  }
+  const built = !dev && !cfg.production && buildIsStale(root, env);
   if (built) {
     step("Building the app (first start or sources changed)…");
     const started = Date.now();
@@ -142,7 +154,11 @@ async function main() {
           serviceAccountPublicKey: createPublicKey(cfg.google.serviceAccount.privateKey).export({ type: "spki", format: "pem" }).toString(),
         }
       : undefined,
-    server: { command: process.execPath, args: [nextBin, dev ? "dev" : "start", "-p", port, "-H", host], envSet, envUnset, localUrl: `http://127.0.0.1:${port}` },
+    // The standalone server reads its address from PORT and HOSTNAME (set here: a shell's or a
+    // container's HOSTNAME names the machine, not an interface).
+    server: dev
+      ? { command: process.execPath, args: [nextBin, "dev", "-p", port, "-H", host], envSet, envUnset, localUrl: `http://127.0.0.1:${port}` }
+      : { command: process.execPath, args: [resolve(root, STANDALONE_SERVER)], envSet: { ...envSet, PORT: port, HOSTNAME: host }, envUnset, localUrl: `http://127.0.0.1:${port}` },
     gate,
     built,
   };
@@ -161,7 +177,7 @@ async function main() {
       rmSync(gate, { force: true });
     }
   }
-  send({ banner: bannerLines(cfg.appUrl, demo) }, () => process.exit(0));
+  send({ banner: bannerLines(cfg.appUrl, demo, cfg.production) }, () => process.exit(0));
 }
 
 void main();

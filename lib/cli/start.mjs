@@ -18,6 +18,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
 const children = new Set();
 let stopping = false;
+/** The server's own drain bound (lib/env.ts, SHUTDOWN_DRAIN_MS) and time to write and close. */
+const STOP_BOUND_MS = (Number(process.env.SHUTDOWN_DRAIN_MS) || 60_000) + 15_000;
 
 function run(args, options) {
   const child = spawn(process.execPath, args, { cwd: root, ...options });
@@ -32,12 +34,13 @@ function stop(code) {
   if (stopping) return;
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-  // Children get a moment to close their databases; what is still running then is killed, so
-  // nothing the launcher started outlives it.
+  // The server finishes the requests under way (up to SHUTDOWN_DRAIN_MS) and writes its batches
+  // before it exits; what is still running well after that is killed, so nothing the launcher
+  // started outlives it.
   const deadline = setTimeout(() => {
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
     process.exit(code);
-  }, 5000);
+  }, STOP_BOUND_MS);
   deadline.unref();
   const wait = () => (children.size === 0 ? process.exit(code) : setTimeout(wait, 50));
   wait();

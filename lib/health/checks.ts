@@ -23,7 +23,7 @@ export interface HealthReport {
 
 const CHECK_TIMEOUT_MS = 2000;
 
-async function timed(detail: string, probe: () => Promise<unknown>): Promise<CheckResult> {
+export async function timed(detail: string, probe: () => Promise<unknown>): Promise<CheckResult> {
   const started = performance.now();
   try {
     await Promise.race([

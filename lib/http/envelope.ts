@@ -1,6 +1,7 @@
 // The spec's envelope: `{ success: true, ... }` or `{ success: false, error, message }`.
 import { ApiError } from "./errors";
 import { errorFields, log } from "@/lib/log";
+import { metrics } from "@/lib/observability/metrics";
 
 export { newRequestId, REQUEST_ID_HEADER } from "./request-id";
 
@@ -56,6 +57,7 @@ export function handleApiError(err: unknown, requestId: string, signal?: AbortSi
     return json({ success: false, error: "client_closed_request", message: "The client closed the request before it completed." }, { status: CLIENT_CLOSED });
   }
   if (databaseUnavailable(err)) {
+    metrics.databaseError();
     log.warn({ req_id: requestId, ...errorFields(err) }, "database unavailable");
     return errorResponse(new ApiError("service_unavailable", "The database is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" }));
   }

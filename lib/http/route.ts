@@ -2,6 +2,8 @@
 // when it is a sane one), anything thrown turned into the spec's envelope, and one structured
 // log line per request. withApiKey and withSession build on it.
 import { logRequest } from "@/lib/log";
+import { metrics } from "@/lib/observability/metrics";
+import { inRequest, type RequestContext } from "@/lib/observability/request-context";
 import { ApiError, clip } from "./errors";
 import { handleApiError } from "./envelope";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
@@ -38,23 +40,25 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
     const requestId = requestIdOf(req.headers);
     const url = context?.url ?? new URL(req.url);
     const fields: Record<string, string | number | undefined> = {};
-    let params = {} as P;
-    let res: Response;
-    try {
-      params = ((await context?.params) ?? {}) as P;
-      res = await handler({ req, url, params, requestId, annotate: (f) => Object.assign(fields, f) });
-    } catch (err) {
-      res = handleApiError(err, requestId, req.signal);
-    }
-    res.headers.set(REQUEST_ID_HEADER, requestId);
-    logRequest({
-      req_id: requestId,
-      method: req.method,
-      route: routeTemplate(url.pathname, params as Record<string, unknown>),
-      status: res.status,
-      duration_ms: Math.round((performance.now() - started) * 10) / 10,
-      ...fields,
+    const logContext: RequestContext = { req_id: requestId, route: url.pathname };
+    const annotate = (f: Record<string, string | number | undefined>) => {
+      Object.assign(fields, f);
+      if (typeof f.sheet === "string") logContext.sheet = f.sheet;
+    };
+    const res = await inRequest(logContext, async (): Promise<Response> => {
+      try {
+        const params = ((await context?.params) ?? {}) as P;
+        logContext.route = routeTemplate(url.pathname, params as Record<string, unknown>);
+        return await handler({ req, url, params, requestId, annotate });
+      } catch (err) {
+        return handleApiError(err, requestId, req.signal);
+      }
     });
+    res.headers.set(REQUEST_ID_HEADER, requestId);
+    const template = logContext.route;
+    const ms = performance.now() - started;
+    logRequest({ req_id: requestId, method: req.method, route: template, status: res.status, duration_ms: Math.round(ms * 10) / 10, ...fields });
+    metrics.request(template, req.method, res.status, ms / 1000);
     return res;
   };
 }

@@ -116,9 +116,9 @@ async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision |
   // headers already show it given back.
   const refund = decision !== undefined && res.status >= 500;
   if (decision) for (const [name, value] of Object.entries(limitHeaders(refund ? givenBack(decision) : decision))) res.headers.set(name, value);
-  // Counted in memory and written in batches (lib/batching), so nothing here waits or needs
-  // Next.js' after(): adding to a batch costs less than scheduling work for after the answer.
-  recordUsage({ userId: key.userId, sheetId, keyId: key.id, status: res.status });
+  // Counted before the answer leaves (lib/limits/metering.ts): in the limit store's ledger when
+  // it answered for this request, so no answer a client receives goes uncounted.
+  await recordUsage({ userId: key.userId, sheetId, keyId: key.id, status: res.status, storeAnswered: decision !== undefined });
   noteKeyUsed(key.id);
   if (refund) void refundRequest(decision).catch(() => undefined);
   return res;
@@ -155,7 +155,7 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
       }
       // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
       if (decision && !decision.allowed) {
-        recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429 });
+        await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429, storeAnswered: true });
         throw rateLimitError(decision);
       }
       return answer(key, ctx.params.sheetId, decision, ctx.req, ctx.requestId, async () => {

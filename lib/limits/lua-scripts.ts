@@ -146,3 +146,14 @@ for i = 2, #KEYS do
   if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then redis.call('DECR', KEYS[i]) end
 end
 return 1`;
+
+// The usage ledger (lib/limits/usage-ledger.ts). KEYS: the ledger, the set of sealed batches,
+// the new batch's key. Moves the ledger's counts into the new batch (when there are any) and
+// answers every batch not yet rolled up, in one step: a count lands either before the move or
+// in the ledger after it, never in between.
+export const SEAL_USAGE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('RENAME', KEYS[1], KEYS[3])
+  redis.call('SADD', KEYS[2], KEYS[3])
+end
+return redis.call('SMEMBERS', KEYS[2])`;

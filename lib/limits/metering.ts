@@ -1,8 +1,13 @@
 // Usage records for the charts and reports (the limit store does the limiting): every answer to
-// a valid key is counted per account, sheet, key, UTC day and status class, and written to
-// Postgres in batches off the hot path (a crash loses at most one flush interval).
+// a valid key is counted per account, sheet, key, UTC day and status class. With a shared limit
+// store the count goes to its ledger before the answer is sent, and is rolled up into Postgres
+// (usage-ledger.ts): no crash loses it. Without one (the in-process store), or while the store
+// does not answer, it is kept in this process's batch and written to Postgres every
+// USAGE_FLUSH_MS and when the server stops.
 import { addUsage } from "@/db/queries/usage";
 import { counterBatch } from "@/lib/batching/counter-batch";
+import { metrics } from "@/lib/observability/metrics";
+import { addToLedger, rollUpUsage, usageLedger } from "./usage-ledger";
 
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "429", "5xx"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
@@ -29,9 +34,25 @@ export function utcDay(at: number): string {
 type UsageKey = { userId: string; sheetId: string; keyId: string; day: string; statusClass: string };
 const usage = counterBatch<UsageKey, { count: number }>("usage", { count: 0 }, addUsage);
 
-export function recordUsage({ userId, sheetId, keyId, status, at = Date.now() }: { userId: string; sheetId: string; keyId: string; status: number; at?: number }): void {
-  usage.add({ userId, sheetId, keyId, day: utcDay(at), statusClass: statusClass(status) }, { count: 1 });
+/**
+ * Counts one answer. `storeAnswered`: the limit store answered for this request (it was limited
+ * and counted there); otherwise the ledger is not tried, so an outage costs no second timeout.
+ */
+export async function recordUsage({ userId, sheetId, keyId, status, at = Date.now(), storeAnswered = false }: { userId: string; sheetId: string; keyId: string; status: number; at?: number; storeAnswered?: boolean }): Promise<void> {
+  const key = { userId, sheetId, keyId, day: utcDay(at), statusClass: statusClass(status) };
+  const ledger = storeAnswered ? usageLedger() : undefined;
+  if (ledger) {
+    try {
+      return await addToLedger(ledger, key);
+    } catch {
+      // The store stopped answering since it admitted this request: the process's batch keeps it.
+      metrics.storeError({ during: "usage" });
+    }
+  }
+  usage.add(key, { count: 1 });
 }
 
-/** Writes this instance's pending counts now (before usage is read, so reads include them). */
-export const flushUsage = () => usage.flush();
+/** Writes the pending counts now, this instance's and the ledger's (before usage is read, so reads include them). */
+export async function flushUsage(): Promise<void> {
+  await Promise.all([usage.flush(), rollUpUsage().catch(() => undefined)]);
+}

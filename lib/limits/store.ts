@@ -33,8 +33,25 @@ export interface ConsumeResult {
   oldestBurst: number | null;
 }
 
+/**
+ * Usage counts kept where they survive the process (a kill -9 loses none): each answer adds to
+ * the ledger before it is sent; lib/limits/usage-ledger.ts rolls sealed batches up into Postgres.
+ */
+export interface UsageLedger {
+  /** Adds `n` to one counter (naming account, sheet, key, day and status class) of the database `scope`. */
+  add(scope: string, field: string, n: number): Promise<void>;
+  /** Moves what the ledger of `scope` holds into a new batch `batchId`; answers every batch of `scope` not yet dropped. */
+  seal(scope: string, batchId: string): Promise<string[]>;
+  /** A sealed batch's counters. */
+  batch(id: string): Promise<Record<string, number>>;
+  /** Forgets a batch of `scope` once it is rolled up. */
+  drop(scope: string, id: string): Promise<void>;
+}
+
 export interface LimitStore {
   kind: "memory" | "upstash";
+  /** Shared and durable stores only: the in-process store keeps usage in the process's batch. */
+  ledger?: UsageLedger;
   ping(): Promise<void>;
   /** Several JSON values in one round trip; null for a missing key. */
   mget<T>(keys: string[]): Promise<(T | null)[]>;

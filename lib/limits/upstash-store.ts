@@ -2,8 +2,12 @@
 // must be atomic is one Lua script, so any number of instances agree.
 import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
-import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SET_IF_NEWER } from "./lua-scripts";
-import type { ConsumeResult, ConsumeSpec, LimitStore } from "./store";
+import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SEAL_USAGE, SET_IF_NEWER } from "./lua-scripts";
+import type { ConsumeResult, ConsumeSpec, LimitStore, UsageLedger } from "./store";
+
+/** The ledger of one database's usage, and the set of its sealed batches. */
+const ledgerKey = (scope: string) => `sheetapi:usage:${scope}:ledger`;
+const sealedKey = (scope: string) => `sheetapi:usage:${scope}:sealed`;
 
 const consumeArgs = (spec: ConsumeSpec) => ({
   keys: [spec.burst.key, ...spec.counters.map((c) => c.key)],
@@ -39,8 +43,29 @@ export function upstashStore(redis: Redis): LimitStore {
       throw err;
     }
   };
+  const hgetall = async <T>(key: string) => {
+    // Through a script: the flat reply is read the same by Upstash and by the bridge's ioredis.
+    const flat = (await run(HGETALL, [key], [])) as string[];
+    const out: Record<string, T> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = (typeof flat[i + 1] === "string" ? JSON.parse(flat[i + 1]!) : flat[i + 1]) as T;
+    return out;
+  };
+  const ledger: UsageLedger = {
+    add: async (scope, field, n) => {
+      await redis.hincrby(ledgerKey(scope), field, n);
+    },
+    seal: async (scope, batchId) => (await run(SEAL_USAGE, [ledgerKey(scope), sealedKey(scope), `${ledgerKey(scope)}:${batchId}`], [])) as string[],
+    batch: (id) => hgetall<number>(id),
+    drop: async (scope, id) => {
+      const tx = redis.multi();
+      tx.srem(sealedKey(scope), id);
+      tx.del(id);
+      await tx.exec();
+    },
+  };
   return {
     kind: "upstash",
+    ledger,
     ping: async () => {
       await redis.ping();
     },
@@ -67,13 +92,7 @@ export function upstashStore(redis: Redis): LimitStore {
     hdel: async (key, field) => {
       await redis.hdel(key, field);
     },
-    hgetall: async <T>(key: string) => {
-      // Through a script: the flat reply is read the same by Upstash and by the bridge's ioredis.
-      const flat = (await run(HGETALL, [key], [])) as string[];
-      const out: Record<string, T> = {};
-      for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = (typeof flat[i + 1] === "string" ? JSON.parse(flat[i + 1]!) : flat[i + 1]) as T;
-      return out;
-    },
+    hgetall,
     lockTurn: async (key, token, ticket, leaseMs, aliveMs) => {
       const [held, ahead, mine] = (await run(LOCK_TURN, lockKeys(key), [token, ticket, leaseMs, aliveMs, Date.now()].map(String))) as number[];
       return { held: held === 1, ahead: ahead!, ticket: Number(mine) };

@@ -9,6 +9,7 @@ import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
 import { googleIdentity, reserveGoogleCall, type CallKind } from "./google-quota";
 import { TRANSIENT, withRetries, type RetryPolicy } from "./google-retry";
+import { metrics } from "@/lib/observability/metrics";
 import { noteGoogleOutcome, noteServiceAccountSignIn } from "./google-outcomes";
 import { countGoogleCall } from "./sheet-stats";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
@@ -121,10 +122,10 @@ export async function withGoogle<T>(
         await reserveGoogleCall(googleIdentity(sheet), kind, sheet.userId);
         countGoogleCall(sheet.id);
         const result = await call(clients);
-        noteGoogleOutcome();
+        metrics.googleCall({ kind, outcome: noteGoogleOutcome() });
         return result;
       } catch (err) {
-        noteGoogleOutcome(err);
+        metrics.googleCall({ kind, outcome: noteGoogleOutcome(err) });
         throw err;
       }
     };

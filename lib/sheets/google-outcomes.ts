@@ -13,7 +13,8 @@ type Outcome = "ok" | "rate_limited" | "failed" | "held_back";
 // Per process: /health must see the route handlers' calls.
 const events = perProcess("google-outcomes", () => [] as { at: number; outcome: Outcome }[]);
 
-export function noteGoogleOutcome(err?: unknown, now = Date.now()): void {
+/** Notes a call's outcome and answers it (for the metrics). */
+export function noteGoogleOutcome(err?: unknown, now = Date.now()): Outcome {
   let outcome: Outcome = "ok";
   if (err instanceof ApiError) outcome = err.code === "service_unavailable" ? "held_back" : "failed";
   else if (err !== undefined) {
@@ -25,6 +26,7 @@ export function noteGoogleOutcome(err?: unknown, now = Date.now()): void {
   }
   events.push({ at: now, outcome });
   if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
+  return outcome;
 }
 
 export interface GoogleOutcomes {

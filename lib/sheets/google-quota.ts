@@ -17,6 +17,7 @@ import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore, type ConsumeSpec } from "@/lib/limits/store";
 import type { SheetRecord } from "./sheet-record";
+import { metrics } from "@/lib/observability/metrics";
 
 const MINUTE_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -85,6 +86,7 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
     if (result.exceeded < 0) return;
     const freeAt = result.exceeded === 0 ? (result.oldestBurst ?? now) + MINUTE_MS : s.counters[result.exceeded - 1]!.expireAt;
     if (freeAt > deadline) {
+      metrics.quotaGuard({ result: "refused", kind });
       const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
       throw new ApiError(
         "service_unavailable",
@@ -93,6 +95,7 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
         { "Retry-After": String(retryAfter) },
       );
     }
+    metrics.quotaGuard({ result: "held", kind });
     await sleep(Math.max(10, freeAt - now));
   }
 }

@@ -3,6 +3,7 @@
 import { addSheetStats, sheetStats } from "@/db/queries/sheet-stats";
 import { counterBatch } from "@/lib/batching/counter-batch";
 import { utcDay } from "@/lib/limits/metering";
+import { metrics } from "@/lib/observability/metrics";
 import type { CacheStatus } from "./tab-cache";
 
 const ZERO = { googleCalls: 0, cacheHits: 0, cacheMisses: 0, staleServed: 0 };
@@ -15,6 +16,7 @@ export function countGoogleCall(sheetId: string): void {
 const FIELD = { HIT: "cacheHits", MISS: "cacheMisses", STALE: "staleServed" } as const;
 
 export function countRead(sheetId: string, cache: CacheStatus): void {
+  metrics.read({ cache });
   stats.add({ sheetId, day: utcDay(Date.now()) }, { [FIELD[cache]]: 1 });
 }
 

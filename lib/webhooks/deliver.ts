@@ -15,9 +15,10 @@ import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, typ
 import { decryptSecret, encryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { startWorkers, wakeStreams, type StreamRef } from "./queue";
+import { runDueJobs, startWorkers, wakeStreams, type StreamRef } from "./queue";
 import { guardedPost } from "./target";
 import { deliveryErrorText } from "./delivery-errors";
+import { metrics } from "@/lib/observability/metrics";
 
 /** Seconds to wait after the n-th failed attempt (then the last figure), scaled by WEBHOOK_RETRY_SCALE. */
 const RETRY_SCHEDULE_S = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 21600];
@@ -102,6 +103,7 @@ const redacted = (headers: Record<string, string>) => ({ ...headers });
 async function record(endpoint: WebhookEndpoint, delivery: WebhookDelivery, outcome: AttemptOutcome): Promise<Date | undefined> {
   const now = new Date();
   const attempts = delivery.attempts + 1;
+  metrics.webhookAttempt({ outcome: outcome.ok ? "delivered" : "failed" });
   const db = getDb();
   await db.insert(webhookAttempts).values({ deliveryId: delivery.id, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, requestHeaders: outcome.requestHeaders, response: outcome.response });
   const last = { attempts, lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastError: outcome.error, lastResponse: outcome.response, leasedUntil: null };
@@ -151,14 +153,21 @@ export async function wakeDueStreams(endpointId?: string): Promise<number> {
   return rows.length;
 }
 
+/** Delivers what is due now, once (the serverless shape, lib/cron/tasks.ts); answers how many streams ran. */
+export async function deliverDueOnce(budgetMs: number): Promise<number> {
+  await wakeDueStreams();
+  return runDueJobs(drainLogged, { budgetMs });
+}
+
+const drainLogged = (ref: StreamRef) =>
+  drainStream(ref).catch((err: unknown) => {
+    log.warn({ endpoint: ref.endpointId, ...errorFields(err) }, "webhooks: drain failed");
+    throw err;
+  });
+
 /** Starts delivering in this process (the server calls it at start; idempotent). */
 export async function startDelivery(): Promise<void> {
-  await startWorkers((ref) =>
-    drainStream(ref).catch((err: unknown) => {
-      log.warn({ endpoint: ref.endpointId, ...errorFields(err) }, "webhooks: drain failed");
-      throw err;
-    }),
-  );
+  await startWorkers(drainLogged);
   await wakeDueStreams();
   startRetentionSweeps();
 }

@@ -87,6 +87,28 @@ export async function startWorkers(handler: Handler, { workers = 2, batch = 50 }
   }
 }
 
+/**
+ * Runs the due jobs once, without workers polling (the serverless shape: a cron route calls it):
+ * fetches up to `batch` at a time until none is due or `budgetMs` is spent. A failed drain fails
+ * its job, which pg-boss offers again later. Answers how many jobs ran.
+ */
+export async function runDueJobs(handler: Handler, { budgetMs, batch = 50 }: { budgetMs: number; batch?: number }): Promise<number> {
+  const boss = await getBoss();
+  const deadline = Date.now() + budgetMs;
+  let ran = 0;
+  while (Date.now() < deadline) {
+    const jobs = await boss.fetch<StreamRef>(STREAM_QUEUE, { batchSize: batch });
+    if (!jobs.length) break;
+    const results = await Promise.allSettled(jobs.map((job) => handler(job.data)));
+    const done = jobs.filter((_, i) => results[i]!.status === "fulfilled").map((job) => job.id);
+    const failed = jobs.filter((_, i) => results[i]!.status === "rejected").map((job) => job.id);
+    if (done.length) await boss.complete(STREAM_QUEUE, done);
+    if (failed.length) await boss.fail(STREAM_QUEUE, failed);
+    ran += jobs.length;
+  }
+  return ran;
+}
+
 /** Stops the workers and the queue's connection (tests; a server stopping). */
 export async function stopQueue(): Promise<void> {
   const pending = queue.boss;

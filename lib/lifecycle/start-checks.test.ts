@@ -1,0 +1,54 @@
+// The server's check at start: missing production settings and a refused limit-store token stop
+// it (exit 1, one line); a store that does not answer is logged and the server goes on.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { log, setLogTarget } from "@/lib/log";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+const lines: { level: string; msg: string }[] = [];
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+  setLogTarget(undefined);
+  log.level = "silent";
+  lines.length = 0;
+});
+
+async function check(env: Record<string, string>) {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  const envModule = await import("@/lib/env");
+  vi.spyOn(envModule, "config").mockImplementation(() => envModule.loadConfig());
+  log.level = "info";
+  setLogTarget({ write: (line: string) => lines.push(JSON.parse(line) as { level: string; msg: string }) });
+  const { checkAtStart } = await import("./start-checks");
+  const exits: number[] = [];
+  await checkAtStart((code) => exits.push(code));
+  return exits;
+}
+
+/** A stand-in that answers every call 401, as Upstash does for a wrong token. */
+async function refusingStore(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((_, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"error":"Unauthorized"}'));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+describe("the server's check at start", () => {
+  it("stops on missing production settings, naming them", async () => {
+    expect(await check({ NODE_ENV: "production", ALLOW_EMBEDDED: "", DATABASE_URL: "" })).toEqual([1]);
+    expect(lines[0]).toMatchObject({ level: "fatal" });
+    expect(lines[0]!.msg).toMatch(/^Production needs these settings: APP_URL, DATABASE_URL, .*README\.md, Deploy/);
+  });
+
+  it("stops when the limit store refuses the token, and only warns when it does not answer", async () => {
+    const store = await refusingStore();
+    const base = { NODE_ENV: "test", DATA_DIR: "/tmp/sheetapi-start-checks", UPSTASH_REDIS_REST_TOKEN: "wrong" };
+    expect(await check({ ...base, UPSTASH_REDIS_REST_URL: store.url })).toEqual([1]);
+    expect(lines.at(-1)!.msg).toContain("refused the token (HTTP 401)");
+    store.close();
+    lines.length = 0;
+    expect(await check({ ...base, UPSTASH_REDIS_REST_URL: store.url })).toEqual([]);
+    expect(lines.at(-1)).toMatchObject({ level: "warn" });
+    expect(lines.at(-1)!.msg).toMatch(/^Cannot reach the limit store .* Starting anyway/);
+  });
+});

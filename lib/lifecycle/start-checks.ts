@@ -1,0 +1,26 @@
+// The server's own check at start, for deployments that run it directly (`node server.js`, the
+// Docker image) rather than through `npm start`, which checks before it starts the server: the
+// configuration, and a limit store that refuses the token stop the process with one line naming
+// the fix. A store that does not answer is an outage, not a setting: the server starts and serves
+// reads uncounted until it is back (DECISIONS 18a), and says so.
+import { config, ConfigError } from "@/lib/env";
+import { limitStoreProblem } from "@/lib/limits/store-check";
+import { log } from "@/lib/log";
+
+export async function checkAtStart(exit: (code: number) => void = (code) => process.exit(code)): Promise<void> {
+  let store;
+  try {
+    store = config().limitStore;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    log.fatal(err.message);
+    return exit(1);
+  }
+  const problem = await limitStoreProblem(store);
+  if (!problem) return;
+  if (problem.cause === "refused") {
+    log.fatal(problem.message);
+    return exit(1);
+  }
+  log.warn(`${problem.message} Starting anyway: reads are served uncounted and writes answer 503 until it answers.`);
+}

@@ -1,0 +1,42 @@
+// The start's limit-store check against emulators/upstash over the real Redis: the right token
+// passes, a wrong token and a dead address each give one line naming the settings to fix.
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
+import { testRedisUrl } from "@/testing/services";
+import { limitStoreProblem } from "./store-check";
+
+const redisUrl = await testRedisUrl();
+let bridge: UpstashEmulator;
+
+/** A loopback port nothing listens on (taken, then released). */
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe.skipIf(!redisUrl)("limit store check at start", () => {
+  beforeAll(async () => {
+    bridge = await startUpstashEmulator({ redisUrl: redisUrl!, token: "right" });
+  });
+  afterAll(async () => bridge?.stop());
+
+  const upstash = (url: string, token: string) => ({ kind: "upstash" as const, url, token, timeoutMs: 1000 });
+
+  it("passes with the right token, names the fix for a wrong token or an address nothing answers", async () => {
+    expect(await limitStoreProblem(upstash(bridge.url, "right"))).toBeUndefined();
+    expect(await limitStoreProblem(upstash(bridge.url, "wrong"))).toEqual({
+      cause: "refused",
+      message: `The limit store at ${bridge.url} refused the token (HTTP 401): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`,
+    });
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    expect(await limitStoreProblem(upstash(dead, "right"))).toEqual({
+      cause: "unreachable",
+      message: `Cannot reach the limit store at ${dead} (ECONNREFUSED): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`,
+    });
+    expect(await limitStoreProblem({ kind: "memory" })).toBeUndefined();
+  });
+});
