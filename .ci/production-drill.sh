@@ -50,6 +50,8 @@ export GOOGLE_SERVICE_ACCOUNT_JSON="$(cat "$work/sa.json")"
 # emulators/google has no quota of its own, and every restart here starts with an empty cache:
 # the quota guard is tested elsewhere (lib/sheets/quota-guard.test.ts), not by this drill.
 export GOOGLE_QUOTA_PER_IDENTITY_MINUTE=1000000 GOOGLE_QUOTA_PER_PROJECT_MINUTE=1000000
+# Payment is tested by its own suites against emulators/stripe; this drill takes none.
+export BILLING=off
 export DATA_DIR="$work/data" RATE_LIMIT_MULTIPLIER=1000 APP_URL="http://127.0.0.1:$((base + 1))"
 key="shk_drill$(node -e 'console.log(require("node:crypto").randomBytes(16).toString("hex"))')"
 
