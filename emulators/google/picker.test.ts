@@ -33,7 +33,7 @@ async function token(email: string, scope: string[], ticked?: string[]): Promise
 }
 
 const filesGet = (accessToken: string, id: string) =>
-  fetch(`${emulator.url}/drive/v3/files/${id}?fields=capabilities(canEdit)`, { headers: { authorization: `Bearer ${accessToken}` } });
+  fetch(`${emulator.url}/drive/v3/files/${id}?fields=ownedByMe,capabilities(canEdit)`, { headers: { authorization: `Bearer ${accessToken}` } });
 
 const pick = (accessToken: string, fileId: string, appId = "123456") =>
   fetch(`${emulator.url}/picker/pick`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ oauth_token: accessToken, fileId, appId }) });

@@ -8,7 +8,7 @@
 // values are numbers or dates (in the sheet's locale), else by text; empty values last in both
 // directions; later keys break ties, and rows equal on every key keep their sheet order. Orders
 // are counting sorts over the ranks of the distinct values, composed key by key (stable).
-import { comparableTarget, comparableValue, comparesByValue, equalsByValue, isDateType, type ValueColumn } from "./cell-values";
+import { comparableTarget, comparableValue, equalsByValue, isDateType, type ValueColumn } from "./cell-values";
 import { likePattern } from "./like";
 import type { Condition, SortKey } from "./query";
 import type { TabData } from "./rows";
