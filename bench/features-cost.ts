@@ -41,7 +41,7 @@ async function main() {
     const res = await fetch(`${google.url}/__admin/spreadsheets`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Bench", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: "Orders", rows: grid }] }) });
     const id = String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
     const sheet = { id, access: "service_account" as const, refreshTokenCiphertext: null, cacheTtlSeconds: 10, maxStaleSeconds: 0, writable: true };
-    const model = (await withGoogle(sheet, (c) => readSheetModel(c.sheets, id))).tabs[0]!;
+    const model = (await withGoogle(sheet, "spreadsheets.get", (c) => readSheetModel(c.sheets, id))).tabs[0]!;
     const data = await fetchTab(sheet, model);
     const cols = queryColumns(data);
 

@@ -50,7 +50,7 @@ async function main() {
       const res = await fetch(`${google.url}/__admin/spreadsheets`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Bench", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: "Items", rows: grid }] }) });
       const id = String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
       const sheet = { id, access: "service_account" as const, refreshTokenCiphertext: null, cacheTtlSeconds: 10, maxStaleSeconds: 0, writable: true };
-      const model = (await withGoogle(sheet, (c) => readSheetModel(c.sheets, id))).tabs[0]!;
+      const model = (await withGoogle(sheet, "spreadsheets.get", (c) => readSheetModel(c.sheets, id))).tabs[0]!;
       return { id, sheet, model };
     };
     const calls = () => [...google.calls.values()].reduce((a, b) => a + b, 0);

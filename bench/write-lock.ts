@@ -31,7 +31,7 @@ async function worker() {
   const { createRows, updateRow } = await import("@/lib/sheets/row-writes");
   const setup = (await next()) as Go;
   const sheet = { id: setup.sheetId, access: "service_account" as const, refreshTokenCiphertext: null, cacheTtlSeconds: 10, maxStaleSeconds: 0, writable: true };
-  const model = (await withGoogle(sheet, (c) => readSheetModel(c.sheets, sheet.id))).tabs[0]!;
+  const model = (await withGoogle(sheet, "spreadsheets.get", (c) => readSheetModel(c.sheets, sheet.id))).tabs[0]!;
   await updateRow(sheet, model, String(100 + setup.writers[0]!), { note: "warm" });
   process.send!({ ready: true });
   await next();

@@ -45,7 +45,7 @@ export const sheetWritesKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
 
 async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   try {
-    const { data } = await withGoogle(sheet, (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false, { quota: false });
+    const { data } = await withGoogle(sheet, "drive.files.get", (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false, { quota: false });
     return data.modifiedTime ?? undefined;
   } catch (err) {
     log.warn({ sheet: sheet.id, ...errorFields(err) }, "cache: Drive change check failed, the cache TTL applies");

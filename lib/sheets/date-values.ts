@@ -31,7 +31,7 @@ export const dateColumnsOf = (model: Pick<TabModel, "columns">) => model.columns
 export async function fetchSerials(sheet: Sheet, model: TabModel): Promise<Serials | undefined> {
   const columns = dateColumnsOf(model);
   if (!columns.length) return undefined;
-  const { data } = await withGoogle(sheet, (c) =>
+  const { data } = await withGoogle(sheet, "spreadsheets.values.batchGet", (c) =>
     c.sheets.spreadsheets.values.batchGet({
       spreadsheetId: sheet.id,
       ranges: columns.map((col) => `${quoteTab(model.name)}!${indexToColumn(col.index)}2:${indexToColumn(col.index)}`),

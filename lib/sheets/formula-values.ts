@@ -24,7 +24,7 @@ interface GridCell {
 const read = new WeakMap<TabData, Promise<Formulas>>();
 
 async function fetchFormulas(sheet: Sheet, data: TabData): Promise<Formulas> {
-  const { data: grid } = await withGoogle(sheet, (c) =>
+  const { data: grid } = await withGoogle(sheet, "spreadsheets.get", (c) =>
     c.sheets.spreadsheets.get({ spreadsheetId: sheet.id, ranges: [quoteTab(data.tab)], fields: "sheets(data(rowData(values(formattedValue,userEnteredValue(formulaValue)))))" }),
   );
   const rows = grid.sheets?.[0]?.data?.[0]?.rowData ?? [];

@@ -33,6 +33,18 @@ describe("an owner's grant", () => {
     expect(svc.google.calls.get("spreadsheets.get")).toBe(4);
   });
 
+  it("counts each call in the metrics by the Google method it made and its outcome", async () => {
+    const { refreshSheetModel } = await import("./schema");
+    const { renderMetrics } = await import("@/lib/observability/metrics");
+    const okReads = () => {
+      const line = renderMetrics().split("\n").find((l) => l.startsWith("sheetapi_google_calls_total{") && l.includes('method="spreadsheets.get"') && l.includes('outcome="ok"'));
+      return line ? Number(line.split(" ").at(-1)) : 0;
+    };
+    const before = okReads();
+    await refreshSheetModel(toSheetRecord((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!));
+    expect(okReads()).toBe(before + 1);
+  });
+
   it("flags the sheet and answers forbidden once the grant is revoked", async () => {
     const { refreshSheetModel } = await import("./schema");
     await svc.admin("/revoke", { email: "owner@example.com" });

@@ -10,7 +10,7 @@ import { ApiError } from "@/lib/http/errors";
 import { googleIdentity, reserveGoogleCall, type CallKind } from "./google-quota";
 import { TRANSIENT, withRetries, type RetryPolicy } from "./google-retry";
 import { metrics } from "@/lib/observability/metrics";
-import { noteGoogleOutcome, noteServiceAccountSignIn } from "./google-outcomes";
+import { googleOutcomeOf, noteGoogleOutcome, noteServiceAccountSignIn } from "./google-outcomes";
 import { countGoogleCall } from "./sheet-stats";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
 import { log } from "@/lib/log";
@@ -100,6 +100,11 @@ export function translateGoogleError(err: unknown): ApiError {
   return new ApiError("bad_gateway", `Google Sheets failed (HTTP ${failure.status}); retry shortly.`, {}, { "Retry-After": "5" });
 }
 
+/** The Google API method a call makes, as Google names it: the label of the calls metric. */
+export type GoogleMethod =
+  | "spreadsheets.get" | "spreadsheets.batchUpdate" | "spreadsheets.values.get" | "spreadsheets.values.batchGet"
+  | "spreadsheets.developerMetadata.search" | "drive.files.get";
+
 /**
  * Runs a Google call for a sheet, retrying transient failures (reads by default; writes pass
  * their own rule or none). Each Sheets attempt first reserves a slot under Google's per-minute
@@ -110,6 +115,7 @@ export function translateGoogleError(err: unknown): ApiError {
  */
 export async function withGoogle<T>(
   sheet: SheetAccessRecord,
+  method: GoogleMethod,
   call: (clients: GoogleClients) => Promise<T>,
   retry: RetryPolicy["retryable"] | false = TRANSIENT,
   { quota = true, kind = "read" }: { quota?: boolean; kind?: CallKind } = {},
@@ -117,15 +123,18 @@ export async function withGoogle<T>(
   try {
     const clients = clientsFor(sheet);
     const attempt = async () => {
-      if (!quota) return call(clients);
+      // Drive checks (quota: false) are counted in the metric but left out of the Sheets outcomes /health reads.
+      const outcome = (err?: unknown) => (quota ? noteGoogleOutcome(err) : googleOutcomeOf(err));
       try {
-        await reserveGoogleCall(googleIdentity(sheet), kind, sheet.userId);
-        countGoogleCall(sheet.id);
+        if (quota) {
+          await reserveGoogleCall(googleIdentity(sheet), kind, sheet.userId);
+          countGoogleCall(sheet.id);
+        }
         const result = await call(clients);
-        metrics.googleCall({ kind, outcome: noteGoogleOutcome() });
+        metrics.googleCall({ method, kind, outcome: outcome() });
         return result;
       } catch (err) {
-        metrics.googleCall({ kind, outcome: noteGoogleOutcome(err) });
+        metrics.googleCall({ method, kind, outcome: outcome(err) });
         throw err;
       }
     };

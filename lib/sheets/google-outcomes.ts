@@ -14,7 +14,8 @@ type Outcome = "ok" | "rate_limited" | "failed" | "held_back";
 const events = perProcess("google-outcomes", () => [] as { at: number; outcome: Outcome }[]);
 
 /** Notes a call's outcome and answers it (for the metrics). */
-export function noteGoogleOutcome(err?: unknown, now = Date.now()): Outcome {
+/** What a call's end says about Google: ok, rate limited, failed (Google's fault or the service's setup), held back by the guard. */
+export function googleOutcomeOf(err?: unknown): Outcome {
   let outcome: Outcome = "ok";
   if (err instanceof ApiError) outcome = err.code === "service_unavailable" ? "held_back" : "failed";
   else if (err !== undefined) {
@@ -24,6 +25,11 @@ export function noteGoogleOutcome(err?: unknown, now = Date.now()): Outcome {
     if (failure.problem === "rate_limited") outcome = "rate_limited";
     else if (failure.status === 0 || failure.status >= 500 || (failure.problem && failure.problem !== "grant_revoked")) outcome = "failed";
   }
+  return outcome;
+}
+
+export function noteGoogleOutcome(err?: unknown, now = Date.now()): Outcome {
+  const outcome = googleOutcomeOf(err);
   events.push({ at: now, outcome });
   if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
   return outcome;

@@ -14,7 +14,7 @@ const memory = new Map<string, SheetModel>();
 
 /** Reads the structure from Google and stores it everywhere. */
 export async function refreshSheetModel(sheet: SchemaSheet): Promise<SheetModel> {
-  const model = await withGoogle(sheet, (clients) => readSheetModel(clients.sheets, sheet.id));
+  const model = await withGoogle(sheet, "spreadsheets.get", (clients) => readSheetModel(clients.sheets, sheet.id));
   const row = await saveSheetSchema({ id: sheet.id, schema: model, at: new Date(model.updatedAt), name: model.title });
   memory.set(sheet.id, model);
   await publishSheetQuietly(row);

@@ -76,7 +76,7 @@ export function nothingWritten(err: unknown): unknown {
 
 async function fetchValues(sheet: TabSheet, model: TabModel): Promise<TabData> {
   try {
-    const { data } = await withGoogle(sheet, (c) =>
+    const { data } = await withGoogle(sheet, "spreadsheets.values.get", (c) =>
       c.sheets.spreadsheets.values.get({
         spreadsheetId: sheet.id,
         range: quoteTab(model.name),
@@ -120,7 +120,7 @@ async function runBatch(sheetId: string): Promise<void> {
   const oneByOne = () => tabs.forEach((w) => fetchValues(sheet, w.model).then(w.resolve, w.reject));
   if (tabs.length === 1) return oneByOne();
   try {
-    const { data } = await withGoogle(sheet, (c) =>
+    const { data } = await withGoogle(sheet, "spreadsheets.values.batchGet", (c) =>
       c.sheets.spreadsheets.values.batchGet({ spreadsheetId: sheet.id, ranges: tabs.map((w) => quoteTab(w.model.name)), valueRenderOption: "FORMATTED_VALUE", majorDimension: "ROWS" }),
     );
     tabs.forEach((w, i) => w.resolve(parseTabValues(w.model.name, (data.valueRanges?.[i]?.values ?? []) as string[][], w.model)));

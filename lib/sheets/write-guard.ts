@@ -70,14 +70,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 async function batch(sheet: Sheet, requests: SheetsRequest[], { readBack, retry = false }: { readBack?: string[]; retry?: typeof RATE_LIMITED | false } = {}) {
   const response = readBack?.length ? { includeSpreadsheetInResponse: true, responseRanges: readBack, responseIncludeGridData: true } : {};
-  return withGoogle(sheet, (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), retry, { kind: "write" });
+  return withGoogle(sheet, "spreadsheets.batchUpdate", (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), retry, { kind: "write" });
 }
 
 /** Waits before a fence is sent again, and before a write a fence stopped is sent anew. */
 const BACKOFF_MS = [250, 1000];
 
 async function findMetadata(sheet: Sheet, writeId: number): Promise<Metadata | undefined> {
-  const { data } = await withGoogle(sheet, (c) =>
+  const { data } = await withGoogle(sheet, "spreadsheets.developerMetadata.search", (c) =>
     c.sheets.spreadsheets.developerMetadata.search({ spreadsheetId: sheet.id, requestBody: { dataFilters: [{ developerMetadataLookup: { metadataId: writeId } }] } }),
   );
   return data.matchedDeveloperMetadata?.[0]?.developerMetadata ?? undefined;
