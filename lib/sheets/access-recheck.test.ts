@@ -9,9 +9,12 @@ import { getDb } from "@/db/client";
 import { getSheet } from "@/db/queries/sheets";
 import { createUser } from "@/db/queries/users";
 import { changeEvents, webhookDeliveries, webhookEndpoints, type User } from "@/db/schema";
+import { loadSheetDocs } from "@/lib/docs/sheet-docs";
 import { setLimitStore } from "@/lib/limits/store";
 import { renderMetrics } from "@/lib/observability/metrics";
 import { connectGoogleAccount, pickInGooglePicker } from "@/testing/google";
+import { ownerRead } from "./owner-reads";
+import { toSheetRecord } from "./sheet-record";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
@@ -60,7 +63,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const id = String(spreadsheetId);
     await pickInGooglePicker(alice.id, [id]);
     const reg = await registration.registerSheet({ userId: alice.id, sheetUrl: id });
-    expect(reg.sheet).toMatchObject({ userId: alice.id, proof: "edit", writable: true, accessState: "current" });
+    expect(reg.sheet).toMatchObject({ userId: alice.id, proof: "edit", writable: true });
     return { id, keys: instances.map((i) => instanceClient(i, id, reg.apiKey!)) };
   }
 
@@ -80,6 +83,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(read.status).toBe(403);
     expect((await keys[0]!.get("Items", "1", { "Cache-Control": "no-cache" })).status).toBe(403);
     expect(await getSheet({ id })).toMatchObject({ accessState: "suspended" });
+    // Nor its docs page, nor alice's "Try it" in the dashboard.
+    await expect(loadSheetDocs(id)).rejects.toMatchObject({ code: "forbidden" });
+    expect(await ownerRead(alice.id, toSheetRecord((await getSheet({ id }))!), { tab: "Items" })).toMatchObject({ status: 403 });
 
     // Dave picks his own file and registers it: the owner takes it; alice's keys answer 401 as claimed keys do.
     await pickInGooglePicker(dave.id, [id]);
@@ -118,6 +124,24 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(again).toMatchObject({ created: false, apiKey: null, sheet: { accessState: "current" } });
     for (const k of keys) expect((await k.list("Items")).status).toBe(200);
     expect((await keys[1]!.create("Items", { name: "restored" })).status).toBe(201);
+  });
+
+  it("at once when Google refuses a call made with the registrant's grant: the next request re-checks, without waiting for the interval", async () => {
+    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Dave's sheet, through alice's grant", members: { [dave.email!]: "owner", [alice.email!]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+    const id = String(spreadsheetId);
+    await pickInGooglePicker(alice.id, [id]);
+    const reg = await registration.registerSheet({ userId: alice.id, sheetUrl: id, via: "grant" });
+    expect(reg.sheet).toMatchObject({ access: "oauth", writable: true });
+    const keys = instances.map((i) => instanceClient(i, id, reg.apiKey!));
+    await access(id, { [alice.email!]: "none" });
+    // Well within the interval: the write goes to Google with alice's grant, which refuses it.
+    expect((await keys[0]!.create("Items", { name: "refused by Google" })).status).toBe(403);
+    // The refusal made the check due now (not an interval after the last one), for every instance.
+    expect((await getSheet({ id }))!.accessCheckedAt.getTime()).toBe(0);
+    const refused = await keys[1]!.list("Items");
+    expect(refused.status).toBe(403);
+    expect(String(refused.body.message)).toContain("can no longer open it");
+    expect(await getSheet({ id })).toMatchObject({ accessState: "suspended" });
   });
 
   it("a grant revoked in Google suspends the registrations it proved, within the interval", async () => {
