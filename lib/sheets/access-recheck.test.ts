@@ -194,6 +194,24 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(driveChecks() - before).toBe(1);
   });
 
+  it("Google failing proves nothing: the last known state holds, and the check is tried again later", async () => {
+    const { id, keys } = await registeredByAlice("Dave's sheet, Google down");
+    await access(id, { [alice.email!]: "none" });
+    await intervalPasses();
+    await svc.admin("/faults", { route: "files.get", status: 503, count: -1, spreadsheetId: id });
+    try {
+      const before = Date.now();
+      const served = await keys[0]!.list("Items");
+      expect(served.status).toBe(200);
+      const row = (await getSheet({ id }))!;
+      expect(row.accessState).toBe("current");
+      // The failed turn is recorded (asked again min(30 s, the interval) later, not on every request).
+      expect(row.accessCheckedAt.getTime()).toBeGreaterThanOrEqual(before - INTERVAL);
+    } finally {
+      await svc.admin("/faults", {}, "DELETE");
+    }
+  });
+
   it("suspension drops the sheet's queued webhook deliveries: they are not sent later", async () => {
     const { id, keys } = await registeredByAlice("Dave's sheet, webhooks");
     const db = getDb();
