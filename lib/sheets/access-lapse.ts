@@ -12,8 +12,9 @@ export function requireRegistrantCanOpen(sheet: Pick<SheetRecord, "accessState">
   throw new ApiError("forbidden", `The Google account that registered this sheet can no longer open it, so SheetAPI serves nothing of it. ${RESTORE}`, { reason: "registrant_lost_access" });
 }
 
-/** 403 for writes to a registration whose registrant may now only view the sheet. */
+/** 403 for writes to a registration whose registrant may now only view the sheet (or not even open it). */
 export function requireRegistrantCanEdit(sheet: Pick<SheetRecord, "accessState">): void {
+  requireRegistrantCanOpen(sheet);
   if (sheet.accessState !== "read_only") return;
   throw new ApiError(
     "forbidden",

@@ -194,6 +194,21 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(driveChecks() - before).toBe(1);
   });
 
+  it("ownership moved in Google: the new owner takes the sheet from the registrant, whose keys answer 401", async () => {
+    const erin = await createUser({ email: `erin-${storeName}-${n}@example.com`, plan: "business" });
+    await connectGoogleAccount(erin, erin.email!);
+    const { id, keys } = await registeredByAlice("Dave's sheet, given to erin");
+    // Dave makes erin the owner (he stays an editor, as Drive's transfer leaves him); alice still edits.
+    await access(id, { [erin.email!]: "owner", [dave.email!]: "writer" });
+    await pickInGooglePicker(erin.id, [id]);
+    const erinReg = await registration.registerSheet({ userId: erin.id, sheetUrl: id });
+    expect(erinReg).toMatchObject({ created: true, sheet: { userId: erin.id, proof: "edit" } });
+    for (const k of keys) expect((await k.list("Items")).status).toBe(401);
+    // Dave, no longer the owner, takes nothing from erin.
+    await pickInGooglePicker(dave.id, [id]);
+    await expect(registration.registerSheet({ userId: dave.id, sheetUrl: id })).rejects.toMatchObject({ code: "conflict" });
+  });
+
   it("Google failing proves nothing: the last known state holds, and the check is tried again later", async () => {
     const { id, keys } = await registeredByAlice("Dave's sheet, Google down");
     await access(id, { [alice.email!]: "none" });

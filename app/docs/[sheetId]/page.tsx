@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { isSuspension } from "@/lib/sheets/access-lapse";
+import { isSuspension, writesAllowed } from "@/lib/sheets/access-lapse";
 import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleKeyValue, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
 import { snippetsFor } from "@/lib/docs/snippets";
 import type { TabModel } from "@/lib/sheets/tab-model";
@@ -176,7 +176,7 @@ export default async function SheetDocsPage({ params }: Props) {
         <h1 className="text-3xl font-bold" data-testid="docs-title">{docs.model.title}</h1>
         <p className="text-slate-600 dark:text-slate-400">
           Each tab of this spreadsheet is a JSON collection and each row an item. Base address <code className="break-all">{docs.baseUrl}</code>; every request sends its key in the <code>X-API-Key</code> header (or as <code>Authorization: Bearer</code>).{" "}
-          {docs.sheet.writable ? "Keys with the Write permission can create, update and delete rows." : "This sheet is read-only: write requests answer 403 until the owner makes it writable."}
+          {writesAllowed(docs.sheet) ? "Keys with the Write permission can create, update and delete rows." : "This sheet is read-only: write requests answer 403 until the owner makes it writable."}
         </p>
         <nav className="flex flex-wrap gap-2 text-sm">
           {docs.model.tabs.map((t) => (
