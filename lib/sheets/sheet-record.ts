@@ -1,6 +1,6 @@
 // What the hot path needs to know about a sheet, cached in the limit store so a request touches
 // neither Postgres nor Google when its data is cached. Written through on every change.
-import type { AccessState, Sheet, SheetAccess, SheetProof } from "@/db/schema";
+import type { AccessState, Sheet, SheetAccess } from "@/db/schema";
 import { getLimitStore, type Versioned } from "@/lib/limits/store";
 import { errorFields, log } from "@/lib/log";
 
@@ -19,8 +19,6 @@ export interface SheetRecord extends Versioned {
   userEnteredWrites?: boolean;
   /** When the durable schema copy was written, Unix ms. */
   schemaUpdatedAt: number | null;
-  /** What the registrant proved (edit or view); absent in records kept before re-checks: asked of Postgres. */
-  proof?: SheetProof;
   /** The registrant's access as Google last confirmed it; absent in older records: current. */
   accessState?: AccessState;
   /** When it was last confirmed, Unix ms; absent in older records: the check is due. */
@@ -44,7 +42,6 @@ export function toSheetRecord(row: Sheet): SheetRecord {
     maxStaleSeconds: row.maxStaleSeconds,
     userEnteredWrites: row.userEnteredWrites,
     schemaUpdatedAt: row.schemaUpdatedAt?.getTime() ?? null,
-    proof: row.proof,
     accessState: row.accessState,
     accessCheckedAt: row.accessCheckedAt.getTime(),
   };
