@@ -12,6 +12,8 @@ import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { givenBack, limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { recordUsage } from "@/lib/limits/metering";
+import { currentAccess } from "@/lib/sheets/access-check";
+import { requireRegistrantCanOpen } from "@/lib/sheets/access-lapse";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
@@ -162,7 +164,10 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
         requirePermission(key, permission);
         if (key.browser && !browser) throw new ApiError("forbidden", "Browser (publishable) keys read rows only (list, one row, _aggregate, _distinct): this route needs a secret key, on a server.");
         if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
-        return handler({ ...ctx, key, sheet, dataVersion });
+        // Before any cache or conditional answer: a registrant who lost the sheet in Google gets nothing of it.
+        const current = await currentAccess(sheet);
+        requireRegistrantCanOpen(current);
+        return handler({ ...ctx, key, sheet: current, dataVersion });
       });
     })(req, context);
     applyCors(res.headers, origin);

@@ -65,7 +65,7 @@ export const metrics = {
     BUCKETS.forEach((le, i) => seconds <= le && s.buckets![i]!++);
     f.series.set(key, s);
   },
-  googleCall: counter("sheetapi_google_calls_total", "Google API calls, by method (spreadsheets.get, drive.files.get, ...), kind (read, write) and outcome (ok, rate_limited, failed, held_back)."),
+  googleCall: counter("sheetapi_google_calls_total", "Google API calls, by method (spreadsheets.get, drive.files.get, ...), kind (read, write; drive for access re-checks) and outcome (ok, rate_limited, failed, held_back)."),
   quotaGuard: counter("sheetapi_google_quota_guard_total", "Calls the quota guard made wait for a free slot (held) or refused with 503 (refused)."),
   read: counter("sheetapi_sheet_reads_total", "Row reads by how the tab was served: HIT (cache), MISS (from Google), STALE (last good copy)."),
   webhookAttempt: counter("sheetapi_webhook_attempts_total", "Webhook delivery attempts, by outcome (delivered, failed)."),

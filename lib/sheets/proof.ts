@@ -9,7 +9,11 @@ import { config } from "@/lib/env";
 import { createGoogleClients, DRIVE_FILE_SCOPE, oauthClient } from "@/lib/google/clients";
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
+import { metrics } from "@/lib/observability/metrics";
+import { recheckAccessSoon } from "./access-due";
 import { isNoAccess, translateGoogleError } from "./google-access";
+import { googleOutcomeOf } from "./google-outcomes";
+import { reserveGoogleCall } from "./google-quota";
 
 export interface Proof {
   level: Exclude<SheetProof, "none">;
@@ -54,22 +58,45 @@ export async function usableGrants(userId: string): Promise<GoogleGrant[]> {
   return (await listGrants({ userId })).filter(usable);
 }
 
+/**
+ * Drive's files.get of `id` with the grant: on the Drive quota of the grant's identity (reserved
+ * in the quota guard, so all instances together stay under it) and counted in /metrics.
+ */
+async function askDrive(grant: GoogleGrant, id: string) {
+  await reserveGoogleCall(`oauth:${grant.userId}`, "drive", grant.userId);
+  const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
+  try {
+    const { data } = await drive.files.get({ fileId: id, fields: "id,ownedByMe,capabilities(canEdit)", supportsAllDrives: true });
+    metrics.googleCall({ method: "drive.files.get", kind: "drive", outcome: googleOutcomeOf() });
+    return data;
+  } catch (err) {
+    metrics.googleCall({ method: "drive.files.get", kind: "drive", outcome: googleOutcomeOf(err) });
+    throw err;
+  }
+}
+
 /** Asks Google, with each of the account's grants, whether its Google account can open or edit `id`. */
 export async function proveAccess(userId: string, id: string): Promise<Proof> {
   const grants = await usableGrants(userId);
   if (!grants.length) throw noGrant();
   for (const grant of grants) {
-    const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
     try {
-      const { data } = await drive.files.get({ fileId: id, fields: "id,ownedByMe,capabilities(canEdit)", supportsAllDrives: true });
+      const data = await askDrive(grant, id);
       return { level: data.capabilities?.canEdit === true ? "edit" : "view", owner: data.ownedByMe === true, grant };
     } catch (err) {
+      if (err instanceof ApiError) throw err; // the quota guard's 503
       const failure = readGoogleError(err);
-      if (failure.invalidGrant) await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+      if (failure.invalidGrant) await grantRevoked(grant);
       else if (!isNoAccess(err)) throw translateGoogleError(err);
     }
   }
   throw notProven(id, grants.map((g) => g.email));
+}
+
+/** The grant is no use any more: the next registration asks again, and the account's sheets are re-checked at once. */
+async function grantRevoked(grant: GoogleGrant): Promise<void> {
+  await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+  await recheckAccessSoon({ userId: grant.userId });
 }
 
 /** A short-lived access token of the account's grant, for the Google Picker in its own browser. */
@@ -82,7 +109,7 @@ export async function pickerAccessToken(userId: string): Promise<{ token: string
       if (token) return { token, email: grant.email };
     } catch (err) {
       if (!readGoogleError(err).invalidGrant) throw translateGoogleError(err);
-      await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+      await grantRevoked(grant);
     }
   }
   return undefined;
