@@ -12,6 +12,7 @@ import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { givenBack, limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { recordUsage } from "@/lib/limits/metering";
+import { openTally } from "@/lib/limits/request-tally";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
@@ -119,7 +120,6 @@ async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision |
   // Counted before the answer leaves (lib/limits/metering.ts): in the limit store's ledger when
   // it answered for this request, so no answer a client receives goes uncounted.
   await recordUsage({ userId: key.userId, sheetId, keyId: key.id, status: res.status, storeAnswered: decision !== undefined });
-  noteKeyUsed(key.id);
   if (refund) void refundRequest(decision).catch(() => undefined);
   return res;
 }
@@ -158,6 +158,8 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
         await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429, storeAnswered: true });
         throw rateLimitError(decision);
       }
+      // What the answer counts for the sheet's stats is written with its usage.
+      openTally();
       return answer(key, ctx.params.sheetId, decision, ctx.req, ctx.requestId, async () => {
         requirePermission(key, permission);
         if (key.browser && !browser) throw new ApiError("forbidden", "Browser (publishable) keys read rows only (list, one row, _aggregate, _distinct): this route needs a secret key, on a server.");

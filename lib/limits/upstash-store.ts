@@ -2,7 +2,7 @@
 // must be atomic is one Lua script, so any number of instances agree.
 import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
-import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SEAL_USAGE, SET_IF_NEWER } from "./lua-scripts";
+import { ADD_TO_LEDGER, ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SEAL_USAGE, SET_IF_NEWER } from "./lua-scripts";
 import type { ConsumeResult, ConsumeSpec, LimitStore, UsageLedger } from "./store";
 
 /** The ledger of one database's usage, and the set of its sealed batches. */
@@ -51,8 +51,8 @@ export function upstashStore(redis: Redis): LimitStore {
     return out;
   };
   const ledger: UsageLedger = {
-    add: async (scope, field, n) => {
-      await redis.hincrby(ledgerKey(scope), field, n);
+    add: async (scope, { counts, latest }) => {
+      await run(ADD_TO_LEDGER, [ledgerKey(scope)], [String(counts.length), ...counts.flat().map(String), ...latest.flat().map(String)]);
     },
     seal: async (scope, batchId) => (await run(SEAL_USAGE, [ledgerKey(scope), sealedKey(scope), `${ledgerKey(scope)}:${batchId}`], [])) as string[],
     batch: (id) => hgetall<number>(id),
