@@ -140,7 +140,7 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
     // Any origin until the key is known; a browser key's answers name only a listed origin.
     let origin: AllowedOrigin = "*";
     const res = await route<P>(async (ctx) => {
-      ctx.annotate({ sheet: ctx.params.sheetId, key_prefix: keyPrefix(ctx.req) });
+      ctx.annotate({ key_prefix: keyPrefix(ctx.req) });
       const address = clientAddress(ctx.req);
       const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, async () => {
         const admitted = await admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, tab: ctx.params.tabName, method: ctx.req.method, address });

@@ -21,9 +21,10 @@ export async function flushKeyUsage(): Promise<void> {
   if (!state.pending.size) return;
   const ids = [...state.pending];
   state.pending.clear();
-  await stampApiKeysUsed({ ids, at: new Date() }).catch((err: unknown) =>
-    log.warn({ keys: ids.length, ...errorFields(err) }, "keys: could not stamp last use"),
-  );
+  await stampApiKeysUsed({ ids, at: new Date() }).catch((err: unknown) => {
+    metrics.databaseError({ during: "batch" });
+    log.warn({ keys: ids.length, ...errorFields(err) }, "keys: could not stamp last use");
+  });
 }
 registerFlush("keys:last-used", flushKeyUsage);
 
@@ -38,10 +39,7 @@ export function keepKeyUsed(keyId: string): void {
 export function noteKeyUsed(keyId: string): void {
   const ledger = usageLedger();
   if (!ledger) return keepKeyUsed(keyId);
-  addToLedger(ledger, { counts: [], latest: [[lastUsedField(keyId), Date.now()]] }).catch(() => {
-    metrics.storeError({ during: "last-used" });
-    keepKeyUsed(keyId);
-  });
+  addToLedger(ledger, { counts: [], latest: [[lastUsedField(keyId), Date.now()]] }).catch(() => keepKeyUsed(keyId));
 }
 
 /** Writes every stamp taken so far, this process's and the ledger's (before keys are listed, so the list shows them). */

@@ -8,7 +8,6 @@
 import { addUsage } from "@/db/queries/usage";
 import { counterBatch } from "@/lib/batching/counter-batch";
 import { keepKeyUsed } from "@/lib/keys/last-used";
-import { metrics } from "@/lib/observability/metrics";
 import { keepSheetStats } from "@/lib/sheets/sheet-stats";
 import { lastUsedField, sheetStatField, usageField } from "./ledger-fields";
 import { closeTally } from "./request-tally";
@@ -45,8 +44,8 @@ export async function recordUsage({ userId, sheetId, keyId, status, at = Date.no
       const counts: [string, number][] = [[usageField(key), 1], ...stats.map((s): [string, number] => [sheetStatField(s.sheetId, s.day, s.column), s.n])];
       return await addToLedger(ledger, { counts, latest: [[lastUsedField(keyId), at]] });
     } catch {
-      // The store stopped answering since it admitted this request: the process's batches keep it.
-      metrics.storeError({ during: "usage" });
+      // The store stopped answering since it admitted this request: the process's batches keep it
+      // (the failure is counted in the metrics by the store itself).
     }
   }
   usage.add(key, { count: 1 });

@@ -11,6 +11,7 @@ import { addLedgerBatch } from "@/db/queries/usage";
 import { config } from "@/lib/env";
 import { registerFlush } from "@/lib/lifecycle/flushes";
 import { errorFields, log } from "@/lib/log";
+import { metrics } from "@/lib/observability/metrics";
 import { perProcess } from "@/lib/per-process";
 import { readLedgerBatch } from "./ledger-fields";
 import { getLimitStore, type LedgerEntry, type UsageLedger } from "./store";
@@ -32,7 +33,10 @@ async function rollUpOnce(ledger: UsageLedger): Promise<void> {
   const batches = await ledger.seal(scope, `${Date.now()}:${randomUUID()}`);
   for (const id of batches) {
     const counts = await ledger.batch(id);
-    await addLedgerBatch(id, readLedgerBatch(counts));
+    await addLedgerBatch(id, readLedgerBatch(counts)).catch((err: unknown) => {
+      metrics.databaseError({ during: "rollup" });
+      throw err;
+    });
     await ledger.drop(scope, id);
   }
 }

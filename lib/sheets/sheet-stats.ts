@@ -27,10 +27,7 @@ function count(sheetId: string, column: SheetStatColumn): void {
   if (tallySheetStat(sheetId, day, column)) return;
   const ledger = usageLedger();
   if (!ledger) return keepSheetStats([{ sheetId, day, column, n: 1 }]);
-  addToLedger(ledger, { counts: [[sheetStatField(sheetId, day, column), 1]], latest: [] }).catch(() => {
-    metrics.storeError({ during: "sheet-stats" });
-    keepSheetStats([{ sheetId, day, column, n: 1 }]);
-  });
+  addToLedger(ledger, { counts: [[sheetStatField(sheetId, day, column), 1]], latest: [] }).catch(() => keepSheetStats([{ sheetId, day, column, n: 1 }]));
 }
 
 export function countGoogleCall(sheetId: string): void {
