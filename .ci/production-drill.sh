@@ -18,7 +18,8 @@ say() { echo "::: drill: $*"; }
 # The build `npm start` made for the smoke test is the same artifact; made here when there is none.
 [ -f .next/standalone/server.js ] || npm run build
 
-db="sheetapi_drill"
+# Named by the port base too: drills of other checkouts on the same Postgres keep their own.
+db="sheetapi_drill_${base}"
 psql "$PG_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)"
 psql "$PG_ADMIN_URL" -qc "CREATE DATABASE $db"
 
