@@ -23,9 +23,13 @@ export const lastUsedField = (keyId: string) => `${USED}\t${keyId}`;
 
 const isStatColumn = (name: string | undefined): name is SheetStatColumn => (SHEET_STAT_COLUMNS as readonly string[]).includes(name ?? "");
 
-/** A sealed batch's fields as rows: usage per key, stats per sheet and day, each key's latest use. */
-export function readLedgerBatch(fields: Record<string, number>): LedgerBatch {
+/**
+ * A sealed batch's fields as rows: usage per key, stats per sheet and day, each key's latest use;
+ * `unreadable`, fields of no kind this version knows (written by a newer one).
+ */
+export function readLedgerBatch(fields: Record<string, number>): LedgerBatch & { unreadable: string[] } {
   const usage: UsageRow[] = [];
+  const unreadable: string[] = [];
   const stats = new Map<string, SheetStatsRow>();
   const lastUsed: LedgerBatch["lastUsed"] = [];
   for (const [field, value] of Object.entries(fields)) {
@@ -41,7 +45,7 @@ export function readLedgerBatch(fields: Record<string, number>): LedgerBatch {
     } else if (parts.length === 5) {
       const [userId, sheetId, keyId, day, statusClass] = parts as [string, string, string, string, string];
       usage.push({ userId, sheetId, keyId, day, statusClass, count: n });
-    }
+    } else unreadable.push(field);
   }
-  return { usage, stats: [...stats.values()], lastUsed };
+  return { usage, stats: [...stats.values()], lastUsed, unreadable };
 }
