@@ -208,7 +208,7 @@ function billingConfig(env: Env, production: boolean): BillingConfig {
   if (!env.STRIPE_SECRET_KEY && env.BILLING !== "on" && !production) return { enabled: false, reason: "embedded" };
   if (missing.length) {
     throw new ConfigError(
-      `Paid plans need these settings: ${missing.join(", ")}. Set them (see README.md, Plans), or set BILLING=off to run without payment (owners then change plans freely).`,
+      `Paid plans need these settings: ${missing.join(", ")}. Set them (see README.md, "Plans and payment"), or set BILLING=off to run without payment (owners then change plans freely).`,
     );
   }
   // "price_new,price_old": the first is sold; subscribers of a former price keep their plan.

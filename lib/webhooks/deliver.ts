@@ -176,6 +176,7 @@ export async function deliverDueOnce(budgetMs: number): Promise<number> {
 
 const drainLogged = (ref: StreamRef) =>
   drainStream(ref).catch((err: unknown) => {
+    metrics.databaseError({ during: "webhooks" });
     log.warn({ endpoint: ref.endpointId, ...errorFields(err) }, "webhooks: drain failed");
     throw err;
   });
