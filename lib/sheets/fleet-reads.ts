@@ -29,14 +29,18 @@ const fleetReadKey = (sheetId: string, tab: string) => `sheetapi:tabread:${sheet
 
 /** A digest of a copy's values as read (the cells, their header and where the data ends). */
 export function fingerprintOf(data: TabData): string {
-  return createHash("sha1").update(JSON.stringify([data.columns, data.rows, data.lastRowNumber, data.where])).digest("base64url");
+  const hash = createHash("sha1").update(JSON.stringify([data.columns, data.lastRowNumber, data.where]));
+  // Rows hand out their cells on demand (tab-columns.ts): each row is spelled out.
+  for (const row of data.rows) hash.update(JSON.stringify([row.rowNumber, row.id, row.cells]));
+  return hash.digest("base64url");
 }
 
 /** Tells the fleet this instance read the tab (best effort: without the store each instance reads for itself). */
 export function recordRead(sheetId: string, tab: string, copy: CopyState, ttlSeconds: number): void {
   if (copy.version === undefined) return;
   const read: FleetRead = { v: copy.fetchedAt, version: copy.version, epoch: copy.epoch, fingerprint: copy.fingerprint };
-  getLimitStore().setIfNewer(fleetReadKey(sheetId, tab), read, Math.max(1, ttlSeconds)).catch(() => undefined);
+  // Kept a little past the TTL: a copy read just before it may still take it up to then.
+  getLimitStore().setIfNewer(fleetReadKey(sheetId, tab), read, ttlSeconds + 60).catch(() => undefined);
 }
 
 /**
