@@ -102,6 +102,8 @@ export const sheets = pgTable(
     /** The grant's refresh token, copied for the hot path (AES-256-GCM under ENCRYPTION_KEY). */
     refreshTokenCiphertext: text("refresh_token_ciphertext"),
     grantEmail: text("grant_email"),
+    /** The service account ("service_account" access) the sheet is shared with, kept for good: its identity and quota. Null: the first configured. */
+    serviceAccount: text("service_account"),
     needsReauth: boolean("needs_reauth").notNull().default(false),
     cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(10),
     /** How old a copy may be served (marked STALE) while Google is rate limiting or down; 0 = never. */

@@ -6,7 +6,7 @@ import { listClaimsAgainst, listSheets } from "@/db/queries/sheets";
 import { usableGrants } from "@/lib/sheets/proof";
 import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
-import { config } from "@/lib/env";
+import { suggestedServiceAccount } from "@/lib/google/identities";
 import { getUserById } from "@/db/queries/users";
 import { accountLimits } from "@/lib/limits/accounts";
 import { planOf } from "@/lib/limits/plans";
@@ -70,7 +70,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               </div>
               <div className="flex flex-wrap gap-2 text-xs">
                 {s.needsReauth && <span className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">needs re-authorization</span>}
-                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{accessLabel(s.access, s.grantEmail)}</span>
+                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{accessLabel(s.access, s.grantEmail, s.serviceAccount)}</span>
                 <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{s.writable ? "read and write" : "read-only"}</span>
               </div>
             </li>
@@ -78,7 +78,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </ul>
       )}
       <RegisterForm
-        serviceAccountEmail={config().google.serviceAccount.email}
+        // The address this account's sheets are shared with (one of the service's identities).
+        serviceAccountEmail={suggestedServiceAccount(user.id)}
         googleEmail={grants[0]?.email ?? null}
         // Not for a sheet already on the list (the address kept from a flow that registered it).
         pickId={isSheetId(pick) && !sheets.some((s) => s.id === pick) ? pick : undefined}
