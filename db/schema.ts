@@ -17,6 +17,8 @@ export const users = pgTable("users", {
   plan: text("plan").notNull().default("free_trial"),
   /** Start of the first billing period; each period repeats monthly from here (DECISIONS 14). */
   billingAnchor: timestamp("billing_anchor", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  /** The service account this account is asked to share its sheets with, chosen once (lib/google/identities.ts). */
+  serviceAccount: text("service_account"),
   createdAt: createdAt(),
 });
 

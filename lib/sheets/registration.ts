@@ -58,7 +58,7 @@ async function serviceAccountCanEdit(id: string, email: string): Promise<boolean
 async function chooseReach(id: string, proof: Proof, via: "service" | "grant", userId: string, current?: string | null): Promise<Reach> {
   const personCanEdit = proof.level === "edit";
   if (via === "service") {
-    for (const email of serviceAccountsToTry(userId, current)) {
+    for (const email of await serviceAccountsToTry(userId, current)) {
       const saCanEdit = await serviceAccountCanEdit(id, email);
       // A link-viewable sheet the service account may only view stays read-only here (DECISIONS
       // 18): its editor makes it writable through the private flow, with their own grant.

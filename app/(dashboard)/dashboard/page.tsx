@@ -6,7 +6,7 @@ import { listClaimsAgainst, listSheets } from "@/db/queries/sheets";
 import { usableGrants } from "@/lib/sheets/proof";
 import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
-import { suggestedServiceAccount } from "@/lib/google/identities";
+import { serviceAccountFor } from "@/lib/google/identities";
 import { getUserById } from "@/db/queries/users";
 import { accountLimits } from "@/lib/limits/accounts";
 import { planOf } from "@/lib/limits/plans";
@@ -79,7 +79,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       )}
       <RegisterForm
         // The address this account's sheets are shared with (one of the service's identities).
-        serviceAccountEmail={suggestedServiceAccount(user.id)}
+        serviceAccountEmail={await serviceAccountFor(user.id)}
         googleEmail={grants[0]?.email ?? null}
         // Not for a sheet already on the list (the address kept from a flow that registered it).
         pickId={isSheetId(pick) && !sheets.some((s) => s.id === pick) ? pick : undefined}

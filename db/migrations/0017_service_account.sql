@@ -1,1 +1,0 @@
-ALTER TABLE "sheets" ADD COLUMN "service_account" text;
