@@ -3,10 +3,11 @@
 // sheet across the fleet: the last answer is kept in the limit store, an instance that finds it
 // older than the interval claims the next check there (one claim per interval, atomically) and
 // the others take the claimant's answer, epoch included, when they look again. Without the store
-// each instance asks for itself. Concurrent askers in an instance share one call. Drive cannot say which tab changed,
-// so a change it reports starts a new "change epoch" of the sheet: every cached tab read in an
-// earlier epoch is out of date (and the tab cache reads them again together, in one batch). The
-// TTL bounds staleness in every case, since Drive's time can lag an edit by minutes.
+// each instance asks for itself. Concurrent askers in an instance share one call. Drive cannot
+// say which tab changed, so a change it reports starts a new "change epoch" of the sheet: every
+// cached tab read in an earlier epoch is out of date (and the tab cache reads them again
+// together, in one batch). The TTL bounds staleness in every case, since Drive's time can lag an
+// edit by minutes.
 //
 // Writes through the service change the file too, and their tabs are re-read through their own
 // versions: a change of modifiedTime that writes explain must not throw away the other tabs. A
