@@ -17,6 +17,8 @@ export const users = pgTable("users", {
   plan: text("plan").notNull().default("free_trial"),
   /** Start of the first billing period; each period repeats monthly from here (DECISIONS 14). */
   billingAnchor: timestamp("billing_anchor", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  /** The service account this account is asked to share its sheets with, chosen once (lib/google/identities.ts). */
+  serviceAccount: text("service_account"),
   createdAt: createdAt(),
 });
 
@@ -109,6 +111,8 @@ export const sheets = pgTable(
     /** The grant's refresh token, copied for the hot path (AES-256-GCM under ENCRYPTION_KEY). */
     refreshTokenCiphertext: text("refresh_token_ciphertext"),
     grantEmail: text("grant_email"),
+    /** The service account ("service_account" access) the sheet is shared with, kept for good: its identity and quota. Null: the first configured. */
+    serviceAccount: text("service_account"),
     needsReauth: boolean("needs_reauth").notNull().default(false),
     /** Whether the registrant's proof still holds in Google, as last checked (lib/sheets/access-check.ts). */
     accessState: text("access_state").$type<AccessState>().notNull().default("current"),

@@ -71,6 +71,20 @@ describe("loadConfig", () => {
     expect(cfg.demo.enabled).toBe(false);
   });
 
+  it("takes several service accounts from GOOGLE_SERVICE_ACCOUNTS, after GOOGLE_SERVICE_ACCOUNT_JSON, each address once", () => {
+    const key = (n: number) => ({ client_email: `sa-${n}@p.iam.gserviceaccount.com`, private_key: `key ${n}` });
+    const emails = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir(), ...env }).google.serviceAccounts.map((a) => a.email);
+    expect(emails({ GOOGLE_SERVICE_ACCOUNT_JSON: JSON.stringify(key(1)), GOOGLE_SERVICE_ACCOUNTS: JSON.stringify([key(1), key(2), key(3)]) })).toEqual(["sa-1@p.iam.gserviceaccount.com", "sa-2@p.iam.gserviceaccount.com", "sa-3@p.iam.gserviceaccount.com"]);
+    const listOnly = loadConfig({ DATA_DIR: dataDir(), GOOGLE_SERVICE_ACCOUNTS: Buffer.from(JSON.stringify([key(2), key(3)])).toString("base64") });
+    expect([listOnly.google.serviceAccount.email, listOnly.google.serviceAccounts.length]).toEqual(["sa-2@p.iam.gserviceaccount.com", 2]);
+    // Embedded defaults: one identity, the generated one.
+    expect(loadConfig({ DATA_DIR: dataDir() }).google.serviceAccounts).toHaveLength(1);
+    // In production the list stands in for the single key.
+    expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir(), GOOGLE_SERVICE_ACCOUNTS: JSON.stringify([key(1)]) })).toThrow(/^(?![\s\S]*GOOGLE_SERVICE_ACCOUNT_JSON)[\s\S]*GOOGLE_API_KEY/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), GOOGLE_SERVICE_ACCOUNTS: "[]" })).toThrow(/GOOGLE_SERVICE_ACCOUNTS: needs a JSON list of key files/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), GOOGLE_SERVICE_ACCOUNTS: "[{\"client_email\": 1" })).toThrow(/GOOGLE_SERVICE_ACCOUNTS: not JSON/);
+  });
+
   it("names loopback hosts localhost in the base URL, as Next.js does", () => {
     expect(loadConfig({ DATA_DIR: dataDir(), APP_URL: "http://127.0.0.1:3210/" }).appUrl).toBe("http://localhost:3210");
     expect(loadConfig({ DATA_DIR: dataDir(), APP_URL: "https://api.example.com" }).appUrl).toBe("https://api.example.com");

@@ -42,6 +42,8 @@ const schema = z.object({
   GOOGLE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
   GOOGLE_API_KEY: optional,
   GOOGLE_SERVICE_ACCOUNT_JSON: optional,
+  /** More service accounts (identities, each with its own Google quota): a JSON list of key files, raw or base64. */
+  GOOGLE_SERVICE_ACCOUNTS: optional,
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_OAUTH_ISSUER: optionalUrl,
@@ -169,7 +171,10 @@ export interface AppConfig {
     /** Base for the Sheets and Drive clients; undefined means Google's own endpoints. */
     rootUrl?: string;
     apiKey: string;
+    /** The first identity: sheets registered before there were several keep it. */
     serviceAccount: ServiceAccount;
+    /** Every identity sheets are spread over (the first is `serviceAccount`); one on embedded defaults. */
+    serviceAccounts: ServiceAccount[];
     oauth: { clientId: string; clientSecret: string; issuer: string };
     /** The Google Picker, loaded in the owner's browser to choose a sheet (drive.file). */
     picker: { scriptUrl: string; appId: string; developerKey: string };
@@ -262,14 +267,45 @@ export function generatedSecrets(dataDir: string): GeneratedSecrets {
   }
 }
 
+const serviceAccountKeyFile = z.object({ client_email: z.string().email(), private_key: z.string().min(1), token_uri: z.url().optional() });
+
+/** JSON as written, or base64 of it (what a secret store without newlines keeps). */
+function jsonSetting(name: string, value: string): unknown {
+  const text = /^\s*[[{]/.test(value) ? value : Buffer.from(value, "base64").toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${name}: not JSON (nor base64 of JSON)`);
+  }
+}
+
+function toServiceAccount(key: z.infer<typeof serviceAccountKeyFile>, emulatedTokenUrl: string | undefined): ServiceAccount {
+  return { email: key.client_email, privateKey: key.private_key, tokenUrl: emulatedTokenUrl ?? key.token_uri ?? GOOGLE_TOKEN_URI };
+}
+
 function parseServiceAccount(json: string, emulatedTokenUrl: string | undefined): ServiceAccount {
-  const text = json.startsWith("{") ? json : Buffer.from(json, "base64").toString("utf8");
-  const parsed = z
-    .object({ client_email: z.string().email(), private_key: z.string().min(1), token_uri: z.url().optional() })
-    .safeParse(JSON.parse(text));
+  const parsed = serviceAccountKeyFile.safeParse(jsonSetting("GOOGLE_SERVICE_ACCOUNT_JSON", json));
   if (!parsed.success) throw new ConfigError("GOOGLE_SERVICE_ACCOUNT_JSON: needs client_email and private_key");
-  const tokenUrl = emulatedTokenUrl ?? parsed.data.token_uri ?? GOOGLE_TOKEN_URI;
-  return { email: parsed.data.client_email, privateKey: parsed.data.private_key, tokenUrl };
+  return toServiceAccount(parsed.data, emulatedTokenUrl);
+}
+
+/** GOOGLE_SERVICE_ACCOUNTS: a list of key files as Google gives them, one per identity. */
+function parseServiceAccounts(json: string, emulatedTokenUrl: string | undefined): ServiceAccount[] {
+  const parsed = z.array(serviceAccountKeyFile).min(1).safeParse(jsonSetting("GOOGLE_SERVICE_ACCOUNTS", json));
+  if (!parsed.success) throw new ConfigError("GOOGLE_SERVICE_ACCOUNTS: needs a JSON list of key files, each with client_email and private_key");
+  return parsed.data.map((key) => toServiceAccount(key, emulatedTokenUrl));
+}
+
+/**
+ * The service's identities: GOOGLE_SERVICE_ACCOUNT_JSON first (sheets registered before the list
+ * existed keep it), then the list, each address once.
+ */
+function serviceAccountsOf(env: Env, emulatedTokenUrl: string | undefined, generated: GeneratedSecrets | undefined): ServiceAccount[] {
+  const single = env.GOOGLE_SERVICE_ACCOUNT_JSON ? [parseServiceAccount(env.GOOGLE_SERVICE_ACCOUNT_JSON, emulatedTokenUrl)] : [];
+  const listed = env.GOOGLE_SERVICE_ACCOUNTS ? parseServiceAccounts(env.GOOGLE_SERVICE_ACCOUNTS, emulatedTokenUrl) : [];
+  const all = [...single, ...listed].filter((account, i, list) => list.findIndex((a) => a.email === account.email) === i);
+  if (all.length) return all;
+  return [{ email: EMULATOR_DEFAULTS.serviceAccountEmail, privateKey: generated!.serviceAccountKey, tokenUrl: emulatedTokenUrl ?? GOOGLE_TOKEN_URI }];
 }
 
 function parseKey(value: string): Buffer {
@@ -287,7 +323,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   const production = env.NODE_ENV === "production";
   if (production && !env.ALLOW_EMBEDDED) {
-    const missing = PRODUCTION_REQUIRED.filter((name) => !env[name]);
+    // The list of service accounts stands in for the single one.
+    const missing = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
     if (missing.length) {
       throw new ConfigError(
         `Production needs these settings: ${missing.join(", ")}. ` +
@@ -299,15 +336,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError("UPSTASH_REDIS_REST_TOKEN: required when UPSTASH_REDIS_REST_URL is set");
   }
   const dataDir = resolve(env.DATA_DIR);
-  const needsGenerated = !env.AUTH_SECRET || !env.ENCRYPTION_KEY || !env.GOOGLE_SERVICE_ACCOUNT_JSON;
+  const ownServiceAccount = Boolean(env.GOOGLE_SERVICE_ACCOUNT_JSON || env.GOOGLE_SERVICE_ACCOUNTS);
+  const needsGenerated = !env.AUTH_SECRET || !env.ENCRYPTION_KEY || !ownServiceAccount;
   const generated = needsGenerated ? generatedSecrets(dataDir) : undefined;
-  const realGoogle = Boolean(env.GOOGLE_SERVICE_ACCOUNT_JSON && env.GOOGLE_CLIENT_ID) && !env.GOOGLE_API_ROOT_URL;
+  const realGoogle = Boolean(ownServiceAccount && env.GOOGLE_CLIENT_ID) && !env.GOOGLE_API_ROOT_URL;
   const emulatorUrl = env.GOOGLE_API_ROOT_URL ?? `http://127.0.0.1:${env.GOOGLE_EMULATOR_PORT}`;
   // Next.js reports every loopback host as "localhost" (NextURL), so a 127.0.0.1 base URL would
   // send sign-in redirects to another origin than the one holding the cookies.
   const oauthIssuer = env.GOOGLE_OAUTH_ISSUER ?? (realGoogle ? "https://accounts.google.com" : emulatorUrl.replace(/\/$/, ""));
   // Emulated Google answers token requests at its issuer, as Google does at oauth2.googleapis.com.
   const emulatedTokenUrl = realGoogle ? undefined : `${oauthIssuer}/token`;
+  const serviceAccounts = serviceAccountsOf(env, emulatedTokenUrl, generated);
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "").replace(/^(https?:\/\/)(127(?:\.\d+){3}|\[::1\])(?=[:/]|$)/, "$1localhost");
 
   return {
@@ -324,9 +363,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       emulated: !realGoogle,
       rootUrl: realGoogle ? undefined : emulatorUrl.replace(/\/$/, ""),
       apiKey: env.GOOGLE_API_KEY ?? EMULATOR_DEFAULTS.apiKey,
-      serviceAccount: env.GOOGLE_SERVICE_ACCOUNT_JSON
-        ? parseServiceAccount(env.GOOGLE_SERVICE_ACCOUNT_JSON, emulatedTokenUrl)
-        : { email: EMULATOR_DEFAULTS.serviceAccountEmail, privateKey: generated!.serviceAccountKey, tokenUrl: emulatedTokenUrl ?? GOOGLE_TOKEN_URI },
+      serviceAccount: serviceAccounts[0]!,
+      serviceAccounts,
       oauth: {
         clientId: env.GOOGLE_CLIENT_ID ?? EMULATOR_DEFAULTS.clientId,
         clientSecret: env.GOOGLE_CLIENT_SECRET ?? EMULATOR_DEFAULTS.clientSecret,

@@ -26,6 +26,7 @@ export async function googleSettingsFor(url: string): Promise<GoogleSettings> {
     rootUrl: url,
     apiKey: EMULATOR_DEFAULTS.apiKey,
     serviceAccount,
+    serviceAccounts: [serviceAccount],
     oauth: { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: EMULATOR_DEFAULTS.clientSecret, issuer: url },
     picker: { scriptUrl: `${url}/js/api.js`, appId: EMULATOR_DEFAULTS.projectNumber, developerKey: EMULATOR_DEFAULTS.apiKey },
     requestTimeoutMs: 5000,

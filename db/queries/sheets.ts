@@ -46,7 +46,7 @@ export async function flagSheetNeedsReauth({ id, refreshTokenCiphertext }: { id:
 }
 
 /** The owner's sheet reached through their grant from now on (re-authorized, or switched to it). */
-export async function saveSheetGrant(input: { id: string; userId: string } & Pick<NewSheet, "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail">): Promise<Sheet | undefined> {
+export async function saveSheetGrant(input: { id: string; userId: string } & Pick<NewSheet, "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail" | "serviceAccount">): Promise<Sheet | undefined> {
   const { id, userId, ...set } = input;
   const [row] = await getDb()
     .update(sheets)
@@ -75,7 +75,7 @@ export async function setSheetSettings(input: { id: string; userId: string; sett
  * `overEdit` (the file's owner, or an editor over a holder whose edit access just lapsed in
  * Google) a registration with edit proof moves too, still only from `fromUserId`.
  */
-export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; overEdit?: boolean; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
+export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; overEdit?: boolean; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail" | "serviceAccount"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
   return getDb().transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx

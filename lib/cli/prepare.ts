@@ -28,7 +28,7 @@ import { keepPlan } from "./start-plan-cache.mjs";
 export interface StartPlan {
   production: boolean;
   /** emulators/google to run (or reuse) on loopback, when Google is embedded. */
-  emulator?: { port: number; url: string; dataFile: string; serviceAccountEmail: string; serviceAccountPublicKey: string };
+  emulator?: { port: number; url: string; dataFile: string; serviceAccountEmail: string; serviceAccountKeys: { email: string; publicKey: string }[] };
   server: { command: string; args: string[]; envSet: Record<string, string>; envUnset: string[]; localUrl: string };
   /** The embedded database's gate file (db/gate.ts), when the server starts before the migrations end. */
   gate?: string;
@@ -149,9 +149,9 @@ async function main() {
           url: emulatorUrl,
           dataFile: resolve(cfg.dataDir, "google-emulator.json"),
           serviceAccountEmail: cfg.google.serviceAccount.email,
-          // Given to the emulator as uploading it in IAM gives it to Google: its token endpoint
-          // then accepts this instance's signed assertions.
-          serviceAccountPublicKey: createPublicKey(cfg.google.serviceAccount.privateKey).export({ type: "spki", format: "pem" }).toString(),
+          // Given to the emulator as uploading them in IAM gives them to Google: its token endpoint
+          // then accepts this instance's signed assertions, for each of its service accounts.
+          serviceAccountKeys: cfg.google.serviceAccounts.map((a) => ({ email: a.email, publicKey: createPublicKey(a.privateKey).export({ type: "spki", format: "pem" }).toString() })),
         }
       : undefined,
     // The standalone server reads its address from PORT and HOSTNAME (set here: a shell's or a

@@ -134,12 +134,14 @@ function postJson(url, body) {
   });
 }
 
-/** This instance's service-account key, uploaded to the emulator (a reused one too: each DATA_DIR has its own key). */
+/** This instance's service-account keys, uploaded to the emulator (a reused one too: each DATA_DIR has its own key). */
 async function uploadServiceAccountKey(emulator) {
-  const code = await postJson(`${emulator.url}/__admin/service-account-keys`, { email: emulator.serviceAccountEmail, publicKey: emulator.serviceAccountPublicKey });
-  if (code < 200 || code >= 300) {
-    console.error(`✗ emulators/google refused the service account key (HTTP ${code}).`);
-    stop(1);
+  for (const key of emulator.serviceAccountKeys) {
+    const code = await postJson(`${emulator.url}/__admin/service-account-keys`, key);
+    if (code < 200 || code >= 300) {
+      console.error(`✗ emulators/google refused the key of ${key.email} (HTTP ${code}).`);
+      stop(1);
+    }
   }
 }
 

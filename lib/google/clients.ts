@@ -11,7 +11,8 @@ export type GoogleSettings = AppConfig["google"];
 
 export type GoogleCredential =
   | { kind: "apiKey" }
-  | { kind: "serviceAccount" }
+  /** `email`: which of the service's identities (the first when unset). */
+  | { kind: "serviceAccount"; email?: string }
   | { kind: "oauth"; refreshToken: string };
 
 export interface GoogleClients {
@@ -52,15 +53,24 @@ export function oauthClient(google: GoogleSettings, redirectUri?: string): OAuth
 /** The token endpoint gtoken (inside google-auth-library's JWT client) has built in. */
 export const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
 
-// One JWT client per process and key: it exchanges a signed assertion at the token endpoint
-// (the JWT-bearer grant) and keeps the access token until shortly before it expires, so every
-// sheet, registration and change check shares one token instead of signing in per call.
-let serviceAccountClient: { fingerprint: string; auth: JWT } | undefined;
+// One JWT client per process and service account: it exchanges a signed assertion at the token
+// endpoint (the JWT-bearer grant) and keeps the access token until shortly before it expires, so
+// every sheet, registration and change check of that identity shares one token instead of
+// signing in per call.
+const serviceAccountClients = new Map<string, { fingerprint: string; auth: JWT }>();
 
-function serviceAccountAuth(google: GoogleSettings): JWT {
-  const { email, privateKey, tokenUrl } = google.serviceAccount;
+/** One of the service's identities by address; undefined when it is not configured (any more). */
+export function serviceAccountOf(google: GoogleSettings, email: string | undefined) {
+  return email === undefined ? google.serviceAccount : google.serviceAccounts.find((a) => a.email === email);
+}
+
+function serviceAccountAuth(google: GoogleSettings, which: string | undefined): JWT {
+  const account = serviceAccountOf(google, which);
+  if (!account) throw new Error(`the service account ${which} is not configured (GOOGLE_SERVICE_ACCOUNTS)`);
+  const { email, privateKey, tokenUrl } = account;
   const fingerprint = `${email}\n${tokenUrl}\n${privateKey}`;
-  if (serviceAccountClient?.fingerprint === fingerprint) return serviceAccountClient.auth;
+  const cached = serviceAccountClients.get(email);
+  if (cached?.fingerprint === fingerprint) return cached.auth;
   const auth = new JWT({ email, key: privateKey, scopes: [SHEETS_SCOPE, DRIVE_METADATA_SCOPE] });
   // The token request goes where the configuration says: the key file's token_uri (Google's own
   // endpoint in production) or the emulator's. gtoken only knows Google's URL, so the request is
@@ -80,14 +90,14 @@ function serviceAccountAuth(google: GoogleSettings): JWT {
       throw err;
     },
   });
-  serviceAccountClient = { fingerprint, auth };
+  serviceAccountClients.set(email, { fingerprint, auth });
   return auth;
 }
 
 export function createGoogleClients(google: GoogleSettings, credential: GoogleCredential): GoogleClients {
   let auth: string | JWT | OAuth2Client;
   if (credential.kind === "apiKey") auth = google.apiKey;
-  else if (credential.kind === "serviceAccount") auth = serviceAccountAuth(google);
+  else if (credential.kind === "serviceAccount") auth = serviceAccountAuth(google, credential.email);
   else {
     const client = oauthClient(google);
     client.setCredentials({ refresh_token: credential.refreshToken });

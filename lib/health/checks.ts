@@ -45,7 +45,7 @@ async function probeSheetsBackend(rootUrl: string): Promise<void> {
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   await res.body?.cancel();
   const signIn = serviceAccountSignInFailure();
-  if (signIn) throw new Error(`the service account cannot sign in to Google (${signIn}); check GOOGLE_SERVICE_ACCOUNT_JSON and the server clock`);
+  if (signIn) throw new Error(`a service account cannot sign in to Google (${signIn}); check GOOGLE_SERVICE_ACCOUNT_JSON / GOOGLE_SERVICE_ACCOUNTS and the server clock`);
 }
 
 export async function checkHealth(): Promise<HealthReport> {

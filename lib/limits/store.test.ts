@@ -30,6 +30,14 @@ describe.each(stores)("%s store", (_name, make) => {
     await store.del(key);
     expect(await store.mget([key])).toEqual([null]);
   });
+
+  it("claims a key once, for less than a second when asked (one Drive check per interval across instances)", async () => {
+    const store = make();
+    const key = `${prefix}:claim`;
+    expect([await store.putIfAbsent(key, {}, 0.2), await store.putIfAbsent(key, {}, 0.2)]).toEqual([true, false]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await store.putIfAbsent(key, {}, 0.2)).toBe(true);
+  });
 });
 
 describe.each(stores)("%s store: hashes (pending writes)", (_name, make) => {

@@ -67,7 +67,7 @@ export interface LimitStore {
   /** Stores `value` unless the stored copy has a version at least as high. */
   setIfNewer(key: string, value: Versioned, ttlSeconds: number): Promise<void>;
   del(key: string): Promise<void>;
-  /** Stores a JSON value only if the key is free: true when this call stored it. */
+  /** Stores a JSON value only if the key is free: true when this call stored it. `ttlSeconds` may be a fraction. */
   putIfAbsent(key: string, value: object, ttlSeconds: number): Promise<boolean>;
   /** Stores a JSON value, replacing any. */
   put(key: string, value: object, ttlSeconds: number): Promise<void>;

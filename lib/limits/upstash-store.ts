@@ -99,7 +99,8 @@ function upstashOperations(redis: Redis): LimitStore {
     del: async (key) => {
       await redis.del(key);
     },
-    putIfAbsent: async (key, value, ttlSeconds) => (await redis.set(key, JSON.stringify(value), { nx: true, ex: ttlSeconds })) === "OK",
+    // In milliseconds: a claim may last less than a second (a change-check interval).
+    putIfAbsent: async (key, value, ttlSeconds) => (await redis.set(key, JSON.stringify(value), { nx: true, px: Math.max(1, Math.round(ttlSeconds * 1000)) })) === "OK",
     put: async (key, value, ttlSeconds) => {
       await redis.set(key, JSON.stringify(value), { ex: ttlSeconds });
     },

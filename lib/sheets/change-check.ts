@@ -1,9 +1,13 @@
 // Noticing edits made directly in the spreadsheet: the file's modifiedTime from the Drive API
 // (a separate, larger quota than Sheets), asked at most once per CHANGE_CHECK_INTERVAL_MS per
-// sheet and instance, with concurrent askers sharing one call. Drive cannot say which tab changed,
-// so a change it reports starts a new "change epoch" of the sheet: every cached tab read in an
-// earlier epoch is out of date (and the tab cache reads them again together, in one batch). The
-// TTL bounds staleness in every case, since Drive's time can lag an edit by minutes.
+// sheet across the fleet: the last answer is kept in the limit store, an instance that finds it
+// older than the interval claims the next check there (one claim per interval, atomically) and
+// the others take the claimant's answer, epoch included, when they look again. Without the store
+// each instance asks for itself. Concurrent askers in an instance share one call. Drive cannot
+// say which tab changed, so a change it reports starts a new "change epoch" of the sheet: every
+// cached tab read in an earlier epoch is out of date (and the tab cache reads them again
+// together, in one batch). The TTL bounds staleness in every case, since Drive's time can lag an
+// edit by minutes.
 //
 // Writes through the service change the file too, and their tabs are re-read through their own
 // versions: a change of modifiedTime that writes explain must not throw away the other tabs. A
@@ -12,6 +16,7 @@
 // right after its write, so its own change is absorbed before an edit in the Sheets UI can follow
 // it. An edit that lands together with a write is then shown by the TTL, not sooner: DECISIONS 12
 // lets Drive make an edit show sooner, never later.
+import { randomInt } from "node:crypto";
 import { withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/limits/store";
@@ -33,12 +38,25 @@ export interface Watch {
   /** Another write finished while Drive was being asked: ask once more after. */
   askAgain: boolean;
   flight?: Promise<void>;
+  /** This instance's look at the fleet's last answer, shared by concurrent readers. */
+  looking?: Promise<void>;
+}
+
+/** Drive's last answer for a sheet as the fleet knows it; `v` is when it came (Unix ms). */
+interface FleetAnswer {
+  v: number;
+  modifiedTime: string | undefined;
+  writes: number | undefined;
+  epoch: number;
 }
 
 const MAX_WATCHES = 5000;
 const watches = new Map<string, Watch>();
-// Epochs are unique in the process: a watch dropped and made again never matches old copies.
-let lastEpoch = 0;
+// Epochs are random (48 bits), so unique across the fleet and over time: a watch dropped and
+// made again never matches old copies, and an epoch one instance started means the same change
+// to every instance that takes it from the store.
+const newEpoch = () => randomInt(2 ** 47);
+const FLEET_ANSWER_TTL_SECONDS = 7 * 24 * 3600;
 
 /** The store key counting writes through the service to a sheet (any tab, any instance). */
 export const sheetWritesKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
@@ -68,16 +86,52 @@ export function noteAnswer(watch: Watch, modifiedTime: string | undefined, write
   if (modifiedTime === undefined) return; // Drive could not tell: the TTL applies.
   if (modifiedTime !== watch.modifiedTime) {
     const explained = watch.ownWrite || (writes !== undefined && watch.writes !== undefined && writes > watch.writes);
-    if (!explained || watch.modifiedTime === undefined) watch.epoch = ++lastEpoch;
+    if (!explained || watch.modifiedTime === undefined) watch.epoch = newEpoch();
     watch.modifiedTime = modifiedTime;
     watch.writes = writes;
   } else if (watch.writes === undefined) watch.writes = writes;
   watch.ownWrite = false;
 }
 
+const fleetKey = (sheetId: string) => `sheetapi:drive:${sheetId}`;
+const claimKey = (sheetId: string) => `sheetapi:drive-claim:${sheetId}`;
+
+/** Takes the fleet's answer when it is newer than what this instance knows. */
+function adopt(watch: Watch, answer: FleetAnswer | null | undefined): void {
+  if (!answer || answer.v < watch.checkedAt) return;
+  Object.assign(watch, { modifiedTime: answer.modifiedTime, writes: answer.writes, epoch: answer.epoch, checkedAt: answer.v });
+}
+
+/** Hands this instance's answer to the others (a later answer already there is kept). */
+function publish(sheetId: string, watch: Watch): void {
+  const answer: FleetAnswer = { v: watch.checkedAt, modifiedTime: watch.modifiedTime, writes: watch.writes, epoch: watch.epoch };
+  getLimitStore().setIfNewer(fleetKey(sheetId), answer, FLEET_ANSWER_TTL_SECONDS).catch(() => undefined);
+}
+
+/**
+ * The fleet's last answer when it is recent; else Drive is asked by whichever instance claims
+ * the check (this one, or another whose answer the next look finds). Without the store, this
+ * instance asks for itself.
+ */
+async function lookFleet(sheet: WatchedSheet, watch: Watch, interval: number): Promise<void> {
+  const store = getLimitStore();
+  let claimed: boolean;
+  try {
+    const [answer] = await store.mget<FleetAnswer>([fleetKey(sheet.id)]);
+    adopt(watch, answer);
+    if (Date.now() - watch.checkedAt < interval) return;
+    // The claim lasts one interval: one Drive check per sheet and interval, whoever makes it.
+    claimed = await store.putIfAbsent(claimKey(sheet.id), {}, Math.max(interval, 1) / 1000);
+  } catch {
+    claimed = true;
+  }
+  if (claimed) await ask(sheet, watch);
+}
+
 function ask(sheet: WatchedSheet, watch: Watch): Promise<void> {
   watch.flight ??= Promise.all([askDrive(sheet), writeCount(sheet.id)]).then(([modifiedTime, writes]) => {
     noteAnswer(watch, modifiedTime, writes, Date.now());
+    if (modifiedTime !== undefined) publish(sheet.id, watch);
     watch.flight = undefined;
     if (watch.askAgain) {
       watch.askAgain = false;
@@ -91,7 +145,7 @@ function watchOf(sheetId: string): Watch {
   let watch = watches.get(sheetId);
   if (!watch) {
     if (watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
-    watch = { modifiedTime: undefined, writes: undefined, epoch: ++lastEpoch, checkedAt: -Infinity, ownWrite: false, askAgain: false };
+    watch = { modifiedTime: undefined, writes: undefined, epoch: newEpoch(), checkedAt: -Infinity, ownWrite: false, askAgain: false };
     watches.set(sheetId, watch);
   }
   return watch;
@@ -103,7 +157,11 @@ function watchOf(sheetId: string): Watch {
  */
 export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promise<number> {
   const watch = watchOf(sheet.id);
-  if (now - watch.checkedAt >= config().env.CHANGE_CHECK_INTERVAL_MS) await withinDeadline(ask(sheet, watch), CHANGE_CHECK_WAIT_MS);
+  const interval = config().env.CHANGE_CHECK_INTERVAL_MS;
+  if (now - watch.checkedAt >= interval) {
+    watch.looking ??= lookFleet(sheet, watch, interval).finally(() => (watch.looking = undefined));
+    await withinDeadline(watch.looking, CHANGE_CHECK_WAIT_MS);
+  }
   return watch.epoch;
 }
 

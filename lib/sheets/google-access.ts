@@ -4,7 +4,7 @@ import { flagGrantNeedsReauth } from "@/db/queries/grants";
 import { flagSheetNeedsReauth } from "@/db/queries/sheets";
 import { decryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
-import { createGoogleClients, type GoogleClients, type GoogleCredential } from "@/lib/google/clients";
+import { createGoogleClients, serviceAccountOf, type GoogleClients, type GoogleCredential } from "@/lib/google/clients";
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
 import { googleIdentity, reserveGoogleCall, type CallKind } from "./google-quota";
@@ -16,11 +16,16 @@ import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
 import { recheckAccessSoon } from "./access-due";
 import { log } from "@/lib/log";
 
-type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext"> & Partial<Pick<SheetRecord, "userId">>;
+// `serviceAccount` is optional in the type only: callers pass the sheet's record, which has it.
+type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext"> & Partial<Pick<SheetRecord, "userId" | "serviceAccount">>;
 
 export function credentialFor(sheet: SheetAccessRecord): GoogleCredential {
   if (sheet.access === "public") return { kind: "apiKey" };
-  if (sheet.access === "service_account") return { kind: "serviceAccount" };
+  if (sheet.access === "service_account") {
+    const email = sheet.serviceAccount ?? undefined;
+    if (!serviceAccountOf(config().google, email)) throw identityGone(email!);
+    return { kind: "serviceAccount", email };
+  }
   if (!sheet.refreshTokenCiphertext) throw needsReauthorization();
   return { kind: "oauth", refreshToken: decryptSecret(sheet.refreshTokenCiphertext, config().secrets.encryptionKey) };
 }
@@ -31,13 +36,21 @@ const MAX_CACHED = 1000;
 
 export function clientsFor(sheet: SheetAccessRecord): GoogleClients {
   const fingerprint = `${sheet.access}:${sheet.refreshTokenCiphertext ?? ""}`;
-  const key = sheet.access === "oauth" ? `oauth:${sheet.id}` : sheet.access;
+  const key = sheet.access === "oauth" ? `oauth:${sheet.id}` : sheet.access === "service_account" ? `service_account:${sheet.serviceAccount ?? ""}` : sheet.access;
   const hit = clientCache.get(key);
   if (hit && hit.fingerprint === fingerprint) return hit.clients;
   if (clientCache.size >= MAX_CACHED) clientCache.delete(clientCache.keys().next().value!);
   const clients = createGoogleClients(config().google, credentialFor(sheet));
   clientCache.set(key, { clients, fingerprint });
   return clients;
+}
+
+/** The sheet keeps the identity it was registered with; removed from the configuration, it cannot be reached. */
+function identityGone(email: string): ApiError {
+  return new ApiError(
+    "service_unavailable",
+    `This sheet is shared with the service account ${email}, which the service no longer has configured; the operator must restore it in GOOGLE_SERVICE_ACCOUNTS.`,
+  );
 }
 
 function needsReauthorization(): ApiError {

@@ -23,10 +23,14 @@ import { metrics } from "@/lib/observability/metrics";
 const MINUTE_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whose per-user quota a call spends: the service's own credentials, or the owner's grant. */
-export function googleIdentity(sheet: Pick<SheetRecord, "access"> & Partial<Pick<SheetRecord, "userId">>): string {
+/**
+ * Whose per-user quota a call spends: the service account the sheet is shared with (each has its
+ * own; lib/google/identities.ts), the API key, or the owner's grant.
+ */
+export function googleIdentity(sheet: Pick<SheetRecord, "access"> & Partial<Pick<SheetRecord, "userId" | "serviceAccount">>): string {
   if (sheet.access === "oauth") return `oauth:${sheet.userId ?? "unknown"}`;
-  return sheet.access === "public" ? "api-key" : "service-account";
+  if (sheet.access === "public") return "api-key";
+  return `service-account:${sheet.serviceAccount ?? config().google.serviceAccount.email}`;
 }
 
 export type CallKind = "read" | "write" | "drive";

@@ -7,6 +7,7 @@ import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { decryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
 import { createGoogleClients, type GoogleCredential } from "@/lib/google/clients";
+import { serviceAccountsToTry } from "@/lib/google/identities";
 import { ApiError } from "@/lib/http/errors";
 import { createApiKey } from "@/lib/keys/create";
 import { newId } from "@/lib/keys/ids";
@@ -35,10 +36,12 @@ export interface Registration {
 interface Reach {
   access: SheetAccess;
   writable: boolean;
+  /** Which of the service's accounts, for "service_account" access. */
+  serviceAccount?: string | null;
 }
 
-async function serviceAccountCanEdit(id: string): Promise<boolean | undefined> {
-  const { drive } = createGoogleClients(config().google, { kind: "serviceAccount" });
+async function serviceAccountCanEdit(id: string, email: string): Promise<boolean | undefined> {
+  const { drive } = createGoogleClients(config().google, { kind: "serviceAccount", email });
   try {
     const { data } = await drive.files.get({ fileId: id, fields: "capabilities(canEdit)", supportsAllDrives: true });
     return data.capabilities?.canEdit === true;
@@ -49,16 +52,20 @@ async function serviceAccountCanEdit(id: string): Promise<boolean | undefined> {
 }
 
 /**
- * The service's own account when the sheet is shared with it (its quota, not the person's);
- * otherwise the person's grant. Either way it writes only what the person proved they can edit.
+ * One of the service's own accounts when the sheet is shared with it (its quota, not the
+ * person's): the sheet's own first, then the one the account was asked to share with, then the
+ * others (lib/google/identities.ts). Otherwise the person's grant. Either way it writes only what
+ * the person proved they can edit.
  */
-async function chooseReach(id: string, proof: Proof, via: "service" | "grant"): Promise<Reach> {
+async function chooseReach(id: string, proof: Proof, via: "service" | "grant", userId: string, current?: string | null): Promise<Reach> {
   const personCanEdit = proof.level === "edit";
   if (via === "service") {
-    const saCanEdit = await serviceAccountCanEdit(id);
-    // A link-viewable sheet the service account may only view stays read-only here (DECISIONS
-    // 18): its editor makes it writable through the private flow, with their own grant.
-    if (saCanEdit !== undefined) return { access: "service_account", writable: saCanEdit && personCanEdit };
+    for (const email of await serviceAccountsToTry(userId, current)) {
+      const saCanEdit = await serviceAccountCanEdit(id, email);
+      // A link-viewable sheet the service account may only view stays read-only here (DECISIONS
+      // 18): its editor makes it writable through the private flow, with their own grant.
+      if (saCanEdit !== undefined) return { access: "service_account", writable: saCanEdit && personCanEdit, serviceAccount: email };
+    }
   }
   return { access: "oauth", writable: personCanEdit };
 }
@@ -75,12 +82,15 @@ function grantFields(reach: Reach, proof: Proof) {
     // Just proven with Google: current until the next re-check (lib/sheets/access-check.ts).
     accessState: "current" as const,
     accessCheckedAt: new Date(),
+    serviceAccount: reach.access === "service_account" ? (reach.serviceAccount ?? null) : null,
   };
 }
 
 async function readModel(id: string, reach: Reach, proof: Proof): Promise<SheetModel> {
   const credential: GoogleCredential =
-    reach.access === "oauth" ? { kind: "oauth", refreshToken: decryptSecret(proof.grant.refreshTokenCiphertext, config().secrets.encryptionKey) } : { kind: "serviceAccount" };
+    reach.access === "oauth"
+      ? { kind: "oauth", refreshToken: decryptSecret(proof.grant.refreshTokenCiphertext, config().secrets.encryptionKey) }
+      : { kind: "serviceAccount", email: reach.serviceAccount ?? undefined };
   try {
     return await readSheetModel(createGoogleClients(config().google, credential).sheets, id);
   } catch (err) {
@@ -107,7 +117,7 @@ function taken(existing: Sheet): ApiError {
  * earlier keys stop.
  */
 async function claim(userId: string, existing: Sheet, proof: Proof, via: "service" | "grant", overEdit = false): Promise<Registration> {
-  const reach = await chooseReach(existing.id, proof, via);
+  const reach = await chooseReach(existing.id, proof, via, userId, existing.serviceAccount);
   const model = await readModel(existing.id, reach, proof);
   const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), overEdit, set: { userId, ...grantFields(reach, proof) } });
   if (!claimed) throw taken(existing); // claimed or re-proved concurrently
@@ -118,7 +128,7 @@ async function claim(userId: string, existing: Sheet, proof: Proof, via: "servic
 }
 
 async function create(userId: string, id: string, proof: Proof, via: "service" | "grant"): Promise<Registration> {
-  const reach = await chooseReach(id, proof, via);
+  const reach = await chooseReach(id, proof, via, userId);
   const model = await readModel(id, reach, proof);
   let sheet: Sheet;
   try {
@@ -179,7 +189,7 @@ async function editLapsed(existing: Sheet, userId: string): Promise<{ reach: Rea
     return undefined;
   }
   if (proof.level === "edit") return undefined;
-  return { reach: { access: existing.access, writable: false }, proof };
+  return { reach: { access: existing.access, writable: false, serviceAccount: existing.serviceAccount }, proof };
 }
 
 /**
@@ -192,7 +202,7 @@ async function writableReach(existing: Sheet, userId: string): Promise<{ reach: 
     await limitAccountAction(userId, "register");
     const proof = await proveAccess(userId, existing.id);
     if (proof.level !== "edit") return undefined;
-    const reach = await chooseReach(existing.id, proof, "service");
+    const reach = await chooseReach(existing.id, proof, "service", userId, existing.serviceAccount);
     return reach.writable ? { reach, proof } : undefined;
   } catch {
     return undefined;

@@ -13,6 +13,8 @@ export interface SheetRecord extends Versioned {
   needsReauth: boolean;
   /** Already encrypted (AES-256-GCM); the store never sees a usable token. */
   refreshTokenCiphertext: string | null;
+  /** The service account the sheet is shared with; null or absent (records kept before it existed): the first configured. */
+  serviceAccount?: string | null;
   cacheTtlSeconds: number;
   maxStaleSeconds: number;
   /** Written strings are parsed as typed in the Sheets UI (value-input.ts); absent in records kept before it existed: RAW. */
@@ -38,6 +40,7 @@ export function toSheetRecord(row: Sheet): SheetRecord {
     writable: row.writable,
     needsReauth: row.needsReauth,
     refreshTokenCiphertext: row.refreshTokenCiphertext,
+    serviceAccount: row.serviceAccount,
     cacheTtlSeconds: row.cacheTtlSeconds,
     maxStaleSeconds: row.maxStaleSeconds,
     userEnteredWrites: row.userEnteredWrites,

@@ -9,12 +9,14 @@
 // When Google is rate limiting or down, the last good copy is served marked STALE, up to the
 // sheet's stale bound. Concurrent misses for a tab share one call. The serial numbers of a tab's
 // date columns are read only for reads that need them (`dates`), once per cached copy, and kept
-// with it (date-values.ts).
+// with it (date-values.ts). An expired copy that another instance has just read with the same
+// values, at the same version and epoch, is served without a read (fleet-reads.ts).
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
 import { changeEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
 import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
+import { fingerprintOf, recordRead, verifiedElsewhere } from "./fleet-reads";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
 import { parseTabValues, type TabData } from "./rows";
@@ -33,6 +35,8 @@ interface Entry {
   version: number | undefined;
   /** The sheet's change epoch as known just before the read. */
   epoch: number;
+  /** A digest of the values read (fleet-reads.ts). */
+  fingerprint: string;
 }
 
 const MAX_ENTRIES = 500;
@@ -135,7 +139,13 @@ async function runBatch(sheetId: string): Promise<void> {
 async function staleness(sheet: TabSheet, hit: Entry, force: boolean): Promise<"current" | "expired" | "changed"> {
   // No-cache asks for the sheet as it is: only a read of the sheet itself can say (Drive's time lags).
   if (force) return "expired";
-  if (Date.now() - hit.fetchedAt >= sheet.cacheTtlSeconds * 1000) return "expired";
+  const ttlMs = sheet.cacheTtlSeconds * 1000;
+  if (Date.now() - hit.fetchedAt >= ttlMs) {
+    const readAt = await verifiedElsewhere(sheet.id, hit.model.name, hit, ttlMs);
+    if (readAt === undefined) return "expired";
+    hit.fetchedAt = readAt;
+    hit.data = { ...hit.data, readAt };
+  }
   // Within the TTL, a change Drive already reports is shown at once; its silence proves nothing.
   return (await changeEpoch(sheet)) === hit.epoch ? "current" : "changed";
 }
@@ -193,7 +203,8 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined, dat
       const startedAt = Date.now();
       // A read that needs the dates' serial numbers asks for them beside the values, not after.
       const [data, serials] = await Promise.all([fetchCoalesced(sheet, model), dates && dateColumnsOf(model).length ? serialsOrNone(sheet, model) : Promise.resolve<typeof NO_SERIALS>(NO_SERIALS)]);
-      const entry = { model, data: serials === NO_SERIALS ? data : withSerials(data, serials), fetchedAt: Date.now(), version, epoch };
+      const entry = { model, data: serials === NO_SERIALS ? data : withSerials(data, serials), fetchedAt: Date.now(), version, epoch, fingerprint: fingerprintOf(data) };
+      recordRead(sheet.id, model.name, entry, sheet.cacheTtlSeconds);
       // Edits made in Google Sheets become change events (compared with the last copy, in the background).
       void noteTabRead(sheet.id, entry.data, startedAt);
       entries.delete(key);
@@ -224,7 +235,7 @@ export async function withDates(sheet: TabSheet, model: TabModel, data: TabData)
   if (data.dated || !dateColumnsOf(data).length) return data;
   const entry = entries.get(entryKey(sheet.id, model.name));
   if (entry?.data === data) return datedCopy(sheet, model, entry);
-  return datedCopy(sheet, model, { model, data, fetchedAt: 0, version: OUT_OF_DATE, epoch: 0 });
+  return datedCopy(sheet, model, { model, data, fetchedAt: 0, version: OUT_OF_DATE, epoch: 0, fingerprint: "" });
 }
 
 /**

@@ -7,7 +7,7 @@ import { usableGrants } from "@/lib/sheets/proof";
 import { writesAllowed } from "@/lib/sheets/access-lapse";
 import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
-import { config } from "@/lib/env";
+import { serviceAccountFor } from "@/lib/google/identities";
 import { getUserById } from "@/db/queries/users";
 import { accountLimits } from "@/lib/limits/accounts";
 import { planOf } from "@/lib/limits/plans";
@@ -72,7 +72,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               <div className="flex flex-wrap gap-2 text-xs">
                 {s.needsReauth && <span className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">needs re-authorization</span>}
                 {s.accessState === "suspended" && <span data-testid="sheet-suspended" className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">suspended: access lost in Google</span>}
-                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{accessLabel(s.access, s.grantEmail)}</span>
+                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{accessLabel(s.access, s.grantEmail, s.serviceAccount)}</span>
                 <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{writesAllowed(s) ? "read and write" : "read-only"}</span>
               </div>
             </li>
@@ -80,7 +80,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </ul>
       )}
       <RegisterForm
-        serviceAccountEmail={config().google.serviceAccount.email}
+        // The address this account's sheets are shared with (one of the service's identities).
+        serviceAccountEmail={await serviceAccountFor(user.id)}
         googleEmail={grants[0]?.email ?? null}
         // Not for a sheet already on the list (the address kept from a flow that registered it).
         pickId={isSheetId(pick) && !sheets.some((s) => s.id === pick) ? pick : undefined}

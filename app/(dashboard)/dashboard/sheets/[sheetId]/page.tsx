@@ -87,7 +87,7 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
           <h1 className="mt-2 text-2xl font-bold break-words" data-testid="sheet-name">{sheet.name}</h1>
           <p className="font-mono text-xs break-all text-slate-500 dark:text-slate-400">{sheet.id}</p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="sheet-access">
-            {sheet.accessState === "suspended" ? "Suspended" : writesAllowed(sheet) ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail)}
+            {sheet.accessState === "suspended" ? "Suspended" : writesAllowed(sheet) ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail, sheet.serviceAccount)}
           </p>
           {!sheet.writable && sheet.proof === "edit" && <WritableThroughGrant sheetId={sheet.id} />}
         </div>
