@@ -39,9 +39,39 @@ export function noGrant(): ApiError {
 function notProven(id: string, emails: string[]): ApiError {
   return new ApiError(
     "forbidden",
-    `Google did not confirm that ${emails.join(" or ")} can open the spreadsheet ${id}. SheetAPI only sees the spreadsheets you choose in Google's file picker, so a link or id alone is not enough. ${HOW}`,
+    `One more step: choose the spreadsheet ${id} in Google Drive. SheetAPI sees only the spreadsheets you choose there, so Google has not confirmed yet that ${emails.join(" or ")} can open it. ${HOW}`,
     { reason: "not_picked" },
   );
+}
+
+/**
+ * A pasted id that no spreadsheet has: picking it in Google Drive cannot help, so the person is
+ * told what they typed instead of being sent to a Picker that shows nothing.
+ */
+function notInDrive(id: string, typed: string, emails: string[]): ApiError {
+  const shown = typed.length > 200 ? `${typed.slice(0, 200)}…` : typed;
+  return new ApiError(
+    "not_found",
+    `No spreadsheet with the id ${id} was found in the Google Drive of ${emails.join(" or ")}. You entered “${shown}”: compare it with the address of the sheet in Google Sheets (the part between /d/ and /edit), or choose the sheet in Google Drive.`,
+    { reason: "not_in_drive", typed: shown },
+  );
+}
+
+/**
+ * Whether a spreadsheet has this id at all, asked with the service's API key: Sheets answers 404
+ * ("Requested entity was not found.") for none and 403 for one the key may not open. Undefined
+ * when Google says neither (a fault, a quota): the person is then offered the Picker as usual.
+ */
+async function spreadsheetExists(id: string): Promise<boolean | undefined> {
+  const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
+  try {
+    await sheets.spreadsheets.get({ spreadsheetId: id, fields: "spreadsheetId" });
+    return true;
+  } catch (err) {
+    const failure = readGoogleError(err);
+    if (failure.problem) return undefined;
+    return failure.status === 404 ? false : failure.status === 403 ? true : undefined;
+  }
 }
 
 /** True when the person must pick the sheet in the Picker (or connect Google first) to prove access. */
@@ -54,8 +84,12 @@ export async function usableGrants(userId: string): Promise<GoogleGrant[]> {
   return (await listGrants({ userId })).filter(usable);
 }
 
-/** Asks Google, with each of the account's grants, whether its Google account can open or edit `id`. */
-export async function proveAccess(userId: string, id: string): Promise<Proof> {
+/**
+ * Asks Google, with each of the account's grants, whether its Google account can open or edit `id`.
+ * `typed`: the reference as the person entered it, when they did (a registration, not a re-proof):
+ * an id none of their grants confirms is then checked once for existence, so a typo is named as one.
+ */
+export async function proveAccess(userId: string, id: string, typed?: string): Promise<Proof> {
   const grants = await usableGrants(userId);
   if (!grants.length) throw noGrant();
   for (const grant of grants) {
@@ -69,7 +103,9 @@ export async function proveAccess(userId: string, id: string): Promise<Proof> {
       else if (!isNoAccess(err)) throw translateGoogleError(err);
     }
   }
-  throw notProven(id, grants.map((g) => g.email));
+  const emails = grants.map((g) => g.email);
+  if (typed !== undefined && (await spreadsheetExists(id)) === false) throw notInDrive(id, typed, emails);
+  throw notProven(id, emails);
 }
 
 /** A short-lived access token of the account's grant, for the Google Picker in its own browser. */

@@ -57,6 +57,9 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   const [busy, setBusy] = useState<"picker" | "address" | null>(null);
   const [address, setAddress] = useState("");
   const [failure, setFailure] = useState<Failure | null>(null);
+  // The sheet waiting to be chosen in Google Drive: the private flow's, or one pasted that Google
+  // has not confirmed yet. That is no failure: choosing it in Drive is the next step, on that file.
+  const [awaitingPick, setAwaitingPick] = useState(pickId);
   // The Picker closed without a choice: where the sheet may be, since Google lists only what this account can open.
   const [nothingChosen, setNothingChosen] = useState(false);
   const [registered, setRegistered] = useState<Registered | null>(null);
@@ -66,12 +69,16 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   const section = useRef<HTMLElement>(null);
   const result = useRef<HTMLDivElement>(null);
   const failed = useRef<HTMLDivElement>(null);
+  const prompt = useRef<HTMLDivElement>(null);
 
   // The key, or why not, is below the form: bring it into view (on a phone the Picker leaves the
   // top in view).
   useEffect(() => {
     if (registered) result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
   }, [registered]);
+  useEffect(() => {
+    if (awaitingPick && awaitingPick !== pickId) prompt.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }, [awaitingPick, pickId]);
   useEffect(() => {
     if (!failure) return;
     failed.current?.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -83,9 +90,11 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
     startTransition(async () => {
       const result = await registerSheetAction({ sheetUrl, via: how });
       setBusy(null);
-      if (result.ok) setRegistered(result.data);
       // The Picker is offered for the sheet itself: its id, not the address as pasted.
-      else setFailure({ message: result.error, reason: result.reason, sheetId: sheetIdIn(sheetUrl) });
+      const sheetId = sheetIdIn(sheetUrl);
+      if (result.ok) setRegistered(result.data);
+      else if (result.reason === "not_picked" && sheetId) setAwaitingPick(sheetId);
+      else setFailure({ message: result.error, reason: result.reason, sheetId });
     });
   }
 
@@ -145,6 +154,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   function submitAddress(e: React.FormEvent) {
     e.preventDefault();
     if (!startOver()) return;
+    setAwaitingPick(pickId);
     register(address, "service");
   }
 
@@ -166,13 +176,13 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         edit it: the API can write only to sheets you can edit.
       </p>
 
-      {pickId && !registered && (
-        <div role="status" data-testid="pick-prompt" className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
+      {awaitingPick && !registered && (
+        <div role="status" data-testid="pick-prompt" ref={prompt} className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
           <p>
-            One more step: choose the spreadsheet <code className="break-all font-mono text-xs">{pickId}</code> in Google Drive. That is how
+            One more step: choose the spreadsheet <code className="break-all font-mono text-xs">{awaitingPick}</code> in Google Drive. That is how
             Google confirms to SheetAPI that your account can open it.
           </p>
-          {pickerButton(pickId, "Choose it in Google Drive", "choose-pending")}
+          {pickerButton(awaitingPick, "Choose it in Google Drive", "choose-pending")}
         </div>
       )}
 
@@ -180,7 +190,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         {!googleEmail && <ScopesExplained />}
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
           {/* While a sheet the person asked for waits above, this one is the lesser way. */}
-          {pickerButton(undefined, undefined, undefined, pickId && !registered ? secondary : primary)}
+          {pickerButton(undefined, undefined, undefined, awaitingPick && !registered ? secondary : primary)}
           {googleEmail && <span className="text-xs text-slate-500 dark:text-slate-400" data-testid="google-account">as {googleEmail}</span>}
         </div>
       </div>
@@ -225,7 +235,6 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       {failure && (
         <div role="alert" data-testid="register-error" ref={failed} tabIndex={-1} className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="[overflow-wrap:anywhere]">{failure.message}</p>
-          {failure.reason === "not_picked" && pickerButton(failure.sheetId, "Choose it in Google Drive", "choose-failed")}
           {/* A pasted sheet goes with the person to Google: the Picker then opens on it. */}
           {failure.reason === "no_google_grant" && !googleEmail && (
             <a href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref} data-testid="connect-google-failed" className={primary}>
