@@ -112,6 +112,23 @@ describe("registerSheet", () => {
     expect((await getSheet({ id: DEMO_SPREADSHEET_ID }))!.userId).toBe(owner.id);
   });
 
+  it("names the demo account as a sheet's holder, and no one else", async () => {
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title: "Held by the demo", linkAccess: "none",
+      members: { "someone@example.com": "owner", "demo@sheetapi.local": "writer", "second-editor@example.com": "writer" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }],
+    });
+    const id = String(spreadsheetId);
+    const demo = await createUser({ email: "demo@sheetapi.local" });
+    await proveAccessWithGoogle(demo, [id], "demo@sheetapi.local");
+    await registration.registerSheet({ userId: demo.id, sheetUrl: id });
+    const second = await createUser({ email: "second-editor@example.com" });
+    await proveAccessWithGoogle(second, [id], "second-editor@example.com");
+    const err = await failure(registration.registerSheet({ userId: second.id, sheetUrl: id }));
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain("already registered by the demo account (demo@sheetapi.local, seeded by npm start)");
+  });
+
   it("registers a link-viewable sheet the service account cannot edit as read-only, even for its owner, until the private flow", async () => {
     await pickInGooglePicker(owner.id, [PUBLIC_READONLY_SPREADSHEET_ID]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID });

@@ -90,11 +90,11 @@ async function firstKey(userId: string, id: string): Promise<string> {
 }
 
 /**
- * Who holds a sheet, as another account may read it: only the demo account of embedded defaults is
- * named (its address is printed at every start); a real person's address is theirs to share.
+ * Who holds a sheet, as another account may read it: only the demo account (the service's own,
+ * seeded on embedded defaults or with DEMO_MODE, its address printed at every start) is named; a
+ * person's address is theirs to share.
  */
 async function holderName(existing: Sheet): Promise<string> {
-  if (!config().demo.enabled) return "another SheetAPI account";
   const holder = await getUserById({ id: existing.userId });
   return holder?.email === DEMO_EMAIL ? `the demo account (${DEMO_EMAIL}, seeded by npm start)` : "another SheetAPI account";
 }
