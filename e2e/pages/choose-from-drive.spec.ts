@@ -23,7 +23,7 @@ for (const [label, width, height] of [["phone", 390, 844], ["desktop", 1280, 900
     await signIn(page, email);
     await openRegisterForm(page);
     // A new account is told the way to its first call.
-    await expect(page.getByTestId("first-steps")).toContainText("Your first API call in three steps");
+    await expect(page.getByTestId("first-steps")).toContainText("No sheets yet. Choose a spreadsheet below");
     await expect(page.getByTestId("scopes-explained")).toBeVisible();
     await shot(page, testInfo, `1-register-form-${label}`);
 

@@ -31,7 +31,7 @@ const HOW = "Choose it with “Choose a sheet from Google Drive” on the dashbo
 export function noGrant(): ApiError {
   return new ApiError(
     "forbidden",
-    `Registering a sheet needs Google to confirm that you can open it. Signing in shared only your name and email address, so this account has not connected Google yet for files: use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive.`,
+    `Registering a sheet needs Google to confirm that you can open it. Signing in shared only your name and email address, so this account has not connected Google yet for files: use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive.`,
     { reason: "no_google_grant" },
   );
 }

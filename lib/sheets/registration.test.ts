@@ -51,7 +51,7 @@ describe("registerSheet", () => {
     const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: address(DEMO_SPREADSHEET_ID) }));
     expect(err.code).toBe("forbidden");
     expect(err.extra.reason).toBe("no_google_grant");
-    expect(err.message).toContain("use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
+    expect(err.message).toContain("use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
     expect(await getSheet({ id: DEMO_SPREADSHEET_ID })).toBeUndefined();
   });
 

@@ -31,6 +31,8 @@ export interface RegisterFormProps {
   via?: Via;
   /** Open the Picker at once: the person just connected Google to choose a sheet. */
   autoOpen?: boolean;
+  /** Google is emulators/google: its Drive can make a sample spreadsheet, as there is no Google Sheets. */
+  googleEmulated?: boolean;
 }
 
 const primary = "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-700 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60";
@@ -52,7 +54,9 @@ function ScopesExplained() {
   );
 }
 
-export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "service", autoOpen }: RegisterFormProps) {
+const CHOOSE = "Choose a sheet from Google Drive";
+
+export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "service", autoOpen, googleEmulated }: RegisterFormProps) {
   const [pending, startTransition] = useTransition();
   const [busy, setBusy] = useState<"picker" | "address" | null>(null);
   const [address, setAddress] = useState("");
@@ -159,22 +163,20 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   }
 
   const connectHref = "/auth/google/connect";
-  const pickerButton = (fileId?: string, label = "Choose a sheet from Google Drive", testId = "choose-from-drive", look = primary) =>
+  // One name for one action: without a Google connection the same button goes to Google's consent
+  // first, and the Picker opens on return.
+  const pickerButton = (fileId?: string, label = CHOOSE, testId = "choose-from-drive", look = primary) =>
     googleEmail ? (
       <button type="button" onClick={() => choose(fileId)} disabled={pending} data-testid={testId} className={look}>
         {busy === "picker" ? "Waiting for Google Drive…" : label}
       </button>
     ) : (
-      <a href={connectHref} data-testid="connect-google" className={look}>Continue to Google</a>
+      <a href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref} data-testid="connect-google" className={look}>{label}</a>
     );
 
   return (
     <section className="rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="register-form" ref={section}>
       <h2 className="text-lg font-semibold">Register a sheet</h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Choose the spreadsheet in Google Drive. Google then confirms to SheetAPI that your account can open it, and whether you can
-        edit it: the API can write only to sheets you can edit.
-      </p>
 
       {awaitingPick && !registered && (
         <div role="status" data-testid="pick-prompt" ref={prompt} className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
@@ -187,12 +189,15 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       )}
 
       <div className="mt-4 space-y-3">
-        {!googleEmail && <ScopesExplained />}
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
           {/* While a sheet the person asked for waits above, this one is the lesser way. */}
           {pickerButton(undefined, undefined, undefined, awaitingPick && !registered ? secondary : primary)}
           {googleEmail && <span className="text-xs text-slate-500 dark:text-slate-400" data-testid="google-account">as {googleEmail}</span>}
         </div>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Google then confirms that you can open the sheet, and whether you can edit it (writes need that).
+        </p>
+        {!googleEmail && <ScopesExplained />}
       </div>
 
       <form onSubmit={submitAddress} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800">
@@ -226,8 +231,10 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
           <p className="text-slate-700 dark:text-slate-300">
             Google Drive lists only the spreadsheets {googleEmail ? <>the Google account <strong className="break-all">{googleEmail}</strong></> : "your Google account"} can
             open. If yours is not there, it belongs to another Google account, or its owner has not shared it with this one yet (in
-            Google Sheets: Share, add this address). No sheet at all? Make one in Google Sheets with column names in row 1 (for example
-            id, name, email), then choose it here.
+            Google Sheets: Share, add this address).{" "}
+            {googleEmulated
+              ? <>No sheet at all? This machine&apos;s Google stand-in has no Google Sheets: use &ldquo;Create a sample spreadsheet&rdquo; in the Google Drive window, then choose it.</>
+              : <>No sheet at all? Make one in Google Sheets with column names in row 1 (for example id, name, email), then choose it here.</>}
           </p>
         </div>
       )}
@@ -238,7 +245,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
           {/* A pasted sheet goes with the person to Google: the Picker then opens on it. */}
           {failure.reason === "no_google_grant" && !googleEmail && (
             <a href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref} data-testid="connect-google-failed" className={primary}>
-              {failure.sheetId ? "Continue to Google for this sheet" : "Continue to Google"}
+              {failure.sheetId ? "Choose it in Google Drive" : CHOOSE}
             </a>
           )}
           {failure.reason === "no_google_grant" && googleEmail && (
@@ -287,8 +294,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         <li>
           <strong>Writes.</strong> Share the sheet with <code className="break-all font-mono">{serviceAccountEmail}</code> as Editor and
           SheetAPI writes with its own account; otherwise it writes through your Google account. Sharing alone does not register a sheet:
-          register it here too, with &ldquo;Choose a sheet from Google Drive&rdquo;{googleEmail ? "" : <> (&ldquo;Continue to Google&rdquo; first)</>},
-          which is how Google confirms it is yours to register.
+          register it here too, with &ldquo;{CHOOSE}&rdquo;, which is how Google confirms it is yours to register.
         </li>
         <li>
           <strong>Public docs.</strong> Once registered, the sheet&apos;s tab names, column names and types appear on its public docs page
