@@ -127,7 +127,7 @@ document.addEventListener("click", function (event) {
 document.addEventListener("keydown", function (event) { if (event.key === "Escape") send({ action: "cancel" }); });
 document.addEventListener("DOMContentLoaded", function () {
   // Focus starts inside the dialog, on its first choice (or Cancel), as in Google's.
-  var first = document.querySelector("[data-file-id], #create-sample, #cancel");
+  var first = document.querySelector("[data-file-id]") || document.getElementById("create-sample") || document.getElementById("cancel");
   if (first) first.focus();
   send({ action: "loaded" });
 });

@@ -17,6 +17,7 @@ import { ConfirmRegistration } from "./confirm-registration";
 import { PaymentFailedNotice } from "./payment-notice";
 import { LimitReachedNotice } from "./quota-line";
 import { RegisterForm } from "./register-form";
+import { RegisterNotes, ScopesExplained } from "./register-notes";
 
 export const metadata: Metadata = { title: "Your sheets · SheetAPI" };
 
@@ -73,7 +74,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </ul>
       )}
       <RegisterForm
-        serviceAccountEmail={config().google.serviceAccount.email}
+        scopes={<ScopesExplained />}
+        notes={<RegisterNotes serviceAccountEmail={config().google.serviceAccount.email} />}
         googleEmail={grants[0]?.email ?? null}
         // Not for a sheet already on the list (the address kept from a flow that registered it).
         pickId={isSheetId(pick) && !sheets.some((s) => s.id === pick) ? pick : undefined}

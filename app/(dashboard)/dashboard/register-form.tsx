@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { sheetIdIn } from "@/lib/sheets/sheet-url";
 import { pickerSessionAction, registerSheetAction } from "./actions";
 import { pickSpreadsheet } from "./google-picker";
+import { CHOOSE } from "./choose-label";
 import { LEAVE_UNCOPIED, NewKeyNotice } from "./new-key-notice";
 import { WritableThroughGrant } from "./writable-through-grant";
 
@@ -23,7 +24,6 @@ type Failure = { message: string; reason?: string; sheetId?: string };
 type Via = "service" | "grant";
 
 export interface RegisterFormProps {
-  serviceAccountEmail: string;
   /** The Google account of the account's grant, when it has a usable one. */
   googleEmail: string | null;
   /** A sheet to choose in the Picker (the private flow sends people here when Google has not confirmed it yet). */
@@ -33,30 +33,17 @@ export interface RegisterFormProps {
   autoOpen?: boolean;
   /** Google is emulators/google: its Drive can make a sample spreadsheet, as there is no Google Sheets. */
   googleEmulated?: boolean;
+  /** What Google will ask for, shown before connecting (server-rendered: text ships no JavaScript). */
+  scopes: React.ReactNode;
+  /** The notes under the form (server-rendered, likewise). */
+  notes: React.ReactNode;
 }
 
 const primary = "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-700 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60";
 const secondary = "inline-flex items-center justify-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
 
-function ScopesExplained() {
-  return (
-    <div className="rounded-md bg-slate-50 p-4 text-sm dark:bg-slate-900" data-testid="scopes-explained">
-      <p className="font-medium">Google will ask you to allow SheetAPI to:</p>
-      <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
-        <li><strong>See your email address</strong>, to know which Google account proves access.</li>
-        <li>
-          <strong>See, edit, create and delete only the specific Google Drive files that you use with this app</strong>: the
-          spreadsheets you choose here, nothing else in your Drive.
-        </li>
-      </ul>
-      <p className="mt-2 text-slate-600 dark:text-slate-400">Keep both ticked. SheetAPI never asks for access to all of your files.</p>
-    </div>
-  );
-}
 
-const CHOOSE = "Choose a sheet from Google Drive";
-
-export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "service", autoOpen, googleEmulated }: RegisterFormProps) {
+export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, googleEmulated, scopes, notes }: RegisterFormProps) {
   const [pending, startTransition] = useTransition();
   const [busy, setBusy] = useState<"picker" | "address" | null>(null);
   const [address, setAddress] = useState("");
@@ -197,7 +184,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Google then confirms that you can open the sheet, and whether you can edit it (writes need that).
         </p>
-        {!googleEmail && <ScopesExplained />}
+        {!googleEmail && scopes}
       </div>
 
       <form onSubmit={submitAddress} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800">
@@ -290,18 +277,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         </div>
       )}
 
-      <ul className="mt-6 space-y-1 text-xs text-slate-600 dark:text-slate-400">
-        <li>
-          <strong>Writes.</strong> Share the sheet with <code className="break-all font-mono">{serviceAccountEmail}</code> as Editor and
-          SheetAPI writes with its own account; otherwise it writes through your Google account. Sharing alone does not register a sheet:
-          register it here too, with &ldquo;{CHOOSE}&rdquo;, which is how Google confirms it is yours to register.
-        </li>
-        <li>
-          <strong>Public docs.</strong> Once registered, the sheet&apos;s tab names, column names and types appear on its public docs page
-          (/docs/&lt;sheet id&gt;); for a sheet anyone with the link can view, example values from its rows appear there too, unless
-          you turn that off on the sheet&apos;s page.
-        </li>
-      </ul>
+      {notes}
     </section>
   );
 }
