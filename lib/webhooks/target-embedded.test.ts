@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "@/lib/env";
-import { checkTarget, guardedPost, TargetRefused } from "./target";
+import { acceptedTargetsText, checkTarget, guardedPost, TargetRefused } from "./target";
 
 let receiver: Server;
 let port: number;
@@ -49,5 +49,9 @@ describe("webhook targets on embedded defaults", () => {
       expect(err, url).toBeInstanceOf(TargetRefused);
       expect((err as Error).message).toContain("Receivers on this machine (localhost, 127.0.0.1) are allowed here");
     }
+  });
+
+  it("are named on the webhooks page", () => {
+    expect(acceptedTargetsText()).toBe("Public http(s) addresses are accepted, and receivers on this machine (http://localhost:…, 127.0.0.1); no credentials in the URL.");
   });
 });

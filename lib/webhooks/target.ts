@@ -62,6 +62,23 @@ export function localTargetsHint(): string {
   if (cfg.embedded) return " Receivers on this machine (localhost, 127.0.0.1) are allowed here; for another host of your network, start SheetAPI with WEBHOOK_ALLOWED_TARGETS set to it.";
   return cfg.google.emulated ? " To receive webhooks on this machine, start SheetAPI with WEBHOOK_ALLOWED_TARGETS=127.0.0.1 (or the host, address or range to allow)." : "";
 }
+/**
+ * What a webhook URL may be, in a sentence for the owner. The targets an operator allowed are
+ * named only on a local install: on a hosted service they are its internal hosts, which
+ * customers' webhooks could reach and should not learn of.
+ */
+export function acceptedTargetsText(): string {
+  const cfg = config();
+  const operator = cfg.google.emulated ? cfg.env.WEBHOOK_ALLOWED_TARGETS.split(",").map((t) => t.trim()).filter(Boolean).join(", ") : "";
+  const extra = [
+    ...(cfg.embedded ? ["receivers on this machine (http://localhost:…, 127.0.0.1)"] : []),
+    ...(operator ? [`${operator} (allowed on this server by WEBHOOK_ALLOWED_TARGETS)`] : []),
+  ];
+  return extra.length
+    ? `Public http(s) addresses are accepted, and ${extra.join(", and ")}; no credentials in the URL.`
+    : `Only public http(s) addresses are accepted (no private or loopback addresses, no credentials in the URL).${localTargetsHint()}`;
+}
+
 /** A refused address as the owner reads it: with the IPv4 address it carries, if any. */
 function named(address: string): string {
   const found = classifyAddress(address);
