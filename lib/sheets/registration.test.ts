@@ -127,6 +127,20 @@ describe("registerSheet", () => {
     const err = await failure(registration.registerSheet({ userId: second.id, sheetUrl: id }));
     expect(err.code).toBe("conflict");
     expect(err.message).toContain("already registered by the demo account (demo@sheetapi.local, seeded by npm start)");
+
+    // The asker's own other account (the Google account they prove with holds it) is named too.
+    const { spreadsheetId: ownId } = await svc.admin("/spreadsheets", {
+      title: "Held by my other account", linkAccess: "none",
+      members: { "twin@example.com": "writer" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }],
+    });
+    const twin = await createUser({ email: "twin@example.com" });
+    await proveAccessWithGoogle(twin, [String(ownId)], "twin@example.com");
+    await registration.registerSheet({ userId: twin.id, sheetUrl: String(ownId) });
+    const otherAccount = await createUser({ email: "twin-work@example.com" });
+    await proveAccessWithGoogle(otherAccount, [String(ownId)], "twin@example.com");
+    const mine = await failure(registration.registerSheet({ userId: otherAccount.id, sheetUrl: String(ownId) }));
+    expect(mine.message).toContain("already registered by your other SheetAPI account (twin@example.com)");
   });
 
   it("registers a link-viewable sheet the service account cannot edit as read-only, even for its owner, until the private flow", async () => {

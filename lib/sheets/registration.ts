@@ -90,18 +90,22 @@ async function firstKey(userId: string, id: string): Promise<string> {
 }
 
 /**
- * Who holds a sheet, as another account may read it: only the demo account (the service's own,
- * seeded on embedded defaults or with DEMO_MODE, its address printed at every start) is named; a
- * person's address is theirs to share.
+ * Who holds a sheet, as the person asking may read it: the demo account (the service's own,
+ * seeded on embedded defaults or with DEMO_MODE, its address printed at every start) by name, and
+ * the asker's own other account (same address, or the Google account they just proved with) by
+ * its address; anyone else's address is theirs to share, so not shown.
  */
-async function holderName(existing: Sheet): Promise<string> {
-  const holder = await getUserById({ id: existing.userId });
-  return holder?.email === DEMO_EMAIL ? `the demo account (${DEMO_EMAIL}, seeded by npm start)` : "another SheetAPI account";
+async function holderName(existing: Sheet, asker: { userId: string; googleEmail: string }): Promise<string> {
+  const [holder, self] = await Promise.all([getUserById({ id: existing.userId }), getUserById({ id: asker.userId })]);
+  const email = holder?.email?.toLowerCase();
+  if (email === DEMO_EMAIL) return `the demo account (${DEMO_EMAIL}, seeded by npm start)`;
+  if (email && (email === self?.email?.toLowerCase() || email === asker.googleEmail.toLowerCase())) return `your other SheetAPI account (${holder!.email})`;
+  return "another SheetAPI account";
 }
 
 /** 409 for a sheet another account holds: who holds it, and what the person can do about it. */
-async function taken(existing: Sheet): Promise<ApiError> {
-  const holder = await holderName(existing);
+async function taken(existing: Sheet, asker: { userId: string; googleEmail: string }): Promise<ApiError> {
+  const holder = await holderName(existing, asker);
   const ifYours = "If the file is yours in Google Drive, choose it in Google Drive while signed in to Google as its owner: the file's owner always takes a sheet back, and the other account's keys stop.";
   const otherwise = "Otherwise register a copy (in Google Sheets: File, Make a copy).";
   return new ApiError(
@@ -122,7 +126,7 @@ async function claim(userId: string, existing: Sheet, proof: Proof, via: "servic
   const reach = await chooseReach(existing.id, proof, via);
   const model = await readModel(existing.id, reach, proof);
   const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), overEdit, set: { userId, ...grantFields(reach, proof) } });
-  if (!claimed) throw await taken(existing); // claimed or re-proved concurrently
+  if (!claimed) throw await taken(existing, { userId, googleEmail: proof.grant.email }); // claimed or re-proved concurrently
   // Every instance must see it at once: the previous owner's keys answer 401 from now on.
   for (const key of claimed.stoppedKeys) await publishKey(key);
   await publishSheet(claimed.sheet);
@@ -139,7 +143,7 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
     // Registered concurrently: answer as if this request came second.
     const existing = await getSheet({ id });
     if (existing?.userId === userId) return { created: false, sheet: existing, model: await getSheetModel(toSheetRecord(existing)), apiKey: null };
-    if (existing) throw await taken(existing);
+    if (existing) throw await taken(existing, { userId, googleEmail: proof.grant.email });
     throw err;
   }
   return { created: true, sheet, model, apiKey: await firstKey(userId, id) };
@@ -216,10 +220,10 @@ export async function registerSheet({ userId, sheetUrl, via = "service" }: { use
   await limitAccountAction(userId, "register");
   const proof = await proveAccess(userId, id, String(sheetUrl).trim());
   if (!existing) return create(userId, id, proof, via);
-  if (proof.level !== "edit") throw await taken(existing);
+  if (proof.level !== "edit") throw await taken(existing, { userId, googleEmail: proof.grant.email });
   if (existing.proof !== "edit") return claim(userId, existing, proof, via);
   if (proof.owner || !(await holderStillEdits(existing))) return claim(userId, existing, proof, via, true);
-  throw await taken(existing);
+  throw await taken(existing, { userId, googleEmail: proof.grant.email });
 }
 
 /** The answer of POST /register. */
