@@ -33,7 +33,21 @@ export const PICKER_SCRIPT = String.raw`(function () {
     overlay.setAttribute("role", "dialog");
     overlay.setAttribute("aria-modal", "true");
     overlay.setAttribute("aria-label", frame.title);
+    // Tab past either end of the picker lands on a sentinel that hands focus back inside: to its
+    // first control going forward, its last going back (the frame is another origin: asked by message).
+    function sentinel(to) {
+      var s = document.createElement("span");
+      s.tabIndex = 0;
+      s.setAttribute("data-picker-sentinel", to);
+      s.addEventListener("focus", function () {
+        frame.focus();
+        frame.contentWindow.postMessage({ focus: to }, ORIGIN);
+      });
+      return s;
+    }
+    overlay.appendChild(sentinel("last"));
     overlay.appendChild(frame);
+    overlay.appendChild(sentinel("first"));
     this.opener = document.activeElement;
     // Everything else on the page is out of reach while the picker is open.
     this.inerted = Array.prototype.filter.call(document.body.children, function (el) { return !el.inert; });

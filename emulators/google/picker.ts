@@ -123,6 +123,13 @@ document.addEventListener("click", function (event) {
     .then(function (r) { return r.json(); })
     .then(function (doc) { send(doc.id ? { action: "picked", docs: [doc] } : { action: "error" }); });
 });
+// The page hands focus back at either end (its Tab sentinels): the dialog keeps it.
+window.addEventListener("message", function (event) {
+  if (event.source !== parent || event.origin !== origin || !event.data || !event.data.focus) return;
+  var all = document.querySelectorAll("button");
+  var to = event.data.focus === "last" ? all[all.length - 1] : all[0];
+  if (to) to.focus();
+});
 // Escape closes Google's picker as its Cancel button does.
 document.addEventListener("keydown", function (event) { if (event.key === "Escape") send({ action: "cancel" }); });
 document.addEventListener("DOMContentLoaded", function () {
