@@ -3,10 +3,15 @@
 // an empty emulated Drive can make a sample sheet, the emulated Picker is a modal dialog, the
 // dashboard's first button comes early with one name, the landing header keeps its words whole
 // at 360 px, and a #fragment survives sign-in.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { chooseFromDrive, clickInPicker, googlePicker, openRegisterForm, registerSheet } from "../support/dashboard";
 import { createPrivateSpreadsheet, createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
 import { approveGoogleConsent, signIn } from "../support/google-consent";
+
+/** A screenshot of the moment, attached to the report for a person to look at. */
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  await testInfo.attach(name, { body: await page.screenshot({ path: testInfo.outputPath(`${name}.png`) }), contentType: "image/png" });
+}
 
 const address = (id: string) => `https://docs.google.com/spreadsheets/d/${id}/edit#gid=0`;
 
@@ -16,7 +21,7 @@ async function pasteAddress(page: Page, value: string) {
   await page.getByTestId("register-submit").click();
 }
 
-test("a pasted address of the owner's own sheet: the next step is choosing it in Drive, on that file; a mistyped id is named with what was typed", async ({ page }) => {
+test("a pasted address of the owner's own sheet: the next step is choosing it in Drive, on that file; a mistyped id is named with what was typed", async ({ page }, testInfo) => {
   const owner = "paste-own@example.com";
   await signIn(page, owner);
   await registerSheet(page, await createPrivateSpreadsheet(owner, "First sheet")); // connects Google
@@ -25,6 +30,8 @@ test("a pasted address of the owner's own sheet: the next step is choosing it in
   await pasteAddress(page, address(second));
   await expect(page.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${second} in Google Drive`);
   await expect(page.getByTestId("register-error")).toHaveCount(0);
+  await page.getByTestId("pick-prompt").scrollIntoViewIfNeeded();
+  await shot(page, testInfo, "pasted-own-sheet-next-step");
   await page.getByTestId("choose-pending").click();
   // Opened on that file only.
   await expect(googlePicker(page).locator("[data-file-id]")).toHaveCount(1);
@@ -39,9 +46,10 @@ test("a pasted address of the owner's own sheet: the next step is choosing it in
   await expect(error).toContainText(`No spreadsheet with the id ${typo} was found in the Google Drive of ${owner}`);
   await expect(error).toContainText(`You entered “${address(typo)}”`);
   await expect(page.getByTestId("pick-prompt")).toHaveCount(0);
+  await shot(page, testInfo, "mistyped-id");
 });
 
-test("a sheet another account holds: who holds it, without their address, and what to do", async ({ browser }) => {
+test("a sheet another account holds: who holds it, without their address, and what to do", async ({ browser }, testInfo) => {
   const sheetId = await createSpreadsheet("Held sheet");
   const first = await (await browser.newContext()).newPage();
   await signIn(first, "holder-first@example.com");
@@ -56,9 +64,10 @@ test("a sheet another account holds: who holds it, without their address, and wh
   await expect(error).toContainText("If the file is yours in Google Drive, choose it in Google Drive while signed in to Google as its owner");
   await expect(error).toContainText("register a copy");
   await expect(error).not.toContainText("holder-first@example.com");
+  await shot(second, testInfo, "held-by-another-account");
 });
 
-test("a new address's empty emulated Drive makes a sample spreadsheet to register; the Picker keeps focus and closes on Escape", async ({ page }) => {
+test("a new address's empty emulated Drive makes a sample spreadsheet to register; the Picker keeps focus and closes on Escape", async ({ page }, testInfo) => {
   const owner = "empty-drive@example.com";
   await signIn(page, owner);
   await openRegisterForm(page);
@@ -67,6 +76,7 @@ test("a new address's empty emulated Drive makes a sample spreadsheet to registe
   await page.waitForURL(/\/dashboard(\?picker=open)?$/);
   const picker = googlePicker(page);
   await expect(picker.getByText("No spreadsheets to show.")).toBeVisible();
+  await shot(page, testInfo, "empty-drive-offers-a-sample");
 
   // A modal: focus starts inside, Tab does not leave it, Escape cancels.
   await expect(page.locator('[data-picker-overlay][role="dialog"][aria-modal="true"]')).toBeVisible();
@@ -86,7 +96,7 @@ test("a new address's empty emulated Drive makes a sample spreadsheet to registe
   await expect(page.getByTestId("register-result")).toContainText("read and write");
 });
 
-test("the dashboard's first button comes early and has one name; the landing header keeps its words whole at 360 px", async ({ page, browser }) => {
+test("the dashboard's first button comes early and has one name; the landing header keeps its words whole at 360 px", async ({ page, browser }, testInfo) => {
   await signIn(page, "few-words@example.com");
   await openRegisterForm(page);
   const action = page.getByTestId("connect-google");
@@ -100,6 +110,7 @@ test("the dashboard's first button comes early and has one name; the landing hea
     return range.toString().split(/\s+/).filter(Boolean).length;
   });
   expect(before, "words before the first button").toBeLessThan(60);
+  await shot(page, testInfo, "new-account-dashboard");
 
   const visitor = await browser.newPage({ viewport: { width: 360, height: 780 } });
   await visitor.goto("/");
@@ -111,6 +122,7 @@ test("the dashboard's first button comes early and has one name; the landing hea
     });
     expect(lines, `"${name}" on one line`).toBe(1);
   }
+  await shot(visitor, testInfo, "landing-header-360");
   await visitor.close();
 });
 
