@@ -18,13 +18,15 @@ say() { echo "::: drill: $*"; }
 # The build `npm start` made for the smoke test is the same artifact; made here when there is none.
 [ -f .next/standalone/server.js ] || npm run build
 
-db="sheetapi_drill"
+# Named by the port base too: drills of other checkouts on the same Postgres keep their own.
+db="sheetapi_drill_${base}"
 psql "$PG_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)"
 psql "$PG_ADMIN_URL" -qc "CREATE DATABASE $db"
 
 # A service-account key of this run's own, uploaded to the emulator as one is uploaded to Google.
-# Named per run: the quota guard's windows in Redis are per Google identity, and another run's
-# reads must not count against this one.
+# Named per run. (The quota guard's windows in Redis are per Google identity, and every service
+# account is the one identity "service-account" to it: runs sharing this Redis share them, which
+# is why the quota is raised below.)
 sa_email="sheetapi-drill-$(node -e 'console.log(require("node:crypto").randomBytes(4).toString("hex"))')@sheetapi-staging.iam.gserviceaccount.com"
 node -e '
 const { generateKeyPairSync } = require("node:crypto");

@@ -2,7 +2,9 @@
 // clients received. `--signal TERM`: every instance is then stopped the ordinary way (SIGTERM),
 // and the usage must equal the answers exactly (nothing lost, nothing counted twice). `--signal
 // KILL`: the victim is killed (-9) and the others keep serving; the usage must reach at least
-// the answers received, and exceed them by no more than the requests cut off by the kill.
+// the answers received, and exceed them by no more than the requests cut off by the kill. The
+// sheet's stats are held to the same bounds: every read answered 200 was served from the cache or
+// from Google, and counted as such.
 //   npx tsx .ci/stop-drill.ts --urls http://127.0.0.1:3501,http://127.0.0.1:3502 --path /api/v1/... \
 //     --key shk_... --database postgres://... --victim <pid> --signal TERM --stop <pid>,<pid>
 import { parseArgs } from "node:util";
@@ -29,6 +31,7 @@ const urls = o.urls!.split(",");
 const signal = o.signal === "KILL" ? "SIGKILL" : "SIGTERM";
 const sql = postgres(o.database!, { max: 1, onnotice: () => {} });
 const usageTotal = async () => Number((await sql`select coalesce(sum(count), 0)::int as n from usage_daily`)[0]!.n);
+const readsTotal = async () => Number((await sql`select coalesce(sum(cache_hits + cache_misses + stale_served), 0)::int as n from sheet_stats_daily`)[0]!.n);
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -40,6 +43,7 @@ const alive = (pid: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const before = await usageTotal();
+const readsBefore = await readsTotal();
 const received = new Map<number, number>();
 let cutOff = 0;
 let refused = 0;
@@ -85,18 +89,25 @@ for (const pid of [victim, ...stops]) {
 
 const answers = [...received.values()].reduce((a, b) => a + b, 0);
 const byStatus = Object.fromEntries([...received.entries()].sort());
+const served = received.get(200) ?? 0;
 let usage = (await usageTotal()) - before;
+let reads = (await readsTotal()) - readsBefore;
 const settleBy = Date.now() + Number(o.settle) * 1000;
-while (usage < answers && Date.now() < settleBy) {
+while ((usage < answers || reads < served) && Date.now() < settleBy) {
   await sleep(500);
   usage = (await usageTotal()) - before;
+  reads = (await readsTotal()) - readsBefore;
 }
 await sql.end();
-console.log(JSON.stringify({ signal, answers_received: answers, by_status: byStatus, usage_recorded: usage, cut_off: cutOff, refused }));
+console.log(JSON.stringify({ signal, answers_received: answers, by_status: byStatus, usage_recorded: usage, reads_in_sheet_stats: reads, cut_off: cutOff, refused }));
 if (firstRefusal) console.log(`first answer other than 200: ${firstRefusal}`);
 // The drill is about requests served: answers that are mostly refusals would prove nothing.
-if ((received.get(200) ?? 0) < answers * 0.9) {
-  console.error(`FAILED: only ${received.get(200) ?? 0} of ${answers} answers were 200`);
+if (served < answers * 0.9) {
+  console.error(`FAILED: only ${served} of ${answers} answers were 200`);
+  process.exit(1);
+}
+if (reads < served || reads > answers + cutOff) {
+  console.error(`FAILED: the sheet's stats count ${reads} reads: at least the ${served} answered 200, at most ${answers + cutOff}`);
   process.exit(1);
 }
 const ok = signal === "SIGTERM" ? usage === answers && cutOff === 0 : usage >= answers && usage <= answers + cutOff;
@@ -108,4 +119,4 @@ if (!ok) {
   );
   process.exit(1);
 }
-console.log(`OK: ${signal === "SIGTERM" ? "usage equals the answers received" : "no answer received went uncounted"}`);
+console.log(`OK: ${signal === "SIGTERM" ? "usage equals the answers received" : "no answer received went uncounted"}, and every read is in the sheet's stats`);

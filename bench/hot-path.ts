@@ -17,18 +17,22 @@
 // Beside throughput, the CPU time the service's own processes spent per answer (next-server; in the production shape
 // also the Upstash bridge) is read from /proc: on a machine shared with other work it moves far
 // less than throughput does, and its ratio (bare / rows API) is what throughput would show alone.
-//   npx tsx bench/hot-path.ts [--duration 8] [--connections 50] [--rounds 3]
+//   npx tsx bench/hot-path.ts [--duration 8] [--connections 50] [--rounds 3] [--port-base N]
+// `--port-base N`: the two instances on N and N+1, emulators/google on N+2, the Upstash bridge on
+// N+3 and a database of its own, so two checkouts on one machine can measure side by side.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { admin, cpuMs, descendants, headers, load, log, type Measure, productionServices, productionServicesReachable, rows, runBench, saveBareAnswers, SHEET, startService, waitFor } from "./support";
 
-const { values: args } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "3" } } });
-const GOOGLE_PORT = 4660;
+const { values: args } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "3" }, "port-base": { type: "string" } } });
+const portBase = args["port-base"] === undefined ? undefined : Number(args["port-base"]);
+const PORTS = portBase === undefined ? { embedded: 3660, production: 3661, google: 4660, upstash: 8092 } : { embedded: portBase, production: portBase + 1, google: portBase + 2, upstash: portBase + 3 };
+const GOOGLE_PORT = PORTS.google;
 const GOOGLE = `http://127.0.0.1:${GOOGLE_PORT}`;
-const UPSTASH_PORT = 8092;
-const BENCH_DB = "sheetapi_hotpath";
+const UPSTASH_PORT = PORTS.upstash;
+const BENCH_DB = portBase === undefined ? "sheetapi_hotpath" : `sheetapi_hotpath_${portBase}`;
 const opts = { duration: Number(args.duration), connections: Number(args.connections) };
 const dir = mkdtempSync(join(tmpdir(), "sheetapi-hotpath-"));
 const bareFile = join(dir, "bare.json");
@@ -80,7 +84,7 @@ async function main() {
   try {
     const env = { BENCH_BARE_JSON_FILE: bareFile, SHEETAPI_BENCH_ROUTES: "1" };
     log(`embedded instance (builds first when the build is stale; data in ${dir})`);
-    const embedded = startService(3660, GOOGLE_PORT, join(dir, "embedded"), env, { production: true });
+    const embedded = startService(PORTS.embedded, GOOGLE_PORT, join(dir, "embedded"), env, { production: true });
     stops.push(embedded.stop);
     await waitFor(`${embedded.base}/health`, 600_000);
     await admin(GOOGLE, `/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
@@ -90,7 +94,7 @@ async function main() {
       log("production-shape instance: the real Postgres, emulators/upstash over the real Redis");
       const services = productionServices(BENCH_DB, UPSTASH_PORT);
       stops.push(services.stop);
-      const production = startService(3661, GOOGLE_PORT, join(dir, "production"), { ...env, ...services.env }, { production: true });
+      const production = startService(PORTS.production, GOOGLE_PORT, join(dir, "production"), { ...env, ...services.env }, { production: true });
       stops.push(production.stop);
       await waitFor(`${production.base}/health`, 240_000);
       instances.push({ shape: "production", title: "production shape (Postgres, Upstash over Redis)", service: production, pids: [...nextServer(production.process.pid!), services.bridgePid], bridge: services.bridgePid });

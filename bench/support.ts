@@ -45,7 +45,8 @@ export function startService(port: number, googlePort: number, dataDir: string, 
       // Limits raised so that the load itself is never refused; the limiter still runs.
       RATE_LIMIT_MULTIPLIER: "100000",
       NODE_ENV: production ? "production" : "development",
-      ...(production ? { ALLOW_EMBEDDED: "true" } : {}),
+      // Payment is on no measured path, and production refuses to start without its settings.
+      ...(production ? { ALLOW_EMBEDDED: "true", BILLING: "off" } : {}),
       DATABASE_URL: "",
       UPSTASH_REDIS_REST_URL: "",
       ...env,

@@ -85,6 +85,13 @@ export type SheetProof = "none" | "view" | "edit";
 
 /** How the service reaches a sheet with Google: its API key, its service account, or the owner's grant. */
 export type SheetAccess = "public" | "service_account" | "oauth";
+/**
+ * The registrant's proof as Google last confirmed it (DECISIONS 18): `current` (holds),
+ * `read_only` (registered with edit proof, now only views: writes refused), `suspended` (cannot
+ * open it any more, or no grant left to ask with: every key refused), `service` (the service's own
+ * sheet, seeded in demo mode: no person to re-check).
+ */
+export type AccessState = "current" | "read_only" | "suspended" | "service";
 
 export const sheets = pgTable(
   "sheets",
@@ -103,6 +110,10 @@ export const sheets = pgTable(
     refreshTokenCiphertext: text("refresh_token_ciphertext"),
     grantEmail: text("grant_email"),
     needsReauth: boolean("needs_reauth").notNull().default(false),
+    /** Whether the registrant's proof still holds in Google, as last checked (lib/sheets/access-check.ts). */
+    accessState: text("access_state").$type<AccessState>().notNull().default("current"),
+    /** When Google last confirmed (or denied) the registrant's access; re-checked after ACCESS_RECHECK_INTERVAL_MS. */
+    accessCheckedAt: timestamp("access_checked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(10),
     /** How old a copy may be served (marked STALE) while Google is rate limiting or down; 0 = never. */
     maxStaleSeconds: integer("max_stale_seconds").notNull().default(300),
@@ -307,7 +318,7 @@ export const webhookDeliveries = pgTable(
     endpointId: text("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     eventSeq: bigint("event_seq", { mode: "number" }).notNull().references(() => changeEvents.seq, { onDelete: "cascade" }),
     stream: text("stream").notNull(),
-    /** pending | delivered | failed (gave up after a day) | cancelled (endpoint disabled or deleted) */
+    /** pending | delivered | failed (gave up after a day) | cancelled (endpoint disabled or deleted, or its sheet suspended) */
     state: text("state").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

@@ -69,6 +69,11 @@ const schema = z.object({
   /** Days a change event (and its delivery log) is kept; older ones are removed hourly. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   CHANGE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+  /**
+   * How long a registrant's proof of access holds before a request re-checks it with Google
+   * (DECISIONS 18: a change in Google takes effect within 5 minutes, so never longer).
+   */
+  ACCESS_RECHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(300_000),
   /** Whether the web server also runs the background work (webhook delivery, retention); 0 where `npm run worker` runs apart. */
   WEB_RUNS_WORKER: flag.default(true),
   /** Bearer secret a scheduler sends to /cron/webhooks and /cron/sweeps (Vercel Cron sends CRON_SECRET); unset, they answer 404. */
@@ -210,7 +215,7 @@ function billingConfig(env: Env, production: boolean): BillingConfig {
   if (!env.STRIPE_SECRET_KEY && env.BILLING !== "on" && !production) return { enabled: false, reason: "embedded" };
   if (missing.length) {
     throw new ConfigError(
-      `Paid plans need these settings: ${missing.join(", ")}. Set them (see README.md, Plans), or set BILLING=off to run without payment (owners then change plans freely).`,
+      `Paid plans need these settings: ${missing.join(", ")}. Set them (see README.md, "Plans and payment"), or set BILLING=off to run without payment (owners then change plans freely).`,
     );
   }
   // "price_new,price_old": the first is sold; subscribers of a former price keep their plan.

@@ -9,6 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { metricNow } from "@/testing/metrics";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
 import { registeredKey } from "@/testing/google";
@@ -227,6 +228,8 @@ describe(`webhooks on ${name}`, () => {
   });
 
   it("a receiver that fails then recovers gets every event once (by webhook-id), in order per row", async () => {
+    const attempts = (outcome: string) => metricNow("sheetapi_webhook_attempts_total", { outcome });
+    const [failedBefore, deliveredBefore] = [attempts("failed"), attempts("delivered")];
     hook.got.length = 0;
     hook.failNext(4);
     await api.update("Items", "3", { qty: 10 });
@@ -246,6 +249,9 @@ describe(`webhooks on ${name}`, () => {
       return entries.length === list.length && entries.every((d) => d.state === "delivered") ? entries : undefined;
     });
     expect(log.some((d) => d.attempts > 1)).toBe(true);
+    // What /metrics shows of it: the failed attempts and the deliveries that followed.
+    expect(attempts("failed") - failedBefore).toBeGreaterThanOrEqual(4);
+    expect(attempts("delivered") - deliveredBefore).toBeGreaterThanOrEqual(list.length);
   });
 
   it("writes by value (upsert, bulk update by key, filtered delete) produce one event per row at once", async () => {

@@ -1,12 +1,12 @@
 import { and, eq, gte, sql } from "drizzle-orm";
-import { getDb } from "../client";
+import { getDb, type Database } from "../client";
 import { sheetStatsDaily, type SheetStatsRow } from "../schema";
 
 /** Adds a batch of counts; rows of the same sheet and day are summed. */
-export async function addSheetStats(rows: SheetStatsRow[]): Promise<void> {
+export async function addSheetStats(rows: SheetStatsRow[], db: Database = getDb()): Promise<void> {
   if (!rows.length) return;
   const add = (column: keyof typeof sheetStatsDaily.$inferSelect) => sql.raw(`"sheet_stats_daily"."${sheetStatsDaily[column].name}" + excluded."${sheetStatsDaily[column].name}"`);
-  await getDb()
+  await db
     .insert(sheetStatsDaily)
     .values(rows)
     .onConflictDoUpdate({

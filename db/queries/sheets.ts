@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lte, ne, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { apiKeys, sheetClaims, sheets, webhookEndpoints, type ApiKey, type NewSheet, type Sheet, type SheetClaim } from "../schema";
+import { apiKeys, sheetClaims, sheets, webhookDeliveries, webhookEndpoints, type AccessState, type ApiKey, type NewSheet, type Sheet, type SheetClaim } from "../schema";
 
 const bump = { version: sql`${sheets.version} + 1` };
 
@@ -100,4 +100,47 @@ export async function claimSheet(input: { id: string; fromUserId: string; claimI
 /** Sheets taken from the account by editors, the latest first. */
 export async function listClaimsAgainst({ userId }: { userId: string }): Promise<SheetClaim[]> {
   return getDb().select().from(sheetClaims).where(eq(sheetClaims.previousUserId, userId)).orderBy(desc(sheetClaims.claimedAt));
+}
+
+/**
+ * Takes the turn to re-check the registrant's access (one instance a turn, fleet-wide): moves the
+ * check time to `now` while it is still at or before `dueBefore` and the sheet still belongs to
+ * `userId`. The row when this caller won the turn; undefined when another did, or the sheet moved.
+ */
+export async function takeAccessCheck(input: { id: string; userId: string; dueBefore: Date; now: Date }): Promise<Sheet | undefined> {
+  const [row] = await getDb()
+    .update(sheets)
+    .set({ accessCheckedAt: input.now })
+    .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId), lte(sheets.accessCheckedAt, input.dueBefore)))
+    .returning();
+  return row;
+}
+
+/**
+ * Records what Google answered about the registrant (`userId`, unless the sheet changed hands
+ * meanwhile). A registration suspended now drops its webhook deliveries still waiting: they are
+ * not sent later, even once access is restored.
+ */
+export async function recordAccessCheck(input: { id: string; userId: string; state: AccessState; at: Date }): Promise<Sheet | undefined> {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(sheets)
+      .set({ accessState: input.state, accessCheckedAt: input.at, ...bump })
+      .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
+      .returning();
+    if (row && input.state === "suspended") {
+      const endpoints = tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.sheetId, input.id));
+      await tx.update(webhookDeliveries).set({ state: "cancelled", leasedUntil: null }).where(and(eq(webhookDeliveries.state, "pending"), sql`${webhookDeliveries.endpointId} in ${endpoints}`));
+    }
+    return row;
+  });
+}
+
+/** Makes the registrant's access check due now (Google refused their grant): the sheets changed, to publish. */
+export async function makeAccessCheckDue(where: { id: string } | { userId: string }): Promise<Sheet[]> {
+  return getDb()
+    .update(sheets)
+    .set({ accessCheckedAt: new Date(0), ...bump })
+    .where(and("id" in where ? eq(sheets.id, where.id) : eq(sheets.userId, where.userId), ne(sheets.accessState, "service")))
+    .returning();
 }

@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findApiKeyByHash, insertApiKey } from "@/db/queries/api-keys";
-import { getSheet, insertSheet } from "@/db/queries/sheets";
+import { getSheet, insertSheet, recordAccessCheck } from "@/db/queries/sheets";
 import { createUser, getUserByEmail, linkSignInAccount } from "@/db/queries/users";
 import type { AppConfig } from "@/lib/env";
 import { generatedSecrets } from "@/lib/env";
@@ -49,9 +49,12 @@ export async function seedDemo(cfg: AppConfig, { googleSubject }: { googleSubjec
     throw new Error(`The demo spreadsheet ${DEMO_SPREADSHEET_ID} is registered to another account.`);
   }
   if (!sheet) {
-    // Seeded, not proven: the demo sheet is the service's own, so it counts as edit proof and
-    // no visitor can claim it.
-    await insertSheet({ id: DEMO_SPREADSHEET_ID, userId: user.id, name: "Acme Store", access: "service_account", writable: true, proof: "edit" });
+    // Seeded, not proven: the demo sheet is the service's own, so it counts as edit proof, no
+    // visitor can claim it, and there is no person's access to re-check (DECISIONS 18).
+    await insertSheet({ id: DEMO_SPREADSHEET_ID, userId: user.id, name: "Acme Store", access: "service_account", writable: true, proof: "edit", accessState: "service" });
+  } else if (sheet.accessState !== "service") {
+    // Seeded before access was re-checked.
+    await recordAccessCheck({ id: sheet.id, userId: user.id, state: "service", at: new Date() });
   }
   const apiKey = demoKeyValue(cfg);
   const hash = hashApiKey(apiKey);

@@ -5,6 +5,7 @@
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { registerFlush } from "@/lib/lifecycle/flushes";
+import { metrics } from "@/lib/observability/metrics";
 import { perProcess } from "@/lib/per-process";
 
 type Counts = Record<string, number>;
@@ -48,6 +49,7 @@ export function counterBatch<K extends Record<string, string>, C extends Counts>
           const key = Object.fromEntries(Object.entries(row).filter(([f]) => !(f in zero))) as Record<string, string>;
           merge(key, Object.fromEntries(Object.keys(zero).map((f) => [f, Number(row[f])])));
         }
+        metrics.databaseError({ during: "batch" });
         log.warn({ batch: name, rows: rows.length, ...errorFields(err) }, "batch: write failed, counts kept for the next flush");
         schedule();
       })

@@ -6,6 +6,8 @@ import { config } from "@/lib/env";
 import { effectivePlan } from "@/lib/limits/limiter";
 import { isPlanId, type Plan, type PlanId } from "@/lib/limits/plans";
 import { sheetLocaleOf, typedValue } from "@/lib/sheets/cell-values";
+import { currentAccess } from "@/lib/sheets/access-check";
+import { requireRegistrantCanOpen } from "@/lib/sheets/access-lapse";
 import { getSheetModel } from "@/lib/sheets/schema";
 import { toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetModel, TabModel } from "@/lib/sheets/tab-model";
@@ -19,11 +21,15 @@ export interface SheetDocs {
   examples: Map<string, TabExamples>;
 }
 
-/** Null when no such sheet is registered. */
+/**
+ * Null when no such sheet is registered; 403 (`registrant_lost_access`) when the account that
+ * registered it can no longer open it in Google: its columns and rows are no longer shown.
+ */
 export async function loadSheetDocs(sheetId: string): Promise<SheetDocs | null> {
   const row = await getSheet({ id: sheetId });
   if (!row) return null;
-  const sheet = toSheetRecord(row);
+  const sheet = await currentAccess(toSheetRecord(row));
+  requireRegistrantCanOpen(sheet);
   const [model, owner] = await Promise.all([getSheetModel(sheet), getUserById({ id: row.userId })]);
   const planId: PlanId = owner && isPlanId(owner.plan) ? owner.plan : "free_trial";
   return {

@@ -10,6 +10,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { flushUsage } from "@/lib/limits/metering";
 import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { freshPostgres } from "@/testing/databases";
+import { metricNow } from "@/testing/metrics";
 import { postgresProcess } from "@/testing/postgres-process";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";
@@ -62,6 +63,8 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     const unsure = await api.create("Products", { name: "Refused during the outage" });
     expect([unsure.status, unsure.body.error]).toEqual([503, "service_unavailable"]);
 
+    const dbErrors = (during: string) => metricNow("sheetapi_database_errors_total", { during });
+    const [requestsBefore, batchesBefore] = [dbErrors("request"), dbErrors("batch")];
     const unknown = await timed(() => rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products"));
     expect(unknown.result.status).toBe(503);
     expect(unknown.result.body).toMatchObject({ success: false, error: "service_unavailable" });
@@ -72,6 +75,9 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     expect(h.status).toBe(503);
     expect(h.body).toMatchObject({ checks: { database: { status: "down" }, limit_store: { status: "ok" } } });
     await flushUsage(); // fails, and keeps its counts
+    // Both failures show in /metrics: the request answered 503, the batch that could not be written.
+    expect(dbErrors("request")).toBe(requestsBefore + 1);
+    expect(dbErrors("batch")).toBeGreaterThan(batchesBefore);
   }, 60_000);
 
   it("recovers by itself when Postgres is back, losing no usage count", async () => {

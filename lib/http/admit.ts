@@ -13,7 +13,6 @@ import { dataVersionKey } from "@/lib/sheets/tab-cache";
 import { sheetRecordKey, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { ApiError } from "./errors";
 import { errorFields, log } from "@/lib/log";
-import { metrics } from "@/lib/observability/metrics";
 
 export interface Admitted {
   key: KeyRecord;
@@ -76,7 +75,6 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 function storeUnavailable(method: string, err: unknown): undefined {
   const read = READS.has(method);
-  metrics.storeError({ during: "admit" });
   log.warn({ ...errorFields(err), method }, read ? "limits: store unavailable, serving the read uncounted" : "limits: store unavailable, refusing the write");
   if (read) return undefined;
   throw writesPaused("the rate-limit store is unreachable");

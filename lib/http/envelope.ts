@@ -57,7 +57,7 @@ export function handleApiError(err: unknown, requestId: string, signal?: AbortSi
     return json({ success: false, error: "client_closed_request", message: "The client closed the request before it completed." }, { status: CLIENT_CLOSED });
   }
   if (databaseUnavailable(err)) {
-    metrics.databaseError();
+    metrics.databaseError({ during: "request" });
     log.warn({ req_id: requestId, ...errorFields(err) }, "database unavailable");
     return errorResponse(new ApiError("service_unavailable", "The database is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" }));
   }

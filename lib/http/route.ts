@@ -49,6 +49,9 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
       try {
         const params = ((await context?.params) ?? {}) as P;
         logContext.route = routeTemplate(url.pathname, params as Record<string, unknown>);
+        // A route of one sheet names it on every line, its own request line included.
+        const sheetId = (params as { sheetId?: unknown }).sheetId;
+        if (typeof sheetId === "string") annotate({ sheet: sheetId });
         return await handler({ req, url, params, requestId, annotate });
       } catch (err) {
         return handleApiError(err, requestId, req.signal);

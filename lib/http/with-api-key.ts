@@ -12,6 +12,9 @@ import { noteKeyUsed } from "@/lib/keys/last-used";
 import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
 import { givenBack, limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { recordUsage } from "@/lib/limits/metering";
+import { currentAccess } from "@/lib/sheets/access-check";
+import { requireRegistrantCanOpen } from "@/lib/sheets/access-lapse";
+import { openTally } from "@/lib/limits/request-tally";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { admitRequest, authenticateKey, invalidKey } from "./admit";
 import { applyCors, corsPreflight, type AllowedOrigin } from "./cors";
@@ -119,7 +122,6 @@ async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision |
   // Counted before the answer leaves (lib/limits/metering.ts): in the limit store's ledger when
   // it answered for this request, so no answer a client receives goes uncounted.
   await recordUsage({ userId: key.userId, sheetId, keyId: key.id, status: res.status, storeAnswered: decision !== undefined });
-  noteKeyUsed(key.id);
   if (refund) void refundRequest(decision).catch(() => undefined);
   return res;
 }
@@ -140,7 +142,7 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
     // Any origin until the key is known; a browser key's answers name only a listed origin.
     let origin: AllowedOrigin = "*";
     const res = await route<P>(async (ctx) => {
-      ctx.annotate({ sheet: ctx.params.sheetId, key_prefix: keyPrefix(ctx.req) });
+      ctx.annotate({ key_prefix: keyPrefix(ctx.req) });
       const address = clientAddress(ctx.req);
       const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, async () => {
         const admitted = await admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, tab: ctx.params.tabName, method: ctx.req.method, address });
@@ -158,11 +160,16 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
         await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429, storeAnswered: true });
         throw rateLimitError(decision);
       }
+      // What the answer counts for the sheet's stats is written with its usage.
+      openTally();
       return answer(key, ctx.params.sheetId, decision, ctx.req, ctx.requestId, async () => {
         requirePermission(key, permission);
         if (key.browser && !browser) throw new ApiError("forbidden", "Browser (publishable) keys read rows only (list, one row, _aggregate, _distinct): this route needs a secret key, on a server.");
         if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
-        return handler({ ...ctx, key, sheet, dataVersion });
+        // Before any cache or conditional answer: a registrant who lost the sheet in Google gets nothing of it.
+        const current = await currentAccess(sheet);
+        requireRegistrantCanOpen(current);
+        return handler({ ...ctx, key, sheet: current, dataVersion });
       });
     })(req, context);
     applyCors(res.headers, origin);

@@ -8,6 +8,7 @@ import type { KeyKind } from "./api-key";
 import { browserKeySettings, checkPublishablePermissions, type BrowserKeySettings } from "./browser";
 import { createApiKey } from "./create";
 import { publishKey, toKeyRecord } from "./key-record";
+import { settleKeyStamps } from "./last-used";
 import { PERMISSIONS, type Permission } from "./permissions";
 import { errorFields, log } from "@/lib/log";
 
@@ -55,6 +56,8 @@ async function ownedSheet(userId: string, sheetId: string) {
 
 export async function listKeysForSheet({ userId, sheetId }: { userId: string; sheetId: string }): Promise<KeySummary[]> {
   await ownedSheet(userId, sheetId);
+  // "Last used" as of now: the stamps still held in memory or in the store's ledger first.
+  await settleKeyStamps();
   return (await listApiKeys({ userId, sheetId })).map(summarizeKey);
 }
 

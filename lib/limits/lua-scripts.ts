@@ -147,6 +147,22 @@ for i = 2, #KEYS do
 end
 return 1`;
 
+// One request's entry in the ledger (lib/limits/usage-ledger.ts), all of it or none. KEYS: the
+// ledger. ARGV: the number of counters, then field and amount of each counter, then field and
+// Unix ms of each stamp; a stamp keeps the latest time it was given (a key's last use).
+export const ADD_TO_LEDGER = `
+local counters = tonumber(ARGV[1])
+local i = 2
+for _ = 1, counters do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+while i < #ARGV do
+  if tonumber(ARGV[i + 1]) > tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0') then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+  i = i + 2
+end
+return 1`;
+
 // The usage ledger (lib/limits/usage-ledger.ts). KEYS: the ledger, the set of sealed batches,
 // the new batch's key. Moves the ledger's counts into the new batch (when there are any) and
 // answers every batch not yet rolled up, in one step: a count lands either before the move or

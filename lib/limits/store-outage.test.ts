@@ -9,6 +9,7 @@ import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
 import { PEEK_BUDGET_MS } from "@/lib/http/peek-limits";
 import { flushUsage } from "@/lib/limits/metering";
+import { log, setLogTarget } from "@/lib/log";
 import { setLimitStore, upstashStore } from "@/lib/limits/store";
 import { upstashRedis } from "@/lib/limits/upstash-requester";
 import { redisProcess } from "@/testing/redis-process";
@@ -62,10 +63,22 @@ describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () =>
 
   it("serves reads uncounted and refuses writes while Redis is down, each within its bound", async () => {
     await redis!.stop();
-    const read = await timed(() => api.list("Products"));
+    const lines: Record<string, unknown>[] = [];
+    log.level = "warn";
+    setLogTarget({ write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const read = await timed(() => api.list("Products")).finally(() => {
+      setLogTarget(undefined);
+      log.level = "silent";
+    });
     expect(read.result.status).toBe(200);
     expect(read.result.headers.get("x-ratelimit-limit")).toBeNull(); // not counted: no window to describe
     expect(read.ms).toBeLessThan(3 * STORE_TIMEOUT_MS + 1000);
+    // The degraded-state warning names the request it was written for, without its caller passing it.
+    expect(lines.find((l) => l.msg === "limits: store unavailable, serving the read uncounted")).toMatchObject({
+      req_id: read.result.headers.get("x-request-id"),
+      route: "/api/v1/{sheetId}/{tabName}",
+      sheet: DEMO_SPREADSHEET_ID,
+    });
 
     const write = await timed(() => api.create("Products", { name: "During" }));
     expect(write.result.status).toBe(503);

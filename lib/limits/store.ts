@@ -33,13 +33,22 @@ export interface ConsumeResult {
   oldestBurst: number | null;
 }
 
+/** What one request (or one count outside a request) adds to the ledger, applied all at once. */
+export interface LedgerEntry {
+  /** Counters to add to (usage, sheet stats): field and amount. */
+  counts: [field: string, n: number][];
+  /** Stamps that keep the latest time they are given (a key's last use): field and Unix ms. */
+  latest: [field: string, at: number][];
+}
+
 /**
- * Usage counts kept where they survive the process (a kill -9 loses none): each answer adds to
- * the ledger before it is sent; lib/limits/usage-ledger.ts rolls sealed batches up into Postgres.
+ * Usage counts, sheet stats and last-use stamps kept where they survive the process (a kill -9
+ * loses none): each answer adds its entry before it is sent; lib/limits/usage-ledger.ts rolls
+ * sealed batches up into Postgres.
  */
 export interface UsageLedger {
-  /** Adds `n` to one counter (naming account, sheet, key, day and status class) of the database `scope`. */
-  add(scope: string, field: string, n: number): Promise<void>;
+  /** Adds one entry (fields: lib/limits/ledger-fields.ts) to the ledger of the database `scope`, atomically. */
+  add(scope: string, entry: LedgerEntry): Promise<void>;
   /** Moves what the ledger of `scope` holds into a new batch `batchId`; answers every batch of `scope` not yet dropped. */
   seal(scope: string, batchId: string): Promise<string[]>;
   /** A sealed batch's counters. */

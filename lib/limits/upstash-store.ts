@@ -2,7 +2,8 @@
 // must be atomic is one Lua script, so any number of instances agree.
 import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
-import { ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SEAL_USAGE, SET_IF_NEWER } from "./lua-scripts";
+import { ADD_TO_LEDGER, ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SEAL_USAGE, SET_IF_NEWER } from "./lua-scripts";
+import { metrics } from "@/lib/observability/metrics";
 import type { ConsumeResult, ConsumeSpec, LimitStore, UsageLedger } from "./store";
 
 /** The ledger of one database's usage, and the set of its sealed batches. */
@@ -34,7 +35,29 @@ function shaOf(script: string): string {
   return sha;
 }
 
+/**
+ * Counts every call that fails or times out in the metrics, by the store operation it was
+ * (`ledger.add`, `authorize`, ...): one place sees them all, whichever caller then degrades.
+ */
+function countingFailures<T extends object>(target: T, prefix = ""): T {
+  const out = { ...target } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(target)) {
+    if (typeof value === "function") {
+      out[name] = (...args: unknown[]) =>
+        (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((err: unknown) => {
+          metrics.storeError({ operation: `${prefix}${name}` });
+          throw err;
+        });
+    } else if (value && typeof value === "object") out[name] = countingFailures(value, `${prefix}${name}.`);
+  }
+  return out as T;
+}
+
 export function upstashStore(redis: Redis): LimitStore {
+  return countingFailures(upstashOperations(redis));
+}
+
+function upstashOperations(redis: Redis): LimitStore {
   const run = async (script: string, keys: string[], args: string[]): Promise<unknown> => {
     try {
       return await redis.evalsha(shaOf(script), keys, args);
@@ -51,8 +74,8 @@ export function upstashStore(redis: Redis): LimitStore {
     return out;
   };
   const ledger: UsageLedger = {
-    add: async (scope, field, n) => {
-      await redis.hincrby(ledgerKey(scope), field, n);
+    add: async (scope, { counts, latest }) => {
+      await run(ADD_TO_LEDGER, [ledgerKey(scope)], [String(counts.length), ...counts.flat().map(String), ...latest.flat().map(String)]);
     },
     seal: async (scope, batchId) => (await run(SEAL_USAGE, [ledgerKey(scope), sealedKey(scope), `${ledgerKey(scope)}:${batchId}`], [])) as string[],
     batch: (id) => hgetall<number>(id),

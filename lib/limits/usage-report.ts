@@ -7,7 +7,8 @@
 import { usageByDay, usageByKey, usageTotal } from "@/db/queries/usage";
 import type { AccountLimits } from "./accounts";
 import { effectivePlan, peekWindows, type LimitDecision, type WindowUse } from "./limiter";
-import { COUNTED_CLASSES, flushUsage, utcDay, type StatusClass } from "./metering";
+import { COUNTED_CLASSES, flushUsage, type StatusClass } from "./metering";
+import { utcDay } from "./utc-day";
 import { planOf } from "./plans";
 import { billingPeriod, type PlanWindowName } from "./windows";
 import { errorFields, log } from "@/lib/log";

@@ -65,12 +65,12 @@ export const metrics = {
     BUCKETS.forEach((le, i) => seconds <= le && s.buckets![i]!++);
     f.series.set(key, s);
   },
-  googleCall: counter("sheetapi_google_calls_total", "Google API calls, by method (spreadsheets.get, drive.files.get, ...), kind (read, write) and outcome (ok, rate_limited, failed, held_back)."),
+  googleCall: counter("sheetapi_google_calls_total", "Google API calls, by method (spreadsheets.get, drive.files.get, ...), kind (read, write; drive for access re-checks) and outcome (ok, rate_limited, failed, held_back)."),
   quotaGuard: counter("sheetapi_google_quota_guard_total", "Calls the quota guard made wait for a free slot (held) or refused with 503 (refused)."),
   read: counter("sheetapi_sheet_reads_total", "Row reads by how the tab was served: HIT (cache), MISS (from Google), STALE (last good copy)."),
   webhookAttempt: counter("sheetapi_webhook_attempts_total", "Webhook delivery attempts, by outcome (delivered, failed)."),
-  storeError: counter("sheetapi_limit_store_errors_total", "Limit store calls that failed or timed out, by what they were for."),
-  databaseError: counter("sheetapi_database_errors_total", "Requests answered 503 because the database was unreachable."),
+  storeError: counter("sheetapi_limit_store_errors_total", "Limit store calls that failed or timed out, by store operation (authorize, ledger.add, ...)."),
+  databaseError: counter("sheetapi_database_errors_total", "Database work that failed: requests answered 503 because the database was unreachable (request), batch writes (batch), ledger roll-ups (rollup), webhook deliveries and sweeps (webhooks)."),
 };
 
 const escape = (v: string | number) => String(v).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");

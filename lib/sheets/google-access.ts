@@ -13,6 +13,7 @@ import { metrics } from "@/lib/observability/metrics";
 import { googleOutcomeOf, noteGoogleOutcome, noteServiceAccountSignIn } from "./google-outcomes";
 import { countGoogleCall } from "./sheet-stats";
 import { publishSheetQuietly, type SheetRecord } from "./sheet-record";
+import { recheckAccessSoon } from "./access-due";
 import { log } from "@/lib/log";
 
 type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext"> & Partial<Pick<SheetRecord, "userId">>;
@@ -150,6 +151,10 @@ export async function withGoogle<T>(
       await publishSheetQuietly(await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }));
       // The grant is the account's, shared by its sheets: the next registration asks Google again.
       if (sheet.refreshTokenCiphertext) await flagGrantNeedsReauth({ refreshTokenCiphertext: sheet.refreshTokenCiphertext });
+      if (sheet.access === "oauth" && sheet.userId) await recheckAccessSoon({ userId: sheet.userId });
+    } else if (sheet.access === "oauth" && isNoAccess(err)) {
+      // Google refused the registrant's own grant: their access is re-checked on the next request.
+      await recheckAccessSoon({ id: sheet.id });
     }
     throw translated;
   }

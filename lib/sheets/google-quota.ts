@@ -6,7 +6,8 @@
 // first, so all instances together stay under them; when a window is full the call waits for a
 // slot up to GOOGLE_QUOTA_WAIT_MS, and otherwise gives up with 503 before Google would answer 429
 // (reads then fall back to their last good copy). Drive change checks have their own, larger
-// quota and are not reserved here.
+// quota and are not reserved here; the re-checks of registrants' access (Drive files.get with
+// their own grants) are, as kind "drive", under Drive's default quotas (DRIVE_PER_MINUTE).
 // Fair shares: in a calendar minute one customer account may take at most
 // GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the other accounts have left free in each window. One
 // account's burst through the shared service account leaves the others half the window; two
@@ -28,7 +29,13 @@ export function googleIdentity(sheet: Pick<SheetRecord, "access"> & Partial<Pick
   return sheet.access === "public" ? "api-key" : "service-account";
 }
 
-export type CallKind = "read" | "write";
+export type CallKind = "read" | "write" | "drive";
+
+/**
+ * Drive's default per-minute quota, per user and per project alike (Google Cloud console, Drive
+ * API quotas): far above the Sheets ones, so the access re-checks never crowd out reads.
+ */
+export const DRIVE_PER_MINUTE = 12_000;
 
 /** Windows after the burst: the project's, then the account's share of the identity and the project. */
 const PROJECT = 1;
@@ -38,7 +45,8 @@ const PROJECT = 1;
  * which sets the account's share (`fairLimit`); without it, the share of an empty minute.
  */
 function spec(identity: string, kind: CallKind, account: string | undefined, now: number, used: readonly number[] = []): ConsumeSpec {
-  const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: perIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: perProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
+  const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: sheetsPerIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: sheetsPerProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
+  const [perIdentity, perProject] = kind === "drive" ? [DRIVE_PER_MINUTE, DRIVE_PER_MINUTE] : [sheetsPerIdentity, sheetsPerProject];
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
   const expireAt = minute + MINUTE_MS;
   const counters = [{ key: `sheetapi:gq:${kind}:project:${minute}`, limit: perProject, expireAt }];

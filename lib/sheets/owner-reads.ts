@@ -3,6 +3,8 @@
 // tab cache, change checks and Google quota guard), so what the owner sees is what a key would
 // get. It is metered apart from the plan, on its own allowance per account, so trying the
 // product does not spend the requests the owner's apps need.
+import { currentAccess } from "./access-check";
+import { requireRegistrantCanOpen } from "./access-lapse";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
@@ -35,6 +37,9 @@ async function dataVersion(sheetId: string, tab: string): Promise<number | undef
 export async function ownerRead(userId: string, sheet: SheetRecord, request: OwnerReadRequest): Promise<OwnerReadAnswer> {
   try {
     await limitAccountAction(userId, "tryIt");
+    // As for a key: nothing of a sheet its registrant can no longer open, not even from a cache.
+    sheet = await currentAccess(sheet);
+    requireRegistrantCanOpen(sheet);
     const tab = await findTab(sheet, request.tab);
     const params = new URLSearchParams((request.query ?? "").trim().replace(/^\?/, ""));
     const version = await dataVersion(sheet.id, tab.name);

@@ -9,7 +9,11 @@ import { config } from "@/lib/env";
 import { createGoogleClients, DRIVE_FILE_SCOPE, oauthClient } from "@/lib/google/clients";
 import { readGoogleError } from "@/lib/google/errors";
 import { ApiError } from "@/lib/http/errors";
+import { metrics } from "@/lib/observability/metrics";
+import { recheckAccessSoon } from "./access-due";
 import { isNoAccess, translateGoogleError } from "./google-access";
+import { googleOutcomeOf } from "./google-outcomes";
+import { reserveGoogleCall } from "./google-quota";
 
 export interface Proof {
   level: Exclude<SheetProof, "none">;
@@ -62,12 +66,20 @@ function notInDrive(id: string, typed: string, emails: string[]): ApiError {
  * ("Requested entity was not found.") for none and 403 for one the key may not open. Undefined
  * when Google says neither (a fault, a quota): the person is then offered the Picker as usual.
  */
-async function spreadsheetExists(id: string): Promise<boolean | undefined> {
+async function spreadsheetExists(id: string, userId: string): Promise<boolean | undefined> {
+  try {
+    // On the API key's Sheets quota, within the account's share, like every other Google call.
+    await reserveGoogleCall("api-key", "read", userId);
+  } catch {
+    return undefined;
+  }
   const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
   try {
     await sheets.spreadsheets.get({ spreadsheetId: id, fields: "spreadsheetId" });
+    metrics.googleCall({ method: "spreadsheets.get", kind: "read", outcome: googleOutcomeOf() });
     return true;
   } catch (err) {
+    metrics.googleCall({ method: "spreadsheets.get", kind: "read", outcome: googleOutcomeOf(err) });
     const failure = readGoogleError(err);
     if (failure.problem) return undefined;
     return failure.status === 404 ? false : failure.status === 403 ? true : undefined;
@@ -85,6 +97,23 @@ export async function usableGrants(userId: string): Promise<GoogleGrant[]> {
 }
 
 /**
+ * Drive's files.get of `id` with the grant: on the Drive quota of the grant's identity (reserved
+ * in the quota guard, so all instances together stay under it) and counted in /metrics.
+ */
+async function askDrive(grant: GoogleGrant, id: string) {
+  await reserveGoogleCall(`oauth:${grant.userId}`, "drive", grant.userId);
+  const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
+  try {
+    const { data } = await drive.files.get({ fileId: id, fields: "id,ownedByMe,capabilities(canEdit)", supportsAllDrives: true });
+    metrics.googleCall({ method: "drive.files.get", kind: "drive", outcome: googleOutcomeOf() });
+    return data;
+  } catch (err) {
+    metrics.googleCall({ method: "drive.files.get", kind: "drive", outcome: googleOutcomeOf(err) });
+    throw err;
+  }
+}
+
+/**
  * Asks Google, with each of the account's grants, whether its Google account can open or edit `id`.
  * `typed`: the reference as the person entered it, when they did (a registration, not a re-proof):
  * an id none of their grants confirms is then checked once for existence, so a typo is named as one.
@@ -93,19 +122,25 @@ export async function proveAccess(userId: string, id: string, typed?: string): P
   const grants = await usableGrants(userId);
   if (!grants.length) throw noGrant();
   for (const grant of grants) {
-    const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
     try {
-      const { data } = await drive.files.get({ fileId: id, fields: "id,ownedByMe,capabilities(canEdit)", supportsAllDrives: true });
+      const data = await askDrive(grant, id);
       return { level: data.capabilities?.canEdit === true ? "edit" : "view", owner: data.ownedByMe === true, grant };
     } catch (err) {
+      if (err instanceof ApiError) throw err; // the quota guard's 503
       const failure = readGoogleError(err);
-      if (failure.invalidGrant) await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+      if (failure.invalidGrant) await grantRevoked(grant);
       else if (!isNoAccess(err)) throw translateGoogleError(err);
     }
   }
   const emails = grants.map((g) => g.email);
-  if (typed !== undefined && (await spreadsheetExists(id)) === false) throw notInDrive(id, typed, emails);
+  if (typed !== undefined && (await spreadsheetExists(id, userId)) === false) throw notInDrive(id, typed, emails);
   throw notProven(id, emails);
+}
+
+/** The grant is no use any more: the next registration asks again, and the account's sheets are re-checked at once. */
+async function grantRevoked(grant: GoogleGrant): Promise<void> {
+  await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+  await recheckAccessSoon({ userId: grant.userId });
 }
 
 /** A short-lived access token of the account's grant, for the Google Picker in its own browser. */
@@ -118,7 +153,7 @@ export async function pickerAccessToken(userId: string): Promise<{ token: string
       if (token) return { token, email: grant.email };
     } catch (err) {
       if (!readGoogleError(err).invalidGrant) throw translateGoogleError(err);
-      await flagGrantNeedsReauth({ refreshTokenCiphertext: grant.refreshTokenCiphertext });
+      await grantRevoked(grant);
     }
   }
   return undefined;

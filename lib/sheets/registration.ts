@@ -15,6 +15,8 @@ import { newId } from "@/lib/keys/ids";
 import { publishKey } from "@/lib/keys/key-record";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 import { isNoAccess, translateGoogleError } from "./google-access";
+import { proveAgain } from "./access-check";
+import { writesAllowed } from "./access-lapse";
 import { holderStillEdits } from "./holder-proof";
 import { needsPicker, proveAccess, type Proof } from "./proof";
 import { readSheetModel } from "./read-model";
@@ -72,6 +74,9 @@ function grantFields(reach: Reach, proof: Proof) {
     grantId: viaGrant ? proof.grant.id : null,
     refreshTokenCiphertext: viaGrant ? proof.grant.refreshTokenCiphertext : null,
     grantEmail: proof.grant.email,
+    // Just proven with Google: current until the next re-check (lib/sheets/access-check.ts).
+    accessState: "current" as const,
+    accessCheckedAt: new Date(),
   };
 }
 
@@ -156,6 +161,13 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
  * read-only when the person is now only a viewer; otherwise it stays as it was.
  */
 async function again(existing: Sheet, userId: string, via: "service" | "grant"): Promise<Registration> {
+  // A registration whose access lapsed in Google is proven again first (the dashboard's "Prove
+  // access again"): restored, it serves the same keys again; still lapsed, it says why.
+  if (via === "service" && (existing.accessState === "read_only" || existing.accessState === "suspended")) {
+    await limitAccountAction(userId, "register");
+    const proven = await proveAgain(existing);
+    return { created: false, sheet: proven, model: await getSheetModel(toSheetRecord(proven)), apiKey: null };
+  }
   const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? await editLapsed(existing, userId) : await writableReach(existing, userId);
   if (renewed) {
     const row = await saveSheetGrant({ id: existing.id, userId, ...grantFields(renewed.reach, renewed.proof) });
@@ -233,7 +245,7 @@ export function registrationDocument(reg: Registration) {
     sheet_name: reg.model.title,
     tabs: schemaDocument(reg.model).tabs,
     docs_url: `${config().appUrl}/docs/${reg.sheet.id}`,
-    writable: reg.sheet.writable,
+    writable: writesAllowed(reg.sheet),
     access: reg.sheet.access,
     proof: reg.sheet.proof,
     api_key: reg.apiKey,

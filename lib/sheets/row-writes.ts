@@ -16,6 +16,7 @@ import type { sheets_v4 } from "@googleapis/sheets";
 import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, unknownColumnsOr, type CellInput, type RowInput } from "./row-input";
 import { matchesAny } from "@/lib/http/conditional";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
+import { requireRegistrantCanEdit } from "./access-lapse";
 import type { SheetRecord } from "./sheet-record";
 import { quoteTab } from "./read-model";
 import { fetchTab, invalidateTabs } from "./tab-cache";
@@ -27,7 +28,7 @@ import { idMark, raiseIdMark } from "@/db/queries/id-marks";
 import { errorFields, log } from "@/lib/log";
 import { recordApiWrite } from "@/lib/webhooks/changes";
 
-export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
+export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "accessState">>;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
 /**
@@ -41,6 +42,7 @@ const namedCounterKey = (sheetId: string, tab: string) => `sheetapi:ids:${sheetI
 const ID_COUNTER_TTL_SECONDS = 30 * 24 * 3600;
 
 export function requireWritable(sheet: WriteSheet): void {
+  requireRegistrantCanEdit(sheet);
   if (sheet.writable) return;
   throw new ApiError(
     "forbidden",

@@ -1,6 +1,6 @@
 // What the hot path needs to know about a sheet, cached in the limit store so a request touches
 // neither Postgres nor Google when its data is cached. Written through on every change.
-import type { Sheet, SheetAccess } from "@/db/schema";
+import type { AccessState, Sheet, SheetAccess } from "@/db/schema";
 import { getLimitStore, type Versioned } from "@/lib/limits/store";
 import { errorFields, log } from "@/lib/log";
 
@@ -19,6 +19,10 @@ export interface SheetRecord extends Versioned {
   userEnteredWrites?: boolean;
   /** When the durable schema copy was written, Unix ms. */
   schemaUpdatedAt: number | null;
+  /** The registrant's access as Google last confirmed it; absent in older records: current. */
+  accessState?: AccessState;
+  /** When it was last confirmed, Unix ms; absent in older records: the check is due. */
+  accessCheckedAt?: number;
 }
 
 export const SHEET_RECORD_TTL_SECONDS = 600;
@@ -38,6 +42,8 @@ export function toSheetRecord(row: Sheet): SheetRecord {
     maxStaleSeconds: row.maxStaleSeconds,
     userEnteredWrites: row.userEnteredWrites,
     schemaUpdatedAt: row.schemaUpdatedAt?.getTime() ?? null,
+    accessState: row.accessState,
+    accessCheckedAt: row.accessCheckedAt.getTime(),
   };
 }
 

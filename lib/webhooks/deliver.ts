@@ -11,7 +11,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { getDb, rowsOf } from "@/db/client";
 import { startRetentionSweeps } from "./retention";
-import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type ChangeEvent, type WebhookDelivery, type WebhookEndpoint } from "@/db/schema";
+import { changeEvents, sheets, webhookAttempts, webhookDeliveries, webhookEndpoints, type ChangeEvent, type WebhookDelivery, type WebhookEndpoint } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/auth/token-crypto";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
@@ -126,12 +126,27 @@ async function record(endpoint: WebhookEndpoint, delivery: WebhookDelivery, outc
   return givingUp ? undefined : next;
 }
 
+/** The registrant of the sheet can no longer open it in Google (DECISIONS 18): nothing of it is sent. */
+async function sheetSuspended(sheetId: string): Promise<boolean> {
+  const [row] = await getDb().select({ state: sheets.accessState }).from(sheets).where(eq(sheets.id, sheetId));
+  return row?.state === "suspended";
+}
+
+/** Drops the stream's waiting deliveries: not sent later, even once access is restored. */
+async function dropStream(ref: StreamRef): Promise<void> {
+  await getDb()
+    .update(webhookDeliveries)
+    .set({ state: "cancelled", leasedUntil: null })
+    .where(and(eq(webhookDeliveries.endpointId, ref.endpointId), eq(webhookDeliveries.stream, ref.stream), eq(webhookDeliveries.state, "pending")));
+}
+
 /** Delivers the stream's due events in order; schedules the next attempt when one fails. */
 export async function drainStream(ref: StreamRef): Promise<void> {
   const db = getDb();
   for (let delivered = 0; delivered < DRAIN_BATCH; delivered++) {
     const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ref.endpointId));
     if (!endpoint?.enabled) return;
+    if (await sheetSuspended(endpoint.sheetId)) return dropStream(ref);
     const delivery = await claimHead(ref);
     if (!delivery) return;
     const [event] = await db.select().from(changeEvents).where(eq(changeEvents.seq, delivery.eventSeq));
@@ -161,6 +176,7 @@ export async function deliverDueOnce(budgetMs: number): Promise<number> {
 
 const drainLogged = (ref: StreamRef) =>
   drainStream(ref).catch((err: unknown) => {
+    metrics.databaseError({ during: "webhooks" });
     log.warn({ endpoint: ref.endpointId, ...errorFields(err) }, "webhooks: drain failed");
     throw err;
   });

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { metrics } from "@/lib/observability/metrics";
 import { perProcess } from "@/lib/per-process";
 
 const BATCH = 5_000;
@@ -40,7 +41,10 @@ export function startRetentionSweeps(): void {
   const sweep = () => {
     pruneOldEvents()
       .then((n) => n && log.info({ removed: n }, "webhooks: old change events removed"))
-      .catch((err: unknown) => log.warn({ ...errorFields(err) }, "webhooks: removing old change events failed"));
+      .catch((err: unknown) => {
+        metrics.databaseError({ during: "webhooks" });
+        log.warn({ ...errorFields(err) }, "webhooks: removing old change events failed");
+      });
   };
   sweeper.timer = setTimeout(() => {
     sweep();

@@ -13,6 +13,8 @@ import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { config } from "@/lib/env";
 import { pickerAccessToken } from "@/lib/sheets/proof";
+import { currentAccess } from "@/lib/sheets/access-check";
+import { requireRegistrantCanOpen } from "@/lib/sheets/access-lapse";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
 import { addIdColumn } from "@/lib/sheets/id-column";
 import { getSheetModel, refreshSheetModel } from "@/lib/sheets/schema";
@@ -60,7 +62,10 @@ export const pickerSessionAction = sessionAction(z.object({}), async (_input, us
 export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() }), async ({ sheetId }, user) => {
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
   if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
-  const model = await refreshSheetModel(toSheetRecord(sheet));
+  // Nothing new of a sheet its registrant can no longer open in Google.
+  const record = await currentAccess(toSheetRecord(sheet));
+  requireRegistrantCanOpen(record);
+  const model = await refreshSheetModel(record);
   revalidatePath(`/dashboard/sheets/${sheetId}`);
   return { tabs: model.tabs.length, updatedAt: model.updatedAt };
 });

@@ -9,8 +9,9 @@ export function ClaimedNotice({ claims }: { claims: SheetClaim[] }) {
       {claims.map((c) => (
         <p key={c.id}>
           <strong>{c.sheetName}</strong> was claimed on <LocalTime at={c.claimedAt.toISOString()} shape="day" /> by another account that proved with
-          Google that it can edit the spreadsheet; you had registered it with view access only. Its API keys from your account no
-          longer work. If you can edit the sheet yourself, ask its owner who registered it.
+          Google that it can edit the spreadsheet: its owner in Google, or an editor while your account could only view it or had lost
+          access to it. Its API keys from your account no longer work (they answer 401). If you can edit the sheet yourself, ask its
+          owner who registered it.
         </p>
       ))}
     </div>

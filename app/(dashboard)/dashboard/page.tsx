@@ -4,6 +4,7 @@ import Link from "next/link";
 import { ERROR_FLASH_COOKIE, readErrorFlash } from "@/lib/auth/error-flash";
 import { listClaimsAgainst, listSheets } from "@/db/queries/sheets";
 import { usableGrants } from "@/lib/sheets/proof";
+import { writesAllowed } from "@/lib/sheets/access-lapse";
 import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
@@ -66,8 +67,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               </div>
               <div className="flex flex-wrap gap-2 text-xs">
                 {s.needsReauth && <span className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">needs re-authorization</span>}
+                {s.accessState === "suspended" && <span data-testid="sheet-suspended" className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">suspended: access lost in Google</span>}
                 <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{accessLabel(s.access, s.grantEmail)}</span>
-                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{s.writable ? "read and write" : "read-only"}</span>
+                <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{writesAllowed(s) ? "read and write" : "read-only"}</span>
               </div>
             </li>
           ))}

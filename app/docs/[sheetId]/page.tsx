@@ -2,6 +2,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { isSuspension, writesAllowed } from "@/lib/sheets/access-lapse";
 import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleKeyValue, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
 import { snippetsFor } from "@/lib/docs/snippets";
 import type { TabModel } from "@/lib/sheets/tab-model";
@@ -18,8 +19,16 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ sheetId: string }> };
 
+/** The sheet's docs; "suspended" when its registrant can no longer open it in Google (nothing of it is shown). */
+const docsOrSuspended = (sheetId: string) =>
+  loadSheetDocs(sheetId).catch((err: unknown) => {
+    if (isSuspension(err)) return "suspended" as const;
+    throw err;
+  });
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const docs = await loadSheetDocs((await params).sheetId);
+  const docs = await docsOrSuspended((await params).sheetId);
+  if (docs === "suspended") return { title: "API suspended · SheetAPI" };
   return { title: docs ? `${docs.model.title} API · SheetAPI` : "Sheet not found · SheetAPI" };
 }
 
@@ -152,8 +161,16 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
 }
 
 export default async function SheetDocsPage({ params }: Props) {
-  const [docs, viewer] = await Promise.all([loadSheetDocs((await params).sheetId), currentUser()]);
+  const [docs, viewer] = await Promise.all([docsOrSuspended((await params).sheetId), currentUser()]);
   if (!docs) notFound();
+  if (docs === "suspended") {
+    return (
+      <div className="space-y-3" data-testid="docs-suspended">
+        <h1 className="text-3xl font-bold">API documentation</h1>
+        <p className="text-slate-600 dark:text-slate-400">This sheet&apos;s API is suspended: the Google account that registered it can no longer open it in Google Sheets, so nothing of it is shown or served until that account has access again.</p>
+      </div>
+    );
+  }
   // The owner reading their own docs tries requests through their session, as in the dashboard:
   // their first hour's exploring must not spend the plan their first app needs.
   const viewerOwnsSheet = viewer?.id === docs.sheet.userId;
@@ -165,7 +182,7 @@ export default async function SheetDocsPage({ params }: Props) {
         <h1 className="text-3xl font-bold" data-testid="docs-title">{docs.model.title}</h1>
         <p className="text-slate-600 dark:text-slate-400">
           Each tab of this spreadsheet is a JSON collection and each row an item. Base address <code className="break-all">{docs.baseUrl}</code>; every request sends its key in the <code>X-API-Key</code> header (or as <code>Authorization: Bearer</code>).{" "}
-          {docs.sheet.writable ? "Keys with the Write permission can create, update and delete rows." : "This sheet is read-only: write requests answer 403 until the owner makes it writable."}
+          {writesAllowed(docs.sheet) ? "Keys with the Write permission can create, update and delete rows." : "This sheet is read-only: write requests answer 403 until the owner makes it writable."}
         </p>
         <nav className="flex flex-wrap gap-2 text-sm">
           {docs.model.tabs.map((t) => (

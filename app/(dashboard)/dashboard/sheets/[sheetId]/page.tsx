@@ -12,6 +12,7 @@ import { listKeysForSheet } from "@/lib/keys/manage";
 import { ApiError } from "@/lib/http/errors";
 import { getSheetModel } from "@/lib/sheets/schema";
 import { toSheetRecord } from "@/lib/sheets/sheet-record";
+import { writesAllowed } from "@/lib/sheets/access-lapse";
 import type { SheetModel } from "@/lib/sheets/tab-model";
 import { dismissNewKeyAction } from "../../actions";
 import { FlashKeyNotice } from "../../new-key-notice";
@@ -34,6 +35,7 @@ import { DocsExamples } from "./docs-examples";
 import { WriteMode } from "./write-mode";
 import { RefreshSchemaButton } from "./refresh-button";
 import { AddIdColumn } from "./add-id-column";
+import { AccessLapsedNotice } from "./access-lapsed";
 import { sheetPageTitle } from "./title";
 
 export function generateMetadata({ params }: { params: Promise<{ sheetId: string }> }): Promise<Metadata> {
@@ -85,7 +87,7 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
           <h1 className="mt-2 text-2xl font-bold break-words" data-testid="sheet-name">{sheet.name}</h1>
           <p className="font-mono text-xs break-all text-slate-500 dark:text-slate-400">{sheet.id}</p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="sheet-access">
-            {sheet.writable ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail)}
+            {sheet.accessState === "suspended" ? "Suspended" : writesAllowed(sheet) ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail)}
           </p>
           {!sheet.writable && sheet.proof === "edit" && <WritableThroughGrant sheetId={sheet.id} />}
         </div>
@@ -100,6 +102,8 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
       )}
 
       <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} target={target} />
+
+      <AccessLapsedNotice sheetId={sheet.id} state={sheet.accessState} email={sheet.grantEmail} />
 
       {sheet.needsReauth && (
         <p role="alert" data-testid="needs-reauth" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">

@@ -1,0 +1,88 @@
+// Access follows Google (DECISIONS 18): an editor registers the owner's sheet through her own grant;
+// the owner removes her in Google. Google refusing her grant makes SheetAPI re-check her access at
+// once: her keys answer 403 and her dashboard says the sheet is suspended, with "Prove access
+// again". The owner then registers his own file and takes it: his dashboard shows it writable, and
+// hers says it was claimed (her key answers 401). On a phone and on a desktop, without sideways
+// scrolling.
+import { expect, test, type Page } from "@playwright/test";
+import { clickInPicker, copyNewKey, googlePicker } from "../support/dashboard";
+import { shareSpreadsheet } from "../support/emulator-admin";
+import { E2E } from "../support/env";
+import { approveGoogleConsent, signIn } from "../support/google-consent";
+
+/** A spreadsheet `owner` owns in Google and shared with `editor` only (not with SheetAPI's account). */
+async function ownedSpreadsheet(owner: string, editor: string, title: string): Promise<string> {
+  const res = await fetch(`${E2E.googleUrl}/__admin/spreadsheets`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ title, members: { [owner]: "owner", [editor]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] }),
+  });
+  return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
+}
+
+/** Signs `email` in and registers `sheetId` through the private flow (Google's consent, then the Picker); the key. */
+async function registerPrivately(page: Page, email: string, sheetId: string, title: string): Promise<string> {
+  await signIn(page, email);
+  await page.goto(`/auth/google?sheet_url=${sheetId}`);
+  await approveGoogleConsent(page, email);
+  await page.waitForURL(new RegExp(`/dashboard\\?pick=${sheetId}&via=grant$`));
+  await expect(page.locator('[data-testid="register-form"][data-hydrated="true"]')).toBeVisible();
+  await page.getByTestId("choose-pending").click();
+  await clickInPicker(page, googlePicker(page).locator(`[data-file-id="${sheetId}"]`));
+  await expect(page.getByTestId("register-result")).toContainText(title);
+  return copyNewKey(page.getByTestId("register-result"));
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
+for (const width of [390, 1280]) {
+  test(`the editor who lost access sees the sheet suspended; the owner takes it back (${width} px)`, async ({ page, browser, request }, testInfo) => {
+    const editor = `lapsed-${width}@example.com`;
+    const owner = `takes-back-${width}@example.com`;
+    const title = `Owner's sheet (${width})`;
+    const sheetId = await ownedSpreadsheet(owner, editor, title);
+    await page.setViewportSize({ width, height: 900 });
+    const key = await registerPrivately(page, editor, sheetId, title);
+    const list = () => request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key } });
+    expect((await list()).status()).toBe(200);
+
+    await shareSpreadsheet(sheetId, { members: { [editor]: "none" } });
+    // Within the interval: Google refuses her grant on the first call that reaches it, and the
+    // re-check that follows at once suspends the registration.
+    await expect
+      .poll(async () => ((await (await request.get(`/api/v1/${sheetId}/Items?limit=1`, { headers: { "X-API-Key": key, "Cache-Control": "no-cache" } })).json()) as { message?: string }).message, { timeout: 15_000 })
+      .toContain("can no longer open it");
+
+    await page.goto(`/dashboard/sheets/${sheetId}`);
+    const notice = page.getByTestId("access-lapsed");
+    await expect(notice).toHaveAttribute("data-state", "suspended");
+    await expect(notice).toContainText(`Your Google account (${editor}) can no longer open this spreadsheet`);
+    await expect(page.getByTestId("sheet-access")).toContainText("Suspended");
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: testInfo.outputPath(`suspended-${width}.png`), fullPage: true });
+    // Proving again while Google still refuses says why, and changes nothing.
+    await notice.getByTestId("prove-again").click();
+    await expect(notice.getByTestId("prove-again-result")).toContainText(`Google did not confirm that ${editor} can open the spreadsheet`);
+    await expectNoSidewaysScroll(page);
+
+    // The owner registers his own file: he takes it from her.
+    const ownerContext = await browser.newContext({ viewport: { width, height: 900 } });
+    const ownerPage = await ownerContext.newPage();
+    await registerPrivately(ownerPage, owner, sheetId, title);
+    await ownerPage.goto(`/dashboard/sheets/${sheetId}`);
+    await expect(ownerPage.getByTestId("sheet-access")).toContainText("Read and write");
+    await expect(ownerPage.getByTestId("access-lapsed")).toHaveCount(0);
+    await expectNoSidewaysScroll(ownerPage);
+    await ownerPage.screenshot({ path: testInfo.outputPath(`owner-took-it-${width}.png`), fullPage: true });
+    await ownerContext.close();
+
+    // Her dashboard says it was claimed; her key answers 401 as claimed keys do.
+    await page.goto(`/dashboard/sheets/${sheetId}`);
+    await expect(page.getByTestId("claimed-notice")).toContainText(title);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: testInfo.outputPath(`claimed-${width}.png`), fullPage: true });
+    expect((await list()).status()).toBe(401);
+  });
+}
