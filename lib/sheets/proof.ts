@@ -40,10 +40,18 @@ export function noGrant(): ApiError {
   );
 }
 
-function notProven(id: string, emails: string[]): ApiError {
+/**
+ * Google did not confirm access. For a sheet the person just named (`pasted`) that is the usual
+ * first time, not a failure: choosing it in Drive is the next step. For a sheet proven before, it
+ * means Google now refuses.
+ */
+function notProven(id: string, emails: string[], pasted: boolean): ApiError {
+  const who = emails.join(" or ");
   return new ApiError(
     "forbidden",
-    `One more step: choose the spreadsheet ${id} in Google Drive. SheetAPI sees only the spreadsheets you choose there, so Google has not confirmed yet that ${emails.join(" or ")} can open it. ${HOW}`,
+    pasted
+      ? `One more step: choose the spreadsheet ${id} in Google Drive. SheetAPI sees only the spreadsheets you choose there, so Google has not confirmed yet that ${who} can open it. ${HOW}`
+      : `Google did not confirm that ${who} can open the spreadsheet ${id}. SheetAPI only sees the spreadsheets you choose in Google's file picker, so a link or id alone is not enough. ${HOW}`,
     { reason: "not_picked" },
   );
 }
@@ -134,7 +142,7 @@ export async function proveAccess(userId: string, id: string, typed?: string): P
   }
   const emails = grants.map((g) => g.email);
   if (typed !== undefined && (await spreadsheetExists(id, userId)) === false) throw notInDrive(id, typed, emails);
-  throw notProven(id, emails);
+  throw notProven(id, emails, typed !== undefined);
 }
 
 /** The grant is no use any more: the next registration asks again, and the account's sheets are re-checked at once. */
