@@ -29,9 +29,10 @@ export default async function Home() {
   const prices = await priceLabels();
   return (
     <main id="main" className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-16">
-      <header className="flex items-center justify-between">
-        <span className="text-lg font-semibold tracking-tight">SheetAPI</span>
-        <nav className="flex items-center gap-4 text-sm">
+      {/* Words never break: on a narrow phone the links move under the name instead. */}
+      <header className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 whitespace-nowrap">
+        <span className="shrink-0 text-lg font-semibold tracking-tight">SheetAPI</span>
+        <nav className="flex items-center gap-3 text-sm sm:gap-4">
           <a href="#plans" className="inline-flex min-h-11 items-center text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white" data-testid="plans-link">
             Plans
           </a>

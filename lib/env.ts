@@ -160,6 +160,13 @@ const GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token";
 export interface AppConfig {
   env: Env;
   production: boolean;
+  /**
+   * Running on embedded defaults: the embedded database and emulated Google, as `npm start` with
+   * nothing set (its server runs with NODE_ENV=production and ALLOW_EMBEDDED). Someone trying
+   * SheetAPI on their own machine, never a deployment (that has DATABASE_URL); not under tests,
+   * which check production's rules unless they ask for these.
+   */
+  embedded: boolean;
   appUrl: string;
   dataDir: string;
   database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string; prepare?: boolean };
@@ -352,6 +359,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return {
     env,
     production,
+    embedded: !env.DATABASE_URL && !realGoogle && env.NODE_ENV !== "test" && (!production || env.ALLOW_EMBEDDED),
     appUrl,
     dataDir,
     database: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL, prepare: env.DATABASE_PREPARED_STATEMENTS } : { kind: "pglite", dir: join(dataDir, "pglite") },

@@ -4,11 +4,12 @@ import { redirect } from "next/navigation";
 import { Brand } from "@/app/components/brand";
 import { SubmitButton } from "@/app/components/submit-button";
 import { signIn } from "@/lib/auth/auth";
-import { safeReturn } from "@/lib/auth/return-to";
+import { safeReturn, withFragment } from "@/lib/auth/return-to";
 import { pendingReturn } from "@/lib/auth/sign-in-cancel";
 import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { currentUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
+import { FragmentField } from "./fragment-field";
 
 export const metadata: Metadata = { title: "Sign in · SheetAPI" };
 
@@ -27,9 +28,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const returnTo = pending ?? safeReturn(callbackUrl, config().appUrl);
   if (user) redirect(returnTo);
 
-  async function signInWithGoogle() {
+  async function signInWithGoogle(form: FormData) {
     "use server";
-    await signIn("google", { redirectTo: returnTo });
+    await signIn("google", { redirectTo: withFragment(returnTo, String(form.get("fragment") ?? "")) });
   }
 
   return (
@@ -45,6 +46,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       )}
       <form action={signInWithGoogle} className="mt-6">
+        <FragmentField />
         <SubmitButton testId="sign-in-google" pendingText="Opening Google…" className="w-full rounded-md bg-emerald-700 px-4 py-2.5 font-medium text-white hover:bg-emerald-800">
           Continue with Google
         </SubmitButton>

@@ -14,7 +14,7 @@ test("POST /register with a session but no proof from Google is refused, naming 
   expect(res.status()).toBe(403);
   const body = await res.json();
   expect(body).toMatchObject({ success: false, error: "forbidden", reason: "no_google_grant" });
-  expect(body.message).toContain("use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
+  expect(body.message).toContain("use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
 });
 
 test("POST /register says what is wrong with a body that is not the JSON object it takes", async ({ page }) => {

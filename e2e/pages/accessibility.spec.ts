@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { registerSheet } from "../support/dashboard";
 import { createSpreadsheet } from "../support/emulator-admin";
+import { everyPage, forEachView } from "../support/every-page";
 import { signIn } from "../support/google-consent";
 
 const SIZES = [
@@ -21,39 +22,16 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 test("every page, light and dark, at 390 and 1280 px: no serious or critical axe violation", async ({ page, browser }) => {
   test.setTimeout(480_000);
-  const sheetId = await createSpreadsheet("Orders", [["id", "name", "email", "price"], [1, "Ada Lovelace", "ada@example.com", 12.5], [2, "Grace Hopper", "grace@example.com", 7]]);
-  await signIn(page, "axe-owner@example.com");
-  await registerSheet(page, sheetId);
-  // axe-core needs a page of an explicit context.
-  const visitorContext = await browser.newContext();
-  const visitor = await visitorContext.newPage();
-
-  const pages: { name: string; path: string; on: Page }[] = [
-    { name: "landing", path: "/", on: visitor },
-    { name: "sign-in", path: "/signin", on: visitor },
-    { name: "dashboard", path: "/dashboard", on: page },
-    { name: "sheet", path: `/dashboard/sheets/${sheetId}`, on: page },
-    { name: "webhooks", path: `/dashboard/sheets/${sheetId}/webhooks`, on: page },
-    { name: "usage", path: "/dashboard/usage", on: page },
-    { name: "guide", path: "/docs", on: visitor },
-    { name: "sheet-docs", path: `/docs/${sheetId}`, on: visitor },
-    { name: "not-found", path: "/pricing", on: visitor },
-    { name: "sheet-docs-not-found", path: "/docs/1NoSuchSheet000000000000000000000000000000", on: visitor },
-  ];
-
+  const site = await everyPage(page, browser, {
+    owner: "axe-owner@example.com",
+    title: "Orders",
+    rows: [["id", "name", "email", "price"], [1, "Ada Lovelace", "ada@example.com", 12.5], [2, "Grace Hopper", "grace@example.com", 7]],
+  });
   const found: string[] = [];
-  for (const { name, path, on } of pages) {
-    for (const size of SIZES) {
-      await on.setViewportSize({ width: size.width, height: size.height });
-      for (const colorScheme of ["light", "dark"] as const) {
-        await on.emulateMedia({ colorScheme });
-        await on.goto(path);
-        await on.waitForLoadState("networkidle");
-        for (const v of await seriousViolations(on)) found.push(`${name} ${size.name} ${colorScheme}: ${v}`);
-      }
-    }
-  }
-  await visitorContext.close();
+  await forEachView(site.pages, SIZES, async ({ name, on }, size, colorScheme) => {
+    for (const v of await seriousViolations(on)) found.push(`${name} ${size.name} ${colorScheme}: ${v}`);
+  });
+  await site.close();
   expect(found, found.join("\n")).toEqual([]);
 });
 

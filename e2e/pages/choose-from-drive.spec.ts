@@ -23,7 +23,7 @@ for (const [label, width, height] of [["phone", 390, 844], ["desktop", 1280, 900
     await signIn(page, email);
     await openRegisterForm(page);
     // A new account is told the way to its first call.
-    await expect(page.getByTestId("first-steps")).toContainText("Your first API call in three steps");
+    await expect(page.getByTestId("first-steps")).toContainText("No sheets yet. Choose a spreadsheet below");
     await expect(page.getByTestId("scopes-explained")).toBeVisible();
     await shot(page, testInfo, `1-register-form-${label}`);
 
@@ -91,10 +91,12 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await expect(bob.getByTestId("nothing-chosen")).toContainText("its owner has not shared it with this one yet");
   await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
-  await expect(bob.getByTestId("register-error")).toContainText("Google did not confirm that bob@example.com can open");
+  // Not a failure: choosing it in Google Drive is the next step, offered on that very sheet.
+  await expect(bob.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${sheetId} in Google Drive`);
+  await expect(bob.getByTestId("register-error")).toHaveCount(0);
   await expect(bob.getByTestId("sheet-url")).toHaveValue(address);
   // The Picker offered for it opens on that sheet, though a whole address was pasted.
-  await bob.getByTestId("choose-failed").click();
+  await bob.getByTestId("choose-pending").click();
   await expect(googlePicker(bob).locator(`[data-file-id="${sheetId}"]`)).toBeVisible();
   await clickInPicker(bob, googlePicker(bob).getByRole("button", { name: "Cancel" }));
   const refused = await bob.request.post("/register", { data: { sheet_url: address } });

@@ -1,9 +1,7 @@
 // Every page at phone and desktop widths, light and dark: nothing scrolls sideways from 360 px up,
 // the account bar fits, and a screenshot of each is attached to the report.
 import { expect, test, type Page } from "@playwright/test";
-import { registerSheet } from "../support/dashboard";
-import { createSpreadsheet } from "../support/emulator-admin";
-import { signIn } from "../support/google-consent";
+import { everyPage, forEachView } from "../support/every-page";
 
 const WIDTHS = [
   { name: "phone-360", width: 360, height: 780 },
@@ -24,50 +22,31 @@ async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; wi
 
 test("no page scrolls sideways at 360 and 390 px; screenshots of every page, phone and desktop, light and dark", async ({ page, browser }, testInfo) => {
   test.setTimeout(480_000);
-  const sheetId = await createSpreadsheet("A sheet with a rather long name, to see how titles wrap on a phone", [["id", "name", "email", "price"], [1, "Ada Lovelace", "ada@example.com", 12.5]]);
-  await signIn(page, "a-rather-long-address.for-layout-tests@example.com");
-  await registerSheet(page, sheetId);
-  const visitor = await browser.newPage();
+  const site = await everyPage(page, browser, {
+    owner: "a-rather-long-address.for-layout-tests@example.com",
+    title: "A sheet with a rather long name, to see how titles wrap on a phone",
+    rows: [["id", "name", "email", "price"], [1, "Ada Lovelace", "ada@example.com", 12.5]],
+  });
 
-  const pages: { name: string; path: string; on: Page }[] = [
-    { name: "landing", path: "/", on: visitor },
-    { name: "sign-in", path: "/signin", on: visitor },
-    { name: "dashboard", path: "/dashboard", on: page },
-    { name: "sheet", path: `/dashboard/sheets/${sheetId}`, on: page },
-    { name: "webhooks", path: `/dashboard/sheets/${sheetId}/webhooks`, on: page },
-    { name: "usage", path: "/dashboard/usage", on: page },
-    { name: "guide", path: "/docs", on: visitor },
-    { name: "sheet-docs", path: `/docs/${sheetId}`, on: visitor },
-    { name: "not-found", path: "/pricing", on: visitor },
-  ];
-
-  for (const { name, path, on } of pages) {
-    for (const size of WIDTHS) {
-      await on.setViewportSize({ width: size.width, height: size.height });
-      for (const colorScheme of ["light", "dark"] as const) {
-        await on.emulateMedia({ colorScheme });
-        await on.goto(path);
-        await on.waitForLoadState("networkidle");
-        if (size.width < 1000) {
-          const overflow = await horizontalOverflow(on);
-          expect(overflow.scrollWidth, `${name} at ${size.width} px: ${overflow.culprits.join("; ")}`).toBeLessThanOrEqual(overflow.width);
-        }
-        // Screenshots at 390 (the phone of the issue) and desktop; 360 is checked, not pictured.
-        if (size.name !== "phone-360") {
-          const shot = await on.screenshot({ fullPage: true, path: testInfo.outputPath(`${name}-${size.name}-${colorScheme}.png`) });
-          await testInfo.attach(`${name} ${size.name} ${colorScheme}`, { body: shot, contentType: "image/png" });
-        }
-      }
-      if (on === page && size.width < 1000) {
-        // The account bar: e-mail and Sign out stay on the screen, apart from the nav.
-        const signOut = await on.getByTestId("sign-out").boundingBox();
-        expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(size.width);
-        const nav = await on.getByTestId("nav-usage").boundingBox();
-        const email = await on.getByTestId("account-email").boundingBox();
-        const apart = email!.y >= nav!.y + nav!.height || email!.x >= nav!.x + nav!.width + 8;
-        expect(apart, "the e-mail does not run into the nav").toBe(true);
-      }
+  await forEachView(site.pages, WIDTHS, async ({ name, on }, size, colorScheme) => {
+    if (size.width < 1000) {
+      const overflow = await horizontalOverflow(on);
+      expect(overflow.scrollWidth, `${name} at ${size.width} px: ${overflow.culprits.join("; ")}`).toBeLessThanOrEqual(overflow.width);
     }
-  }
-  await visitor.close();
+    // Screenshots at 390 (the phone of the issue) and desktop; 360 is checked, not pictured.
+    if (size.name !== "phone-360") {
+      const shot = await on.screenshot({ fullPage: true, path: testInfo.outputPath(`${name}-${size.name}-${colorScheme}.png`) });
+      await testInfo.attach(`${name} ${size.name} ${colorScheme}`, { body: shot, contentType: "image/png" });
+    }
+    if (on === page && size.width < 1000 && colorScheme === "light") {
+      // The account bar: e-mail and Sign out stay on the screen, apart from the nav.
+      const signOut = await on.getByTestId("sign-out").boundingBox();
+      expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(size.width);
+      const nav = await on.getByTestId("nav-usage").boundingBox();
+      const email = await on.getByTestId("account-email").boundingBox();
+      const apart = email!.y >= nav!.y + nav!.height || email!.x >= nav!.x + nav!.width + 8;
+      expect(apart, "the e-mail does not run into the nav").toBe(true);
+    }
+  });
+  await site.close();
 });

@@ -139,7 +139,7 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
   expect((await request.get(`/api/${sheetId}/schema`, { headers: { "X-API-Key": key } })).status()).toBe(200);
 });
 
-test("on Free Trial: the quota shows beside Try it, a 429 says why and when it ends, and the owner's Try it does not spend the plan", async ({ page, request }) => {
+test("on Free Trial: the quota shows beside Try it, a 429 says why and when it ends, and the owner's Try it does not spend the plan", async ({ page, request, browser }) => {
   const sheetId = await registerPrivately(page, "trial@example.com", "First hour, trial");
   const key = await copyNewKey(page);
   await page.getByTestId("register-result").getByTestId("open-sheet").click();
@@ -161,11 +161,20 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await expect(owner.getByTestId("tryit-body")).toContainText('"id": "2"');
   expect(await used()).toBe(0);
 
-  // The docs page's Try it with the key: what is left, then a 429 explained.
+  // The owner on the sheet's public docs page tries it the same way: through the session, uncounted.
   await page.goto(`/docs/${sheetId}`);
+  await expect(page.getByTestId("docs-owner-note")).toContainText("not counted against your plan");
+  await expect(page.getByTestId("try-it")).toHaveCount(0);
+  await page.getByTestId("owner-try-it").getByTestId("tryit-send").click();
+  await expect(page.getByTestId("owner-try-it").getByTestId("tryit-status")).toHaveText("200");
+  expect(await used()).toBe(0);
+
+  // A visitor's Try it with the key: what is left, then a 429 explained, with the two ways on.
+  const visitor = await browser.newPage();
+  await visitor.goto(`/docs/${sheetId}`);
   // Before the examples: a trial's hour is shorter than running them all.
-  await expect(page.getByTestId("trial-note")).toContainText("Free Trial: 5 requests a minute and 10 an hour");
-  const tryIt = page.getByTestId("try-it");
+  await expect(visitor.getByTestId("trial-note")).toContainText("Free Trial: 5 requests a minute and 10 an hour");
+  const tryIt = visitor.getByTestId("try-it");
   await expect(tryIt.getByTestId("tryit-quota")).toContainText("Free Trial: 5 a minute, 10 an hour");
   // A wrong key: a 401, and no plan's figures beside it.
   await tryIt.getByTestId("tryit-key").fill("shk_wrong");
@@ -183,11 +192,19 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await expect(tryIt.getByTestId("tryit-status")).toHaveText("429");
   await expect(tryIt.getByTestId("tryit-limited")).toContainText("Rate limit of 5 requests per minute (burst) reached");
   await expect(tryIt.getByTestId("tryit-limited")).toContainText(/It resets at \d\d:\d\d:\d\d (UTC|GMT[+-]\d+|[A-Z]{3,4}), in about \d+ s/);
-  await expect(page.getByTestId("owner-try-link")).toHaveAttribute("href", `/dashboard/sheets/${sheetId}#try-it`);
+  const waysOn = tryIt.getByTestId("tryit-ways-on");
+  await expect(waysOn).toContainText("If this is your sheet: read it with Try it as the owner (not counted against the plan) or change plan.");
+  await expect(waysOn.getByRole("link", { name: "read it with Try it as the owner" })).toHaveAttribute("href", `/dashboard/sheets/${sheetId}#try-it`);
+  await expect(waysOn.getByRole("link", { name: "change plan" })).toHaveAttribute("href", "/dashboard/usage#plan");
+  await expect(visitor.getByTestId("owner-try-link")).toHaveAttribute("href", `/dashboard/sheets/${sheetId}#try-it`);
+  await visitor.close();
 
   // Limited keys or not, the owner can still read the sheet from the dashboard.
   await page.goto(`/dashboard/sheets/${sheetId}`);
-  await expect(page.getByTestId("first-call").getByTestId("quota-line")).toContainText("0 of 5 this minute");
+  const quotaLine = page.getByTestId("first-call").getByTestId("quota-line");
+  await expect(quotaLine).toContainText("0 of 5 this minute");
+  await expect(quotaLine).toContainText("Meanwhile read your sheet with Try it as the owner, which is not counted, or change plan.");
+  await expect(quotaLine.getByRole("link", { name: "change plan" })).toHaveAttribute("href", "/dashboard/usage#plan");
   await page.getByTestId("owner-try-it").getByTestId("tryit-send").click();
   await expect(page.getByTestId("owner-try-it").getByTestId("tryit-status")).toHaveText("200");
   expect(await used()).toBe(5);

@@ -1,7 +1,7 @@
 // Sets up spreadsheets in emulators/google for a test, so tests never depend on each other.
 import { E2E } from "./env";
 
-type Rows = (string | number | boolean | null)[][];
+export type Rows = (string | number | boolean | null)[][];
 
 export async function createSpreadsheet(title: string, rows: Rows = [["id", "name"], [1, "first"]], moreTabs: { title: string; rows: Rows }[] = []): Promise<string> {
   const res = await fetch(`${E2E.googleUrl}/__admin/spreadsheets`, {

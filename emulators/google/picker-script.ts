@@ -2,7 +2,9 @@
 // Google's apis.google.com/js/api.js + gapi.load("picker") (google.picker.PickerBuilder, DocsView,
 // ViewId, Action, Response, Document), so the product's page runs unchanged against either.
 // The picker itself is a frame on the emulator's origin, as Google's is on docs.google.com: only
-// a click there grants the app a file.
+// a click there grants the app a file. Like Google's, it is a modal dialog: the page behind it is
+// inert while it is open (focus stays in the picker), Escape cancels, and focus returns to where
+// it was when it closes.
 export const PICKER_SCRIPT = String.raw`(function () {
   var script = document.currentScript;
   var ORIGIN = new URL(script ? script.src : location.href).origin;
@@ -13,7 +15,7 @@ export const PICKER_SCRIPT = String.raw`(function () {
   DocsView.prototype.setFileIds = function (ids) { this.fileIds = String(ids || ""); return this; };
   DocsView.prototype.setMimeTypes = function (t) { this.mimeTypes = String(t || ""); return this; };
   chain(DocsView, ["setIncludeFolders", "setSelectFolderEnabled", "setMode", "setOwnedByMe", "setQuery", "setStarred", "setParent", "setEnableDrives"]);
-  function Picker(b) { this.b = b; this.frame = null; this.onMessage = null; }
+  function Picker(b) { this.b = b; this.frame = null; this.onMessage = null; this.onKey = null; this.inerted = []; this.opener = null; }
   Picker.prototype.setVisible = function (visible) {
     if (!visible) return this.dispose();
     if (this.frame) return;
@@ -28,9 +30,37 @@ export const PICKER_SCRIPT = String.raw`(function () {
     frame.title = "Google Picker";
     frame.src = ORIGIN + "/picker?" + q.toString();
     frame.style.cssText = "border:0;background:#fff;width:min(100vw,640px);height:min(100vh,520px);border-radius:8px";
+    overlay.setAttribute("role", "dialog");
+    overlay.setAttribute("aria-modal", "true");
+    overlay.setAttribute("aria-label", frame.title);
+    // Tab past either end of the picker lands on a sentinel that hands focus back inside: to its
+    // first control going forward, its last going back (the frame is another origin: asked by message).
+    function sentinel(to) {
+      var s = document.createElement("span");
+      s.tabIndex = 0;
+      s.setAttribute("data-picker-sentinel", to);
+      s.addEventListener("focus", function () {
+        frame.focus();
+        frame.contentWindow.postMessage({ focus: to }, ORIGIN);
+      });
+      return s;
+    }
+    overlay.appendChild(sentinel("last"));
     overlay.appendChild(frame);
+    overlay.appendChild(sentinel("first"));
+    this.opener = document.activeElement;
+    // Everything else on the page is out of reach while the picker is open.
+    this.inerted = Array.prototype.filter.call(document.body.children, function (el) { return !el.inert; });
+    this.inerted.forEach(function (el) { el.inert = true; });
     document.body.appendChild(overlay);
     this.frame = overlay;
+    frame.focus();
+    this.onKey = function (e) {
+      if (e.key !== "Escape") return;
+      self.dispose();
+      if (b.callback) b.callback({ action: "cancel" });
+    };
+    document.addEventListener("keydown", this.onKey);
     this.onMessage = function (e) {
       if (e.origin !== ORIGIN || e.source !== frame.contentWindow || !e.data || !e.data.action) return;
       if (e.data.action !== "loaded") self.dispose();
@@ -41,8 +71,15 @@ export const PICKER_SCRIPT = String.raw`(function () {
   Picker.prototype.isVisible = function () { return Boolean(this.frame); };
   Picker.prototype.dispose = function () {
     if (this.onMessage) window.removeEventListener("message", this.onMessage);
-    if (this.frame) this.frame.remove();
+    if (this.onKey) document.removeEventListener("keydown", this.onKey);
+    this.onMessage = this.onKey = null;
+    if (!this.frame) return;
+    this.frame.remove();
     this.frame = null;
+    this.inerted.forEach(function (el) { el.inert = false; });
+    this.inerted = [];
+    if (this.opener && this.opener.isConnected && this.opener.focus) this.opener.focus();
+    this.opener = null;
   };
   function PickerBuilder() { this.views = []; }
   PickerBuilder.prototype.addView = function (v) { this.views.push(typeof v === "string" ? new DocsView(v) : v); return this; };

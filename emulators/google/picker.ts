@@ -1,6 +1,8 @@
 // The Google Picker stand-in, server half: /js/api.js (the loader), /picker (the frame that lists
 // the signed-in person's spreadsheets) and /picker/pick (a click there: the app is given
 // drive.file access to that one file, as Google does when setAppId names the app's project).
+// /picker/sample stands in for Google Sheets' "Blank spreadsheet", which no local machine has:
+// an empty Drive offers to make one, owned by the person, and grants the app nothing by itself.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { grantFile } from "./drive-file";
 import { GoogleError } from "./errors";
@@ -10,7 +12,18 @@ import { PICKER_SCRIPT } from "./picker-script";
 import type { SpreadsheetStore } from "./store";
 import type { AccessTokens } from "./tokens";
 
-export const PICKER_PATHS = { script: "/js/api.js", frame: "/picker", pick: "/picker/pick" };
+export const PICKER_PATHS = { script: "/js/api.js", frame: "/picker", pick: "/picker/pick", sample: "/picker/sample" };
+
+/** What "Create a sample spreadsheet" makes: a header row and a few rows, as a person would type them. */
+const SAMPLE_TAB = {
+  title: "Contacts",
+  rows: [
+    ["id", "name", "email", "status"],
+    [1, "Ada Lovelace", "ada@example.com", "active"],
+    [2, "Grace Hopper", "grace@example.com", "active"],
+    [3, "Alan Turing", "alan@example.com", "invited"],
+  ],
+};
 
 const SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet";
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -54,6 +67,11 @@ function documentOf(s: Spreadsheet) {
   };
 }
 
+// Only in the Drive listing (not when the app asked for given files): Google Sheets is where a
+// person would make a spreadsheet, and there is no Google Sheets here.
+const sampleOffer = `<div class="sample"><p>This is a local stand-in for Google Drive: there is no Google Sheets to make a spreadsheet in.</p>
+<button type="button" id="create-sample">Create a sample spreadsheet</button></div>`;
+
 function framePage(url: URL, deps: PickerDeps): string {
   const p = url.searchParams;
   const origin = p.get("origin") ?? "";
@@ -74,7 +92,7 @@ function framePage(url: URL, deps: PickerDeps): string {
       const files = filesFor(caller, deps.store, ids);
       body = `<p class="who">${esc(caller.email)}</p>` + (files.length
         ? `<ul>${files.map((f) => `<li><button type="button" data-file-id="${esc(f.spreadsheetId)}">${esc(f.title)}<small>Spreadsheet · ${esc(f.members[caller.email] ?? "anyone with the link")}</small></button></li>`).join("")}</ul>`
-        : `<p>No spreadsheets to show.</p>`);
+        : `<p class="empty">No spreadsheets to show.</p>` + (ids.length ? "" : sampleOffer));
     }
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -82,7 +100,8 @@ function framePage(url: URL, deps: PickerDeps): string {
 <style>body{font-family:system-ui,sans-serif;margin:0;color:#202124}header{display:flex;justify-content:space-between;align-items:center;padding:12px 16px;border-bottom:1px solid #dadce0}
 h1{font-size:1.1rem;margin:0}ul{list-style:none;margin:0;padding:8px}li button{display:block;width:100%;text-align:left;padding:12px;border:0;background:none;font-size:1rem;cursor:pointer;border-radius:6px}
 li button:hover,li button:focus{background:#e8f0fe}small{display:block;color:#5f6368;font-size:.8rem}.who{padding:0 16px;color:#5f6368;font-size:.85rem}.err{padding:16px;color:#b3261e}
-header button{border:1px solid #dadce0;background:#fff;border-radius:4px;padding:6px 12px;cursor:pointer}</style>
+header button,.sample button{border:1px solid #dadce0;background:#fff;border-radius:4px;padding:6px 12px;cursor:pointer}.empty,.sample{padding:0 16px}
+:focus-visible{outline:2px solid #1a73e8;outline-offset:2px}</style>
 <script>
 var origin = ${JSON.stringify(origin)};
 var params = new URLSearchParams(location.search);
@@ -93,6 +112,10 @@ document.addEventListener("click", function (event) {
   var target = event.target instanceof Element ? event.target : null;
   if (!target) return;
   if (target.closest("#cancel")) return send({ action: "cancel" });
+  if (target.closest("#create-sample")) {
+    return fetch(${JSON.stringify(PICKER_PATHS.sample)}, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ oauth_token: params.get("oauth_token") }) }).then(function () { location.reload(); });
+  }
   var b = target.closest("[data-file-id]");
   if (!b) return;
   fetch(${JSON.stringify(PICKER_PATHS.pick)}, { method: "POST", headers: { "content-type": "application/json" },
@@ -100,7 +123,21 @@ document.addEventListener("click", function (event) {
     .then(function (r) { return r.json(); })
     .then(function (doc) { send(doc.id ? { action: "picked", docs: [doc] } : { action: "error" }); });
 });
-document.addEventListener("DOMContentLoaded", function () { send({ action: "loaded" }); });
+// The page hands focus back at either end (its Tab sentinels): the dialog keeps it.
+window.addEventListener("message", function (event) {
+  if (event.source !== parent || event.origin !== origin || !event.data || !event.data.focus) return;
+  var all = document.querySelectorAll("button");
+  var to = event.data.focus === "last" ? all[all.length - 1] : all[0];
+  if (to) to.focus();
+});
+// Escape closes Google's picker as its Cancel button does.
+document.addEventListener("keydown", function (event) { if (event.key === "Escape") send({ action: "cancel" }); });
+document.addEventListener("DOMContentLoaded", function () {
+  // Focus starts inside the dialog, on its first choice (or Cancel), as in Google's.
+  var first = document.querySelector("[data-file-id]") || document.getElementById("create-sample") || document.getElementById("cancel");
+  if (first) first.focus();
+  send({ action: "loaded" });
+});
 </script></head>
 <body><header><h1>${esc(p.get("title") || "Select a file")}</h1><button type="button" id="cancel">Cancel</button></header>${body}
 </body></html>`;
@@ -116,6 +153,13 @@ export async function handlePicker(req: IncomingMessage, res: ServerResponse, ur
   if (url.pathname === PICKER_PATHS.frame && req.method === "GET") {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(framePage(url, deps));
+    return true;
+  }
+  if (url.pathname === PICKER_PATHS.sample && req.method === "POST") {
+    const caller = callerFor(String(body.oauth_token ?? ""), deps);
+    const sheet = deps.store.add({ title: "Sample contacts", linkAccess: "none", members: { [caller.email]: "owner" }, tabs: [SAMPLE_TAB] });
+    res.writeHead(201, { "content-type": "application/json; charset=UTF-8" });
+    res.end(JSON.stringify({ id: sheet.spreadsheetId, name: sheet.title }));
     return true;
   }
   if (url.pathname === PICKER_PATHS.pick && req.method === "POST") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeReturn } from "./return-to";
+import { safeReturn, withFragment } from "./return-to";
 
 const app = "http://localhost:3000";
 
@@ -29,5 +29,14 @@ describe("safeReturn", () => {
     expect(safeReturn("", app)).toBe("/dashboard");
     expect(safeReturn("/signin?callbackUrl=/signin", app)).toBe("/dashboard");
     expect(safeReturn("/signin/", app)).toBe("/dashboard");
+  });
+
+  it("adds back the fragment the browser kept through sign-in, when it is an element id", () => {
+    expect(withFragment("/dashboard/sheets/abc", "#try-it")).toBe("/dashboard/sheets/abc#try-it");
+    expect(withFragment("/dashboard/usage?x=1", "#plan")).toBe("/dashboard/usage?x=1#plan");
+    expect(withFragment("/dashboard/sheets/abc#keys", "#try-it")).toBe("/dashboard/sheets/abc#keys");
+    for (const bad of ["", "#", "try-it", "#a b", "#<script>", "#//evil.example", `#${"a".repeat(101)}`]) {
+      expect(withFragment("/dashboard", bad)).toBe("/dashboard");
+    }
   });
 });

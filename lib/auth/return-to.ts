@@ -21,3 +21,16 @@ export function safeReturn(target: string | null | undefined, appUrl: string): s
   if (/^\/signin(\/|$)/.test(path)) return DEFAULT_RETURN;
   return `${path}${url.search}${url.hash}`;
 }
+
+/** A fragment a browser may carry: an element id, as the service's own links use (`#try-it`). */
+const FRAGMENT = /^#[A-Za-z][\w-]{0,99}$/;
+
+/**
+ * The page to return to with the fragment the browser kept through the sign-in redirect (a
+ * fragment never reaches the server, so the sign-in page sends it along). Anything but an id-like
+ * fragment is dropped, and a target that has its own keeps it.
+ */
+export function withFragment(target: string, fragment: string | null | undefined): string {
+  if (!fragment || !FRAGMENT.test(fragment) || target.includes("#")) return target;
+  return `${target}${fragment}`;
+}

@@ -87,7 +87,7 @@ export function bannerLines(appUrl: string, demo?: DemoAccount, production = fal
   if (demo.signInEmail) {
     lines.push(
       `  Dashboard:    open ${appUrl}/signin, Continue with Google, and on the emulator's Google screen sign in as ${demo.signInEmail}`,
-      `  Registering:  the emulator's sample spreadsheets belong to ${EMULATOR_DEFAULTS.userEmail}: sign in as it to register them (any other address is a new account with an empty Drive)`,
+      `  Registering:  the emulator's sample spreadsheets belong to ${EMULATOR_DEFAULTS.userEmail}: sign in as it to register them (any other address is a new account with an empty Drive, which offers to create a sample spreadsheet)`,
     );
   }
   return lines;

@@ -35,17 +35,63 @@ const HOW = "Choose it with “Choose a sheet from Google Drive” on the dashbo
 export function noGrant(): ApiError {
   return new ApiError(
     "forbidden",
-    `Registering a sheet needs Google to confirm that you can open it. Signing in shared only your name and email address, so this account has not connected Google yet for files: use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive.`,
+    `Registering a sheet needs Google to confirm that you can open it. Signing in shared only your name and email address, so this account has not connected Google yet for files: use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive.`,
     { reason: "no_google_grant" },
   );
 }
 
-function notProven(id: string, emails: string[]): ApiError {
+/**
+ * Google did not confirm access. For a sheet the person just named (`pasted`) that is the usual
+ * first time, not a failure: choosing it in Drive is the next step. For a sheet proven before, it
+ * means Google now refuses.
+ */
+function notProven(id: string, emails: string[], pasted: boolean): ApiError {
+  const who = emails.join(" or ");
   return new ApiError(
     "forbidden",
-    `Google did not confirm that ${emails.join(" or ")} can open the spreadsheet ${id}. SheetAPI only sees the spreadsheets you choose in Google's file picker, so a link or id alone is not enough. ${HOW}`,
+    pasted
+      ? `One more step: choose the spreadsheet ${id} in Google Drive. SheetAPI sees only the spreadsheets you choose there, so Google has not confirmed yet that ${who} can open it. ${HOW}`
+      : `Google did not confirm that ${who} can open the spreadsheet ${id}. SheetAPI only sees the spreadsheets you choose in Google's file picker, so a link or id alone is not enough. ${HOW}`,
     { reason: "not_picked" },
   );
+}
+
+/**
+ * A pasted id that no spreadsheet has: picking it in Google Drive cannot help, so the person is
+ * told what they typed instead of being sent to a Picker that shows nothing.
+ */
+function notInDrive(id: string, typed: string, emails: string[]): ApiError {
+  const shown = typed.length > 200 ? `${typed.slice(0, 200)}…` : typed;
+  return new ApiError(
+    "not_found",
+    `No spreadsheet with the id ${id} was found in the Google Drive of ${emails.join(" or ")}. You entered “${shown}”: compare it with the address of the sheet in Google Sheets (the part between /d/ and /edit), or choose the sheet in Google Drive.`,
+    { reason: "not_in_drive", typed: shown },
+  );
+}
+
+/**
+ * Whether a spreadsheet has this id at all, asked with the service's API key: Sheets answers 404
+ * ("Requested entity was not found.") for none and 403 for one the key may not open. Undefined
+ * when Google says neither (a fault, a quota): the person is then offered the Picker as usual.
+ */
+async function spreadsheetExists(id: string, userId: string): Promise<boolean | undefined> {
+  try {
+    // On the API key's Sheets quota, within the account's share, like every other Google call.
+    await reserveGoogleCall("api-key", "read", userId);
+  } catch {
+    return undefined;
+  }
+  const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
+  try {
+    await sheets.spreadsheets.get({ spreadsheetId: id, fields: "spreadsheetId" });
+    metrics.googleCall({ method: "spreadsheets.get", kind: "read", outcome: googleOutcomeOf() });
+    return true;
+  } catch (err) {
+    metrics.googleCall({ method: "spreadsheets.get", kind: "read", outcome: googleOutcomeOf(err) });
+    const failure = readGoogleError(err);
+    if (failure.problem) return undefined;
+    return failure.status === 404 ? false : failure.status === 403 ? true : undefined;
+  }
 }
 
 /** True when the person must pick the sheet in the Picker (or connect Google first) to prove access. */
@@ -75,8 +121,12 @@ async function askDrive(grant: GoogleGrant, id: string) {
   }
 }
 
-/** Asks Google, with each of the account's grants, whether its Google account can open or edit `id`. */
-export async function proveAccess(userId: string, id: string): Promise<Proof> {
+/**
+ * Asks Google, with each of the account's grants, whether its Google account can open or edit `id`.
+ * `typed`: the reference as the person entered it, when they did (a registration, not a re-proof):
+ * an id none of their grants confirms is then checked once for existence, so a typo is named as one.
+ */
+export async function proveAccess(userId: string, id: string, typed?: string): Promise<Proof> {
   const grants = await usableGrants(userId);
   if (!grants.length) throw noGrant();
   for (const grant of grants) {
@@ -90,7 +140,9 @@ export async function proveAccess(userId: string, id: string): Promise<Proof> {
       else if (!isNoAccess(err)) throw translateGoogleError(err);
     }
   }
-  throw notProven(id, grants.map((g) => g.email));
+  const emails = grants.map((g) => g.email);
+  if (typed !== undefined && (await spreadsheetExists(id, userId)) === false) throw notInDrive(id, typed, emails);
+  throw notProven(id, emails, typed !== undefined);
 }
 
 /** The grant is no use any more: the next registration asks again, and the account's sheets are re-checked at once. */

@@ -51,18 +51,28 @@ describe("registerSheet", () => {
     const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: address(DEMO_SPREADSHEET_ID) }));
     expect(err.code).toBe("forbidden");
     expect(err.extra.reason).toBe("no_google_grant");
-    expect(err.message).toContain("use “Continue to Google” to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
+    expect(err.message).toContain("use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
     expect(await getSheet({ id: DEMO_SPREADSHEET_ID })).toBeUndefined();
   });
 
-  it("refuses an id Google does not confirm for the person (unknown ids included: Google answers both with 404)", async () => {
+  it("sends an id Google does not confirm for the person to the Picker as the next step", async () => {
     await connectGoogleAccount(owner, "owner@example.com");
-    for (const id of ["1ThisSpreadsheetDoesNotExist000000000000000", NO_ACCESS_SPREADSHEET_ID, DEMO_SPREADSHEET_ID]) {
+    for (const id of [NO_ACCESS_SPREADSHEET_ID, DEMO_SPREADSHEET_ID]) {
       const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: address(id) }));
       expect(err.code).toBe("forbidden");
       expect(err.extra.reason).toBe("not_picked");
+      expect(err.message).toContain(`One more step: choose the spreadsheet ${id} in Google Drive`);
       expect(err.message).toContain("owner@example.com");
     }
+  });
+
+  it("names a mistyped id as not found in the person's Drive, with what was typed (Drive's 404 alone cannot tell)", async () => {
+    const typed = " https://docs.google.com/spreadsheets/d/1ThisSpreadsheetDoesNotExist000000000000000/edit ";
+    const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: typed }));
+    expect(err.code).toBe("not_found");
+    expect(err.extra).toMatchObject({ reason: "not_in_drive", typed: typed.trim() });
+    expect(err.message).toContain("No spreadsheet with the id 1ThisSpreadsheetDoesNotExist000000000000000 was found in the Google Drive of owner@example.com");
+    expect(err.message).toContain(`You entered “${typed.trim()}”`);
   });
 
   it("registers a picked sheet shared with the service account as writable, with a first key and its tabs", async () => {
@@ -94,7 +104,43 @@ describe("registerSheet", () => {
     await proveAccessWithGoogle(editor, [DEMO_SPREADSHEET_ID], "editor-of-demo@example.com");
     const err = await failure(registration.registerSheet({ userId: editor.id, sheetUrl: DEMO_SPREADSHEET_ID }));
     expect(err.code).toBe("conflict");
+    expect(err.extra.reason).toBe("taken");
+    // Who holds it (a person's address is theirs: not shown) and what to do.
+    expect(err.message).toContain("already registered by another SheetAPI account, which proved it can edit it");
+    expect(err.message).not.toContain("owner@example.com");
+    expect(err.message).toContain("choose it in Google Drive while signed in to Google as its owner");
     expect((await getSheet({ id: DEMO_SPREADSHEET_ID }))!.userId).toBe(owner.id);
+  });
+
+  it("names the demo account as a sheet's holder, and no one else", async () => {
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title: "Held by the demo", linkAccess: "none",
+      members: { "someone@example.com": "owner", "demo@sheetapi.local": "writer", "second-editor@example.com": "writer" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }],
+    });
+    const id = String(spreadsheetId);
+    const demo = await createUser({ email: "demo@sheetapi.local" });
+    await proveAccessWithGoogle(demo, [id], "demo@sheetapi.local");
+    await registration.registerSheet({ userId: demo.id, sheetUrl: id });
+    const second = await createUser({ email: "second-editor@example.com" });
+    await proveAccessWithGoogle(second, [id], "second-editor@example.com");
+    const err = await failure(registration.registerSheet({ userId: second.id, sheetUrl: id }));
+    expect(err.code).toBe("conflict");
+    expect(err.message).toContain("already registered by the demo account (demo@sheetapi.local, seeded by npm start)");
+
+    // The asker's own other account (the Google account they prove with holds it) is named too.
+    const { spreadsheetId: ownId } = await svc.admin("/spreadsheets", {
+      title: "Held by my other account", linkAccess: "none",
+      members: { "twin@example.com": "writer" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }],
+    });
+    const twin = await createUser({ email: "twin@example.com" });
+    await proveAccessWithGoogle(twin, [String(ownId)], "twin@example.com");
+    await registration.registerSheet({ userId: twin.id, sheetUrl: String(ownId) });
+    const otherAccount = await createUser({ email: "twin-work@example.com" });
+    await proveAccessWithGoogle(otherAccount, [String(ownId)], "twin@example.com");
+    const mine = await failure(registration.registerSheet({ userId: otherAccount.id, sheetUrl: String(ownId) }));
+    expect(mine.message).toContain("already registered by your other SheetAPI account (twin@example.com)");
   });
 
   it("registers a link-viewable sheet the service account cannot edit as read-only, even for its owner, until the private flow", async () => {

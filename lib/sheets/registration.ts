@@ -2,6 +2,8 @@
 // person can open (or edit) it, decide how the service reaches it and whether it may write, read
 // its structure, store it and issue a first key. Edit proof claims a sheet held with view proof.
 import { claimSheet, getSheet, insertSheet, saveSheetGrant } from "@/db/queries/sheets";
+import { getUserById } from "@/db/queries/users";
+import { DEMO_EMAIL } from "@/lib/accounts/demo";
 import type { Sheet, SheetAccess } from "@/db/schema";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { decryptSecret } from "@/lib/auth/token-crypto";
@@ -102,12 +104,31 @@ async function firstKey(userId: string, id: string): Promise<string> {
   return (await createApiKey({ userId, sheetId: id, name: "Default key", permissions: [...PERMISSIONS] })).value;
 }
 
-function taken(existing: Sheet): ApiError {
+/**
+ * Who holds a sheet, as the person asking may read it: the demo account (the service's own,
+ * seeded on embedded defaults or with DEMO_MODE, its address printed at every start) by name, and
+ * the asker's own other account (same address, or the Google account they just proved with) by
+ * its address; anyone else's address is theirs to share, so not shown.
+ */
+async function holderName(existing: Sheet, asker: { userId: string; googleEmail: string }): Promise<string> {
+  const [holder, self] = await Promise.all([getUserById({ id: existing.userId }), getUserById({ id: asker.userId })]);
+  const email = holder?.email?.toLowerCase();
+  if (email === DEMO_EMAIL) return `the demo account (${DEMO_EMAIL}, seeded by npm start)`;
+  if (email && (email === self?.email?.toLowerCase() || email === asker.googleEmail.toLowerCase())) return `your other SheetAPI account (${holder!.email})`;
+  return "another SheetAPI account";
+}
+
+/** 409 for a sheet another account holds: who holds it, and what the person can do about it. */
+async function taken(existing: Sheet, asker: { userId: string; googleEmail: string }): Promise<ApiError> {
+  const holder = await holderName(existing, asker);
+  const ifYours = "If the file is yours in Google Drive, choose it in Google Drive while signed in to Google as its owner: the file's owner always takes a sheet back, and the other account's keys stop.";
+  const otherwise = "Otherwise register a copy (in Google Sheets: File, Make a copy).";
   return new ApiError(
     "conflict",
     existing.proof === "edit"
-      ? "This spreadsheet is already registered by another account that proved it can edit it."
-      : "This spreadsheet is already registered by another account. An account that proves with Google that it can edit the spreadsheet may claim it.",
+      ? `This spreadsheet is already registered by ${holder}, which proved it can edit it; between two editors the first registration stands. ${ifYours} ${otherwise}`
+      : `This spreadsheet is already registered by ${holder}, with view access only. An account that proves with Google that it can edit the spreadsheet claims it: ask its owner for edit access, then choose it again in Google Drive. ${ifYours}`,
+    { reason: "taken" },
   );
 }
 
@@ -120,7 +141,7 @@ async function claim(userId: string, existing: Sheet, proof: Proof, via: "servic
   const reach = await chooseReach(existing.id, proof, via, userId, existing.serviceAccount);
   const model = await readModel(existing.id, reach, proof);
   const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), overEdit, set: { userId, ...grantFields(reach, proof) } });
-  if (!claimed) throw taken(existing); // claimed or re-proved concurrently
+  if (!claimed) throw await taken(existing, { userId, googleEmail: proof.grant.email }); // claimed or re-proved concurrently
   // Every instance must see it at once: the previous owner's keys answer 401 from now on.
   for (const key of claimed.stoppedKeys) await publishKey(key);
   await publishSheet(claimed.sheet);
@@ -137,7 +158,7 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
     // Registered concurrently: answer as if this request came second.
     const existing = await getSheet({ id });
     if (existing?.userId === userId) return { created: false, sheet: existing, model: await getSheetModel(toSheetRecord(existing)), apiKey: null };
-    if (existing) throw taken(existing);
+    if (existing) throw await taken(existing, { userId, googleEmail: proof.grant.email });
     throw err;
   }
   return { created: true, sheet, model, apiKey: await firstKey(userId, id) };
@@ -219,12 +240,12 @@ export async function registerSheet({ userId, sheetUrl, via = "service" }: { use
   if (existing?.userId === userId) return again(existing, userId, via);
   // Only attempts that reach Google spend the account's registration budget.
   await limitAccountAction(userId, "register");
-  const proof = await proveAccess(userId, id);
+  const proof = await proveAccess(userId, id, String(sheetUrl).trim());
   if (!existing) return create(userId, id, proof, via);
-  if (proof.level !== "edit") throw taken(existing);
+  if (proof.level !== "edit") throw await taken(existing, { userId, googleEmail: proof.grant.email });
   if (existing.proof !== "edit") return claim(userId, existing, proof, via);
   if (proof.owner || !(await holderStillEdits(existing))) return claim(userId, existing, proof, via, true);
-  throw taken(existing);
+  throw await taken(existing, { userId, googleEmail: proof.grant.email });
 }
 
 /** The answer of POST /register. */

@@ -3,7 +3,9 @@
 // otherwise reserved address (ip-ranges.ts, IPv6 forms that carry an IPv4 address included),
 // checked on the addresses a name resolves to at connection time (the connection uses the very
 // address checked, so a name cannot resolve twice differently) and again for every redirect. WEBHOOK_ALLOWED_TARGETS lets a self-hosted install (and tests)
-// reach named hosts or ranges anyway.
+// reach named hosts or ranges anyway. On embedded defaults (someone trying SheetAPI on their own
+// machine) this machine's own receivers are allowed too: localhost and loopback only, never the
+// private network or cloud metadata; a deployment keeps every rule above.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -18,9 +20,13 @@ interface Allowed {
   ranges: BlockList;
 }
 
+/** This machine, for embedded defaults: the loopback ranges and the name that means them. */
+const THIS_MACHINE = "localhost,127.0.0.0/8,::1";
+
 let allowedCache: { source: string; allowed: Allowed } | undefined;
 function allowed(): Allowed {
-  const source = config().env.WEBHOOK_ALLOWED_TARGETS;
+  const cfg = config();
+  const source = [cfg.env.WEBHOOK_ALLOWED_TARGETS, cfg.embedded ? THIS_MACHINE : ""].filter(Boolean).join(",");
   if (allowedCache?.source === source) return allowedCache.allowed;
   const hosts = new Set<string>();
   const ranges = new BlockList();
@@ -48,11 +54,31 @@ const REFUSED = "a loopback, link-local, private or reserved address";
 
 /**
  * What follows a refusal: on a local install (Google emulated, someone trying SheetAPI on their
- * own machine), how to let a receiver on it in; a hosted service's customers cannot set it.
+ * own machine), how to let a receiver in; a hosted service's customers cannot set it. On embedded
+ * defaults this machine is already allowed: only other hosts of the network need the setting.
  */
 export function localTargetsHint(): string {
-  return config().google.emulated ? " To receive webhooks on this machine, start SheetAPI with WEBHOOK_ALLOWED_TARGETS=127.0.0.1 (or the host, address or range to allow)." : "";
+  const cfg = config();
+  if (cfg.embedded) return " Receivers on this machine (localhost, 127.0.0.1) are allowed here; for another host of your network, start SheetAPI with WEBHOOK_ALLOWED_TARGETS set to it.";
+  return cfg.google.emulated ? " To receive webhooks on this machine, start SheetAPI with WEBHOOK_ALLOWED_TARGETS=127.0.0.1 (or the host, address or range to allow)." : "";
 }
+/**
+ * What a webhook URL may be, in a sentence for the owner. The targets an operator allowed are
+ * named only on a local install: on a hosted service they are its internal hosts, which
+ * customers' webhooks could reach and should not learn of.
+ */
+export function acceptedTargetsText(): string {
+  const cfg = config();
+  const operator = cfg.google.emulated ? cfg.env.WEBHOOK_ALLOWED_TARGETS.split(",").map((t) => t.trim()).filter(Boolean).join(", ") : "";
+  const extra = [
+    ...(cfg.embedded ? ["receivers on this machine (http://localhost:…, 127.0.0.1)"] : []),
+    ...(operator ? [`${operator} (allowed on this server by WEBHOOK_ALLOWED_TARGETS)`] : []),
+  ];
+  return extra.length
+    ? `Public http(s) addresses are accepted, and ${extra.join(", and ")}; no credentials in the URL.`
+    : `Only public http(s) addresses are accepted (no private or loopback addresses, no credentials in the URL).${localTargetsHint()}`;
+}
+
 /** A refused address as the owner reads it: with the IPv4 address it carries, if any. */
 function named(address: string): string {
   const found = classifyAddress(address);

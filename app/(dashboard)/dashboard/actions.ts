@@ -21,11 +21,15 @@ import { getSheetModel, refreshSheetModel } from "@/lib/sheets/schema";
 import { parseSheetReference } from "@/lib/sheets/sheet-url";
 import { publishSheet, publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
-/** The dashboard's words for an address that is not a Google Sheets one (the API's name the field). */
+/**
+ * The dashboard's words for an address that is not a Google Sheets one (the API's name the field).
+ * A valid one is passed on as typed, so a message about it can show what the person entered.
+ */
 function readableReference(sheetUrl: string): string {
   if (!sheetUrl.trim()) throw new ApiError("validation_error", "Paste the sheet's address, or choose the sheet from Google Drive.");
   try {
-    return parseSheetReference(sheetUrl);
+    parseSheetReference(sheetUrl);
+    return sheetUrl.trim();
   } catch {
     throw new ApiError(
       "validation_error",

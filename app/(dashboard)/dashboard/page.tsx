@@ -7,6 +7,7 @@ import { usableGrants } from "@/lib/sheets/proof";
 import { writesAllowed } from "@/lib/sheets/access-lapse";
 import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
+import { config } from "@/lib/env";
 import { serviceAccountFor } from "@/lib/google/identities";
 import { getUserById } from "@/db/queries/users";
 import { accountLimits } from "@/lib/limits/accounts";
@@ -18,6 +19,7 @@ import { ConfirmRegistration } from "./confirm-registration";
 import { PaymentFailedNotice } from "./payment-notice";
 import { LimitReachedNotice } from "./quota-line";
 import { RegisterForm } from "./register-form";
+import { RegisterNotes, ScopesExplained } from "./register-notes";
 
 export const metadata: Metadata = { title: "Your sheets · SheetAPI" };
 
@@ -51,14 +53,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <ClaimedNotice claims={claims} />
       {sheets.length === 0 ? (
         <div data-testid="first-steps" className="rounded-lg border border-emerald-200 bg-emerald-50/60 p-4 text-sm dark:border-emerald-900 dark:bg-emerald-950/40">
-          <p className="font-medium">No sheets yet. Your first API call in three steps:</p>
-          <ol className="mt-2 list-decimal space-y-1 pl-5 text-slate-700 dark:text-slate-300">
-            <li>In Google Sheets, have a spreadsheet whose first row holds column names (for example <code>id</code>, <code>name</code>, <code>email</code>), one row per record below. Each tab becomes a collection.</li>
-            <li>Register it below: choose it in Google Drive, or paste its address.</li>
-            <li>Copy the API key shown once, and run the ready <code>curl</code> line under it.</li>
-          </ol>
-          <p className="mt-2 text-slate-600 dark:text-slate-400">
-            <Link href="/docs" className="font-medium underline">The guide</Link> shows every request the API takes.
+          <p>
+            <span className="font-medium">No sheets yet.</span> Choose a spreadsheet below (row 1 holds the column names), copy the key
+            shown once and run its <code>curl</code> line. <Link href="/docs" className="font-medium underline">The guide</Link> shows every request.
           </p>
         </div>
       ) : (
@@ -80,13 +77,15 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </ul>
       )}
       <RegisterForm
+        scopes={<ScopesExplained />}
         // The address this account's sheets are shared with (one of the service's identities).
-        serviceAccountEmail={await serviceAccountFor(user.id)}
+        notes={<RegisterNotes serviceAccountEmail={await serviceAccountFor(user.id)} />}
         googleEmail={grants[0]?.email ?? null}
         // Not for a sheet already on the list (the address kept from a flow that registered it).
         pickId={isSheetId(pick) && !sheets.some((s) => s.id === pick) ? pick : undefined}
         via={via === "grant" ? "grant" : "service"}
         autoOpen={picker === "open"}
+        googleEmulated={config().google.emulated}
       />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {planOf(account?.plan ?? "free_trial").label} plan.{" "}

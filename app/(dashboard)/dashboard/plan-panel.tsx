@@ -14,7 +14,7 @@ export async function PlanPanel({ userId }: { userId: string }) {
   const plan = planOf(current);
   const billing = config().billing;
   return (
-    <section className="rounded-lg border border-slate-200 p-6 dark:border-slate-800" data-testid="plan">
+    <section id="plan" className="scroll-mt-4 rounded-lg border border-slate-200 p-6 dark:border-slate-800" data-testid="plan">
       <h2 className="text-lg font-semibold">Plan: <span data-testid="plan-name">{plan.label}</span></h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         {n(plan.month)} requests per billing period · {n(plan.day)} per day · {n(plan.hour)} per hour · {n(plan.burst)} per minute.

@@ -1,6 +1,8 @@
 // What is left of the account's plan right now, in one line: shown beside every way to try the API;
-// and, on the dashboard's home, a notice while a limit is used up and the keys get 429.
+// and, on the dashboard's home, a notice while a limit is used up and the keys get 429. Both name
+// the two ways on while the keys wait: the owner's Try it (not counted) and the plan panel.
 import Link from "next/link";
+import { PLAN_PANEL_HREF } from "@/app/components/dashboard-links";
 import { LocalTime } from "@/app/components/local-time";
 
 export interface QuotaSnapshot {
@@ -12,13 +14,23 @@ export interface QuotaSnapshot {
 const LABEL: Record<string, string> = { burst: "this minute", hour: "this hour", day: "today", month: "this period" };
 const n = (x: number) => x.toLocaleString("en-US");
 
-export function QuotaLine({ quota }: { quota: QuotaSnapshot }) {
+/** The two ways on while the keys wait, for every place that says they get 429. */
+export function WaysOn({ tryItHref }: { tryItHref: string }) {
+  return (
+    <>
+      Meanwhile <a href={tryItHref} className="font-medium underline">read your sheet with Try it as the owner</a>, which is not counted,
+      or <Link href={PLAN_PANEL_HREF} className="font-medium underline">change plan</Link>.
+    </>
+  );
+}
+
+export function QuotaLine({ quota, tryItHref = "#try-it" }: { quota: QuotaSnapshot; tryItHref?: string }) {
   if (!quota.windows) return <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="quota-line">{quota.plan} plan. Remaining requests cannot be read right now.</p>;
   const tightest = quota.windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   return (
     <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quota-line">
       {quota.plan} plan, requests left: {quota.windows.map((w) => `${n(w.remaining)} of ${n(w.limit)} ${LABEL[w.name] ?? w.name}`).join(" · ")}.
-      {tightest.remaining === 0 && <> Keys get 429 until <LocalTime at={tightest.reset_at * 1000} shape="clock" />.</>}
+      {tightest.remaining === 0 && <> Keys get 429 until <LocalTime at={tightest.reset_at * 1000} shape="clock" />. <WaysOn tryItHref={tryItHref} /></>}
     </p>
   );
 }
@@ -33,7 +45,7 @@ export function LimitReachedNotice({ quota }: { quota: QuotaSnapshot }) {
     <p role="alert" data-testid="limit-reached" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
       Your API keys are refused with 429 right now: the {quota.plan} plan&apos;s {n(w.limit)} requests {LABEL[w.name] ?? w.name} are used.
       They work again at <LocalTime at={w.reset_at * 1000} shape={w.name === "month" || w.name === "day" ? "minute" : "clock"} />.{" "}
-      <Link href="/dashboard/usage" className="font-medium underline">See usage and change plan</Link>
+      <Link href={PLAN_PANEL_HREF} className="font-medium underline">See usage and change plan</Link>
     </p>
   );
 }

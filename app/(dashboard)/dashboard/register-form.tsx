@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { sheetIdIn } from "@/lib/sheets/sheet-url";
 import { pickerSessionAction, registerSheetAction } from "./actions";
 import { pickSpreadsheet } from "./google-picker";
+import { CHOOSE } from "./choose-label";
 import { LEAVE_UNCOPIED, NewKeyNotice } from "./new-key-notice";
 import { WritableThroughGrant } from "./writable-through-grant";
 
@@ -23,7 +24,6 @@ type Failure = { message: string; reason?: string; sheetId?: string };
 type Via = "service" | "grant";
 
 export interface RegisterFormProps {
-  serviceAccountEmail: string;
   /** The Google account of the account's grant, when it has a usable one. */
   googleEmail: string | null;
   /** A sheet to choose in the Picker (the private flow sends people here when Google has not confirmed it yet). */
@@ -31,32 +31,26 @@ export interface RegisterFormProps {
   via?: Via;
   /** Open the Picker at once: the person just connected Google to choose a sheet. */
   autoOpen?: boolean;
+  /** Google is emulators/google: its Drive can make a sample spreadsheet, as there is no Google Sheets. */
+  googleEmulated?: boolean;
+  /** What Google will ask for, shown before connecting (server-rendered: text ships no JavaScript). */
+  scopes: React.ReactNode;
+  /** The notes under the form (server-rendered, likewise). */
+  notes: React.ReactNode;
 }
 
 const primary = "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-700 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60";
 const secondary = "inline-flex items-center justify-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
 
-function ScopesExplained() {
-  return (
-    <div className="rounded-md bg-slate-50 p-4 text-sm dark:bg-slate-900" data-testid="scopes-explained">
-      <p className="font-medium">Google will ask you to allow SheetAPI to:</p>
-      <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
-        <li><strong>See your email address</strong>, to know which Google account proves access.</li>
-        <li>
-          <strong>See, edit, create and delete only the specific Google Drive files that you use with this app</strong>: the
-          spreadsheets you choose here, nothing else in your Drive.
-        </li>
-      </ul>
-      <p className="mt-2 text-slate-600 dark:text-slate-400">Keep both ticked. SheetAPI never asks for access to all of your files.</p>
-    </div>
-  );
-}
 
-export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "service", autoOpen }: RegisterFormProps) {
+export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, googleEmulated, scopes, notes }: RegisterFormProps) {
   const [pending, startTransition] = useTransition();
   const [busy, setBusy] = useState<"picker" | "address" | null>(null);
   const [address, setAddress] = useState("");
   const [failure, setFailure] = useState<Failure | null>(null);
+  // The sheet waiting to be chosen in Google Drive: the private flow's, or one pasted that Google
+  // has not confirmed yet. That is no failure: choosing it in Drive is the next step, on that file.
+  const [awaitingPick, setAwaitingPick] = useState(pickId);
   // The Picker closed without a choice: where the sheet may be, since Google lists only what this account can open.
   const [nothingChosen, setNothingChosen] = useState(false);
   const [registered, setRegistered] = useState<Registered | null>(null);
@@ -66,12 +60,16 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   const section = useRef<HTMLElement>(null);
   const result = useRef<HTMLDivElement>(null);
   const failed = useRef<HTMLDivElement>(null);
+  const prompt = useRef<HTMLDivElement>(null);
 
   // The key, or why not, is below the form: bring it into view (on a phone the Picker leaves the
   // top in view).
   useEffect(() => {
     if (registered) result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
   }, [registered]);
+  useEffect(() => {
+    if (awaitingPick && awaitingPick !== pickId) prompt.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }, [awaitingPick, pickId]);
   useEffect(() => {
     if (!failure) return;
     failed.current?.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -83,9 +81,11 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
     startTransition(async () => {
       const result = await registerSheetAction({ sheetUrl, via: how });
       setBusy(null);
-      if (result.ok) setRegistered(result.data);
       // The Picker is offered for the sheet itself: its id, not the address as pasted.
-      else setFailure({ message: result.error, reason: result.reason, sheetId: sheetIdIn(sheetUrl) });
+      const sheetId = sheetIdIn(sheetUrl);
+      if (result.ok) setRegistered(result.data);
+      else if (result.reason === "not_picked" && sheetId) setAwaitingPick(sheetId);
+      else setFailure({ message: result.error, reason: result.reason, sheetId });
     });
   }
 
@@ -145,44 +145,46 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
   function submitAddress(e: React.FormEvent) {
     e.preventDefault();
     if (!startOver()) return;
+    setAwaitingPick(pickId);
     register(address, "service");
   }
 
   const connectHref = "/auth/google/connect";
-  const pickerButton = (fileId?: string, label = "Choose a sheet from Google Drive", testId = "choose-from-drive", look = primary) =>
+  // One name for one action: without a Google connection the same button goes to Google's consent
+  // first, and the Picker opens on return.
+  const pickerButton = (fileId?: string, label = CHOOSE, testId = "choose-from-drive", look = primary) =>
     googleEmail ? (
       <button type="button" onClick={() => choose(fileId)} disabled={pending} data-testid={testId} className={look}>
         {busy === "picker" ? "Waiting for Google Drive…" : label}
       </button>
     ) : (
-      <a href={connectHref} data-testid="connect-google" className={look}>Continue to Google</a>
+      <a href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref} data-testid="connect-google" className={look}>{label}</a>
     );
 
   return (
     <section className="rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="register-form" ref={section}>
       <h2 className="text-lg font-semibold">Register a sheet</h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Choose the spreadsheet in Google Drive. Google then confirms to SheetAPI that your account can open it, and whether you can
-        edit it: the API can write only to sheets you can edit.
-      </p>
 
-      {pickId && !registered && (
-        <div role="status" data-testid="pick-prompt" className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
+      {awaitingPick && !registered && (
+        <div role="status" data-testid="pick-prompt" ref={prompt} className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
           <p>
-            One more step: choose the spreadsheet <code className="break-all font-mono text-xs">{pickId}</code> in Google Drive. That is how
+            One more step: choose the spreadsheet <code className="break-all font-mono text-xs">{awaitingPick}</code> in Google Drive. That is how
             Google confirms to SheetAPI that your account can open it.
           </p>
-          {pickerButton(pickId, "Choose it in Google Drive", "choose-pending")}
+          {pickerButton(awaitingPick, "Choose it in Google Drive", "choose-pending")}
         </div>
       )}
 
       <div className="mt-4 space-y-3">
-        {!googleEmail && <ScopesExplained />}
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
           {/* While a sheet the person asked for waits above, this one is the lesser way. */}
-          {pickerButton(undefined, undefined, undefined, pickId && !registered ? secondary : primary)}
+          {pickerButton(undefined, undefined, undefined, awaitingPick && !registered ? secondary : primary)}
           {googleEmail && <span className="text-xs text-slate-500 dark:text-slate-400" data-testid="google-account">as {googleEmail}</span>}
         </div>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Google then confirms that you can open the sheet, and whether you can edit it (writes need that).
+        </p>
+        {!googleEmail && scopes}
       </div>
 
       <form onSubmit={submitAddress} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800">
@@ -216,8 +218,10 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
           <p className="text-slate-700 dark:text-slate-300">
             Google Drive lists only the spreadsheets {googleEmail ? <>the Google account <strong className="break-all">{googleEmail}</strong></> : "your Google account"} can
             open. If yours is not there, it belongs to another Google account, or its owner has not shared it with this one yet (in
-            Google Sheets: Share, add this address). No sheet at all? Make one in Google Sheets with column names in row 1 (for example
-            id, name, email), then choose it here.
+            Google Sheets: Share, add this address).{" "}
+            {googleEmulated
+              ? <>No sheet at all? This machine&apos;s Google stand-in has no Google Sheets: use &ldquo;Create a sample spreadsheet&rdquo; in the Google Drive window, then choose it.</>
+              : <>No sheet at all? Make one in Google Sheets with column names in row 1 (for example id, name, email), then choose it here.</>}
           </p>
         </div>
       )}
@@ -225,11 +229,10 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
       {failure && (
         <div role="alert" data-testid="register-error" ref={failed} tabIndex={-1} className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="[overflow-wrap:anywhere]">{failure.message}</p>
-          {failure.reason === "not_picked" && pickerButton(failure.sheetId, "Choose it in Google Drive", "choose-failed")}
           {/* A pasted sheet goes with the person to Google: the Picker then opens on it. */}
           {failure.reason === "no_google_grant" && !googleEmail && (
             <a href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref} data-testid="connect-google-failed" className={primary}>
-              {failure.sheetId ? "Continue to Google for this sheet" : "Continue to Google"}
+              {failure.sheetId ? "Choose it in Google Drive" : CHOOSE}
             </a>
           )}
           {failure.reason === "no_google_grant" && googleEmail && (
@@ -274,19 +277,7 @@ export function RegisterForm({ serviceAccountEmail, googleEmail, pickId, via = "
         </div>
       )}
 
-      <ul className="mt-6 space-y-1 text-xs text-slate-600 dark:text-slate-400">
-        <li>
-          <strong>Writes.</strong> Share the sheet with <code className="break-all font-mono">{serviceAccountEmail}</code> as Editor and
-          SheetAPI writes with its own account; otherwise it writes through your Google account. Sharing alone does not register a sheet:
-          register it here too, with &ldquo;Choose a sheet from Google Drive&rdquo;{googleEmail ? "" : <> (&ldquo;Continue to Google&rdquo; first)</>},
-          which is how Google confirms it is yours to register.
-        </li>
-        <li>
-          <strong>Public docs.</strong> Once registered, the sheet&apos;s tab names, column names and types appear on its public docs page
-          (/docs/&lt;sheet id&gt;); for a sheet anyone with the link can view, example values from its rows appear there too, unless
-          you turn that off on the sheet&apos;s page.
-        </li>
-      </ul>
+      {notes}
     </section>
   );
 }

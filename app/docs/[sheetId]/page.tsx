@@ -11,6 +11,9 @@ import { ReferenceSections } from "./reference-sections";
 import { SheetQuickStart } from "./sheet-quick-start";
 import { TryIt } from "./try-it";
 import { ScrollArea } from "@/app/components/scroll-area";
+import { ownerTryItHref } from "@/app/components/dashboard-links";
+import { ownerReadAction } from "@/app/(dashboard)/dashboard/sheets/[sheetId]/actions";
+import { currentUser } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
@@ -158,7 +161,7 @@ function TabSection({ docs, tab }: { docs: SheetDocs; tab: TabModel }) {
 }
 
 export default async function SheetDocsPage({ params }: Props) {
-  const docs = await docsOrSuspended((await params).sheetId);
+  const [docs, viewer] = await Promise.all([docsOrSuspended((await params).sheetId), currentUser()]);
   if (!docs) notFound();
   if (docs === "suspended") {
     return (
@@ -168,6 +171,9 @@ export default async function SheetDocsPage({ params }: Props) {
       </div>
     );
   }
+  // The owner reading their own docs tries requests through their session, as in the dashboard:
+  // their first hour's exploring must not spend the plan their first app needs.
+  const viewerOwnsSheet = viewer?.id === docs.sheet.userId;
   const anyReal = [...docs.examples.values()].some((e) => e.real);
   return (
     <div className="space-y-10 [&_code]:[overflow-wrap:anywhere]">
@@ -191,7 +197,7 @@ export default async function SheetDocsPage({ params }: Props) {
           <p role="note" data-testid="trial-note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
             This sheet&apos;s owner is on the Free Trial: {docs.plan.burst} requests a minute and {docs.plan.hour} an hour, and every example you run
             with a key counts. To explore, the owner can{" "}
-            <Link href={`/dashboard/sheets/${docs.sheet.id}#try-it`} className="underline">try requests from the dashboard</Link>, which does not count,
+            <Link href={ownerTryItHref(docs.sheet.id)} className="underline">try requests from the dashboard</Link>, which does not count,
             or choose a larger plan.
           </p>
         )}
@@ -199,15 +205,26 @@ export default async function SheetDocsPage({ params }: Props) {
       <SheetQuickStart docs={docs} />
       <section className="space-y-3">
         <h2 className="text-xl font-semibold">Try it</h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          Paste a key with the Read permission and run a request from this page. The sheet&apos;s owner can also{" "}
-          <Link href={`/dashboard/sheets/${docs.sheet.id}#try-it`} className="underline" data-testid="owner-try-link">try it from the dashboard</Link>, which does not count against the plan.
-        </p>
-        <TryIt
-          sheetId={docs.sheet.id}
-          tabs={docs.model.tabs.map((t) => t.name)}
-          planNote={`${docs.plan.label}: ${docs.plan.burst.toLocaleString("en-US")} a minute, ${docs.plan.hour.toLocaleString("en-US")} an hour, ${docs.plan.day.toLocaleString("en-US")} a day`}
-        />
+        {viewerOwnsSheet ? (
+          <>
+            <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="docs-owner-note">
+              You own this sheet: requests here read as you, through your session, and are not counted against your plan. Visitors paste a key instead.
+            </p>
+            <TryIt sheetId={docs.sheet.id} tabs={docs.model.tabs.map((t) => t.name)} asOwner={ownerReadAction} />
+          </>
+        ) : (
+          <>
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              Paste a key with the Read permission and run a request from this page. The sheet&apos;s owner can also{" "}
+              <Link href={ownerTryItHref(docs.sheet.id)} className="underline" data-testid="owner-try-link">try it from the dashboard</Link>, which does not count against the plan.
+            </p>
+            <TryIt
+              sheetId={docs.sheet.id}
+              tabs={docs.model.tabs.map((t) => t.name)}
+              planNote={`${docs.plan.label}: ${docs.plan.burst.toLocaleString("en-US")} a minute, ${docs.plan.hour.toLocaleString("en-US")} an hour, ${docs.plan.day.toLocaleString("en-US")} a day`}
+            />
+          </>
+        )}
       </section>
       {docs.model.tabs.map((tab) => <TabSection key={tab.name} docs={docs} tab={tab} />)}
       <ReferenceSections docs={docs} />

@@ -6,6 +6,7 @@
 // read path and cache but on a separate allowance that does not spend the plan.
 import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/actions";
+import { ownerTryItHref, PLAN_PANEL_HREF } from "@/app/components/dashboard-links";
 import { momentText, readerTimeZone } from "@/lib/moment-text";
 import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/owner-reads";
 
@@ -34,6 +35,16 @@ function explain429(body: unknown, headers: Headers): string {
   const wait = b.retry_after ?? Number(headers.get("retry-after") ?? 0);
   const resets = resetAt ? ` It resets at ${clock(resetAt)}, in about ${wait || inSeconds(resetAt)} s.` : "";
   return `Rate limited (429): the key's account has used its plan's allowance. ${b.message ?? ""}${resets} Limits are per account, shared by all its keys and sheets.`;
+}
+
+/** A 429's two ways on, for the sheet's owner: their own Try it, which is not counted, and the plan panel. */
+function WaysOnFor429({ sheetId }: { sheetId: string }) {
+  return (
+    <span data-testid="tryit-ways-on" className="mt-1 block">
+      If this is your sheet: <a href={ownerTryItHref(sheetId)} className="font-medium underline">read it with Try it as the owner</a>{" "}
+      (not counted against the plan) or <a href={PLAN_PANEL_HREF} className="font-medium underline">change plan</a>.
+    </span>
+  );
 }
 
 export function TryIt({ sheetId, tabs, planNote, asOwner }: {
@@ -166,7 +177,12 @@ export function TryIt({ sheetId, tabs, planNote, asOwner }: {
             <p className="text-sm">
               Status <span data-testid="tryit-status" className={`font-mono font-semibold ${result.status < 300 ? "text-emerald-600" : "text-red-600"}`}>{result.status}</span>
             </p>
-            {result.limited && <p role="alert" data-testid="tryit-limited" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">{result.limited}</p>}
+            {result.limited && (
+              <p role="alert" data-testid="tryit-limited" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+                {result.limited}
+                {!asOwner && <WaysOnFor429 sheetId={sheetId} />}
+              </p>
+            )}
             {result.headers.length > 0 && (
               <dl data-testid="tryit-headers" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 font-mono text-xs">
                 {result.headers.map(([name, value]) => (

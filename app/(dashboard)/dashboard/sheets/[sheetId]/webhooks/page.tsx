@@ -12,8 +12,7 @@ import { deliveryLog, deliveryProgress, listEndpoints } from "@/lib/webhooks/end
 import { planLimits } from "@/lib/webhooks/plans";
 import { AddEndpointForm, EndpointCard, type EndpointView } from "./webhooks-panel";
 import { sheetPageTitle } from "../title";
-import { config } from "@/lib/env";
-import { localTargetsHint } from "@/lib/webhooks/target";
+import { acceptedTargetsText } from "@/lib/webhooks/target";
 import { AutoRefresh } from "@/app/components/auto-refresh";
 
 export function generateMetadata({ params }: { params: Promise<{ sheetId: string }> }): Promise<Metadata> {
@@ -28,9 +27,6 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
   if (!sheet) notFound();
   const plan = (await getUserById({ id: user.id }))?.plan ?? "free_trial";
-  // The targets an operator allowed are named only on a local install: on a hosted service they
-  // are its internal hosts, which customers' webhooks could reach and should not learn of.
-  const extraTargets = config().google.emulated ? config().env.WEBHOOK_ALLOWED_TARGETS.split(",").map((t) => t.trim()).filter(Boolean).join(", ") : "";
   const allowed = planLimits(plan).endpointsPerSheet;
   const tabs = await getSheetModel(toSheetRecord(sheet)).then((m) => m.tabs.map((t) => t.name)).catch(() => [] as string[]);
   const [endpoints, progress] = await Promise.all([listEndpoints(sheet.id), deliveryProgress(sheet.id)]);
@@ -91,9 +87,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
         <h2 className="text-lg font-semibold">Add an endpoint</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="endpoint-allowance">
           {endpoints.length} of {allowed} endpoint{allowed === 1 ? "" : "s"} on the {planOf(plan).label} plan.{" "}
-          {extraTargets
-            ? `Public http(s) addresses are accepted, and ${extraTargets} (allowed on this server by WEBHOOK_ALLOWED_TARGETS); no credentials in the URL.`
-            : `Only public http(s) addresses are accepted (no private or loopback addresses, no credentials in the URL).${localTargetsHint()}`}
+          {acceptedTargetsText()}
         </p>
         <AddEndpointForm sheetId={sheet.id} tabs={tabs} eventTypes={[...EVENT_TYPES]} full={endpoints.length >= allowed} />
       </section>
