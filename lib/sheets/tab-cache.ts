@@ -315,6 +315,24 @@ export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | 
   }
 }
 
+/**
+ * After a write through this instance whose answer read the whole tab back (write-batches.ts):
+ * the tab's version moves, so every other instance reads the tab once more, and this instance's
+ * copy becomes the read-back itself, as a fresh read would give it, so its next read costs no
+ * Google call. Call under the tab's lock, so no other write can slip in between the write and the
+ * version it is installed at. Throws when the store cannot count the version: the caller then
+ * invalidates instead.
+ */
+export async function installWrittenCopy(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, model: TabModel, data: TabData, epoch: number): Promise<void> {
+  const store = getLimitStore();
+  const [version] = await Promise.all([store.incr(dataVersionKey(sheet.id, model.name), VERSION_TTL_SECONDS), store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS)]);
+  noteOwnWrite(sheet);
+  const key = entryKey(sheet.id, model.name);
+  entries.delete(key);
+  entries.set(key, { model, data, fetchedAt: data.readAt, version, epoch });
+  newestVersion(key, version);
+}
+
 /** After a schema refresh: every instance reads each of `tabs` again (this one: every tab of the sheet). */
 export async function invalidateSheetData(sheetId: string, tabs: string[] = []): Promise<void> {
   for (const [key, entry] of entries) if (key.startsWith(`${sheetId}\u0000`)) entry.version = OUT_OF_DATE;
