@@ -48,6 +48,16 @@ const flightStarted = new WeakMap<Promise<Entry>, number>();
 export const dataVersionKey = (sheetId: string, tab: string) => `sheetapi:tabdata:${sheetId}:${tab}`;
 const entryKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 
+/** A tab's data version as the store has it now; undefined without the store (the cache then falls back on its TTL). */
+export async function tabDataVersion(sheetId: string, tab: string): Promise<number | undefined> {
+  try {
+    const [v] = await getLimitStore().mget<unknown>([dataVersionKey(sheetId, tab)]);
+    return Number(v ?? 0);
+  } catch {
+    return undefined;
+  }
+}
+
 type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
 
 /**
