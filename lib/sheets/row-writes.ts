@@ -303,8 +303,9 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
       const { data } = batch;
       checkColumns([patch], data, { update: true });
       const row = currentRow(data, rowId, ifMatch);
-      // A second update of a row in one batch is checked (If-Match) against the row after the first.
-      if (batch.rows.has(row.rowNumber)) return WAIT;
+      // An If-Match on a row the batch already updates is checked against the row that update leaves.
+      // Without one, updates of one row share the batch: Google applies them in order, as one after the other.
+      if (ifMatch !== null && batch.rows.has(row.rowNumber)) return WAIT;
       batch.rows.add(row.rowNumber);
       // Only the named cells are written: a concurrent update of other fields survives.
       const updates = data.columns.filter((c) => c.name in patch);

@@ -87,6 +87,13 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
   });
 
+  it("shares a batch among updates of different cells of one row: each survives", async () => {
+    const answers = await Promise.all([api.update("Items", "7", { name: "seven" }), api.update("Items", "7", { qty: 77 })]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(sheetsCalls()).toBeLessThanOrEqual(2);
+    expect((await api.get("Items", "7", "", { "Cache-Control": "no-cache" })).body.data).toMatchObject({ name: "seven", qty: "77" });
+  });
+
   it("tells every request of a batch whose outcome stays unknown so (504), and settles it before the tab's next write", async () => {
     svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 503, count: -1 });
     const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => api.create("Items", { name: `unknown ${i}` })));
