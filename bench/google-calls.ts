@@ -84,13 +84,18 @@ async function main() {
     await adminCalls("DELETE");
     const statuses = new Map<number, number>();
     let requests = 0;
+    const refusals = new Map<string, number>();
     const count = (a: Answer) => {
       requests++;
       statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+      if (a.status === 503) {
+        const why = String(a.body.message).replace(/\d+ s\b/g, "N s").slice(0, 90);
+        refusals.set(why, (refusals.get(why) ?? 0) + 1);
+      }
       return a;
     };
     const started = Date.now();
-    const notes = await run(count);
+    const notes = [await run(count), ...[...refusals].map(([why, n]) => `503 x ${n}: "${why}"`)].filter(Boolean).join("; ");
     const result = { scenario: name, requests, seconds: (Date.now() - started) / 1000, calls: await adminCalls(), statuses, notes };
     results.push(result);
     log(`${name}: ${JSON.stringify(result.calls)}; answers ${JSON.stringify(Object.fromEntries(statuses))}; ${notes}`);

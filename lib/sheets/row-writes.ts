@@ -198,8 +198,17 @@ function withEarlierIds(rows: RowInput[], data: TabData, earlierAnswer: unknown)
   });
 }
 
-/** A batch's marker sits on the rows its creates insert (one range: they follow each other), or on the tab. */
-const CREATE: BatchKind = { name: "create", max: 100, marker: (b, gid) => ({ dimensionRange: { sheetId: gid, dimension: "ROWS", startIndex: b.data.lastRowNumber, endIndex: b.nextRow } }) };
+/**
+ * A batch's marker sits on the rows its creates insert (one range: they follow each other), or on
+ * the tab. Creates within 2 s of this instance's last write to the tab plan on its read-back
+ * instead of reading the tab again: one Sheets read for a client's run of creates, not one each.
+ */
+const CREATE: BatchKind = {
+  name: "create",
+  max: 100,
+  marker: (b, gid) => ({ dimensionRange: { sheetId: gid, dimension: "ROWS", startIndex: b.data.lastRowNumber, endIndex: b.nextRow } }),
+  reuseWrittenCopyMs: 2000,
+};
 const UPDATE: BatchKind = { name: "update", max: 100, marker: (_b, gid) => ({ sheetId: gid }) };
 /** One delete a batch: its refusal (every row of the grid) is retried with a blank row appended first. */
 const DELETE: BatchKind = { name: "delete", max: 1, marker: (_b, gid) => ({ sheetId: gid }), onRefused: (err, gid) => (refusesDeletingEveryRow(err) ? [appendBlankRow(gid)] : undefined) };
@@ -261,13 +270,29 @@ export async function createRows(sheet: WriteSheet, model: TabModel, body: unkno
           ),
         // The new rows as the sheet shows them (the formats they inherit applied), from the write's own
         // answer; found after a timeout, where the marker says the rows are now.
-        answer: ({ grid, shift }) => {
+        answer: ({ grid, shift, after }) => {
           const result = answer(at + shift + 1, grid?.slice(at, at + rows.length));
+          // Someone edited the sheet between the tab's read and Google applying the write: the
+          // rows are written, but maybe not as planned. The client is told, never a 201.
+          const edited = after && editedMeanwhile(data, after, ids);
+          if (edited) throw new ApiError("conflict", `The sheet was edited while ${rows.length > 1 ? "these rows were" : "this row was"} created: ${edited} The row${rows.length > 1 ? "s were" : " was"} written at row ${at + 1}${rows.length > 1 ? ` to ${at + rows.length}` : ""}: check ${rows.length > 1 ? "them" : "it"} in the sheet.`);
           return { result, events: { created: result.rows } };
         },
       };
     },
   });
+}
+
+/**
+ * What an edit in the sheet changed between the read a create was planned on and the create's own
+ * read-back: the columns (the values may be in others than named), or a new id typed in another
+ * row too. Undefined when neither.
+ */
+function editedMeanwhile(before: TabData, after: TabData, ids: string[]): string | undefined {
+  const header = (data: TabData) => data.columns.map((c) => `${c.name}@${c.index}`).join(",");
+  if (header(before) !== header(after)) return `its columns changed (now ${after.columns.map((c) => c.name).join(", ")}), so the values may be in other columns than named.`;
+  const doubled = ids.filter((id) => after.rows.filter((r) => r.id === id).length > 1);
+  return doubled.length ? `another row now holds the id${doubled.length > 1 ? "s" : ""} ${doubled.map(quoted).join(", ")} too.` : undefined;
 }
 
 // --- Update ------------------------------------------------------------------------------------
