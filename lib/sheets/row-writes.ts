@@ -198,17 +198,8 @@ function withEarlierIds(rows: RowInput[], data: TabData, earlierAnswer: unknown)
   });
 }
 
-/**
- * A batch's marker sits on the rows its creates insert (one range: they follow each other), or on
- * the tab. Creates within 2 s of this instance's last write to the tab plan on its read-back
- * instead of reading the tab again: one Sheets read for a client's run of creates, not one each.
- */
-const CREATE: BatchKind = {
-  name: "create",
-  max: 100,
-  marker: (b, gid) => ({ dimensionRange: { sheetId: gid, dimension: "ROWS", startIndex: b.data.lastRowNumber, endIndex: b.nextRow } }),
-  reuseWrittenCopyMs: 2000,
-};
+/** A batch's marker sits on the rows its creates insert (one range: they follow each other), or on the tab. */
+const CREATE: BatchKind = { name: "create", max: 100, marker: (b, gid) => ({ dimensionRange: { sheetId: gid, dimension: "ROWS", startIndex: b.data.lastRowNumber, endIndex: b.nextRow } }) };
 const UPDATE: BatchKind = { name: "update", max: 100, marker: (_b, gid) => ({ sheetId: gid }) };
 /** One delete a batch: its refusal (every row of the grid) is retried with a blank row appended first. */
 const DELETE: BatchKind = { name: "delete", max: 1, marker: (_b, gid) => ({ sheetId: gid }), onRefused: (err, gid) => (refusesDeletingEveryRow(err) ? [appendBlankRow(gid)] : undefined) };

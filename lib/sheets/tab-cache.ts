@@ -13,7 +13,7 @@
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
-import { changeEpoch, knownEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
+import { changeEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
 import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
@@ -33,8 +33,6 @@ interface Entry {
   version: number | undefined;
   /** The sheet's change epoch as known just before the read. */
   epoch: number;
-  /** Installed from this instance's own write's read-back (installWrittenCopy). */
-  written?: boolean;
 }
 
 const MAX_ENTRIES = 500;
@@ -341,21 +339,8 @@ export async function installWrittenCopy(sheet: Pick<SheetRecord, "id" | "access
   noteOwnWrite(sheet);
   const key = entryKey(sheet.id, model.name);
   entries.delete(key);
-  entries.set(key, { model, data, fetchedAt: data.readAt, version, epoch, written: true });
+  entries.set(key, { model, data, fetchedAt: data.readAt, version, epoch });
   newestVersion(key, version);
-}
-
-/**
- * The tab as this instance's last write to it read it back, when that is at most `maxAgeMs` old
- * and still the tab's newest state known: no write since through any instance (the tab's version
- * in the store is the one it was installed at) and no change Drive reported since. Undefined
- * otherwise, or without the store. Call under the tab's lock.
- */
-export async function ownWrittenCopy(sheet: Pick<SheetRecord, "id">, model: TabModel, maxAgeMs: number): Promise<TabData | undefined> {
-  const entry = entries.get(entryKey(sheet.id, model.name));
-  if (!entry?.written || Date.now() - entry.fetchedAt > maxAgeMs || entry.model.gid !== model.gid) return undefined;
-  const version = await tabDataVersion(sheet.id, model.name);
-  return version !== undefined && version === entry.version && knownEpoch(sheet.id) === entry.epoch ? entry.data : undefined;
 }
 
 /** After a schema refresh: every instance reads each of `tabs` again (this one: every tab of the sheet). */

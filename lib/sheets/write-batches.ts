@@ -18,9 +18,7 @@
 //   of reading the tab again: it is the tab as of the last write, milliseconds ago, and no writer
 //   of the service can have written since (an edit in the Sheets UI in that moment is as unseen as
 //   one between a read and the write that follows it). Another turn of the lock reads the tab
-//   again, except for creates within a moment of this instance's last write to the tab
-//   (reuseWrittenCopyMs): a create checks the read-back of its own write for an edit made in
-//   between (columns moved, its id typed in another row) and answers 409 saying so.
+//   again: a write on its own always plans on the tab as it is now.
 import type { sheets_v4 } from "@googleapis/sheets";
 import { ApiError } from "@/lib/http/errors";
 import { withLock } from "@/lib/limits/lock";
@@ -30,7 +28,7 @@ import { changeEpoch, knownEpoch } from "./change-check";
 import { quoteTab } from "./read-model";
 import { parseTabValues, valuesOfGrid, type TabData } from "./rows";
 import type { SheetRecord } from "./sheet-record";
-import { fetchTab, installWrittenCopy, invalidateTabs, ownWrittenCopy } from "./tab-cache";
+import { fetchTab, installWrittenCopy, invalidateTabs } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
 
@@ -87,12 +85,6 @@ export interface BatchKind {
   marker(batch: BatchPlan, gid: number): sheets_v4.Schema$DeveloperMetadataLocation;
   /** Google refused the batch as built: the requests to send it again with, first; undefined: the refusal stands. */
   onRefused?(err: unknown, gid: number): SheetsRequest[] | undefined;
-  /**
-   * Plans on the tab as this instance's own last write read it back, when it is at most this
-   * old and nothing changed it since, instead of reading the tab (ownWrittenCopy); only for
-   * writes whose parts check the read-back for an edit made in between.
-   */
-  reuseWrittenCopyMs?: number;
 }
 
 interface Waiting {
@@ -144,7 +136,6 @@ async function lockTurn(queue: Queue): Promise<void> {
       let data: TabData | undefined;
       for (let n = 0; n < BATCHES_PER_TURN && queue.waiting.length; n++) {
         const jobs = queue.waiting.splice(0, queue.kind.max);
-        if (!data && queue.kind.reuseWrittenCopyMs) data = await ownWrittenCopy(sheet, model, queue.kind.reuseWrittenCopyMs);
         if (!data) {
           try {
             data = await fetchTab(sheet, model);
