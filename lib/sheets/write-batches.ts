@@ -5,8 +5,8 @@
 //
 // - Each request is planned on its own against the tab as read under the lock (its validation,
 //   its ids, its 404, 409 or 412 are its own), in arrival order; one that depends on a part
-//   already in the batch (the same row, an id the batch writes) waits for the next batch, so it
-//   is decided as it would be after that part.
+//   already in the batch (an If-Match on a row the batch updates, an id the batch writes) waits
+//   for the next batch, so it is decided as it would be after that part.
 // - A Google failure of the batch is every part's, with the write guard's rules: refused, none
 //   was written; unknown, each is told so with the batch's write id (one id: the batch lands whole
 //   or not at all, so an Idempotency-Key retry of any of them learns the truth from it).
