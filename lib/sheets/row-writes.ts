@@ -19,7 +19,7 @@ import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, un
 import { matchesAny } from "@/lib/http/conditional";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
 import type { SheetRecord } from "./sheet-record";
-import { invalidateTabs } from "./tab-cache";
+import { currentCopy, invalidateTabs } from "./tab-cache";
 import { rowIndexOf } from "./tab-index";
 import type { TabModel } from "./tab-model";
 import { asEntered, idColumnOf } from "./value-input";
@@ -65,6 +65,17 @@ function currentRow(data: TabData, rowId: string, ifMatch: string | null): TabRo
     throw new ApiError("precondition_failed", `Row ${rowId} ${moved} since you read it (its ETag is now ${rowEtag(data, row)}); nothing was changed. Read it again and retry.`, {}, { ETag: rowEtag(data, row) });
   }
   return row;
+}
+
+/**
+ * Refuses a write naming a column that the tab's current cached copy does not have (400) before
+ * it waits for the tab's turn and reads the tab: a read would not show that column either
+ * (DECISIONS 12: an edit in the sheet shows within the TTL), and a typo costs no Google read.
+ * Passing here proves nothing: the write checks its columns again on the tab as read under the lock.
+ */
+async function refuseUnknownColumns(sheet: WriteSheet, model: TabModel, rows: RowInput[], update: boolean): Promise<void> {
+  const copy = await currentCopy(sheet, model);
+  if (copy) checkColumns(rows, copy, { update });
 }
 
 /**
@@ -215,6 +226,7 @@ const MAX_BATCH_ROWS = 1000;
 export async function createRows(sheet: WriteSheet, model: TabModel, body: unknown, { earlierWrite, earlierAnswer, idempotencyKey }: { earlierWrite?: number; earlierAnswer?: unknown; idempotencyKey?: string } = {}): Promise<CreateResult | "earlier-landed"> {
   requireWritable(sheet);
   const asked = rowsOfCreateBody(body);
+  await refuseUnknownColumns(sheet, model, asked, false);
   return queueWrite<CreateResult | "earlier-landed">(sheet, model, CREATE, {
     readFailed: (err) => unknownColumnsOr(err, asked, model),
     plan: async (batch: BatchPlan) => {
@@ -313,6 +325,7 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
   if ("id" in patch && patch.id !== null && displayed(patch.id) === rowId) delete patch.id;
   if ("id" in patch) throw new ApiError("validation_error", `id cannot be changed: it identifies the row (this row's id is ${quoted(rowId)}).`);
   if (!Object.keys(patch).length) throw new ApiError("validation_error", "The body names only the row's own id: name at least one other column to change.");
+  await refuseUnknownColumns(sheet, model, [patch], true);
   return queueWrite(sheet, model, UPDATE, {
     readFailed: (err) => unknownColumnsOr(err, [patch], model),
     plan: async (batch: BatchPlan) => {

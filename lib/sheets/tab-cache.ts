@@ -13,7 +13,7 @@
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
-import { changeEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
+import { changeEpoch, knownEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
 import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
@@ -341,6 +341,18 @@ export async function installWrittenCopy(sheet: Pick<SheetRecord, "id" | "access
   entries.delete(key);
   entries.set(key, { model, data, fetchedAt: data.readAt, version, epoch });
   newestVersion(key, version);
+}
+
+/**
+ * The tab's cached copy when a read would be served it now without a Google call (its version is
+ * the store's, it is younger than the TTL, Drive reported no change since); undefined otherwise.
+ * Asks Google nothing.
+ */
+export async function currentCopy(sheet: TabSheet, model: TabModel): Promise<TabData | undefined> {
+  const entry = entries.get(entryKey(sheet.id, model.name));
+  if (!entry || Date.now() - entry.fetchedAt >= sheet.cacheTtlSeconds * 1000 || entry.epoch !== knownEpoch(sheet.id)) return undefined;
+  const version = await tabDataVersion(sheet.id, model.name);
+  return version !== undefined && version === entry.version ? entry.data : undefined;
 }
 
 /** After a schema refresh: every instance reads each of `tabs` again (this one: every tab of the sheet). */
