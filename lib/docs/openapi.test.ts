@@ -11,6 +11,7 @@ import { loadSheetDocs } from "./sheet-docs";
 import { proveAccessWithGoogle } from "@/testing/google";
 
 let svc: TestService;
+let apiKey: string;
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -18,7 +19,7 @@ beforeAll(async () => {
   const { registerSheet } = await import("@/lib/sheets/registration");
   const user = await createUser({ email: "docs@example.com", plan: "starter" });
   await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
-  await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID });
+  apiKey = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
 });
 afterAll(async () => {
   setLimitStore(undefined);
@@ -82,6 +83,33 @@ describe("OpenAPI document", () => {
     expect(required(doc.paths[base]!.delete)).toEqual(["filter"]);
     // A PATCH with an array body finds its rows by key, without a filter.
     expect(required(doc.paths[base]!.patch)).toEqual([]);
+  });
+
+  it("holds as a contract: each read of a tab answers 200 to its required parameters alone, and 400 without one", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc & { components: { parameters: Record<string, { name: string; in: string; required?: boolean }> } };
+    const { callRoute } = await import("@/testing/routes");
+    const routes = { list: await import("@/app/api/v1/[sheetId]/[tabName]/route"), row: await import("@/app/api/v1/[sheetId]/[tabName]/[rowId]/route"), distinct: await import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route"), aggregate: await import("@/app/api/v1/[sheetId]/[tabName]/%5Faggregate/route") };
+    const base = `/api/v1/${DEMO_SPREADSHEET_ID}/Products`;
+    // What a generated suite (Portman, Prism) sends for each required query parameter.
+    const values: Record<string, string> = { column: "name", filter: "price>0" };
+    const cases: { path: string; route: { GET: unknown }; params: Record<string, string> }[] = [
+      { path: base, route: routes.list, params: { tabName: "Products" } },
+      { path: `${base}.csv`, route: routes.list, params: { tabName: "Products.csv" } },
+      { path: `${base}/_distinct`, route: routes.distinct, params: { tabName: "Products" } },
+      { path: `${base}/_aggregate`, route: routes.aggregate, params: { tabName: "Products" } },
+      { path: `${base}/{rowId}`, route: routes.row, params: { tabName: "Products", rowId: "1" } },
+    ];
+    for (const { path, route, params } of cases) {
+      const operation = doc.paths[path]!.get as unknown as { parameters: { $ref: string }[] };
+      const required = operation.parameters.map((p) => doc.components.parameters[p.$ref.split("/").at(-1)!]!).filter((p) => p.required && p.in === "query").map((p) => p.name);
+      const ask = (names: string[]) => {
+        const query = new URLSearchParams(names.map((n) => [n, values[n]!])).toString();
+        const url = `${path.replace("{rowId}", "1")}${query ? `?${query}` : ""}`;
+        return callRoute(route.GET, { path: url, params: { sheetId: DEMO_SPREADSHEET_ID, ...params }, headers: { "X-API-Key": apiKey } });
+      };
+      expect((await ask(required)).status, path).toBe(200);
+      for (const name of required) expect((await ask(required.filter((n) => n !== name))).body, `${path} without ${name}`).toMatchObject({ success: false, error: "validation_error" });
+    }
   });
 
   it("shows the sheet's own values only when anyone with the link can read it", async () => {

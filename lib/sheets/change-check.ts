@@ -11,11 +11,13 @@
 //
 // Writes through the service change the file too, and their tabs are re-read through their own
 // versions: a change of modifiedTime that writes explain must not throw away the other tabs. A
-// change is explained when the sheet's write count in the store moved since the last change seen
-// (on any instance), or when this instance wrote since the last answer; the writer asks Drive
-// right after its write, so its own change is absorbed before an edit in the Sheets UI can follow
-// it. An edit that lands together with a write is then shown by the TTL, not sooner: DECISIONS 12
-// lets Drive make an edit show sooner, never later.
+// change is explained when Drive's modifiedTime is no later than this instance's last confirmed
+// write (so Drive is not asked after each write, and an edit in the Sheets UI after the write,
+// being later, is not taken for it), or when other instances wrote since the last change seen
+// (the sheet's write count in the store moved by more than this instance's own writes). An edit
+// that lands together with a write is then shown by the TTL, not sooner: DECISIONS 12 lets Drive
+// make an edit show sooner, never later.
+// Epochs are random, so every instance means the same change by the same epoch.
 import { randomInt } from "node:crypto";
 import { withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";
@@ -33,10 +35,10 @@ export interface Watch {
   writes: number | undefined;
   epoch: number;
   checkedAt: number;
-  /** This instance wrote to the sheet since Drive last answered. */
-  ownWrite: boolean;
-  /** Another write finished while Drive was being asked: ask once more after. */
-  askAgain: boolean;
+  /** When this instance's last write to the sheet was confirmed (ms; -Infinity: none yet). */
+  ownWriteAt: number;
+  /** This instance's writes counted in the sheet's write count since `writes` was taken. */
+  ownWrites: number;
   flight?: Promise<void>;
   /** This instance's look at the fleet's last answer, shared by concurrent readers. */
   looking?: Promise<void>;
@@ -85,12 +87,16 @@ export function noteAnswer(watch: Watch, modifiedTime: string | undefined, write
   watch.checkedAt = now;
   if (modifiedTime === undefined) return; // Drive could not tell: the TTL applies.
   if (modifiedTime !== watch.modifiedTime) {
-    const explained = watch.ownWrite || (writes !== undefined && watch.writes !== undefined && writes > watch.writes);
-    if (!explained || watch.modifiedTime === undefined) watch.epoch = newEpoch();
+    const ownWrite = Date.parse(modifiedTime) <= watch.ownWriteAt;
+    const othersWrote = writes !== undefined && watch.writes !== undefined && writes - watch.writes > watch.ownWrites;
+    if (!(ownWrite || othersWrote) || watch.modifiedTime === undefined) watch.epoch = newEpoch();
     watch.modifiedTime = modifiedTime;
     watch.writes = writes;
-  } else if (watch.writes === undefined) watch.writes = writes;
-  watch.ownWrite = false;
+    watch.ownWrites = 0;
+  } else if (watch.writes === undefined) {
+    watch.writes = writes;
+    watch.ownWrites = 0;
+  }
 }
 
 const fleetKey = (sheetId: string) => `sheetapi:drive:${sheetId}`;
@@ -133,10 +139,6 @@ function ask(sheet: WatchedSheet, watch: Watch): Promise<void> {
     noteAnswer(watch, modifiedTime, writes, Date.now());
     if (modifiedTime !== undefined) publish(sheet.id, watch);
     watch.flight = undefined;
-    if (watch.askAgain) {
-      watch.askAgain = false;
-      void ask(sheet, watch);
-    }
   });
   return watch.flight;
 }
@@ -145,7 +147,7 @@ function watchOf(sheetId: string): Watch {
   let watch = watches.get(sheetId);
   if (!watch) {
     if (watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
-    watch = { modifiedTime: undefined, writes: undefined, epoch: newEpoch(), checkedAt: -Infinity, ownWrite: false, askAgain: false };
+    watch = { modifiedTime: undefined, writes: undefined, epoch: newEpoch(), checkedAt: -Infinity, ownWriteAt: -Infinity, ownWrites: 0 };
     watches.set(sheetId, watch);
   }
   return watch;
@@ -174,13 +176,19 @@ export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promis
 const CHANGE_CHECK_WAIT_MS = 300;
 
 /**
- * After this instance wrote to the sheet: Drive is asked now, in the background, so that the
- * change of modifiedTime the write caused is taken as explained before anything else happens.
+ * After this instance's write to the sheet was confirmed (and counted in the sheet's write
+ * count): the change of modifiedTime it causes is explained by its time, whenever Drive reports
+ * it, so Drive is not asked for it.
  */
 export function noteOwnWrite(sheet: WatchedSheet): void {
   const watch = watches.get(sheet.id);
   if (!watch) return;
-  watch.ownWrite = true;
-  if (watch.flight) watch.askAgain = true;
-  else void ask(sheet, watch);
+  watch.ownWriteAt = Date.now();
+  watch.ownWrites++;
+}
+
+/** The sheet's change epoch as this instance knows it, without asking Drive; undefined before Drive's first answer. */
+export function knownEpoch(sheetId: string): number | undefined {
+  const watch = watches.get(sheetId);
+  return watch?.modifiedTime === undefined ? undefined : watch.epoch;
 }

@@ -7,10 +7,9 @@ import { currentAccess } from "./access-check";
 import { requireRegistrantCanOpen } from "./access-lapse";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { ApiError } from "@/lib/http/errors";
-import { getLimitStore } from "@/lib/limits/store";
 import { findTab, getRow, listRows } from "./rows-api";
 import type { SheetRecord } from "./sheet-record";
-import { dataVersionKey, type CacheStatus } from "./tab-cache";
+import { tabDataVersion, type CacheStatus } from "./tab-cache";
 
 export interface OwnerReadRequest {
   tab: string;
@@ -24,16 +23,6 @@ export type OwnerReadAnswer =
   | { status: number; body: Record<string, unknown>; cache: CacheStatus }
   | { status: number; body: { success: false; error: string; message: string } & Record<string, unknown>; cache?: undefined };
 
-async function dataVersion(sheetId: string, tab: string): Promise<number | undefined> {
-  try {
-    const [v] = await getLimitStore().mget<unknown>([dataVersionKey(sheetId, tab)]);
-    return Number(v ?? 0);
-  } catch {
-    // As the API does without the store: the cache falls back on its TTL.
-    return undefined;
-  }
-}
-
 export async function ownerRead(userId: string, sheet: SheetRecord, request: OwnerReadRequest): Promise<OwnerReadAnswer> {
   try {
     await limitAccountAction(userId, "tryIt");
@@ -42,7 +31,7 @@ export async function ownerRead(userId: string, sheet: SheetRecord, request: Own
     requireRegistrantCanOpen(sheet);
     const tab = await findTab(sheet, request.tab);
     const params = new URLSearchParams((request.query ?? "").trim().replace(/^\?/, ""));
-    const version = await dataVersion(sheet.id, tab.name);
+    const version = await tabDataVersion(sheet.id, tab.name);
     const rowId = request.rowId?.trim();
     // Rows are null-prototype objects (column names are user data); the answer goes to the
     // browser as plain JSON, exactly as the API sends it.

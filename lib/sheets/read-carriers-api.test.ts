@@ -101,6 +101,20 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(again.status).toBe(304);
   });
 
+  it("serves Items.csv from the JSON reads' cached copy of Items, not a copy of its own", async () => {
+    // A written tab has a data version; long after the write (past the moment requests carrying
+    // an older version are still taken for the newest), a read loads the tab again.
+    expect((await api.update("Items", "3", { name: "Mat" })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await list("Items?fresh=true", { "X-API-Key": api.key })).headers.get("x-cache")).toBe("MISS");
+    svc.google.calls.clear();
+    const csv = await list("Items.csv", { "X-API-Key": api.key });
+    const json = await list("Items?limit=2", { "X-API-Key": api.key });
+    expect([csv.status, csv.headers.get("x-cache"), json.status, json.headers.get("x-cache")]).toEqual([200, "HIT", 200, "HIT"]);
+    expect((await list("Items.csv?limit=1", { "X-API-Key": api.key })).headers.get("x-cache")).toBe("HIT");
+    expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
+  });
+
   it("streams every matching row as CSV by default, up to 100,000", async () => {
     const all = await list("Items.csv", { "X-API-Key": api.key });
     expect(all.text.trim().split("\r\n")).toHaveLength(4);

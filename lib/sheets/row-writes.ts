@@ -5,12 +5,14 @@
 // earlier writes whose outcome is unknown, reads the tab as it is now and sends one guarded,
 // atomic batch (write-guard.ts). So ids, explicit or generated, come from one serialised
 // decision per tab, and rows are placed at explicit positions that cannot move meanwhile.
+// Concurrent creates (or updates, or deletes) of one tab share that batch (write-batches.ts).
 //
-// Google calls: a create, update or delete costs two (a read of the tab, which tells where its
-// data ends, which ids it holds and where the row is; and one batchUpdate). A write Google does
-// not answer costs a fence (and a search when the fence finds the id taken) before anything else.
+// Google calls: a batch of creates, updates or deletes costs two (a read of the tab, which tells
+// where its data ends, which ids it holds and where each row is; and one batchUpdate, whose
+// answer reads the tab back: the next read of the tab on this instance costs none). A write
+// Google does not answer costs a fence (and a search when the fence finds the id taken) before
+// anything else.
 import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
-import { withLock } from "@/lib/limits/lock";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
 import type { sheets_v4 } from "@googleapis/sheets";
 import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, unknownColumnsOr, type CellInput, type RowInput } from "./row-input";
@@ -18,19 +20,19 @@ import { matchesAny } from "@/lib/http/conditional";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "./rows";
 import { requireRegistrantCanEdit } from "./access-lapse";
 import type { SheetRecord } from "./sheet-record";
-import { quoteTab } from "./read-model";
-import { fetchTab, invalidateTabs } from "./tab-cache";
+import { currentCopy, invalidateTabs } from "./tab-cache";
 import { rowIndexOf } from "./tab-index";
 import type { TabModel } from "./tab-model";
 import { asEntered, idColumnOf } from "./value-input";
-import { guardedWrite, markerRequest, outcomeOf, settlePending } from "./write-guard";
+import { outcomeOf, settlePending, type SheetsRequest } from "./write-guard";
+import { queueWrite, tabLockKey, WAIT, type BatchKind, type BatchPlan } from "./write-batches";
+import { withLock } from "@/lib/limits/lock";
 import { idMark, raiseIdMark } from "@/db/queries/id-marks";
 import { errorFields, log } from "@/lib/log";
-import { recordApiWrite } from "@/lib/webhooks/changes";
 
 export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "accessState">>;
 
-export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
+export { tabLockKey };
 /**
  * Ids are counted per tab by its gid, which stays when the owner renames the tab: a renamed tab
  * goes on from its ids. The earlier release counted by the tab's name: that counter, while the
@@ -67,7 +69,21 @@ function currentRow(data: TabData, rowId: string, ifMatch: string | null): TabRo
   return row;
 }
 
-/** The tab's writes take turns, on every instance; the earlier ones are settled first. */
+/**
+ * Refuses a write naming a column that the tab's current cached copy does not have (400) before
+ * it waits for the tab's turn and reads the tab: a read would not show that column either
+ * (DECISIONS 12: an edit in the sheet shows within the TTL), and a typo costs no Google read.
+ * Passing here proves nothing: the write checks its columns again on the tab as read under the lock.
+ */
+async function refuseUnknownColumns(sheet: WriteSheet, model: TabModel, rows: RowInput[], update: boolean): Promise<void> {
+  const copy = await currentCopy(sheet, model);
+  if (copy) checkColumns(rows, copy, { update });
+}
+
+/**
+ * The tab's writes take turns, on every instance; the earlier ones are settled first. For writes
+ * that do not share batches (bulk-writes.ts, id-column.ts): the tab is read again after them.
+ */
 export async function underTabLock<T>(sheet: WriteSheet, model: TabModel, work: () => Promise<T>): Promise<T> {
   const result = await withLock(tabLockKey(sheet.id, model.name), async () => {
     await settlePending(sheet, model);
@@ -195,6 +211,14 @@ function withEarlierIds(rows: RowInput[], data: TabData, earlierAnswer: unknown)
   });
 }
 
+/** A batch's marker sits on the rows its creates insert (one range: they follow each other), or on the tab. */
+const CREATE: BatchKind = { name: "create", max: 100, marker: (b, gid) => ({ dimensionRange: { sheetId: gid, dimension: "ROWS", startIndex: b.data.lastRowNumber, endIndex: b.nextRow } }) };
+const UPDATE: BatchKind = { name: "update", max: 100, marker: (_b, gid) => ({ sheetId: gid }) };
+/** One delete a batch: its refusal (every row of the grid) is retried with a blank row appended first. */
+const DELETE: BatchKind = { name: "delete", max: 1, marker: (_b, gid) => ({ sheetId: gid }), onRefused: (err, gid) => (refusesDeletingEveryRow(err) ? [appendBlankRow(gid)] : undefined) };
+/** Rows one batch of creates inserts at most (a request's own 1,000 always go alone). */
+const MAX_BATCH_ROWS = 1000;
+
 /**
  * Creates rows at the end of the tab's data (after its last non-blank row, whatever blank rows
  * or blank A1 it has), in one atomic batch: rows inserted there, their values, their marker.
@@ -204,55 +228,76 @@ function withEarlierIds(rows: RowInput[], data: TabData, earlierAnswer: unknown)
 export async function createRows(sheet: WriteSheet, model: TabModel, body: unknown, { earlierWrite, earlierAnswer, idempotencyKey }: { earlierWrite?: number; earlierAnswer?: unknown; idempotencyKey?: string } = {}): Promise<CreateResult | "earlier-landed"> {
   requireWritable(sheet);
   const asked = rowsOfCreateBody(body);
-  return underTabLock(sheet, model, async () => {
-    if (earlierWrite !== undefined && (await outcomeOf(sheet.id, earlierWrite))) return "earlier-landed";
-    const data = await fetchTab(sheet, model).catch((err: unknown) => unknownColumnsOr(err, asked, model));
-    checkColumns(asked, data, { update: false });
-    const rows = data.hasIdColumn ? withEarlierIds(asked, data, earlierAnswer) : asked;
-    const ids = data.hasIdColumn ? await assignIds(sheet, model, data, rows) : [];
-    // Row index (0-based) of the first new row: right after the last row holding anything.
-    const at = data.lastRowNumber;
-    const values = newRowCells(data, rows, ids);
-    // As the sheet shows the new rows (read back in the write's answer); as written when a write
-    // settled after a timeout has no answer.
-    const answer = (firstRow: number, shown?: sheets_v4.Schema$RowData[]): CreateResult => ({
-      created: rows.length,
-      rows: rows.map((row, i) => {
-        const readBack = shown?.[i]?.values;
-        const cells = data.columns.map((c) => (readBack ? (readBack[c.index]?.formattedValue ?? "") : c.name === "id" && data.hasIdColumn ? ids[i]! : displayed(row[c.name] ?? null)));
-        return rowToJson(data, { rowNumber: firstRow + i, id: data.hasIdColumn ? ids[i]! : String(firstRow + i), cells });
-      }),
-    });
-    const range = { sheetId: model.gid, dimension: "ROWS", startIndex: at, endIndex: at + rows.length };
-    const how = data.hasIdColumn
-      ? `Check with ${rowApi(sheet, model.name, ids[0]!)}${ids.length > 1 ? ` (ids ${ids.join(", ")})` : ""}`
-      : `Check by listing the tab (the rows would be at row ${at + 1}${rows.length > 1 ? ` to ${at + rows.length}` : ""})`;
-    const { marker, updated } = await guardedWrite(
-      sheet,
-      model,
-      "create",
-      (writeId) =>
-        asEntered(sheet, [
-          // Inserted rows take the formats of the row above, as in the Sheets UI (not the header's).
-          { insertDimension: { range, inheritFromBefore: at > 1 } },
-          { updateCells: { start: { sheetId: model.gid, rowIndex: at, columnIndex: 0 }, rows: values, fields: "userEnteredValue" } },
-          markerRequest(writeId, "create", { dimensionRange: range }),
-        ], idColumnOf(data)),
-      (writeId) =>
-        new OutcomeUnknown(
-          `Google Sheets did not confirm the new row${rows.length > 1 ? "s" : ""} in time; the outcome is unknown (it may still land, once). ${how}, or ${idempotencyKey ? "send the same request again with the same Idempotency-Key: it will not be written twice" : "retry with an Idempotency-Key next time so a retry cannot write twice"}. No other write to this tab goes out before this one is settled.`,
-          writeId,
-          answer(at + 1),
-        ),
-      // The new rows as the sheet shows them (the formats they inherit applied), in the write's own answer.
-      { readBack: [`${quoteTab(model.name)}!${at + 1}:${at + rows.length}`] },
-    );
-    // Found after a timeout: the marker says where the rows are now.
-    const start = marker?.location?.dimensionRange?.startIndex;
-    const result = answer(typeof start === "number" ? start + 1 : at + 1, updated?.sheets?.[0]?.data?.[0]?.rowData ?? undefined);
-    await recordApiWrite(sheet.id, data, { created: result.rows });
-    return result;
+  await refuseUnknownColumns(sheet, model, asked, false);
+  return queueWrite<CreateResult | "earlier-landed">(sheet, model, CREATE, {
+    readFailed: (err) => unknownColumnsOr(err, asked, model),
+    plan: async (batch: BatchPlan) => {
+      if (earlierWrite !== undefined && (await outcomeOf(sheet.id, earlierWrite))) return { done: "earlier-landed" };
+      const { data } = batch;
+      checkColumns(asked, data, { update: false });
+      const rows = data.hasIdColumn ? withEarlierIds(asked, data, earlierAnswer) : asked;
+      // An id the batch already writes is decided after that write: 409 then, never a second row.
+      if (rows.some((row) => row.id !== null && row.id !== undefined && batch.ids.has(String(row.id)))) return WAIT;
+      const inBatch = batch.nextRow - data.lastRowNumber;
+      if (inBatch > 0 && inBatch + rows.length > MAX_BATCH_ROWS) return WAIT;
+      const ids = data.hasIdColumn ? await assignIds(sheet, model, data, rows) : [];
+      ids.forEach((id) => batch.ids.add(id));
+      // Row index (0-based) of the first new row: right after the last row holding anything, or the batch's rows before these.
+      const at = batch.nextRow;
+      batch.nextRow += rows.length;
+      const values = newRowCells(data, rows, ids);
+      // As the sheet shows the new rows (read back in the write's answer); as written when a write
+      // settled after a timeout has no answer.
+      const answer = (firstRow: number, shown?: sheets_v4.Schema$RowData[]): CreateResult => ({
+        created: rows.length,
+        rows: rows.map((row, i) => {
+          const readBack = shown?.[i]?.values;
+          const cells = data.columns.map((c) => (readBack ? (readBack[c.index]?.formattedValue ?? "") : c.name === "id" && data.hasIdColumn ? ids[i]! : displayed(row[c.name] ?? null)));
+          return rowToJson(data, { rowNumber: firstRow + i, id: data.hasIdColumn ? ids[i]! : String(firstRow + i), cells });
+        }),
+      });
+      const range = { sheetId: model.gid, dimension: "ROWS", startIndex: at, endIndex: at + rows.length };
+      const how = data.hasIdColumn
+        ? `Check with ${rowApi(sheet, model.name, ids[0]!)}${ids.length > 1 ? ` (ids ${ids.join(", ")})` : ""}`
+        : `Check by listing the tab (the rows would be at row ${at + 1}${rows.length > 1 ? ` to ${at + rows.length}` : ""})`;
+      const requests: SheetsRequest[] = asEntered(sheet, [
+        // Inserted rows take the formats of the row above, as in the Sheets UI (not the header's).
+        { insertDimension: { range, inheritFromBefore: at > 1 } },
+        { updateCells: { start: { sheetId: model.gid, rowIndex: at, columnIndex: 0 }, rows: values, fields: "userEnteredValue" } },
+      ], idColumnOf(data));
+      return {
+        requests,
+        unknown: (writeId: number) =>
+          new OutcomeUnknown(
+            `Google Sheets did not confirm the new row${rows.length > 1 ? "s" : ""} in time; the outcome is unknown (it may still land, once). ${how}, or ${idempotencyKey ? "send the same request again with the same Idempotency-Key: it will not be written twice" : "retry with an Idempotency-Key next time so a retry cannot write twice"}. No other write to this tab goes out before this one is settled.`,
+            writeId,
+            answer(at + 1),
+          ),
+        // The new rows as the sheet shows them (the formats they inherit applied), from the write's own
+        // answer; found after a timeout, where the marker says the rows are now.
+        answer: ({ grid, shift, after }) => {
+          const result = answer(at + shift + 1, grid?.slice(at, at + rows.length));
+          // Someone edited the sheet between the tab's read and Google applying the write: the
+          // rows are written, but maybe not as planned. The client is told, never a 201.
+          const edited = after && editedMeanwhile(data, after, ids);
+          if (edited) throw new ApiError("conflict", `The sheet was edited while ${rows.length > 1 ? "these rows were" : "this row was"} created: ${edited} The row${rows.length > 1 ? "s were" : " was"} written at row ${at + 1}${rows.length > 1 ? ` to ${at + rows.length}` : ""}: check ${rows.length > 1 ? "them" : "it"} in the sheet.`);
+          return { result, events: { created: result.rows } };
+        },
+      };
+    },
   });
+}
+
+/**
+ * What an edit in the sheet changed between the read a create was planned on and the create's own
+ * read-back: the columns (the values may be in others than named), or a new id typed in another
+ * row too. Undefined when neither.
+ */
+function editedMeanwhile(before: TabData, after: TabData, ids: string[]): string | undefined {
+  const header = (data: TabData) => data.columns.map((c) => `${c.name}@${c.index}`).join(",");
+  if (header(before) !== header(after)) return `its columns changed (now ${after.columns.map((c) => c.name).join(", ")}), so the values may be in other columns than named.`;
+  const doubled = ids.filter((id) => after.rows.filter((r) => r.id === id).length > 1);
+  return doubled.length ? `another row now holds the id${doubled.length > 1 ? "s" : ""} ${doubled.map(quoted).join(", ")} too.` : undefined;
 }
 
 // --- Update ------------------------------------------------------------------------------------
@@ -282,47 +327,48 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
   if ("id" in patch && patch.id !== null && displayed(patch.id) === rowId) delete patch.id;
   if ("id" in patch) throw new ApiError("validation_error", `id cannot be changed: it identifies the row (this row's id is ${quoted(rowId)}).`);
   if (!Object.keys(patch).length) throw new ApiError("validation_error", "The body names only the row's own id: name at least one other column to change.");
-  return underTabLock(sheet, model, async () => {
-    const data = await fetchTab(sheet, model).catch((err: unknown) => unknownColumnsOr(err, [patch], model));
-    checkColumns([patch], data, { update: true });
-    const row = currentRow(data, rowId, ifMatch);
-    // Only the named cells are written: a concurrent update of other fields survives.
-    const updates = data.columns.filter((c) => c.name in patch);
-    const rowRange = `${quoteTab(model.name)}!${row.rowNumber}:${row.rowNumber}`;
-    const { updated } = await guardedWrite(
-      sheet,
-      model,
-      "update",
-      (writeId) =>
-        asEntered(sheet, [
-          ...updates.map((col) => ({ updateCells: { start: { sheetId: model.gid, rowIndex: row.rowNumber - 1, columnIndex: col.index }, rows: [{ values: [cellData(patch[col.name]!)] }], fields: "userEnteredValue" } })),
-          markerRequest(writeId, "update", { sheetId: model.gid }),
-        ]),
-      (writeId) =>
-        new OutcomeUnknown(
-          `Google Sheets did not confirm the update of row ${rowId} in time; the outcome is unknown (it may still apply, but never after a later write to this tab: those wait until it is settled). Check with ${rowApi(sheet, model.name, rowId)} before retrying.`,
-          writeId,
+  await refuseUnknownColumns(sheet, model, [patch], true);
+  return queueWrite(sheet, model, UPDATE, {
+    readFailed: (err) => unknownColumnsOr(err, [patch], model),
+    plan: async (batch: BatchPlan) => {
+      const { data } = batch;
+      checkColumns([patch], data, { update: true });
+      const row = currentRow(data, rowId, ifMatch);
+      // An If-Match on a row the batch already updates is checked against the row that update leaves.
+      // Without one, updates of one row share the batch: Google applies them in order, as one after the other.
+      if (ifMatch !== null && batch.rows.has(row.rowNumber)) return WAIT;
+      batch.rows.add(row.rowNumber);
+      // Only the named cells are written: a concurrent update of other fields survives.
+      const updates = data.columns.filter((c) => c.name in patch);
+      return {
+        requests: asEntered(
+          sheet,
+          updates.map((col) => ({ updateCells: { start: { sheetId: model.gid, rowIndex: row.rowNumber - 1, columnIndex: col.index }, rows: [{ values: [cellData(patch[col.name]!)] }], fields: "userEnteredValue" } })),
         ),
-      { readBack: [rowRange] },
-    );
-    // The row as the sheet now shows it (its number formats applied), read back in the write's
-    // own answer: the body and ETag are what the next read returns. A write settled after a
-    // timeout has no answer; then the row is given as written.
-    const shown = updated?.sheets?.[0]?.data?.[0]?.rowData?.[0]?.values;
-    const before = row.cells;
-    const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : before[i]!));
-    // Cells holding formulas may show a new value on any read (NOW(), RAND()): not a sign of another row.
-    const formulas = data.columns.filter((c) => shown?.[c.index]?.userEnteredValue?.formulaValue !== undefined).map((c) => c.name);
-    const conflict = landedElsewhere(data, row, rowId, before, cells, shown !== undefined, ifMatch !== null, new Set([...Object.keys(patch), ...formulas]));
-    if (conflict) {
-      // Someone edited the sheet between the tab's read and Google applying the write. Google
-      // has no conditional write to prevent it; the row read back in the write's own answer
-      // shows it, and the client is told, never a 200.
-      await invalidateTabs(sheet, [model.name]).catch(() => undefined);
-      throw new ApiError("conflict", `The sheet was edited while this update was applied: ${conflict} Check the row in the sheet.`);
-    }
-    await recordApiWrite(sheet.id, data, { updated: { ...row, cells } });
-    return { row: rowToJson(data, { ...row, cells }), etag: rowEtag(data, { ...row, cells }) };
+        unknown: (writeId: number) =>
+          new OutcomeUnknown(
+            `Google Sheets did not confirm the update of row ${rowId} in time; the outcome is unknown (it may still apply, but never after a later write to this tab: those wait until it is settled). Check with ${rowApi(sheet, model.name, rowId)} before retrying.`,
+            writeId,
+          ),
+        answer: ({ grid }) => {
+          // The row as the sheet now shows it (its number formats applied), read back in the write's
+          // own answer: the body and ETag are what the next read returns. A write settled after a
+          // timeout has no answer; then the row is given as written.
+          const shown = grid ? (grid[row.rowNumber - 1]?.values ?? []) : undefined;
+          const before = row.cells;
+          const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : before[i]!));
+          // Cells holding formulas may show a new value on any read (NOW(), RAND()): not a sign of another row.
+          const formulas = data.columns.filter((c) => shown?.[c.index]?.userEnteredValue?.formulaValue !== undefined).map((c) => c.name);
+          const conflict = landedElsewhere(data, row, rowId, before, cells, shown !== undefined, ifMatch !== null, new Set([...Object.keys(patch), ...formulas]));
+          // Someone edited the sheet between the tab's read and Google applying the write. Google
+          // has no conditional write to prevent it; the row read back in the write's own answer
+          // shows it, and the client is told, never a 200.
+          if (conflict) throw new ApiError("conflict", `The sheet was edited while this update was applied: ${conflict} Check the row in the sheet.`);
+          const updated = { ...row, cells };
+          return { result: { row: rowToJson(data, updated), etag: rowEtag(data, updated) }, events: { updated } };
+        },
+      };
+    },
   });
 }
 
@@ -338,32 +384,19 @@ export const appendBlankRow = (gid: number) => ({ appendDimension: { sheetId: gi
 
 export async function deleteRow(sheet: WriteSheet, model: TabModel, rowId: string, { ifMatch = null }: { ifMatch?: string | null } = {}): Promise<string> {
   requireWritable(sheet);
-  await underTabLock(sheet, model, async () => {
-    const data = await fetchTab(sheet, model);
-    const row = currentRow(data, rowId, ifMatch);
-    const remove = (growFirst: boolean) =>
-      guardedWrite(
-        sheet,
-        model,
-        "delete",
-        (writeId) => [
-          ...(growFirst ? [appendBlankRow(model.gid)] : []),
-          { deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: row.rowNumber - 1, endIndex: row.rowNumber } } },
-          markerRequest(writeId, "delete", { sheetId: model.gid }),
-        ],
-        (writeId) =>
+  await queueWrite(sheet, model, DELETE, {
+    plan: async (batch: BatchPlan) => {
+      const row = currentRow(batch.data, rowId, ifMatch);
+      return {
+        requests: [{ deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: row.rowNumber - 1, endIndex: row.rowNumber } } }],
+        unknown: (writeId: number) =>
           new OutcomeUnknown(
             `Google Sheets did not confirm the delete of row ${rowId} in time; the outcome is unknown (it may still apply, to this row only: later writes to this tab wait until it is settled). Check with ${rowApi(sheet, model.name, rowId)} before retrying.`,
             writeId,
           ),
-      );
-    try {
-      await remove(false);
-    } catch (err) {
-      if (!refusesDeletingEveryRow(err)) throw err;
-      await remove(true);
-    }
-    await recordApiWrite(sheet.id, data, { deleted: row });
+        answer: () => ({ result: undefined, events: { deleted: row } }),
+      };
+    },
   });
   return `Row ${rowId} deleted from "${model.name}".`;
 }

@@ -106,7 +106,10 @@ describe("reading", () => {
 
 describe("the cache", () => {
   it("serves repeated reads from memory and coalesces concurrent misses into one Google call", async () => {
-    await unicode.create(TAB, { produit: "Thé", prix: 3 }); // invalidates the sheet's cached tabs
+    await unicode.create(TAB, { produit: "Thé", prix: 3 });
+    // A write through another instance: every instance's copy of the tab is out of date (the writer's own copy
+    // is the write's read-back, so a create here would leave nothing to miss).
+    await (await import("./tab-cache")).invalidateSheetData(unicodeId, [TAB]);
     svc.google.calls.clear();
     const results = await Promise.all(Array.from({ length: 50 }, () => unicode.list(TAB)));
     expect(results.every((r) => r.status === 200)).toBe(true);

@@ -14,7 +14,7 @@ import { getSheetModel, refreshSheetModel } from "./schema";
 import type { SheetRecord } from "./sheet-record";
 import { scopedData, tabInScope, type ReadScope } from "./read-scope";
 import { formulasOf, formulasRefused, type Formulas } from "./formula-values";
-import { nothingWritten, readTab, withDates, type CacheStatus } from "./tab-cache";
+import { nothingWritten, readTab, tabDataVersion, withDates, type CacheStatus } from "./tab-cache";
 import type { TabModel } from "./tab-model";
 import { isDateType } from "./cell-values";
 import type { ListQuery } from "./query";
@@ -105,16 +105,20 @@ async function datedIf(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnTy
 }
 
 /**
- * The tab a read names, and the format it asks for: `Accept: text/csv`, or `.csv` after the tab
- * name for tools that cannot set headers (a tab whose own name ends in `.csv` is that tab, as JSON).
+ * The tab a read names, the format it asks for (`Accept: text/csv`, or `.csv` after the tab name
+ * for tools that cannot set headers; a tab whose own name ends in `.csv` is that tab, as JSON), and
+ * the tab's data version. `version`: the one the request came with, read under the path's name;
+ * for `Items.csv` that is no tab's, so Items' own is read: with another version the read would
+ * load a copy of its own and push out the JSON reads' one (a Google call each, both ways).
  */
-export async function findReadTab(sheet: SheetRecord, tabName: string, accept: string | null, scope?: ReadScope): Promise<{ tab: TabModel; format: ReadFormat }> {
+export async function findReadTab(sheet: SheetRecord, tabName: string, accept: string | null, scope: ReadScope | undefined, version: number | undefined): Promise<{ tab: TabModel; format: ReadFormat; version: number | undefined }> {
   try {
-    return { tab: await findTab(sheet, tabName, scope), format: acceptedFormat(accept) };
+    return { tab: await findTab(sheet, tabName, scope), format: acceptedFormat(accept), version };
   } catch (err) {
     const named = /^(.+)\.csv$/i.exec(tabName)?.[1];
     if (!named || !(err instanceof ApiError) || err.code !== "not_found") throw err;
-    return { tab: await findTab(sheet, named, scope).catch(() => Promise.reject(err)), format: "csv" };
+    const tab = await findTab(sheet, named, scope).catch(() => Promise.reject(err));
+    return { tab, format: "csv", version: await tabDataVersion(sheet.id, tab.name) };
   }
 }
 

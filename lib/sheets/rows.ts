@@ -50,6 +50,21 @@ export function parseTabValues(tab: string, values: string[][], model?: TabModel
   return { tab, columns, hasIdColumn: idIndex >= 0, rows, lastRowNumber: Math.max(1, values.length), where: sheetLocaleOf(model), readAt: Date.now() };
 }
 
+/**
+ * A tab's cells as values.get (FORMATTED_VALUE) gives them, from grid data that starts at A1 (a
+ * batchUpdate's read-back of the whole tab): trailing blank cells of each row and trailing blank
+ * rows left out, as Google leaves them out, so the copy parsed from it is the one a read makes.
+ */
+export function valuesOfGrid(rowData: { values?: { formattedValue?: string | null }[] | null }[]): string[][] {
+  const values = rowData.map((r) => {
+    const cells = (r.values ?? []).map((v) => v.formattedValue ?? "");
+    while (cells.length && cells[cells.length - 1] === "") cells.pop();
+    return cells;
+  });
+  while (values.length && !values[values.length - 1]!.length) values.pop();
+  return values;
+}
+
 export interface RowView {
   typed: boolean;
   /** `?formulas=true`: formula cells answer with their formula (formula-values.ts). */

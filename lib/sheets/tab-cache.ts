@@ -14,7 +14,7 @@
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
-import { changeEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
+import { changeEpoch, knownEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
 import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
 import { fingerprintOf, recordRead, verifiedElsewhere } from "./fleet-reads";
 import { withGoogle } from "./google-access";
@@ -51,6 +51,16 @@ const flightStarted = new WeakMap<Promise<Entry>, number>();
 /** The store key of a tab's data version. Sheet ids never hold a colon; tab names may. */
 export const dataVersionKey = (sheetId: string, tab: string) => `sheetapi:tabdata:${sheetId}:${tab}`;
 const entryKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
+
+/** A tab's data version as the store has it now; undefined without the store (the cache then falls back on its TTL). */
+export async function tabDataVersion(sheetId: string, tab: string): Promise<number | undefined> {
+  try {
+    const [v] = await getLimitStore().mget<unknown>([dataVersionKey(sheetId, tab)]);
+    return Number(v ?? 0);
+  } catch {
+    return undefined;
+  }
+}
 
 type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
 
@@ -324,6 +334,36 @@ export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | 
   } finally {
     noteOwnWrite(sheet);
   }
+}
+
+/**
+ * After a write through this instance whose answer read the whole tab back (write-batches.ts):
+ * the tab's version moves, so every other instance reads the tab once more, and this instance's
+ * copy becomes the read-back itself, as a fresh read would give it, so its next read costs no
+ * Google call. Call under the tab's lock, so no other write can slip in between the write and the
+ * version it is installed at. Throws when the store cannot count the version: the caller then
+ * invalidates instead.
+ */
+export async function installWrittenCopy(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, model: TabModel, data: TabData, epoch: number): Promise<void> {
+  const store = getLimitStore();
+  const [version] = await Promise.all([store.incr(dataVersionKey(sheet.id, model.name), VERSION_TTL_SECONDS), store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS)]);
+  noteOwnWrite(sheet);
+  const key = entryKey(sheet.id, model.name);
+  entries.delete(key);
+  entries.set(key, { model, data, fetchedAt: data.readAt, version, epoch, fingerprint: fingerprintOf(data) });
+  newestVersion(key, version);
+}
+
+/**
+ * The tab's cached copy when a read would be served it now without a Google call (its version is
+ * the store's, it is younger than the TTL, Drive reported no change since); undefined otherwise.
+ * Asks Google nothing.
+ */
+export async function currentCopy(sheet: TabSheet, model: TabModel): Promise<TabData | undefined> {
+  const entry = entries.get(entryKey(sheet.id, model.name));
+  if (!entry || Date.now() - entry.fetchedAt >= sheet.cacheTtlSeconds * 1000 || entry.epoch !== knownEpoch(sheet.id)) return undefined;
+  const version = await tabDataVersion(sheet.id, model.name);
+  return version !== undefined && version === entry.version ? entry.data : undefined;
 }
 
 /** After a schema refresh: every instance reads each of `tabs` again (this one: every tab of the sheet). */

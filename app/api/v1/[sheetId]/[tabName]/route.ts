@@ -18,8 +18,8 @@ type Params = { sheetId: string; tabName: string };
 // ?formulas=true answers formulas for keys allowed to read them (403 for the others)
 export const GET = withApiKey<Params>(
   async ({ req, url, params, sheet, dataVersion, key }) => {
-    const { tab, format } = await findReadTab(sheet, params.tabName, req.headers.get("accept"), key.browser);
-    const args = [sheet, tab, dataVersion, url.searchParams, { fresh: wantsFresh(req, key, url.searchParams), scope: key.browser, formulas: key.formulas === true }] as const;
+    const { tab, format, version } = await findReadTab(sheet, params.tabName, req.headers.get("accept"), key.browser, dataVersion);
+    const args = [sheet, tab, version, url.searchParams, { fresh: wantsFresh(req, key, url.searchParams), scope: key.browser, formulas: key.formulas === true }] as const;
     if (format === "csv") {
       const csv = await listCsv(...args);
       const headers = { ...readHeaders(csv), "X-Total-Count": String(csv.total) };
