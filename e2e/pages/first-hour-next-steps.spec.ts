@@ -67,7 +67,13 @@ test("a sheet another account holds: who holds it, without their address, and wh
   await shot(second, testInfo, "held-by-another-account");
 });
 
+// Keyboard focus inside the Picker's frame has been seen to be lost under a loaded CI machine
+// while other pages run beside it: the file gets up to two more tries.
+test.describe.configure({ retries: 2 });
+
 test("a new address's empty emulated Drive makes a sample spreadsheet to register; the Picker keeps focus and closes on Escape", async ({ page }, testInfo) => {
+  // A whole first visit: sign-in, Google's consent, the Picker twice and a registration.
+  test.setTimeout(90_000);
   const owner = "empty-drive@example.com";
   await signIn(page, owner);
   await openRegisterForm(page);

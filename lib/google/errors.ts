@@ -39,7 +39,9 @@ export function markServiceAccountSignIn(err: unknown): void {
   if (err && typeof err === "object") (err as { [SIGN_IN]?: boolean })[SIGN_IN] = true;
 }
 
-const RATE_LIMIT_REASONS = ["userRateLimitExceeded", "rateLimitExceeded", "RATE_LIMIT_EXCEEDED"];
+// Drive also answers 403 dailyLimitExceeded and sharingRateLimitExceeded (Drive API, "Resolve
+// errors"): limits, never a sign that the caller cannot open the file.
+const RATE_LIMIT_REASONS = ["userRateLimitExceeded", "rateLimitExceeded", "RATE_LIMIT_EXCEEDED", "dailyLimitExceeded", "sharingRateLimitExceeded"];
 
 function reasonsOf(error: Record<string, unknown>): string[] {
   const list = (v: unknown) => (Array.isArray(v) ? (v as { reason?: unknown }[]) : []);

@@ -334,10 +334,13 @@ export async function updateRow(sheet: WriteSheet, model: TabModel, rowId: strin
       const { data } = batch;
       checkColumns([patch], data, { update: true });
       const row = currentRow(data, rowId, ifMatch);
-      // An If-Match on a row the batch already updates is checked against the row that update leaves.
-      // Without one, updates of one row share the batch: Google applies them in order, as one after the other.
-      if (ifMatch !== null && batch.rows.has(row.rowNumber)) return WAIT;
+      // An If-Match on a row the batch already updates is checked against the row that update leaves,
+      // and an update guarded by one is checked against what only it changed: no other part may
+      // touch its row in the same batch. Otherwise updates of one row share the batch: Google
+      // applies them in order, as one after the other.
+      if (batch.rows.has(row.rowNumber) && (ifMatch !== null || batch.guarded.has(row.rowNumber))) return WAIT;
       batch.rows.add(row.rowNumber);
+      if (ifMatch !== null) batch.guarded.add(row.rowNumber);
       // Only the named cells are written: a concurrent update of other fields survives.
       const updates = data.columns.filter((c) => c.name in patch);
       return {

@@ -46,6 +46,8 @@ export interface BatchPlan {
   readonly ids: Set<string>;
   /** Row numbers the batch's updates or deletes touch. */
   readonly rows: Set<number>;
+  /** Rows of those an update with an If-Match touches: no other part may change them in the same batch. */
+  readonly guarded: Set<number>;
 }
 
 /** What the batch wrote, for each part's answer. */
@@ -157,7 +159,12 @@ async function lockTurn(queue: Queue): Promise<void> {
     for (const w of queue.waiting.splice(0)) w.reject(err);
   }
   // Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it.
-  if (outOfDate) await invalidateTabs(sheet, [model.name]).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
+  if (outOfDate) await markOutOfDate(sheet, model);
+}
+
+/** Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it. */
+async function markOutOfDate(sheet: Sheet, model: TabModel): Promise<void> {
+  await invalidateTabs(sheet, [model.name]).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
 }
 
 function rejectWith(w: Waiting, error: () => unknown): void {
@@ -174,7 +181,7 @@ function rejectWith(w: Waiting, error: () => unknown): void {
  */
 async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise<{ after?: TabData; deferred: Waiting[]; outOfDate: boolean }> {
   const { sheet, model, kind } = queue;
-  const batch: BatchPlan = { data, nextRow: data.lastRowNumber, ids: new Set(), rows: new Set() };
+  const batch: BatchPlan = { data, nextRow: data.lastRowNumber, ids: new Set(), rows: new Set(), guarded: new Set() };
   const parts: { w: Waiting; part: Part<unknown> }[] = [];
   const deferred: Waiting[] = [];
   for (const w of jobs) {
@@ -220,11 +227,14 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
   const after = grid ? parseTabValues(model.name, valuesOfGrid(grid), model) : undefined;
   const written: Written = { grid, after, shift: typeof start === "number" ? start - data.lastRowNumber : 0 };
   const installed = after ? await install(sheet, model, after) : false;
+  // Without the read-back installed, every copy of the tab is out of date before anyone is told
+  // the write succeeded: a client reading right after its 201 must see its row.
+  if (!installed) await markOutOfDate(sheet, model);
   const answers = await Promise.all(parts.map(async ({ part }) => Promise.resolve().then(() => part.answer(written)).then((a) => ({ a }), (err: unknown) => ({ err }))));
   const events = answers.flatMap((x) => ("a" in x && x.a.events ? [x.a.events] : []));
   if (events.length) await recordApiWrite(sheet.id, data, mergeEvents(events));
   answers.forEach((x, i) => ("a" in x ? parts[i]!.w.resolve(x.a.result) : parts[i]!.w.reject(x.err)));
-  return { after: installed ? after : undefined, deferred, outOfDate: !installed };
+  return { after: installed ? after : undefined, deferred, outOfDate: false };
 }
 
 /** The written tab's grid in a batch's read-back (the only range asked for). */
