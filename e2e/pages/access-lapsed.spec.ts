@@ -5,10 +5,9 @@
 // hers says it was claimed (her key answers 401). On a phone and on a desktop, without sideways
 // scrolling.
 import { expect, test, type Page } from "@playwright/test";
-import { clickInPicker, copyNewKey, googlePicker } from "../support/dashboard";
+import { registerThroughGrant } from "../support/dashboard";
 import { shareSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
-import { approveGoogleConsent, signIn } from "../support/google-consent";
 
 /** A spreadsheet `owner` owns in Google and shared with `editor` only (not with SheetAPI's account). */
 async function ownedSpreadsheet(owner: string, editor: string, title: string): Promise<string> {
@@ -20,18 +19,6 @@ async function ownedSpreadsheet(owner: string, editor: string, title: string): P
   return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
 }
 
-/** Signs `email` in and registers `sheetId` through the private flow (Google's consent, then the Picker); the key. */
-async function registerPrivately(page: Page, email: string, sheetId: string, title: string): Promise<string> {
-  await signIn(page, email);
-  await page.goto(`/auth/google?sheet_url=${sheetId}`);
-  await approveGoogleConsent(page, email);
-  await page.waitForURL(new RegExp(`/dashboard\\?pick=${sheetId}&via=grant$`));
-  await expect(page.locator('[data-testid="register-form"][data-hydrated="true"]')).toBeVisible();
-  await page.getByTestId("choose-pending").click();
-  await clickInPicker(page, googlePicker(page).locator(`[data-file-id="${sheetId}"]`));
-  await expect(page.getByTestId("register-result")).toContainText(title);
-  return copyNewKey(page.getByTestId("register-result"));
-}
 
 async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
@@ -44,7 +31,7 @@ for (const width of [390, 1280]) {
     const title = `Owner's sheet (${width})`;
     const sheetId = await ownedSpreadsheet(owner, editor, title);
     await page.setViewportSize({ width, height: 900 });
-    const key = await registerPrivately(page, editor, sheetId, title);
+    const key = await registerThroughGrant(page, editor, sheetId, title);
     const list = () => request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key } });
     expect((await list()).status()).toBe(200);
 
@@ -70,7 +57,7 @@ for (const width of [390, 1280]) {
     // The owner registers his own file: he takes it from her.
     const ownerContext = await browser.newContext({ viewport: { width, height: 900 } });
     const ownerPage = await ownerContext.newPage();
-    await registerPrivately(ownerPage, owner, sheetId, title);
+    await registerThroughGrant(ownerPage, owner, sheetId, title);
     await ownerPage.goto(`/dashboard/sheets/${sheetId}`);
     await expect(ownerPage.getByTestId("sheet-access")).toContainText("Read and write");
     await expect(ownerPage.getByTestId("access-lapsed")).toHaveCount(0);

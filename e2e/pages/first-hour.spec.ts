@@ -3,10 +3,10 @@
 // says what is left and what a 429 means (and the owner can read without spending the plan), the
 // key and plan controls confirm and show progress, and browsers never land on raw JSON.
 import { expect, test, type Page } from "@playwright/test";
-import { clickInPicker, copyNewKey, googlePicker, keyRow, pickWithoutRegistering, registerSheet } from "../support/dashboard";
+import { copyNewKey, keyRow, pickWithoutRegistering, registerSheet, registerThroughGrant } from "../support/dashboard";
 import { createPrivateSpreadsheet as privateSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
-import { approveGoogleConsent, signIn } from "../support/google-consent";
+import { signIn } from "../support/google-consent";
 
 const OWNER = "firsthour@example.com";
 
@@ -17,15 +17,7 @@ const OWNER = "firsthour@example.com";
  */
 async function registerPrivately(page: Page, owner: string, title: string): Promise<string> {
   const sheetId = await privateSpreadsheet(owner, title);
-  await signIn(page, owner);
-  await page.goto(`/auth/google?sheet_url=${sheetId}`);
-  await approveGoogleConsent(page, owner);
-  await page.waitForURL(new RegExp(`/dashboard\\?pick=${sheetId}&via=grant$`));
-  await expect(page.locator('[data-testid="register-form"][data-hydrated="true"]')).toBeVisible();
-  await page.getByTestId("choose-pending").click();
-  await clickInPicker(page, googlePicker(page).locator(`[data-file-id="${sheetId}"]`));
-  await expect(page.getByTestId("register-result")).toContainText(title);
-  await copyNewKey(page.getByTestId("register-result"));
+  await registerThroughGrant(page, owner, sheetId, title);
   return sheetId;
 }
 

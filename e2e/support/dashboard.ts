@@ -1,7 +1,7 @@
 // Page objects for the dashboard.
 import { expect, type Locator, type Page, type Route } from "@playwright/test";
 import { shareSpreadsheet } from "./emulator-admin";
-import { approveGoogleConsent } from "./google-consent";
+import { approveGoogleConsent, signIn } from "./google-consent";
 
 /** The dashboard's registration form, once React has made it interactive. */
 export async function openRegisterForm(page: Page) {
@@ -83,6 +83,22 @@ export async function registerSheet(page: Page, sheetId: string): Promise<string
  * A one-time key's value, copied as the person would (selected and copied): until then, leaving
  * the registration result or the flashed key on a sheet's page asks first.
  */
+/**
+ * Signs `email` in and registers `sheetId` through the private flow: /auth/google, Google's
+ * consent, then the Picker proves access (`/dashboard?pick=`); the new key the result shows.
+ */
+export async function registerThroughGrant(page: Page, email: string, sheetId: string, title: string): Promise<string> {
+  await signIn(page, email);
+  await page.goto(`/auth/google?sheet_url=${sheetId}`);
+  await approveGoogleConsent(page, email);
+  await page.waitForURL(new RegExp(`/dashboard\\?pick=${sheetId}&via=grant$`));
+  await expect(page.locator('[data-testid="register-form"][data-hydrated="true"]')).toBeVisible();
+  await page.getByTestId("choose-pending").click();
+  await clickInPicker(page, googlePicker(page).locator(`[data-file-id="${sheetId}"]`));
+  await expect(page.getByTestId("register-result")).toContainText(title);
+  return copyNewKey(page.getByTestId("register-result"));
+}
+
 export async function copyNewKey(scope: Page | Locator): Promise<string> {
   const value = scope.getByTestId("new-key-value").first();
   const text = (await value.textContent())!.trim();
