@@ -8,13 +8,12 @@
 import { ApiError } from "@/lib/http/errors";
 import { withGoogle } from "./google-access";
 import { quoteTab } from "./read-model";
-import type { TabData } from "./rows";
+import type { Formulas, TabData } from "./rows";
 import type { SheetRecord } from "./sheet-record";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
 
-/** Row number -> column name -> formula. */
-export type Formulas = Map<number, Map<string, string>>;
+export type { Formulas };
 
 interface GridCell {
   formattedValue?: string | null;

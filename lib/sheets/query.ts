@@ -4,21 +4,9 @@
 import { ApiError, quoted } from "@/lib/http/errors";
 import { checkParams, checkSingle } from "./query-params";
 import type { TabData, TabRow } from "./rows";
-import { columnIndex, decisions, isRange, positionsOf, rankRange, sortOrder } from "./tab-index";
+import { columnIndex, decisions, isRange, positionsOf, rankRange, sortOrder, type Condition, type Operator, type SortKey } from "./tab-index";
 
-export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~" | "~=";
-
-export interface Condition {
-  column: string;
-  op: Operator;
-  /** One value, or several for `=`, `!=` and `~=` with `|`. */
-  values: string[];
-}
-
-export interface SortKey {
-  column: string;
-  order: "asc" | "desc";
-}
+export type { Condition, Operator, SortKey } from "./tab-index";
 
 export interface ListQuery {
   limit: number;

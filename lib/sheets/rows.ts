@@ -4,21 +4,13 @@
 // by column type, read in the sheet's own locale and time zone.
 import { etagOf } from "@/lib/http/conditional";
 import { sheetLocaleOf, typedValue, type JsonValue, type SheetLocale } from "./cell-values";
-import { storeRows } from "./tab-columns";
-import type { Formulas } from "./formula-values";
+import { storeRows, type TabRow } from "./tab-columns";
 import { columnNames, type ColumnModel, type TabModel } from "./tab-model";
 
-export type { JsonValue };
+export type { JsonValue, TabRow };
 
-export interface TabRow {
-  /** 1-based row number in the sheet (the header is row 1). */
-  rowNumber: number;
-  id: string;
-  /** One displayed value per column, in column order. */
-  cells: string[];
-  /** Date and date-time cells' serial numbers, by column position, once read (date-values.ts). */
-  serials?: (number | undefined)[];
-}
+/** Row number -> column name -> formula (`?formulas=true`, formula-values.ts). */
+export type Formulas = Map<number, Map<string, string>>;
 
 export interface TabData {
   tab: string;

@@ -12,7 +12,6 @@ import { tallySheetStat } from "@/lib/limits/request-tally";
 import { addToLedger, rollUpUsage, usageLedger } from "@/lib/limits/usage-ledger";
 import { utcDay } from "@/lib/limits/utc-day";
 import { metrics } from "@/lib/observability/metrics";
-import type { CacheStatus } from "./tab-cache";
 
 const ZERO = { googleCalls: 0, cacheHits: 0, cacheMisses: 0, staleServed: 0 };
 const stats = counterBatch<{ sheetId: string; day: string }, typeof ZERO>("sheet-stats", ZERO, addSheetStats);
@@ -29,6 +28,9 @@ function count(sheetId: string, column: SheetStatColumn): void {
   if (!ledger) return keepSheetStats([{ sheetId, day, column, n: 1 }]);
   addToLedger(ledger, { counts: [[sheetStatField(sheetId, day, column), 1]], latest: [] }).catch(() => keepSheetStats([{ sheetId, day, column, n: 1 }]));
 }
+
+/** How a read was served: from the current copy, from Google, or from a stale copy while Google failed. */
+export type CacheStatus = "HIT" | "MISS" | "STALE";
 
 export function countGoogleCall(sheetId: string): void {
   count(sheetId, "googleCalls");

@@ -25,8 +25,9 @@ import type { SheetRecord } from "./sheet-record";
 import type { TabModel } from "./tab-model";
 import { log } from "@/lib/log";
 import { noteTabRead } from "@/lib/webhooks/changes";
+import type { CacheStatus } from "./sheet-stats";
 
-export type CacheStatus = "HIT" | "MISS" | "STALE";
+export type { CacheStatus } from "./sheet-stats";
 
 interface Entry {
   model: TabModel;

@@ -2,7 +2,16 @@
 // row, the number of its value (a cached 100,000-row tab holds a column of a thousand different
 // values as a thousand strings and 100,000 small numbers, not as 100,000 cells in 100,000 arrays).
 // Rows hand out their cells on demand. The indexes (tab-index.ts) work on these numbers directly.
-import type { TabRow } from "./rows";
+
+export interface TabRow {
+  /** 1-based row number in the sheet (the header is row 1). */
+  rowNumber: number;
+  id: string;
+  /** One displayed value per column, in column order. */
+  cells: string[];
+  /** Date and date-time cells' serial numbers, by column position, once read (date-values.ts). */
+  serials?: (number | undefined)[];
+}
 
 export interface StoredColumn {
   /** Each value the column holds, once. */

@@ -10,9 +10,22 @@
 // are counting sorts over the ranks of the distinct values, composed key by key (stable).
 import { comparableTarget, comparableValue, equalsByValue, isDateType, type ValueColumn } from "./cell-values";
 import { likePattern } from "./like";
-import type { Condition, SortKey } from "./query";
 import type { TabData } from "./rows";
 import { columnsOfRows, storedColumns, type StoredColumn } from "./tab-columns";
+
+export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~" | "~=";
+
+export interface Condition {
+  column: string;
+  op: Operator;
+  /** One value, or several for `=`, `!=` and `~=` with `|`. */
+  values: string[];
+}
+
+export interface SortKey {
+  column: string;
+  order: "asc" | "desc";
+}
 
 /** A column's values: each distinct one once, and per row which it holds. */
 export interface ColumnValues {
