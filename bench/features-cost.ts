@@ -26,15 +26,15 @@ async function main() {
     const { uploadServiceAccountKey } = await import("../testing/google");
     const { config } = await import("@/lib/env");
     await uploadServiceAccountKey(google.url, config().google.serviceAccount);
-    const { withGoogle } = await import("@/lib/sheets/google-access");
-    const { readSheetModel } = await import("@/lib/sheets/read-model");
-    const { fetchTab } = await import("@/lib/sheets/tab-cache");
-    const { applyQuery, parseListQuery, queryColumns, MAX_CSV_ROWS } = await import("@/lib/sheets/query");
-    const { rowToJson } = await import("@/lib/sheets/rows");
-    const { aggregate, parseAggregate, parseDistinct } = await import("@/lib/sheets/aggregate");
-    const { csvStream } = await import("@/lib/sheets/csv");
-    const { updateWhere, deleteWhere, upsertRows } = await import("@/lib/sheets/bulk-writes");
-    const { updateRow } = await import("@/lib/sheets/row-writes");
+    const { withGoogle } = await import("@/lib/google/sheet-access");
+    const { readSheetModel } = await import("@/lib/sheets/registration/read-model");
+    const { fetchTab } = await import("@/lib/sheets/read/tab-cache");
+    const { applyQuery, parseListQuery, queryColumns, MAX_CSV_ROWS } = await import("@/lib/sheets/read/query");
+    const { rowToJson } = await import("@/lib/sheets/values/rows");
+    const { aggregate, parseAggregate, parseDistinct } = await import("@/lib/sheets/read/aggregate");
+    const { csvStream } = await import("@/lib/sheets/read/csv");
+    const { updateWhere, deleteWhere, upsertRows } = await import("@/lib/sheets/write/bulk-writes");
+    const { updateRow } = await import("@/lib/sheets/write/row-writes");
 
     const grid = [["id", "sku", "status", "customer", "qty", "price", "note"], ...Array.from({ length: ROWS }, (_, i) => [i + 1, `SKU-${i + 1}`, STATUSES[i % 5], `customer ${i % 997}`, i % 50, (i % 1000) / 10, i % 7 ? "" : "gift"])];
     log(`creating a ${ROWS.toLocaleString("en-US")}-row tab`);

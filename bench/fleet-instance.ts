@@ -16,7 +16,7 @@ async function main() {
   setDatabase(handle);
   const { createUser } = await import("@/db/queries/users");
   const { serviceAccountFor } = await import("@/lib/google/identities");
-  const { registerSheet } = await import("@/lib/sheets/registration");
+  const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const { proveAccessWithGoogle } = await import("@/testing/google");
   const { callRoute } = await import("@/testing/routes");
   const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/route");

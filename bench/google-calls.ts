@@ -36,7 +36,7 @@ interface Result {
 async function main() {
   const { google, stop } = await inProcessService("google-calls");
   const { createUser } = await import("@/db/queries/users");
-  const { registerSheet } = await import("@/lib/sheets/registration");
+  const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const { callRoute } = await import("@/testing/routes");
   const { proveAccessWithGoogle } = await import("@/testing/google");
   const collection = await import("@/app/api/v1/[sheetId]/[tabName]/route");

@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   const { google, stop: stopService } = await inProcessService("quota", { env: { RATE_LIMIT_MULTIPLIER: "100" } });
   const { createUser } = await import("@/db/queries/users");
-  const { registerSheet } = await import("@/lib/sheets/registration");
+  const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const { callRoute } = await import("@/testing/routes");
   const { proveAccessWithGoogle } = await import("@/testing/google");
   const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/route");

@@ -33,9 +33,9 @@ const QUERIES = [
 async function main() {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error("run with --expose-gc: npx tsx --expose-gc bench/query-cost.ts");
-  const { parseTabValues, rowToJson, rowEtag } = await import("@/lib/sheets/rows");
-  const { applyQuery, parseListQuery, queryColumns } = await import("@/lib/sheets/query");
-  const { findRow } = await import("@/lib/sheets/row-writes");
+  const { parseTabValues, rowToJson, rowEtag } = await import("@/lib/sheets/values/rows");
+  const { applyQuery, parseListQuery, queryColumns } = await import("@/lib/sheets/read/query");
+  const { findRow } = await import("@/lib/sheets/write/row-writes");
   type TabData = ReturnType<typeof parseTabValues>;
 
   const header = grid(0, 10)[0]!.map(String);

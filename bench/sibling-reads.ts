@@ -25,7 +25,7 @@ async function main() {
   const { google, db, stop } = await inProcessService("siblings", { google: { modifiedTimeLagMs: 0 }, env: { RATE_LIMIT_MULTIPLIER: "100000", LOG_LEVEL: "warn" } });
   const { proveAccessWithGoogle } = await import("@/testing/google");
   const { createUser } = await import("@/db/queries/users");
-  const { registerSheet } = await import("@/lib/sheets/registration");
+  const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const { rowsClient } = await import("@/testing/rows-client");
 
   log("a spreadsheet with a 100,000 x 10 tab and a 100-row tab");
@@ -41,7 +41,7 @@ async function main() {
   const { sql } = await import("drizzle-orm");
   await db.db.execute(sql`update sheets set cache_ttl_seconds = 3600, version = version + 1 where id = ${spreadsheetId}`);
   const { getSheet } = await import("@/db/queries/sheets");
-  const { publishSheet } = await import("@/lib/sheets/sheet-record");
+  const { publishSheet } = await import("@/lib/sheets/registration/sheet-record");
   await publishSheet((await getSheet({ id: spreadsheetId }))!);
   const BIG_QUERY = "filter=c2>500&sort=c4&order=desc&limit=50";
   await api.list("Big", BIG_QUERY);

@@ -2,7 +2,7 @@
 // one process: Google calls and latency per create, update and delete; 4 writers updating one
 // tab at once (the lock's tail); and what one create does when Google answers after the
 // service's timeout while still applying it. The earlier write path is loaded from git (the
-// commit before lib/sheets/write-guard.ts came in) beside the current one; both write through
+// commit before lib/sheets/write/write-guard.ts came in) beside the current one; both write through
 // the same in-process service modules to one emulators/google.
 //   npx tsx bench/write-cost.ts [--ops 30] [--rounds 3]
 import { execSync } from "node:child_process";
@@ -26,8 +26,8 @@ type Impl = {
 };
 
 async function main() {
-  const introduced = execSync("git log --diff-filter=A --format=%H -- lib/sheets/write-guard.ts").toString().trim().split("\n").at(-1)!;
-  writeFileSync(BASELINE, execSync(`git show ${introduced}^:lib/sheets/row-writes.ts`));
+  const introduced = execSync("git log --diff-filter=A --format=%H -- lib/sheets/write/write-guard.ts").toString().trim().split("\n").at(-1)!;
+  writeFileSync(BASELINE, execSync(`git show ${introduced}^:lib/sheets/write/row-writes.ts`));
   const dataDir = mkdtempSync(join(tmpdir(), "sheetapi-bench-writes-"));
   try {
     const { startGoogleEmulator } = await import("../emulators/google/server");
@@ -40,10 +40,10 @@ async function main() {
     const { uploadServiceAccountKey } = await import("../testing/google");
     const { config } = await import("@/lib/env");
     await uploadServiceAccountKey(google.url, config().google.serviceAccount);
-    const { withGoogle } = await import("@/lib/sheets/google-access");
-    const { readSheetModel } = await import("@/lib/sheets/read-model");
+    const { withGoogle } = await import("@/lib/google/sheet-access");
+    const { readSheetModel } = await import("@/lib/sheets/registration/read-model");
     const before = (await import(`../${BASELINE}`)) as unknown as Impl;
-    const after = (await import("@/lib/sheets/row-writes")) as unknown as Impl;
+    const after = (await import("@/lib/sheets/write/row-writes")) as unknown as Impl;
 
     const newSheet = async (rows = 200) => {
       const grid = [["id", "name", "qty", "note"], ...Array.from({ length: rows }, (_, i) => [i + 1, `row ${i + 1}`, i, ""])];

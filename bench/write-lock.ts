@@ -2,7 +2,7 @@
 // call (waiting for the tab's lock included) to its answer. Three shapes, interleaved per round:
 // one instance on the embedded store, one instance on emulators/upstash over the real Redis, and
 // two instances (two processes) sharing that store, 2 writers each. Each shape runs in fresh
-// worker processes that call the service's write path (lib/sheets/row-writes.ts) directly, against
+// worker processes that call the service's write path (lib/sheets/write/row-writes.ts) directly, against
 // one emulators/google; the ratio p99 / p50 of each measure is what issue 17's target is about.
 //   npx tsx bench/write-lock.ts [--ops 12] [--rounds 3]
 import { fork, type ChildProcess } from "node:child_process";
@@ -26,9 +26,9 @@ async function worker() {
   const waiting: ((m: unknown) => void)[] = [];
   process.on("message", (m) => (waiting.length ? waiting.shift()!(m) : inbox.push(m)));
   const next = () => new Promise<unknown>((r) => (inbox.length ? r(inbox.shift()) : waiting.push(r)));
-  const { withGoogle } = await import("@/lib/sheets/google-access");
-  const { readSheetModel } = await import("@/lib/sheets/read-model");
-  const { createRows, updateRow } = await import("@/lib/sheets/row-writes");
+  const { withGoogle } = await import("@/lib/google/sheet-access");
+  const { readSheetModel } = await import("@/lib/sheets/registration/read-model");
+  const { createRows, updateRow } = await import("@/lib/sheets/write/row-writes");
   const setup = (await next()) as Go;
   const sheet = { id: setup.sheetId, access: "service_account" as const, refreshTokenCiphertext: null, cacheTtlSeconds: 10, maxStaleSeconds: 0, writable: true };
   const model = (await withGoogle(sheet, "spreadsheets.get", (c) => readSheetModel(c.sheets, sheet.id))).tabs[0]!;

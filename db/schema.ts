@@ -114,7 +114,7 @@ export const sheets = pgTable(
     /** The service account ("service_account" access) the sheet is shared with, kept for good: its identity and quota. Null: the first configured. */
     serviceAccount: text("service_account"),
     needsReauth: boolean("needs_reauth").notNull().default(false),
-    /** Whether the registrant's proof still holds in Google, as last checked (lib/sheets/access-check.ts). */
+    /** Whether the registrant's proof still holds in Google, as last checked (lib/sheets/access/access-check.ts). */
     accessState: text("access_state").$type<AccessState>().notNull().default("current"),
     /** When Google last confirmed (or denied) the registrant's access; re-checked after ACCESS_RECHECK_INTERVAL_MS. */
     accessCheckedAt: timestamp("access_checked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

@@ -76,7 +76,7 @@ export async function connectGoogleAccount(user: { id: string; email: string | n
 
 /** Picks spreadsheets in the emulator's Google Picker with the account's grant, as a click there does. */
 export async function pickInGooglePicker(userId: string, ids: string[]): Promise<void> {
-  const { pickerAccessToken } = await import("@/lib/sheets/proof");
+  const { pickerAccessToken } = await import("@/lib/sheets/registration/proof");
   const { config } = await import("@/lib/env");
   const access = await pickerAccessToken(userId);
   if (!access) throw new Error("the account has no Google grant: connect it first");
@@ -92,7 +92,7 @@ export async function pickInGooglePicker(userId: string, ids: string[]): Promise
 
 /** Proof of access the way people give it: connect Google as `googleEmail`, then pick `ids`. */
 export async function proveAccessWithGoogle(user: { id: string; email: string | null }, ids: string[], googleEmail: string = EMULATOR_DEFAULTS.userEmail): Promise<void> {
-  const { usableGrants } = await import("@/lib/sheets/proof");
+  const { usableGrants } = await import("@/lib/sheets/registration/proof");
   const { config } = await import("@/lib/env");
   // The Google account must be able to open the sheets: a test sheet shared only with the service
   // account gets it as an editor, as its owner would share it.
@@ -109,7 +109,7 @@ export async function proveAccessWithGoogle(user: { id: string; email: string | 
 
 /** A sheet registered by `user` after proving access with Google (DECISIONS 18): its first API key. */
 export async function registeredKey(user: { id: string; email: string | null }, sheetId: string): Promise<string> {
-  const { registerSheet } = await import("@/lib/sheets/registration");
+  const { registerSheet } = await import("@/lib/sheets/registration/registration");
   await proveAccessWithGoogle(user, [sheetId]);
   const { apiKey } = await registerSheet({ userId: user.id, sheetUrl: sheetId });
   // Only a sheet the account already held comes back without one.

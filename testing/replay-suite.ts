@@ -39,7 +39,7 @@ describe(`webhook replays and resends on ${name}`, () => {
     svc = await startTestService({ postgresUrl: dbUrl, env: { WEBHOOK_ALLOWED_TARGETS: "127.0.0.1" } });
     setLimitStore(memoryStore());
     sheetId = String((await svc.admin("/spreadsheets", { title: "Replays", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "a"]] }] })).spreadsheetId);
-    const { registerSheet } = await import("@/lib/sheets/registration");
+    const { registerSheet } = await import("@/lib/sheets/registration/registration");
     const user = await createUser({ email: `replays-${randomUUID()}@example.com`, plan: "business" });
     userId = user.id;
     await proveAccessWithGoogle(user, [sheetId]);

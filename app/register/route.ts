@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/http/errors";
 import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
 import { isPageNavigation, otherMethods } from "@/lib/http/route";
 import { withSession } from "@/lib/http/with-session";
-import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
+import { registerSheet, registrationDocument } from "@/lib/sheets/registration/registration";
 
 export const dynamic = "force-dynamic";
 

@@ -16,7 +16,7 @@ let apiKey: string;
 beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
+  const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const user = await createUser({ email: "docs@example.com", plan: "starter" });
   await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
   apiKey = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
@@ -120,7 +120,7 @@ describe("OpenAPI document", () => {
     expect(demo.components.schemas.Products_RowInput!.examples![0]).toMatchObject({ name: "Desk lamp (new)", price: 24.5 });
     // An update example never renames a row into another row's name: it changes another column.
     expect(Object.keys(demo.components.schemas.Products_RowPatch!.examples![0] as object)).not.toContain("name");
-    const { registerSheet } = await import("@/lib/sheets/registration");
+    const { registerSheet } = await import("@/lib/sheets/registration/registration");
     const owner = await createUser({ email: "owner@example.com" });
     await svc.admin(`/spreadsheets/${PRIVATE_SPREADSHEET_ID}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");
     await proveAccessWithGoogle(owner, [PRIVATE_SPREADSHEET_ID]);
@@ -135,8 +135,8 @@ describe("OpenAPI document", () => {
     await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/tabs`, { title: "Suppliers", rows: [["id", "company"], [1, "Acme"]] });
     expect((await documentOf()).components.schemas.Products_Row!.properties).not.toHaveProperty("supplier");
     const { getSheet } = await import("@/db/queries/sheets");
-    const { toSheetRecord } = await import("@/lib/sheets/sheet-record");
-    const { refreshSheetModel } = await import("@/lib/sheets/schema");
+    const { toSheetRecord } = await import("@/lib/sheets/registration/sheet-record");
+    const { refreshSheetModel } = await import("@/lib/sheets/registration/schema");
     await refreshSheetModel(toSheetRecord((await getSheet({ id: DEMO_SPREADSHEET_ID }))!));
     const doc = await documentOf();
     expect(doc.components.schemas.Products_Row!.properties).toHaveProperty("supplier");

@@ -2,9 +2,9 @@
 // row, per-tab row schemas, the X-API-Key scheme, the error envelope, the rate-limit headers and
 // the 429 body. GET /docs/{sheetId}/openapi.json serves it; the docs page shows the same facts.
 import pkg from "@/package.json";
-import { MAX_GROUPS } from "@/lib/sheets/aggregate";
-import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/query";
-import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/tab-model";
+import { MAX_GROUPS } from "@/lib/sheets/read/aggregate";
+import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/read/query";
+import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/values/tab-model";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { DOCUMENTED_ERRORS, documentedError } from "./errors";
 import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";

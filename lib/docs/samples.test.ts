@@ -16,7 +16,7 @@ let userId: string;
 beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
-  const { registerSheet } = await import("@/lib/sheets/registration");
+  const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const user = await createUser({ email: "samples@example.com" });
   userId = user.id;
   sheetId = String((await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/copy`, {})).spreadsheetId);

@@ -4,10 +4,10 @@
 import { config } from "@/lib/env";
 import { createGoogleClients } from "@/lib/google/clients";
 import { getLimitStore } from "@/lib/limits/store";
-import { rowToJson, type JsonValue } from "@/lib/sheets/rows";
-import type { SheetRecord } from "@/lib/sheets/sheet-record";
-import { dataVersionKey, readTab } from "@/lib/sheets/tab-cache";
-import type { ColumnType, SheetModel, TabModel } from "@/lib/sheets/tab-model";
+import { rowToJson, type JsonValue } from "@/lib/sheets/values/rows";
+import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { dataVersionKey, readTab } from "@/lib/sheets/read/tab-cache";
+import type { ColumnType, SheetModel, TabModel } from "@/lib/sheets/values/tab-model";
 
 export type ExampleRow = Record<string, JsonValue>;
 

@@ -5,12 +5,12 @@ import { getUserById } from "@/db/queries/users";
 import { config } from "@/lib/env";
 import { effectivePlan } from "@/lib/limits/limiter";
 import { isPlanId, type Plan, type PlanId } from "@/lib/limits/plans";
-import { sheetLocaleOf, typedValue } from "@/lib/sheets/cell-values";
-import { currentAccess } from "@/lib/sheets/access-check";
-import { requireRegistrantCanOpen } from "@/lib/sheets/access-lapse";
-import { getSheetModel } from "@/lib/sheets/schema";
-import { toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
-import type { SheetModel, TabModel } from "@/lib/sheets/tab-model";
+import { sheetLocaleOf, typedValue } from "@/lib/sheets/values/cell-values";
+import { currentAccess } from "@/lib/sheets/access/access-check";
+import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
+import { getSheetModel } from "@/lib/sheets/registration/schema";
+import { toSheetRecord, type SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetModel, TabModel } from "@/lib/sheets/values/tab-model";
 import { exampleRows, type TabExamples } from "./samples";
 
 export interface SheetDocs {

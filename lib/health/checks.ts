@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/limits/store";
 import { deliveryProgress } from "@/lib/webhooks/endpoints";
-import { recentGoogleOutcomes, serviceAccountSignInFailure, type GoogleOutcomes } from "@/lib/sheets/google-outcomes";
+import { recentGoogleOutcomes, serviceAccountSignInFailure, type GoogleOutcomes } from "@/lib/google/outcomes";
 
 export interface CheckResult {
   status: "ok" | "down";

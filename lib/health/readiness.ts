@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { isDraining } from "@/lib/lifecycle/drain";
 import { getLimitStore } from "@/lib/limits/store";
-import { recentGoogleOutcomes } from "@/lib/sheets/google-outcomes";
+import { recentGoogleOutcomes } from "@/lib/google/outcomes";
 import { timed } from "./checks";
 
 export interface Readiness {

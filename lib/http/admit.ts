@@ -9,8 +9,8 @@ import { loadSheetRecord, resolveKeyAndSheet } from "@/lib/keys/resolve";
 import { accountLimits } from "@/lib/limits/accounts";
 import { consumeRequest, decide, requestSpec, type LimitDecision, type VisitorLimit } from "@/lib/limits/limiter";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
-import { dataVersionKey } from "@/lib/sheets/tab-cache";
-import { sheetRecordKey, type SheetRecord } from "@/lib/sheets/sheet-record";
+import { dataVersionKey } from "@/lib/sheets/read/tab-cache";
+import { sheetRecordKey, type SheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { ApiError } from "./errors";
 import { errorFields, log } from "@/lib/log";
 

@@ -41,7 +41,7 @@ describe("counting", () => {
     expect([forbidden.status, remaining(forbidden)]).toEqual([403, "2"]);
 
     svc.google.faults.add({ route: "values.get", status: 500, count: -1 });
-    const { invalidateSheetData } = await import("@/lib/sheets/tab-cache");
+    const { invalidateSheetData } = await import("@/lib/sheets/read/tab-cache");
     await invalidateSheetData(DEMO_SPREADSHEET_ID);
     const failed = await api.list("Products");
     expect(failed.status).toBe(502);

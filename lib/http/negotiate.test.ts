@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { acceptedFormat } from "./negotiate";
-import { csvField } from "@/lib/sheets/csv";
+import { csvField } from "@/lib/sheets/read/csv";
 
 describe("acceptedFormat", () => {
   it.each([

@@ -11,7 +11,7 @@
 //   hold goes on; the others ask less often the further back they are. Within one process a
 //   release wakes the process's next waiter at once, so turns on one instance cost no waiting.
 // - Fencing: while the lock is held, writes to Google are recorded as pending only if the lease is
-//   still held (`hsetIfHolder`, see lib/sheets/write-guard.ts). A holder whose lease ran out can no
+//   still held (`hsetIfHolder`, see lib/sheets/write/write-guard.ts). A holder whose lease ran out can no
 //   longer send anything; what it sent before is settled by the next holder before it reads.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";

@@ -8,7 +8,7 @@
 import { addUsage } from "@/db/queries/usage";
 import { counterBatch } from "@/lib/batching/counter-batch";
 import { keepKeyUsed } from "@/lib/keys/last-used";
-import { keepSheetStats } from "@/lib/sheets/sheet-stats";
+import { keepSheetStats } from "@/lib/sheets/read/sheet-stats";
 import { lastUsedField, sheetStatField, usageField } from "./ledger-fields";
 import { closeTally } from "./request-tally";
 import { addToLedger, rollUpUsage, usageLedger } from "./usage-ledger";

@@ -67,7 +67,7 @@ describe.each(stores)("usage on the %s store", (storeName, makeStore) => {
   it("meters every answer by status class; only 2xx, 3xx and 4xx count toward the plan", async () => {
     expect((await api.get("Products", "999")).status).toBe(404);
     svc.google.faults.add({ route: "values.get", status: 500, count: -1 });
-    const { invalidateSheetData } = await import("@/lib/sheets/tab-cache");
+    const { invalidateSheetData } = await import("@/lib/sheets/read/tab-cache");
     await invalidateSheetData(DEMO_SPREADSHEET_ID);
     expect((await api.list("Products")).status).toBe(502);
     svc.google.faults.clear();

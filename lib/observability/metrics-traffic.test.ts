@@ -59,7 +59,7 @@ describe("GET /metrics after traffic", () => {
 
     // The quota guard, with a quota of one read a minute: a call finding the window full until
     // 50 ms from now is held for that long; one finding it full for the next minute is refused.
-    const { reserveGoogleCall } = await import("@/lib/sheets/google-quota");
+    const { reserveGoogleCall } = await import("@/lib/google/quota");
     const real = env.config();
     vi.spyOn(env, "config").mockReturnValue({ ...real, env: { ...real.env, GOOGLE_QUOTA_PER_IDENTITY_MINUTE: 1, GOOGLE_QUOTA_WAIT_MS: 1_000 } });
     const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now() - 59_950);

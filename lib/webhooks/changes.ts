@@ -11,7 +11,7 @@ import { getDb, type Database } from "@/db/client";
 import { changeEvents, changeTracking, tabSnapshots, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { errorFields, log } from "@/lib/log";
 import { perProcess } from "@/lib/per-process";
-import type { JsonValue, TabData, TabRow } from "@/lib/sheets/rows";
+import type { JsonValue, TabData, TabRow } from "@/lib/sheets/values/rows";
 import { copyOf, diffCopies, type Change, type TabCopy } from "./diff";
 import { wakeStreams, type StreamRef } from "./queue";
 

@@ -4,7 +4,7 @@
 // deleted: there a row is matched by its content first, then by its row number, so a shifted row
 // is not reported as deleted and created again. A header change is one `schema.changed`; rows are
 // then compared on the columns both copies have.
-import type { TabData } from "@/lib/sheets/rows";
+import type { TabData } from "@/lib/sheets/values/rows";
 
 export type RowValues = Record<string, string>;
 

@@ -12,14 +12,14 @@ import { secureCookies } from "@/lib/auth/dashboard-flash";
 import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
 import { ApiError } from "@/lib/http/errors";
 import { config } from "@/lib/env";
-import { pickerAccessToken } from "@/lib/sheets/proof";
-import { currentAccess } from "@/lib/sheets/access-check";
-import { requireRegistrantCanOpen } from "@/lib/sheets/access-lapse";
-import { registerSheet, registrationDocument } from "@/lib/sheets/registration";
-import { addIdColumn } from "@/lib/sheets/id-column";
-import { getSheetModel, refreshSheetModel } from "@/lib/sheets/schema";
-import { parseSheetReference } from "@/lib/sheets/sheet-url";
-import { publishSheet, publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
+import { pickerAccessToken } from "@/lib/sheets/registration/proof";
+import { currentAccess } from "@/lib/sheets/access/access-check";
+import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
+import { registerSheet, registrationDocument } from "@/lib/sheets/registration/registration";
+import { addIdColumn } from "@/lib/sheets/write/id-column";
+import { getSheetModel, refreshSheetModel } from "@/lib/sheets/registration/schema";
+import { parseSheetReference } from "@/lib/sheets/registration/sheet-url";
+import { publishSheet, publishSheetQuietly, toSheetRecord } from "@/lib/sheets/registration/sheet-record";
 
 /**
  * The dashboard's words for an address that is not a Google Sheets one (the API's name the field).

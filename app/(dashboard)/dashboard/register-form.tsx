@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState, useTransition } from "react";
-import { sheetIdIn } from "@/lib/sheets/sheet-url";
+import { sheetIdIn } from "@/lib/sheets/registration/sheet-url";
 import { pickerSessionAction, registerSheetAction } from "./actions";
 import { pickSpreadsheet } from "./google-picker";
 import { CHOOSE } from "./choose-label";

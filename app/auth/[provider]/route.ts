@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/http/errors";
 import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
 import { isPageNavigation, otherMethods, route, type RouteContext } from "@/lib/http/route";
 import { foreignNavigation, foreignPost, ownOrigin } from "@/lib/http/same-origin";
-import { parseSheetReference } from "@/lib/sheets/sheet-url";
+import { parseSheetReference } from "@/lib/sheets/registration/sheet-url";
 
 export const dynamic = "force-dynamic";
 

@@ -2,10 +2,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { isSuspension, writesAllowed } from "@/lib/sheets/access-lapse";
+import { isSuspension, writesAllowed } from "@/lib/sheets/access/access-lapse";
 import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleKeyValue, exampleUpdateBody, loadSheetDocs, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
 import { snippetsFor } from "@/lib/docs/snippets";
-import type { TabModel } from "@/lib/sheets/tab-model";
+import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { CodeBlock } from "./code-block";
 import { ReferenceSections } from "./reference-sections";
 import { SheetQuickStart } from "./sheet-quick-start";

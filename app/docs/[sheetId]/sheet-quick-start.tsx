@@ -1,7 +1,7 @@
 // The quick start of one sheet: its first tab with columns, its real address and column names.
 import { exampleCreateBody, tabPath, type SheetDocs } from "@/lib/docs/sheet-docs";
 import { QuickStart } from "../quick-start";
-import { writesAllowed } from "@/lib/sheets/access-lapse";
+import { writesAllowed } from "@/lib/sheets/access/access-lapse";
 
 export function SheetQuickStart({ docs }: { docs: SheetDocs }) {
   // A tab without a header row has nothing to create; the reference sections pick the same tab.

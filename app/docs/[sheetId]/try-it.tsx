@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/actions";
 import { ownerTryItHref, PLAN_PANEL_HREF } from "@/app/components/dashboard-links";
 import { momentText, readerTimeZone } from "@/lib/moment-text";
-import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/owner-reads";
+import type { OwnerReadAnswer, OwnerReadRequest } from "@/lib/sheets/read/owner-reads";
 
 const SHOWN_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "x-cache", "x-request-id"];
 

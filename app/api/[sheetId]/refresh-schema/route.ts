@@ -1,6 +1,6 @@
 import { ok } from "@/lib/http/envelope";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
-import { refreshSheetModel } from "@/lib/sheets/schema";
+import { refreshSheetModel } from "@/lib/sheets/registration/schema";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { ok } from "@/lib/http/envelope";
 import { freshnessHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
-import { getSheetModel } from "@/lib/sheets/schema";
-import { schemaDocument } from "@/lib/sheets/tab-model";
+import { getSheetModel } from "@/lib/sheets/registration/schema";
+import { schemaDocument } from "@/lib/sheets/values/tab-model";
 
 export const dynamic = "force-dynamic";
 

@@ -4,10 +4,10 @@ import { csvResponse, jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { idempotent, REPLAYED } from "@/lib/http/idempotency";
 import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/http/with-api-key";
-import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/bulk-writes";
-import { checkWriteParams } from "@/lib/sheets/query-params";
-import { createRows } from "@/lib/sheets/row-writes";
-import { findReadTab, findWriteTab, listAnswer, listCsv } from "@/lib/sheets/rows-api";
+import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/write/bulk-writes";
+import { checkWriteParams } from "@/lib/sheets/read/query-params";
+import { createRows } from "@/lib/sheets/write/row-writes";
+import { findReadTab, findWriteTab, listAnswer, listCsv } from "@/lib/sheets/read/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string };

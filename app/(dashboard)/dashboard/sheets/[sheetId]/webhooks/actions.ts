@@ -9,9 +9,9 @@ import { ApiError } from "@/lib/http/errors";
 import { addEndpoint, removeEndpoint, rotateSecret, updateEndpoint } from "@/lib/webhooks/endpoints";
 import { replayRange, resendDelivery } from "@/lib/webhooks/replay";
 import { sendTestEvent } from "@/lib/webhooks/test-event";
-import { currentAccess } from "@/lib/sheets/access-check";
-import { requireRegistrantCanOpen } from "@/lib/sheets/access-lapse";
-import { toSheetRecord } from "@/lib/sheets/sheet-record";
+import { currentAccess } from "@/lib/sheets/access/access-check";
+import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
+import { toSheetRecord } from "@/lib/sheets/registration/sheet-record";
 
 // The sheet's webhook endpoints, managed by its owner. Every action checks the sheet is theirs.
 async function ownSheet(sheetId: string, userId: string) {

@@ -2,7 +2,7 @@ import { etagOf, notModified, wantsFresh } from "@/lib/http/conditional";
 import { ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
-import { aggregateRows, findTab } from "@/lib/sheets/rows-api";
+import { aggregateRows, findTab } from "@/lib/sheets/read/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string };

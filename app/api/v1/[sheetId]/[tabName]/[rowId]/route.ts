@@ -3,9 +3,9 @@ import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
-import { checkWriteParams } from "@/lib/sheets/query-params";
-import { deleteRow, updateRow } from "@/lib/sheets/row-writes";
-import { findTab, findWriteTab, rowAnswer } from "@/lib/sheets/rows-api";
+import { checkWriteParams } from "@/lib/sheets/read/query-params";
+import { deleteRow, updateRow } from "@/lib/sheets/write/row-writes";
+import { findTab, findWriteTab, rowAnswer } from "@/lib/sheets/read/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string; rowId: string };

@@ -1,0 +1,113 @@
+// The Google quota guard. Every customer's sheets share one Google Cloud project, and Google
+// allows each identity (the service account, or an owner's own grant) and the project only so
+// many Sheets reads a minute, and as many writes, counted apart (60 and 300 by default:
+// GOOGLE_QUOTA_PER_IDENTITY_MINUTE, GOOGLE_QUOTA_PER_PROJECT_MINUTE). Each call reserves a slot
+// in both windows of its kind in the limit store
+// first, so all instances together stay under them; when a window is full the call waits for a
+// slot up to GOOGLE_QUOTA_WAIT_MS, and otherwise gives up with 503 before Google would answer 429
+// (reads then fall back to their last good copy). Drive change checks have their own, larger
+// quota and are not reserved here; the re-checks of registrants' access (Drive files.get with
+// their own grants) are, as kind "drive", under Drive's default quotas (DRIVE_PER_MINUTE).
+// Fair shares: in a calendar minute one customer account may take at most
+// GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the other accounts have left free in each window. One
+// account's burst through the shared service account leaves the others half the window; two
+// accounts acting together (plans change without payment) still leave a third of it, three a
+// fourth, and so on; and an account always gets a call while the window has a slot. A fixed half
+// each would let two accounts take it all and leave every other account's calls a 503.
+import { config } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { getLimitStore, type ConsumeSpec } from "@/lib/limits/store";
+import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { metrics } from "@/lib/observability/metrics";
+
+const MINUTE_MS = 60_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Whose per-user quota a call spends: the service account the sheet is shared with (each has its
+ * own; lib/google/identities.ts), the API key, or the owner's grant.
+ */
+export function googleIdentity(sheet: Pick<SheetRecord, "access"> & Partial<Pick<SheetRecord, "userId" | "serviceAccount">>): string {
+  if (sheet.access === "oauth") return `oauth:${sheet.userId ?? "unknown"}`;
+  if (sheet.access === "public") return "api-key";
+  return `service-account:${sheet.serviceAccount ?? config().google.serviceAccount.email}`;
+}
+
+export type CallKind = "read" | "write" | "drive";
+
+/**
+ * Drive's default per-minute quota, per user and per project alike (Google Cloud console, Drive
+ * API quotas): far above the Sheets ones, so the access re-checks never crowd out reads.
+ */
+export const DRIVE_PER_MINUTE = 12_000;
+
+/** Windows after the burst: the project's, then the account's share of the identity and the project. */
+const PROJECT = 1;
+
+/**
+ * The call's windows at `now`. `used`: each window's use as the store has it now (burst first),
+ * which sets the account's share (`fairLimit`); without it, the share of an empty minute.
+ */
+function spec(identity: string, kind: CallKind, account: string | undefined, now: number, used: readonly number[] = []): ConsumeSpec {
+  const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: sheetsPerIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: sheetsPerProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
+  const [perIdentity, perProject] = kind === "drive" ? [DRIVE_PER_MINUTE, DRIVE_PER_MINUTE] : [sheetsPerIdentity, sheetsPerProject];
+  const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const expireAt = minute + MINUTE_MS;
+  const counters = [{ key: `sheetapi:gq:${kind}:project:${minute}`, limit: perProject, expireAt }];
+  if (account !== undefined && share < 1) {
+    const [identityUsed = 0, projectUsed = 0, ownIdentity = 0, ownProject = 0] = used;
+    counters.push(
+      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: fairLimit(perIdentity, share, identityUsed, ownIdentity), expireAt },
+      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: fairLimit(perProject, share, projectUsed, ownProject), expireAt },
+    );
+  }
+  return { now, member: `${now}:${Math.random().toString(36).slice(2)}`, burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS }, counters };
+}
+
+/**
+ * An account's limit in one window: its share of what the others left free (`used` by everyone,
+ * `own` by this account); at least 1, so an account is never shut out of a window with a slot.
+ */
+export function fairLimit(window: number, share: number, used: number, own: number): number {
+  return Math.max(1, Math.floor((window - Math.max(0, used - own)) * share));
+}
+
+function whose(exceeded: number): string {
+  if (exceeded === 0) return "Google identity";
+  return exceeded === PROJECT ? "service" : "account's fair share of the service";
+}
+
+/**
+ * Reserves one Sheets call of `kind` for `identity` on behalf of `account` (the sheet's owner
+ * account), waiting for a slot within the bound; 503 past it.
+ */
+export async function reserveGoogleCall(identity: string, kind: CallKind = "read", account?: string): Promise<void> {
+  const deadline = Date.now() + config().env.GOOGLE_QUOTA_WAIT_MS;
+  for (;;) {
+    const now = Date.now();
+    let s = spec(identity, kind, account, now);
+    let result;
+    try {
+      // The account's share depends on what the others use now: read, not counted (the windows
+      // themselves stay atomic in the consume that follows).
+      if (s.counters.length > 1) s = spec(identity, kind, account, now, (await getLimitStore().peek(s)).used);
+      result = await getLimitStore().consume(s);
+    } catch {
+      return; // Without the store the guard cannot count; Google's own 429s are still retried.
+    }
+    if (result.exceeded < 0) return;
+    const freeAt = result.exceeded === 0 ? (result.oldestBurst ?? now) + MINUTE_MS : s.counters[result.exceeded - 1]!.expireAt;
+    if (freeAt > deadline) {
+      metrics.quotaGuard({ result: "refused", kind });
+      const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
+      throw new ApiError(
+        "service_unavailable",
+        `Google Sheets' per-minute ${kind} quota for this sheet's ${whose(result.exceeded)} is used up; retry in ${retryAfter} s.`,
+        {},
+        { "Retry-After": String(retryAfter) },
+      );
+    }
+    metrics.quotaGuard({ result: "held", kind });
+    await sleep(Math.max(10, freeAt - now));
+  }
+}

@@ -1,0 +1,194 @@
+// Noticing edits made directly in the spreadsheet: the file's modifiedTime from the Drive API
+// (a separate, larger quota than Sheets), asked at most once per CHANGE_CHECK_INTERVAL_MS per
+// sheet across the fleet: the last answer is kept in the limit store, an instance that finds it
+// older than the interval claims the next check there (one claim per interval, atomically) and
+// the others take the claimant's answer, epoch included, when they look again. Without the store
+// each instance asks for itself. Concurrent askers in an instance share one call. Drive cannot
+// say which tab changed, so a change it reports starts a new "change epoch" of the sheet: every
+// cached tab read in an earlier epoch is out of date (and the tab cache reads them again
+// together, in one batch). The TTL bounds staleness in every case, since Drive's time can lag an
+// edit by minutes.
+//
+// Writes through the service change the file too, and their tabs are re-read through their own
+// versions: a change of modifiedTime that writes explain must not throw away the other tabs. A
+// change is explained when Drive's modifiedTime is no later than this instance's last confirmed
+// write (so Drive is not asked after each write, and an edit in the Sheets UI after the write,
+// being later, is not taken for it), or when other instances wrote since the last change seen
+// (the sheet's write count in the store moved by more than this instance's own writes). An edit
+// that lands together with a write is then shown by the TTL, not sooner: DECISIONS 12 lets Drive
+// make an edit show sooner, never later.
+// Epochs are random, so every instance means the same change by the same epoch.
+import { randomInt } from "node:crypto";
+import { withinDeadline } from "@/lib/deadline";
+import { config } from "@/lib/env";
+import { getLimitStore } from "@/lib/limits/store";
+import { withGoogle } from "@/lib/google/sheet-access";
+import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { errorFields, log } from "@/lib/log";
+
+type WatchedSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
+
+export interface Watch {
+  /** The modifiedTime of the last change seen (undefined until Drive answered). */
+  modifiedTime: string | undefined;
+  /** The sheet's write count when that change was seen: writes since then explain the next one. */
+  writes: number | undefined;
+  epoch: number;
+  checkedAt: number;
+  /** When this instance's last write to the sheet was confirmed (ms; -Infinity: none yet). */
+  ownWriteAt: number;
+  /** This instance's writes counted in the sheet's write count since `writes` was taken. */
+  ownWrites: number;
+  flight?: Promise<void>;
+  /** This instance's look at the fleet's last answer, shared by concurrent readers. */
+  looking?: Promise<void>;
+}
+
+/** Drive's last answer for a sheet as the fleet knows it; `v` is when it came (Unix ms). */
+interface FleetAnswer {
+  v: number;
+  modifiedTime: string | undefined;
+  writes: number | undefined;
+  epoch: number;
+}
+
+const MAX_WATCHES = 5000;
+const watches = new Map<string, Watch>();
+// Epochs are random (48 bits), so unique across the fleet and over time: a watch dropped and
+// made again never matches old copies, and an epoch one instance started means the same change
+// to every instance that takes it from the store.
+const newEpoch = () => randomInt(2 ** 47);
+const FLEET_ANSWER_TTL_SECONDS = 7 * 24 * 3600;
+
+/** The store key counting writes through the service to a sheet (any tab, any instance). */
+export const sheetWritesKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
+
+async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
+  try {
+    const { data } = await withGoogle(sheet, "drive.files.get", (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false, { quota: false });
+    return data.modifiedTime ?? undefined;
+  } catch (err) {
+    log.warn({ sheet: sheet.id, ...errorFields(err) }, "cache: Drive change check failed, the cache TTL applies");
+    return undefined;
+  }
+}
+
+async function writeCount(sheetId: string): Promise<number | undefined> {
+  try {
+    const [count] = await getLimitStore().mget<unknown>([sheetWritesKey(sheetId)]);
+    return Number(count ?? 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes Drive's answer: a change no write explains starts a new epoch. */
+export function noteAnswer(watch: Watch, modifiedTime: string | undefined, writes: number | undefined, now: number): void {
+  watch.checkedAt = now;
+  if (modifiedTime === undefined) return; // Drive could not tell: the TTL applies.
+  if (modifiedTime !== watch.modifiedTime) {
+    const ownWrite = Date.parse(modifiedTime) <= watch.ownWriteAt;
+    const othersWrote = writes !== undefined && watch.writes !== undefined && writes - watch.writes > watch.ownWrites;
+    if (!(ownWrite || othersWrote) || watch.modifiedTime === undefined) watch.epoch = newEpoch();
+    watch.modifiedTime = modifiedTime;
+    watch.writes = writes;
+    watch.ownWrites = 0;
+  } else if (watch.writes === undefined) {
+    watch.writes = writes;
+    watch.ownWrites = 0;
+  }
+}
+
+const fleetKey = (sheetId: string) => `sheetapi:drive:${sheetId}`;
+const claimKey = (sheetId: string) => `sheetapi:drive-claim:${sheetId}`;
+
+/** Takes the fleet's answer when it is newer than what this instance knows. */
+function adopt(watch: Watch, answer: FleetAnswer | null | undefined): void {
+  if (!answer || answer.v < watch.checkedAt) return;
+  Object.assign(watch, { modifiedTime: answer.modifiedTime, writes: answer.writes, epoch: answer.epoch, checkedAt: answer.v });
+}
+
+/** Hands this instance's answer to the others (a later answer already there is kept). */
+function publish(sheetId: string, watch: Watch): void {
+  const answer: FleetAnswer = { v: watch.checkedAt, modifiedTime: watch.modifiedTime, writes: watch.writes, epoch: watch.epoch };
+  getLimitStore().setIfNewer(fleetKey(sheetId), answer, FLEET_ANSWER_TTL_SECONDS).catch(() => undefined);
+}
+
+/**
+ * The fleet's last answer when it is recent; else Drive is asked by whichever instance claims
+ * the check (this one, or another whose answer the next look finds). Without the store, this
+ * instance asks for itself.
+ */
+async function lookFleet(sheet: WatchedSheet, watch: Watch, interval: number): Promise<void> {
+  const store = getLimitStore();
+  let claimed: boolean;
+  try {
+    const [answer] = await store.mget<FleetAnswer>([fleetKey(sheet.id)]);
+    adopt(watch, answer);
+    if (Date.now() - watch.checkedAt < interval) return;
+    // The claim lasts one interval: one Drive check per sheet and interval, whoever makes it.
+    claimed = await store.putIfAbsent(claimKey(sheet.id), {}, Math.max(interval, 1) / 1000);
+  } catch {
+    claimed = true;
+  }
+  if (claimed) await ask(sheet, watch);
+}
+
+function ask(sheet: WatchedSheet, watch: Watch): Promise<void> {
+  watch.flight ??= Promise.all([askDrive(sheet), writeCount(sheet.id)]).then(([modifiedTime, writes]) => {
+    noteAnswer(watch, modifiedTime, writes, Date.now());
+    if (modifiedTime !== undefined) publish(sheet.id, watch);
+    watch.flight = undefined;
+  });
+  return watch.flight;
+}
+
+function watchOf(sheetId: string): Watch {
+  let watch = watches.get(sheetId);
+  if (!watch) {
+    if (watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
+    watch = { modifiedTime: undefined, writes: undefined, epoch: newEpoch(), checkedAt: -Infinity, ownWriteAt: -Infinity, ownWrites: 0 };
+    watches.set(sheetId, watch);
+  }
+  return watch;
+}
+
+/**
+ * The sheet's change epoch as Drive reported it at most `interval` ago. A cached tab read in the
+ * same epoch has seen every change Drive reported since (or the writes that explain them).
+ */
+export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promise<number> {
+  const watch = watchOf(sheet.id);
+  const interval = config().env.CHANGE_CHECK_INTERVAL_MS;
+  if (now - watch.checkedAt >= interval) {
+    watch.looking ??= lookFleet(sheet, watch, interval).finally(() => (watch.looking = undefined));
+    await withinDeadline(watch.looking, CHANGE_CHECK_WAIT_MS);
+  }
+  return watch.epoch;
+}
+
+/**
+ * How long a read waits for Drive's answer. Drive only ever makes an edit show sooner than the
+ * TTL (DECISIONS 12), so a slow Drive must not slow the reads a cached copy can answer: past
+ * this, the read goes on with the epoch as it stands, and the call, still in flight, moves the
+ * epoch for the reads after it.
+ */
+const CHANGE_CHECK_WAIT_MS = 300;
+
+/**
+ * After this instance's write to the sheet was confirmed (and counted in the sheet's write
+ * count): the change of modifiedTime it causes is explained by its time, whenever Drive reports
+ * it, so Drive is not asked for it.
+ */
+export function noteOwnWrite(sheet: WatchedSheet): void {
+  const watch = watches.get(sheet.id);
+  if (!watch) return;
+  watch.ownWriteAt = Date.now();
+  watch.ownWrites++;
+}
+
+/** The sheet's change epoch as this instance knows it, without asking Drive; undefined before Drive's first answer. */
+export function knownEpoch(sheetId: string): number | undefined {
+  const watch = watches.get(sheetId);
+  return watch?.modifiedTime === undefined ? undefined : watch.epoch;
+}

@@ -1,0 +1,61 @@
+// Reads of a tab one instance made, trusted by the others (one fleet, not N copies): after each
+// read from Google an instance records in the limit store when it read the tab, at which data
+// version and change epoch, and a fingerprint of what it got. Another instance whose copy has
+// expired but matches that record on all three (same version: no write through the service since;
+// same epoch: no change Drive reported; same fingerprint: the sheet held exactly its copy's values
+// when the other instance read it) serves its copy as if read then, without a Google call.
+// DECISIONS 12 holds: a copy is only ever served as fresh as a read that saw the same values.
+import { createHash } from "node:crypto";
+import { getLimitStore } from "@/lib/limits/store";
+import type { TabData } from "@/lib/sheets/values/rows";
+
+/** `v` is when the tab was read (Unix ms): a later read replaces an earlier one. */
+interface FleetRead {
+  v: number;
+  version: number;
+  epoch: number;
+  fingerprint: string;
+}
+
+/** What a copy must match to take another instance's read as its own. */
+export interface CopyState {
+  fetchedAt: number;
+  version: number | undefined;
+  epoch: number;
+  fingerprint: string;
+}
+
+const fleetReadKey = (sheetId: string, tab: string) => `sheetapi:tabread:${sheetId}:${tab}`;
+
+/** A digest of a copy's values as read (the cells, their header and where the data ends). */
+export function fingerprintOf(data: TabData): string {
+  const hash = createHash("sha1").update(JSON.stringify([data.columns, data.lastRowNumber, data.where]));
+  // Rows hand out their cells on demand (tab-columns.ts): each row is spelled out.
+  for (const row of data.rows) hash.update(JSON.stringify([row.rowNumber, row.id, row.cells]));
+  return hash.digest("base64url");
+}
+
+/** Tells the fleet this instance read the tab (best effort: without the store each instance reads for itself). */
+export function recordRead(sheetId: string, tab: string, copy: CopyState, ttlSeconds: number): void {
+  if (copy.version === undefined) return;
+  const read: FleetRead = { v: copy.fetchedAt, version: copy.version, epoch: copy.epoch, fingerprint: copy.fingerprint };
+  // Kept a little past the TTL: a copy read just before it may still take it up to then.
+  getLimitStore().setIfNewer(fleetReadKey(sheetId, tab), read, ttlSeconds + 60).catch(() => undefined);
+}
+
+/**
+ * When another instance read the tab with the same values within `ttlMs`, at the copy's version
+ * and epoch: that read's time, which the copy may take as its own. Undefined otherwise.
+ */
+export async function verifiedElsewhere(sheetId: string, tab: string, copy: CopyState, ttlMs: number, now = Date.now()): Promise<number | undefined> {
+  if (copy.version === undefined) return undefined;
+  let read: FleetRead | null | undefined;
+  try {
+    [read] = await getLimitStore().mget<FleetRead>([fleetReadKey(sheetId, tab)]);
+  } catch {
+    return undefined;
+  }
+  if (!read || read.v <= copy.fetchedAt || now - read.v >= ttlMs) return undefined;
+  const same = read.version === copy.version && read.epoch === copy.epoch && read.fingerprint === copy.fingerprint;
+  return same ? read.v : undefined;
+}

@@ -1,0 +1,61 @@
+// `?formulas=true`: each cell that holds a formula answers with the formula ("=B2*C2") instead of
+// its result, for keys the sheet's owner allowed (403 for the others). The formulas come from one
+// spreadsheets.get of the tab's grid (userEnteredValue.formulaValue is set on formula cells only,
+// which tells a formula from text that merely starts with "="), once per cached copy and only for
+// reads that ask, and are kept with the copy. The grid's formattedValue rides along: a formula
+// read after an edit the cached copy does not show yet is paired with its cell only when that
+// cell still shows what the copy has.
+import { ApiError } from "@/lib/http/errors";
+import { withGoogle } from "@/lib/google/sheet-access";
+import { quoteTab } from "@/lib/sheets/registration/read-model";
+import type { Formulas, TabData } from "./rows";
+import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+
+type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
+
+export type { Formulas };
+
+interface GridCell {
+  formattedValue?: string | null;
+  userEnteredValue?: { formulaValue?: string | null } | null;
+}
+
+const read = new WeakMap<TabData, Promise<Formulas>>();
+
+async function fetchFormulas(sheet: Sheet, data: TabData): Promise<Formulas> {
+  const { data: grid } = await withGoogle(sheet, "spreadsheets.get", (c) =>
+    c.sheets.spreadsheets.get({ spreadsheetId: sheet.id, ranges: [quoteTab(data.tab)], fields: "sheets(data(rowData(values(formattedValue,userEnteredValue(formulaValue)))))" }),
+  );
+  const rows = grid.sheets?.[0]?.data?.[0]?.rowData ?? [];
+  const byNumber = new Map(data.rows.map((r) => [r.rowNumber, r]));
+  const formulas: Formulas = new Map();
+  rows.forEach((gridRow, i) => {
+    const row = byNumber.get(i + 1);
+    if (!row) return;
+    const cells = (gridRow.values ?? []) as GridCell[];
+    data.columns.forEach((column, at) => {
+      const cell = cells[column.index];
+      const formula = cell?.userEnteredValue?.formulaValue;
+      if (!formula || (cell.formattedValue ?? "") !== row.cells[at]) return;
+      let ofRow = formulas.get(row.rowNumber);
+      if (!ofRow) formulas.set(row.rowNumber, (ofRow = new Map()));
+      ofRow.set(column.name, formula);
+    });
+  });
+  return formulas;
+}
+
+/** The copy's formulas, read once per copy (concurrent readers share the call; a failure is retried by the next read). */
+export function formulasOf(sheet: Sheet, data: TabData): Promise<Formulas> {
+  let flight = read.get(data);
+  if (!flight) {
+    flight = fetchFormulas(sheet, data);
+    flight.catch(() => read.delete(data));
+    read.set(data, flight);
+  }
+  return flight;
+}
+
+/** `formulas=true` for a key its owner has not allowed to read them. */
+export const formulasRefused = () =>
+  new ApiError("forbidden", "This key may not read formulas. The sheet's owner can allow it for this key in the dashboard (API keys, \"Can read formulas\").");

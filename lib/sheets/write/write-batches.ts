@@ -1,0 +1,270 @@
+// Coalesced row writes. Google allows an identity 60 Sheets reads and 60 writes a minute, so the
+// tab's writes on this instance queue behind the tab: requests that arrive together, or while a
+// write of the tab is under way, go out as ONE guarded batch (write-guard.ts): one read of the
+// tab and one batchUpdate for all of them instead of one of each per request.
+//
+// - Each request is planned on its own against the tab as read under the lock (its validation,
+//   its ids, its 404, 409 or 412 are its own), in arrival order; one that depends on a part
+//   already in the batch (an If-Match on a row the batch updates, an id the batch writes) waits
+//   for the next batch, so it is decided as it would be after that part.
+// - A Google failure of the batch is every part's, with the write guard's rules: refused, none
+//   was written; unknown, each is told so with the batch's write id (one id: the batch lands whole
+//   or not at all, so an Idempotency-Key retry of any of them learns the truth from it).
+// - The batch's answer reads the whole tab back as the sheet now shows it (formulas anywhere in
+//   the tab recalculated): each part's answer comes from it, and it becomes this instance's cached
+//   copy at the tab's new version (installWrittenCopy), so a read after a write costs no Google
+//   call here, and the other instances read the tab once more.
+// - While this instance keeps the tab's lock, the next batch is planned on that read-back instead
+//   of reading the tab again: it is the tab as of the last write, milliseconds ago, and no writer
+//   of the service can have written since (an edit in the Sheets UI in that moment is as unseen as
+//   one between a read and the write that follows it). Another turn of the lock reads the tab
+//   again: a write on its own always plans on the tab as it is now.
+import type { sheets_v4 } from "@googleapis/sheets";
+import { ApiError } from "@/lib/http/errors";
+import { withLock } from "@/lib/limits/lock";
+import { errorFields, log } from "@/lib/log";
+import { recordApiWrite, type ApiWrite } from "@/lib/webhooks/changes";
+import { changeEpoch, knownEpoch } from "@/lib/sheets/read/change-check";
+import { quoteTab } from "@/lib/sheets/registration/read-model";
+import { parseTabValues, valuesOfGrid, type TabData } from "@/lib/sheets/values/rows";
+import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { fetchTab, installWrittenCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
+import type { TabModel } from "@/lib/sheets/values/tab-model";
+import { guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
+
+type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
+type RowData = sheets_v4.Schema$RowData;
+
+export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
+
+/** The batch being planned: the tab as read, and what its parts so far write. */
+export interface BatchPlan {
+  readonly data: TabData;
+  /** 0-based index of the row the next created rows go to (the batch's creates follow each other). */
+  nextRow: number;
+  /** Ids the batch's creates write. */
+  readonly ids: Set<string>;
+  /** Row numbers the batch's updates or deletes touch. */
+  readonly rows: Set<number>;
+  /** Rows of those an update with an If-Match touches: no other part may change them in the same batch. */
+  readonly guarded: Set<number>;
+}
+
+/** What the batch wrote, for each part's answer. */
+export interface Written {
+  /** The whole tab after the batch, as the sheet shows it (row 1 first); undefined for a write found to have landed after a timeout. */
+  grid: RowData[] | undefined;
+  /** The same, as a read gives it. */
+  after: TabData | undefined;
+  /** How far the batch's created rows moved before it landed (its marker says, after a timeout). */
+  shift: number;
+}
+
+export interface Part<T> {
+  requests: SheetsRequest[];
+  /** The part's answer once the batch is confirmed (it may still fail on its own), and what it changed, for webhooks. */
+  answer(written: Written): Promise<{ result: T; events?: ApiWrite }> | { result: T; events?: ApiWrite };
+  /** The part's error when the batch's outcome stays unknown. */
+  unknown(writeId: number): ApiError;
+}
+
+/** The part depends on one already in the batch: planned again in the next batch. */
+export const WAIT: unique symbol = Symbol("wait");
+export type Planned<T> = Part<T> | typeof WAIT | { done: T };
+
+export interface WriteJob<T> {
+  /** Plans the request's part against the batch; what it throws is this request's failure alone. */
+  plan(batch: BatchPlan): Promise<Planned<T>>;
+  /** The tab could not be read before the write: the request's error (thrown). */
+  readFailed?(err: unknown): never;
+}
+
+export interface BatchKind {
+  name: "create" | "update" | "delete";
+  /** At most this many requests in one batch. */
+  max: number;
+  /** Where the batch's marker sits (write-guard.ts): the created rows (it moves with them), or the tab. */
+  marker(batch: BatchPlan, gid: number): sheets_v4.Schema$DeveloperMetadataLocation;
+  /** Google refused the batch as built: the requests to send it again with, first; undefined: the refusal stands. */
+  onRefused?(err: unknown, gid: number): SheetsRequest[] | undefined;
+}
+
+interface Waiting {
+  job: WriteJob<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Queue {
+  sheet: Sheet;
+  model: TabModel;
+  kind: BatchKind;
+  waiting: Waiting[];
+}
+
+/** How long the first request of an idle tab waits for others to join its batch. */
+const JOIN_WINDOW_MS = 3;
+/** Batches one turn of the tab's lock may send: other instances' writers get their turn too. */
+const BATCHES_PER_TURN = 4;
+const queues = new Map<string, Queue>();
+
+/**
+ * Queues a request's write of the tab; resolves with its answer. Requests of one kind, on one tab,
+ * with the same way of writing (the sheet's access, RAW or as entered) share batches.
+ */
+export function queueWrite<T>(sheet: Sheet, model: TabModel, kind: BatchKind, job: WriteJob<T>): Promise<T> {
+  const key = [sheet.id, model.gid, model.name, kind.name, sheet.access, sheet.userEnteredWrites === true].join("\u0000");
+  let queue = queues.get(key);
+  if (!queue) {
+    queues.set(key, (queue = { sheet, model, kind, waiting: [] }));
+    setTimeout(() => void drain(key, queue!), JOIN_WINDOW_MS);
+  }
+  const q = queue;
+  return new Promise<T>((resolve, reject) => q.waiting.push({ job: job as WriteJob<unknown>, resolve: resolve as (value: unknown) => void, reject }));
+}
+
+async function drain(key: string, queue: Queue): Promise<void> {
+  while (queue.waiting.length) await lockTurn(queue);
+  queues.delete(key);
+}
+
+/** One turn of the tab's lock: earlier writes settled, the tab read once, then batches while requests wait. */
+async function lockTurn(queue: Queue): Promise<void> {
+  const { sheet, model } = queue;
+  let outOfDate = false;
+  try {
+    await withLock(tabLockKey(sheet.id, model.name), async () => {
+      await settlePending(sheet, model);
+      let data: TabData | undefined;
+      for (let n = 0; n < BATCHES_PER_TURN && queue.waiting.length; n++) {
+        const jobs = queue.waiting.splice(0, queue.kind.max);
+        if (!data) {
+          try {
+            data = await fetchTab(sheet, model);
+          } catch (err) {
+            for (const w of jobs) rejectWith(w, () => (w.job.readFailed ? w.job.readFailed(err) : err));
+            return;
+          }
+        }
+        const batch = await writeBatch(queue, data, jobs);
+        queue.waiting.unshift(...batch.deferred);
+        outOfDate ||= batch.outOfDate;
+        // Without a copy from the write's own answer, the next batch starts a new turn (which settles and reads).
+        if (!batch.after) return;
+        data = batch.after;
+      }
+    });
+  } catch (err) {
+    // The lock, the store or an earlier write not settled: every request waiting fails alike.
+    for (const w of queue.waiting.splice(0)) w.reject(err);
+  }
+  // Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it.
+  if (outOfDate) await markOutOfDate(sheet, model);
+}
+
+/** Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it. */
+async function markOutOfDate(sheet: Sheet, model: TabModel): Promise<void> {
+  await invalidateTabs(sheet, [model.name]).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
+}
+
+function rejectWith(w: Waiting, error: () => unknown): void {
+  try {
+    w.reject(error());
+  } catch (err) {
+    w.reject(err);
+  }
+}
+
+/**
+ * Plans, sends and answers one batch. `after`: the tab as the batch's answer read it back,
+ * installed as this instance's copy; `outOfDate`: something may have been written without it.
+ */
+async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise<{ after?: TabData; deferred: Waiting[]; outOfDate: boolean }> {
+  const { sheet, model, kind } = queue;
+  const batch: BatchPlan = { data, nextRow: data.lastRowNumber, ids: new Set(), rows: new Set(), guarded: new Set() };
+  const parts: { w: Waiting; part: Part<unknown> }[] = [];
+  const deferred: Waiting[] = [];
+  for (const w of jobs) {
+    try {
+      const planned = await w.job.plan(batch);
+      if (planned === WAIT) deferred.push(w);
+      else if ("done" in planned) w.resolve(planned.done);
+      else parts.push({ w, part: planned });
+    } catch (err) {
+      w.reject(err);
+    }
+  }
+  if (!parts.length) return { after: data, deferred, outOfDate: false };
+
+  let unknownId: number | undefined;
+  const unknownBatch = new ApiError("gateway_timeout", "The batch's outcome is unknown.");
+  const send = (first: SheetsRequest[]) =>
+    guardedWrite(
+      sheet,
+      model,
+      kind.name,
+      (writeId) => [...first, ...parts.flatMap((p) => p.part.requests), markerRequest(writeId, kind.name, kind.marker(batch, model.gid))],
+      (writeId) => ((unknownId = writeId), unknownBatch),
+      // The whole tab, as the sheet shows it after the batch: each part's answer, and the tab's next copy.
+      { readBack: [quoteTab(model.name)] },
+    );
+  let outcome: Awaited<ReturnType<typeof send>>;
+  try {
+    try {
+      outcome = await send([]);
+    } catch (err) {
+      const first = kind.onRefused?.(err, model.gid);
+      if (!first) throw err;
+      outcome = await send(first);
+    }
+  } catch (err) {
+    for (const { w, part } of parts) w.reject(err === unknownBatch && unknownId !== undefined ? part.unknown(unknownId) : err);
+    return { deferred, outOfDate: true };
+  }
+
+  const grid = outcome.updated ? gridOf(outcome.updated, model) : undefined;
+  const start = outcome.marker?.location?.dimensionRange?.startIndex;
+  const after = grid ? parseTabValues(model.name, valuesOfGrid(grid), model) : undefined;
+  const written: Written = { grid, after, shift: typeof start === "number" ? start - data.lastRowNumber : 0 };
+  const installed = after ? await install(sheet, model, after) : false;
+  // Without the read-back installed, every copy of the tab is out of date before anyone is told
+  // the write succeeded: a client reading right after its 201 must see its row.
+  if (!installed) await markOutOfDate(sheet, model);
+  const answers = await Promise.all(parts.map(async ({ part }) => Promise.resolve().then(() => part.answer(written)).then((a) => ({ a }), (err: unknown) => ({ err }))));
+  const events = answers.flatMap((x) => ("a" in x && x.a.events ? [x.a.events] : []));
+  if (events.length) await recordApiWrite(sheet.id, data, mergeEvents(events));
+  answers.forEach((x, i) => ("a" in x ? parts[i]!.w.resolve(x.a.result) : parts[i]!.w.reject(x.err)));
+  return { after: installed ? after : undefined, deferred, outOfDate: false };
+}
+
+/** The written tab's grid in a batch's read-back (the only range asked for). */
+function gridOf(updated: sheets_v4.Schema$Spreadsheet, model: TabModel): RowData[] | undefined {
+  const tab = updated.sheets?.find((s) => s.properties?.sheetId === model.gid) ?? updated.sheets?.[0];
+  const grid = tab?.data?.[0];
+  // A read-back that does not start at A1 is not the whole tab: no copy from it.
+  if (!grid || (grid.startRow ?? 0) !== 0 || (grid.startColumn ?? 0) !== 0) return undefined;
+  return grid.rowData ?? [];
+}
+
+/** Installs the read-back as this instance's copy; false when the store could not move the tab's version. */
+async function install(sheet: Sheet, model: TabModel, after: TabData): Promise<boolean> {
+  try {
+    // The epoch the sheet is in now: the copy is newer than any change Drive reported so far.
+    const epoch = knownEpoch(sheet.id) ?? (await changeEpoch(sheet));
+    await installWrittenCopy(sheet, model, after, epoch);
+    return true;
+  } catch (err) {
+    log.warn({ sheet: sheet.id, tab: model.name, ...errorFields(err) }, "rows: the written copy could not be installed; the tab is read again");
+    return false;
+  }
+}
+
+const listOf = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
+
+function mergeEvents(events: ApiWrite[]): ApiWrite {
+  return {
+    created: events.flatMap((e) => e.created ?? []),
+    updated: events.flatMap((e) => listOf(e.updated)),
+    deleted: events.flatMap((e) => listOf(e.deleted)),
+  };
+}

@@ -1,0 +1,208 @@
+// How a row write reaches Google so that one whose answer never came can never land twice, land
+// on another row, or land after a later write (DECISIONS 5, 7, 7a), by construction, not timing.
+//
+// - Every write is one spreadsheets.batchUpdate, which Google applies all or nothing, and that
+//   batch also creates a developer-metadata marker whose metadataId is the write's own id.
+//   Metadata ids are unique in a spreadsheet, so an id can be claimed only once.
+// - A write whose answer never came is settled with a fence: metadata with the same id. If the
+//   fence is created, the write had not landed and now never can (its batch would fail as a
+//   whole); if the id is taken, a search says whether by the write (it landed, and where) or by
+//   an earlier fence. Only then may anything be sent again, as a new write with a new id.
+// - Before a write is sent its id is recorded as pending for the tab in the limit store, and
+//   every writer of a tab (under the tab's lock, on any instance) settles the pending writes it
+//   finds before it reads the tab and writes. A write is recorded only while its writer still
+//   holds the lock's lease, so one whose lease ran out cannot slip in after the next writer
+//   settled. A write left unsettled (Google not answering the fence either) therefore blocks the
+//   tab's writes, never corrupts them.
+// - Markers are removed by the tab's next write batch (its first request): by then every write of
+//   the tab is settled, and each was sent once, so no copy is left in flight to claim its id again.
+//   Fences stay: a write they stopped may still arrive. Google caps developer metadata at 30,000
+//   characters per sheet and per spreadsheet, which is why markers do not stay on every row.
+import { randomInt } from "node:crypto";
+import type { sheets_v4 } from "@googleapis/sheets";
+import { ApiError } from "@/lib/http/errors";
+import { heldLock } from "@/lib/limits/lock";
+import { getLimitStore, writesPaused } from "@/lib/limits/store";
+import { withGoogle } from "@/lib/google/sheet-access";
+import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { invalidateTabs } from "@/lib/sheets/read/tab-cache";
+import type { TabModel } from "@/lib/sheets/values/tab-model";
+
+type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
+export type SheetsRequest = sheets_v4.Schema$Request;
+type Metadata = sheets_v4.Schema$DeveloperMetadata;
+
+export const WRITE_MARKER = "sheetapi.write";
+const FENCE = "sheetapi.fence";
+const VISIBILITY = "PROJECT";
+const PENDING_TTL_SECONDS = 7 * 24 * 3600;
+const OUTCOME_TTL_SECONDS = 24 * 3600;
+const pendingKey = (sheetId: string, tab: string) => `sheetapi:pending:${sheetId}:${tab}`;
+const outcomeKey = (sheetId: string, writeId: number) => `sheetapi:outcome:${sheetId}:${writeId}`;
+
+/** A metadataId: positive, 32-bit, random (Google's own ids are too). */
+export const newWriteId = () => randomInt(1, 2 ** 31 - 1);
+
+export function markerRequest(writeId: number, kind: string, location: sheets_v4.Schema$DeveloperMetadataLocation): SheetsRequest {
+  return { createDeveloperMetadata: { developerMetadata: { metadataId: writeId, metadataKey: WRITE_MARKER, metadataValue: kind, location, visibility: VISIBILITY } } };
+}
+
+/** Removes the markers of the tab's earlier writes, all settled by the time a batch is sent. */
+function clearMarkers(gid: number): SheetsRequest {
+  return {
+    deleteDeveloperMetadata: {
+      dataFilter: { developerMetadataLookup: { metadataKey: WRITE_MARKER, metadataLocation: { sheetId: gid }, locationMatchingStrategy: "INTERSECTING_LOCATION" } },
+    },
+  };
+}
+
+/** No answer, or a failure after which Google may have applied the batch. */
+const ambiguous = (err: unknown) => err instanceof ApiError && (err.code === "gateway_timeout" || err.code === "bad_gateway" || err.code === "service_unavailable");
+/** Retried in place: only a fence, which is always safe to send again. */
+const RATE_LIMITED = (f: { status: number }) => f.status === 429;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `readBack`: A1 ranges whose cells, as the sheet now shows them, come back in the same answer.
+ * A write's batch is never retried in place, not even after a 429: Google documents its 429 as
+ * a refusal before processing, but an answer lost on the way (or a proxy's 429) cannot prove it,
+ * so a write is sent again only after a fence proved it did not land.
+ */
+async function batch(sheet: Sheet, requests: SheetsRequest[], { readBack, retry = false }: { readBack?: string[]; retry?: typeof RATE_LIMITED | false } = {}) {
+  const response = readBack?.length ? { includeSpreadsheetInResponse: true, responseRanges: readBack, responseIncludeGridData: true } : {};
+  return withGoogle(sheet, "spreadsheets.batchUpdate", (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), retry, { kind: "write" });
+}
+
+/** Waits before a fence is sent again, and before a write a fence stopped is sent anew. */
+const BACKOFF_MS = [250, 1000];
+
+async function findMetadata(sheet: Sheet, writeId: number): Promise<Metadata | undefined> {
+  const { data } = await withGoogle(sheet, "spreadsheets.developerMetadata.search", (c) =>
+    c.sheets.spreadsheets.developerMetadata.search({ spreadsheetId: sheet.id, requestBody: { dataFilters: [{ developerMetadataLookup: { metadataId: writeId } }] } }),
+  );
+  return data.matchedDeveloperMetadata?.[0]?.developerMetadata ?? undefined;
+}
+
+export type Settled = { landed: true; marker: Metadata } | { landed: false };
+
+/**
+ * Makes sure the write `writeId` can no longer land, and says whether it did. Undefined when
+ * Google does not answer: the outcome is still unknown. Sending a fence again is always safe.
+ */
+async function fence(sheet: Sheet, writeId: number): Promise<Settled | undefined> {
+  const request: SheetsRequest = {
+    createDeveloperMetadata: {
+      developerMetadata: { metadataId: writeId, metadataKey: FENCE, metadataValue: Math.floor(Date.now() / 1000).toString(36), location: { spreadsheet: true }, visibility: VISIBILITY },
+    },
+  };
+  for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
+    if (attempt > 0) await sleep(BACKOFF_MS[attempt - 1]!);
+    try {
+      await batch(sheet, [request], { retry: RATE_LIMITED });
+      return { landed: false };
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.code === "validation_error") {
+        // The id is taken: by the write's marker, or by an earlier fence of ours.
+        const found = await findMetadata(sheet, writeId).catch(() => undefined);
+        if (!found) return undefined;
+        return found.metadataKey === FENCE ? { landed: false } : { landed: true, marker: found };
+      }
+      if (!ambiguous(err)) throw err;
+    }
+  }
+  return undefined;
+}
+
+const store = () => getLimitStore();
+
+async function recordPending(sheetId: string, tab: string, writeId: number, kind: string): Promise<void> {
+  const lock = heldLock();
+  const value = { kind, at: Date.now() };
+  let recorded = true;
+  try {
+    // Only while the tab's lock is still ours: a writer whose lease ran out sends nothing more.
+    if (lock) recorded = await store().hsetIfHolder(lock.key, lock.token, pendingKey(sheetId, tab), String(writeId), value, PENDING_TTL_SECONDS);
+    else await store().hset(pendingKey(sheetId, tab), String(writeId), value, PENDING_TTL_SECONDS);
+  } catch {
+    throw writesPaused();
+  }
+  if (!recorded) throw new ApiError("service_unavailable", `This write to "${tab}" took longer than its turn on the tab allows; nothing was written. Retry shortly.`, {}, { "Retry-After": "1" });
+}
+
+async function settle(sheetId: string, tab: string, writeId: number, outcome?: Settled): Promise<void> {
+  // Only the outcome of a write some client was told is unknown needs keeping (Idempotency-Key retries).
+  if (outcome) await store().put(outcomeKey(sheetId, writeId), { landed: outcome.landed }, OUTCOME_TTL_SECONDS).catch(() => undefined);
+  await store().hdel(pendingKey(sheetId, tab), String(writeId)).catch(() => undefined);
+}
+
+/** Whether a write a client was told is unknown landed, once settled; undefined while unknown. */
+export async function outcomeOf(sheetId: string, writeId: number): Promise<boolean | undefined> {
+  const [found] = await store().mget<{ landed: boolean }>([outcomeKey(sheetId, writeId)]);
+  return found?.landed;
+}
+
+/** Settles every write of the tab still pending (call under the tab's lock, before reading it). */
+export async function settlePending(sheet: Sheet, tab: TabModel): Promise<void> {
+  let pending: Record<string, unknown>;
+  try {
+    pending = await store().hgetall(pendingKey(sheet.id, tab.name));
+  } catch {
+    throw writesPaused();
+  }
+  for (const id of Object.keys(pending)) {
+    const outcome = await fence(sheet, Number(id));
+    if (!outcome) {
+      throw new ApiError(
+        "service_unavailable",
+        `An earlier write to "${tab.name}" has an outcome Google Sheets has not confirmed yet; nothing more is written to this tab until it is settled. Nothing was changed; retry shortly.`,
+        {},
+        { "Retry-After": "5" },
+      );
+    }
+    await settle(sheet.id, tab.name, Number(id), outcome);
+  }
+}
+
+/**
+ * Sends one write as a guarded batch (`build` gets the write's id for its marker) and answers
+ * only when its outcome is known: the batch's replies when it was confirmed, the marker when it
+ * was found to have landed after all. A write proven not to have landed is sent once more as a
+ * new write. When the outcome stays unknown, `unknown(writeId)` is thrown and the write stays
+ * pending, to be settled by the tab's next writer.
+ */
+export async function guardedWrite(
+  sheet: Sheet,
+  tab: TabModel,
+  kind: string,
+  build: (writeId: number) => SheetsRequest[],
+  unknown: (writeId: number) => ApiError,
+  { readBack }: { readBack?: string[] } = {},
+): Promise<{ replies?: sheets_v4.Schema$Response[]; updated?: sheets_v4.Schema$Spreadsheet; marker?: Metadata }> {
+  for (let round = 0; round < 2; round++) {
+    if (round > 0) await sleep(BACKOFF_MS[0]!);
+    const writeId = newWriteId();
+    await recordPending(sheet.id, tab.name, writeId, kind);
+    try {
+      const { data } = await batch(sheet, [clearMarkers(tab.gid), ...build(writeId)], { readBack });
+      await settle(sheet.id, tab.name, writeId);
+      return { replies: data.replies ?? [], updated: data.updatedSpreadsheet };
+    } catch (err) {
+      if (!ambiguous(err)) {
+        // Google answered no: the batch was not applied, and cannot be later.
+        await settle(sheet.id, tab.name, writeId);
+        throw err;
+      }
+      const outcome = await fence(sheet, writeId).catch(() => undefined);
+      if (!outcome) {
+        // It may still land: no copy from before it is served again, not even as a stale one
+        // while Google is failing (a client must never read what it may have overwritten).
+        await invalidateTabs(sheet, [tab.name]).catch(() => undefined);
+        throw unknown(writeId);
+      }
+      await settle(sheet.id, tab.name, writeId);
+      if (outcome.landed) return { marker: outcome.marker };
+    }
+  }
+  throw new ApiError("service_unavailable", "Google Sheets did not take the write (no answer in time, or a rate limit or failure twice); it was not applied and cannot apply later. Retry shortly.", {}, { "Retry-After": "5" });
+}
