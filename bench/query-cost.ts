@@ -35,7 +35,7 @@ async function main() {
   if (!gc) throw new Error("run with --expose-gc: npx tsx --expose-gc bench/query-cost.ts");
   const { parseTabValues, rowToJson, rowEtag } = await import("@/lib/sheets/values/rows");
   const { applyQuery, parseListQuery, queryColumns } = await import("@/lib/sheets/read/query");
-  const { findRow } = await import("@/lib/sheets/write/row-writes");
+  const { findRow } = await import("@/lib/sheets/read/tab-index");
   type TabData = ReturnType<typeof parseTabValues>;
 
   const header = grid(0, 10)[0]!.map(String);

@@ -15,7 +15,7 @@ import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
 import { changeEpoch, knownEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
-import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "@/lib/sheets/values/date-values";
+import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
 import { fingerprintOf, recordRead, verifiedElsewhere } from "./fleet-reads";
 import { withGoogle } from "@/lib/google/sheet-access";
 import { quoteTab } from "@/lib/sheets/registration/read-model";

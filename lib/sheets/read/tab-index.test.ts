@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { comparableTarget, comparableValue, comparesByValue } from "@/lib/sheets/values/cell-values";
 import { likePattern } from "@/lib/sheets/values/like";
 import { applyQuery, parseListQuery, queryColumns, type Condition, type ListQuery } from "./query";
-import { findRow } from "@/lib/sheets/write/row-writes";
+import { findRow } from "@/lib/sheets/read/tab-index";
 import { parseTabValues, rowToJson, type TabData, type TabRow } from "@/lib/sheets/values/rows";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 

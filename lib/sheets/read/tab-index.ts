@@ -10,7 +10,7 @@
 // are counting sorts over the ranks of the distinct values, composed key by key (stable).
 import { comparableTarget, comparableValue, equalsByValue, isDateType, type ValueColumn } from "@/lib/sheets/values/cell-values";
 import { likePattern } from "@/lib/sheets/values/like";
-import type { TabData } from "@/lib/sheets/values/rows";
+import type { TabData, TabRow } from "@/lib/sheets/values/rows";
 import { columnsOfRows, storedColumns, type StoredColumn } from "@/lib/sheets/values/tab-columns";
 
 export type Operator = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~" | "~=";
@@ -89,6 +89,12 @@ export function rowIndexOf(data: TabData, id: string): number | undefined {
     data.rows.forEach((r, i) => index.byId!.has(r.id) || index.byId!.set(r.id, i));
   }
   return index.byId.get(id);
+}
+
+/** The first row with this id, through the copy's id index (built once per copy). */
+export function findRow(data: TabData, rowId: string): TabRow | undefined {
+  const at = rowIndexOf(data, rowId);
+  return at === undefined ? undefined : data.rows[at];
 }
 
 /** The values of a column (`id` is always one) as distinct values, row ids of them and, for dates, serials. */

@@ -18,7 +18,7 @@ import { PERMISSIONS } from "@/lib/keys/permissions";
 import { isNoAccess, translateGoogleError } from "@/lib/google/sheet-access";
 import { proveAgain } from "@/lib/sheets/access/access-check";
 import { writesAllowed } from "@/lib/sheets/access/access-lapse";
-import { holderStillEdits } from "./holder-proof";
+import { holderStillEdits } from "@/lib/sheets/access/holder-proof";
 import { needsPicker, proveAccess, type Proof } from "./proof";
 import { readSheetModel } from "./read-model";
 import { getSheetModel } from "./schema";

@@ -18,7 +18,7 @@ import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "@
 import { recordApiWrite } from "@/lib/webhooks/changes";
 import { quoteTab } from "@/lib/sheets/registration/read-model";
 import { fetchTab } from "@/lib/sheets/read/tab-cache";
-import { filtersOnDates } from "@/lib/sheets/values/date-values";
+import { filtersOnDates } from "@/lib/sheets/read/date-values";
 import { columnValues } from "@/lib/sheets/read/tab-index";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { asEntered, idColumnOf } from "./value-input";

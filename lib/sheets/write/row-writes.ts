@@ -21,7 +21,7 @@ import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "@
 import { requireRegistrantCanEdit } from "@/lib/sheets/access/access-lapse";
 import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { currentCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
-import { rowIndexOf } from "@/lib/sheets/read/tab-index";
+import { findRow } from "@/lib/sheets/read/tab-index";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { asEntered, idColumnOf } from "./value-input";
 import { outcomeOf, settlePending, type SheetsRequest } from "./write-guard";
@@ -50,12 +50,6 @@ export function requireWritable(sheet: WriteSheet): void {
     "forbidden",
     "This sheet is read-only for the service. To allow writes, share it with the service's Google account as Editor and register it again in the dashboard, or register it through the private flow: signed in to the dashboard, open /auth/google?sheet_url=<the sheet's address>, and SheetAPI writes with your own Google access (if you can edit the sheet).",
   );
-}
-
-/** The first row with this id, through the copy's id index (built once per copy). */
-export function findRow(data: TabData, rowId: string): TabRow | undefined {
-  const at = rowIndexOf(data, rowId);
-  return at === undefined ? undefined : data.rows[at];
 }
 
 /** The row as found on a fresh read, checked against the client's If-Match (optimistic concurrency). */

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { withSerials } from "./date-values";
 import { scopedData } from "@/lib/sheets/read/read-scope";
-import { parseTabValues } from "./rows";
-import type { TabModel } from "./tab-model";
+import { parseTabValues } from "@/lib/sheets/values/rows";
+import type { TabModel } from "@/lib/sheets/values/tab-model";
 
 const model: TabModel = { name: "T", gid: 0, hasIdColumn: true, locale: "en_US", timeZone: "Etc/UTC", columns: [{ name: "id", index: 0, type: "number" }, { name: "day", index: 1, type: "date", pattern: "mmm d" }] };
 const JAN_15_2024 = 45306;

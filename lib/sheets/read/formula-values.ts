@@ -8,7 +8,7 @@
 import { ApiError } from "@/lib/http/errors";
 import { withGoogle } from "@/lib/google/sheet-access";
 import { quoteTab } from "@/lib/sheets/registration/read-model";
-import type { Formulas, TabData } from "./rows";
+import type { Formulas, TabData } from "@/lib/sheets/values/rows";
 import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;

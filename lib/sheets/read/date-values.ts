@@ -7,16 +7,16 @@
 // only for a copy that some read needs them for (typed, or a filter or sort on a date column),
 // once per cached copy; a tab without date columns never costs it. It runs beside the copy's own
 // read when a read needs both at once.
-import { indexToColumn } from "./a1";
-import { isDateType } from "./cell-values";
+import { indexToColumn } from "@/lib/sheets/values/a1";
+import { isDateType } from "@/lib/sheets/values/cell-values";
 import { withGoogle } from "@/lib/google/sheet-access";
-import { serialMatchesDisplay } from "./locale-dates";
+import { serialMatchesDisplay } from "@/lib/sheets/values/locale-dates";
 import { parseListQuery } from "@/lib/sheets/read/query";
 import { quoteTab } from "@/lib/sheets/registration/read-model";
-import type { TabData } from "./rows";
-import { reshapeRows } from "./tab-columns";
+import type { TabData } from "@/lib/sheets/values/rows";
+import { reshapeRows } from "@/lib/sheets/values/tab-columns";
 import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
-import type { TabModel } from "./tab-model";
+import type { TabModel } from "@/lib/sheets/values/tab-model";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
 
