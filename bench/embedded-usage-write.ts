@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase, setDatabase } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
+import { migrateDatabase } from "@/db/migrator";
 import { addUsage } from "@/db/queries/usage";
 import { createUser } from "@/db/queries/users";
 

@@ -10,7 +10,7 @@ type Message = { id: number } & ({ op: "sheet" } | { op: "read"; sheetId: string
 async function main() {
   const { config } = await import("@/lib/env");
   const { openDatabase, setDatabase } = await import("@/db/client");
-  const { migrateDatabase } = await import("@/db/migrate");
+  const { migrateDatabase } = await import("@/db/migrator");
   const handle = openDatabase(config().database);
   await migrateDatabase(handle);
   setDatabase(handle);

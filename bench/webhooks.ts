@@ -20,7 +20,7 @@ process.env.LOG_LEVEL = "warn";
 process.env.DATABASE_URL = "";
 
 const { openDatabase, setDatabase } = await import("@/db/client");
-const { migrateDatabase } = await import("@/db/migrate");
+const { migrateDatabase } = await import("@/db/migrator");
 const { sheets, users } = await import("@/db/schema");
 const { parseTabValues } = await import("@/lib/sheets/values/rows");
 const { noteTabRead, recordApiWrite, startTracking, digestOf } = await import("@/lib/webhooks/changes");

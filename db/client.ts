@@ -7,11 +7,9 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import type { AppConfig } from "@/lib/env";
-import { config } from "@/lib/env";
 import { DATABASE_GATE_VAR } from "./gate";
 import * as schema from "./schema";
-import { perProcess } from "@/lib/per-process";
+import { databaseTarget, type DatabaseTarget } from "./settings";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -29,7 +27,7 @@ export interface DatabaseHandle {
 }
 
 /** Opens a database; `dir` "memory://" gives a throwaway PGlite for tests. */
-export function openDatabase(target: AppConfig["database"]): DatabaseHandle {
+export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   if (target.kind === "postgres") {
     const client = postgres(target.url, { max: 10, connect_timeout: 5, prepare: target.prepare ?? true, onnotice: () => {} });
     return { db: drizzlePostgres(client, { schema }), kind: "postgres", url: target.url, scope: scopeOf(target.url), close: () => client.end({ timeout: 5 }) };
@@ -81,12 +79,14 @@ function gatedPglite(dir: string, gate: string): PGlite {
   return client as unknown as PGlite;
 }
 
-// One per process: two PGlite instances on one directory would corrupt it.
-const current = perProcess("database", () => ({ handle: undefined as DatabaseHandle | undefined }));
+// One per process: two PGlite instances on one directory would corrupt it. Kept on globalThis, as
+// lib/per-process.ts keeps the service's other such state: Next.js bundles route handlers, pages
+// and server actions apart, each with its own copy of this module.
+const current = ((globalThis as typeof globalThis & { __sheetapiDatabase?: { handle?: DatabaseHandle } }).__sheetapiDatabase ??= {});
 
-/** The process's database, opened on first use from the configuration. */
+/** The process's database, opened on first use where the environment says (db/settings.ts). */
 export function getDb(): Database {
-  current.handle ??= openDatabase(config().database);
+  current.handle ??= openDatabase(databaseTarget());
   return current.handle.db;
 }
 

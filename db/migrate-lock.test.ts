@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { testPostgresUrl } from "@/testing/services";
 import { openDatabase } from "./client";
-import { MIGRATION_LOCK_KEY, migrateDatabase, MIGRATIONS_FOLDER } from "./migrate";
+import { MIGRATION_LOCK_KEY, migrateDatabase, MIGRATIONS_FOLDER } from "./migrator";
 
 const adminUrl = await testPostgresUrl();
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };

@@ -5,6 +5,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { DATABASE_VARIABLES, databaseTargetOf, type DatabaseTarget } from "../db/settings";
 import { EMULATOR_DEFAULTS } from "./google/emulator-defaults";
 import { KEY_FORMAT } from "./keys/api-key";
 
@@ -23,13 +24,11 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: optional,
   APP_URL: optionalUrl,
-  DATA_DIR: z.string().default(".data"),
+  DATA_DIR: DATABASE_VARIABLES.DATA_DIR,
   ALLOW_EMBEDDED: flag,
-  DATABASE_URL: optional.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
-  ),
-  /** Off behind a transaction-mode pooler (PgBouncer, Neon's -pooler host, Supabase's port 6543), which cannot keep prepared statements. */
-  DATABASE_PREPARED_STATEMENTS: flag.default(true),
+  // Where the database is: defined in db/settings.ts, which db/ reads on its own.
+  DATABASE_URL: DATABASE_VARIABLES.DATABASE_URL,
+  DATABASE_PREPARED_STATEMENTS: DATABASE_VARIABLES.DATABASE_PREPARED_STATEMENTS,
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optional,
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
@@ -169,7 +168,7 @@ export interface AppConfig {
   embedded: boolean;
   appUrl: string;
   dataDir: string;
-  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string; prepare?: boolean };
+  database: DatabaseTarget;
   /** `file`: where the embedded store is kept across restarts (none under tests, which each start empty). */
   limitStore: { kind: "memory"; file?: string } | { kind: "upstash"; url: string; token: string; timeoutMs: number };
   google: {
@@ -362,7 +361,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     embedded: !env.DATABASE_URL && !realGoogle && env.NODE_ENV !== "test" && (!production || env.ALLOW_EMBEDDED),
     appUrl,
     dataDir,
-    database: env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL, prepare: env.DATABASE_PREPARED_STATEMENTS } : { kind: "pglite", dir: join(dataDir, "pglite") },
+    database: databaseTargetOf(env),
     limitStore:
       env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
         ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.LIMIT_STORE_TIMEOUT_MS }

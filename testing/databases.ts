@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { openDatabase, type DatabaseHandle } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
+import { migrateDatabase } from "@/db/migrator";
 
 export async function freshPglite(): Promise<DatabaseHandle> {
   const handle = openDatabase({ kind: "pglite", dir: "memory://" });

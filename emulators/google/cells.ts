@@ -1,21 +1,10 @@
 // Cell values and number formats, shaped like the Sheets API's CellData.
-import { isError, type Computed } from "./formulas";
 import type { LocaleRules } from "./locales";
 import { formatDateTime, formatGeneral, formatNumber } from "./number-format";
+import { isError, type Cell, type Computed, type NumberFormat, type Scalar } from "./values";
 
-export type Scalar = string | number | boolean;
-
-export interface NumberFormat {
-  type: "NUMBER" | "CURRENCY" | "PERCENT" | "SCIENTIFIC" | "DATE" | "TIME" | "DATE_TIME" | "TEXT";
-  pattern?: string;
-}
-
-/** One stored cell: what was entered (a formula keeps its text) and its own format, if any. */
-export interface Cell {
-  value: Scalar;
-  formula?: boolean;
-  format?: NumberFormat;
-}
+export { rawCell } from "./values";
+export type { Cell, NumberFormat, Scalar } from "./values";
 
 /** The pattern a format type takes when it names none: Google's default for the locale. */
 function defaultPattern(type: NumberFormat["type"], rules: LocaleRules): string {
@@ -77,9 +66,4 @@ export function cellData(cell: Cell | undefined, value: Computed, fmt: NumberFor
   if (cell.format) out.userEnteredFormat = { numberFormat: withPattern(cell.format, rules) };
   if (shown) out.effectiveFormat = { numberFormat: shown };
   return out;
-}
-
-/** A value written with valueInputOption=RAW: stored exactly as sent, never parsed (USER_ENTERED: user-entered.ts). */
-export function rawCell(v: Scalar): Cell {
-  return { value: v };
 }

@@ -3,21 +3,9 @@
 // and ranges (also on other tabs), and SUM, AVERAGE, MIN, MAX, COUNT, COUNTA, ROUND, ABS, IF.
 // Anything else is #NAME?, as Sheets answers for an unknown function; a cycle is #REF!.
 import { columnToIndex } from "./a1";
-import type { NumberFormat, Scalar } from "./cells";
 import { dateToSerial } from "./number-format";
 import { cellAt, columnFormatFor, usedRowCount, type Spreadsheet, type Tab } from "./model";
-
-export interface FormulaError {
-  error: "#DIV/0!" | "#VALUE!" | "#REF!" | "#NAME?" | "#NUM!" | "#N/A" | "#ERROR!";
-  /** ErrorValue.type in the API. */
-  type: "DIVIDE_BY_ZERO" | "VALUE" | "REF" | "NAME" | "NUM" | "N_A" | "ERROR";
-  message: string;
-}
-
-/** A computed value; null is an empty cell. */
-export type Computed = Scalar | FormulaError | null;
-
-export const isError = (v: unknown): v is FormulaError => typeof v === "object" && v !== null && "error" in v;
+import { isError, type Computed, type FormulaError, type NumberFormat, type Scalar } from "./values";
 
 const fail = (error: FormulaError["error"], type: FormulaError["type"], message: string): FormulaError => ({ error, type, message });
 const divideByZero = () => fail("#DIV/0!", "DIVIDE_BY_ZERO", "Function DIVIDE parameter 2 cannot be zero.");

@@ -4,31 +4,10 @@
 // with what they tag; `developerMetadata.search` finds them by id, key, value or location.
 // Google caps the metadata per spreadsheet and per sheet at 30,000 characters (keys and values).
 import { badRequest } from "./errors";
+import type { DeveloperMetadata, MetadataLocation } from "./metadata-types";
 import type { Spreadsheet } from "./model";
 
 type Json = Record<string, unknown>;
-
-export interface DimensionRange {
-  sheetId: number;
-  dimension: "ROWS" | "COLUMNS";
-  startIndex: number;
-  endIndex: number;
-}
-
-export interface MetadataLocation {
-  locationType: "SPREADSHEET" | "SHEET" | "ROW" | "COLUMN";
-  spreadsheet?: boolean;
-  sheetId?: number;
-  dimensionRange?: DimensionRange;
-}
-
-export interface DeveloperMetadata {
-  metadataId: number;
-  metadataKey: string;
-  metadataValue?: string;
-  location: MetadataLocation;
-  visibility: "DOCUMENT" | "PROJECT";
-}
 
 export const METADATA_CHARACTERS_LIMIT = 30_000;
 

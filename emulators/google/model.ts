@@ -1,8 +1,7 @@
 // The emulator's spreadsheets: tabs of cells, sharing settings and a modification clock.
-import type { Cell, NumberFormat, Scalar } from "./cells";
-import { rawCell } from "./cells";
 import { badRequest } from "./errors";
-import type { DeveloperMetadata } from "./metadata";
+import type { DeveloperMetadata } from "./metadata-types";
+import { rawCell, type Cell, type NumberFormat, type Scalar } from "./values";
 
 export type Role = "reader" | "writer" | "owner";
 

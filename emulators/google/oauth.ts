@@ -6,6 +6,7 @@
 // lifetime so tests can watch refreshes happen.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
+import { emulatedSubjectOf } from "../../lib/google/emulator-defaults";
 import { EMULATOR_USER } from "./seed";
 import { AccessTokens, GOOGLE_TOKEN_URI, JWT_BEARER, ServiceAccountKeys, TokenError, verifyAssertion } from "./tokens";
 
@@ -51,9 +52,6 @@ type Json = Record<string, unknown>;
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 import { SavedMap } from "./saved-map";
-import { subjectOf } from "./subject";
-
-export { subjectOf };
 
 function decodeClaims(authorization: string | undefined): Json | undefined {
   const token = authorization?.replace(/^Bearer\s+/i, "");
@@ -189,7 +187,7 @@ export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string 
     const grant = grantFor(req.body ?? {});
     const email = grant?.email ?? EMULATOR_USER;
     Object.assign(token.payload, {
-      sub: subjectOf(email),
+      sub: emulatedSubjectOf(email),
       email,
       email_verified: true,
       name: email.split("@")[0],
@@ -233,7 +231,7 @@ export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string 
   service.on("beforeUserinfo", (response: { body: Json }, req: IncomingMessage) => {
     const claims = decodeClaims(req.headers.authorization);
     const email = typeof claims?.email === "string" ? claims.email : EMULATOR_USER;
-    response.body = { sub: subjectOf(email), email, email_verified: true, name: email.split("@")[0] };
+    response.body = { sub: emulatedSubjectOf(email), email, email_verified: true, name: email.split("@")[0] };
   });
 
   /** The token endpoint's own grants: JWT-bearer (service accounts) and revocation. */

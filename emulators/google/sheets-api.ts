@@ -6,7 +6,7 @@ import { badRequest, invalidValue, unknownField, unparsableRange } from "./error
 import { appendTable } from "./append-table";
 import { copyPaste, cutPaste } from "./copy-paste";
 import { applyFields, parseFields } from "./fields";
-import { Calculator, isError } from "./formulas";
+import { Calculator } from "./formulas";
 import { ensureRoom } from "./grid-limits";
 import { createDeveloperMetadata, deleteDeveloperMetadata, shiftOnDelete, shiftOnInsert } from "./metadata";
 import { localeRules, type LocaleRules } from "./locales";
@@ -15,6 +15,7 @@ import { noteAt, noteExtent, setNote, shiftNotes } from "./notes";
 import { cellAt, setCell, touch, usedRowCount, type Spreadsheet, type Tab } from "./model";
 import { DEFAULT_FORMAT, DEFAULT_THEME } from "./spreadsheet-defaults";
 import { userEnteredCell } from "./user-entered";
+import { isError } from "./values";
 
 type Json = Record<string, unknown>;
 type Bounds = Required<GridRange>;

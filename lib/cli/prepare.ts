@@ -10,9 +10,8 @@ import { createPublicKey } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DATABASE_GATE_VAR } from "@/db/gate";
-import { subjectOf } from "@/emulators/google/subject";
 import type { DemoAccount } from "@/lib/accounts/demo";
-import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
+import { EMULATOR_DEFAULTS, emulatedSubjectOf } from "@/lib/google/emulator-defaults";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, type AppConfig } from "@/lib/env";
 import { limitStoreProblem } from "@/lib/limits/store-check";
 import { buildIsStale, freshBuildTime, nextBin } from "./build-state.mjs";
@@ -50,7 +49,7 @@ async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined>
   // account modules) have loaded.
   const [{ openDatabase, setDatabase }, { describeDatabaseError, migrateDatabase }, { DEMO_EMAIL, seedDemo }] = await Promise.all([
     import("@/db/client"),
-    import("@/db/migrate"),
+    import("@/db/migrator"),
     import("@/lib/accounts/demo"),
   ]);
   const target = cfg.database.kind === "postgres" ? cfg.database.url : cfg.database.dir;
@@ -63,7 +62,7 @@ async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined>
     setDatabase(handle);
     // On the emulator anyone can sign in as any address: link the demo account to the address
     // the banner names, so the demo can be seen in the dashboard too.
-    return await seedDemo(cfg, { googleSubject: cfg.google.emulated ? subjectOf(DEMO_EMAIL) : undefined });
+    return await seedDemo(cfg, { googleSubject: cfg.google.emulated ? emulatedSubjectOf(DEMO_EMAIL) : undefined });
   } catch (err) {
     fail(describeDatabaseError(err, target));
   } finally {

@@ -1,7 +1,7 @@
 // The limit store in process memory (embedded defaults, tests): the same answers as the Lua
 // scripts give on Redis, for one instance.
 import { keepSnapshot, loadSnapshot, type StoreSnapshot } from "./memory-snapshot";
-import type { ConsumeResult, ConsumeSpec, LimitStore, Versioned } from "./store";
+import type { ConsumeResult, ConsumeSpec, LimitStore, Versioned } from "./store-types";
 
 /** A record the authorize script may count against: present, not revoked, of this sheet and account. */
 function qualifies(record: unknown, expect: { sheetId: string; userId: string }): boolean {

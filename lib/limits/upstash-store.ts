@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import type { Redis } from "@upstash/redis";
 import { ADD_TO_LEDGER, ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SEAL_USAGE, SET_IF_NEWER } from "./lua-scripts";
 import { metrics } from "@/lib/observability/metrics";
-import type { ConsumeResult, ConsumeSpec, LimitStore, UsageLedger } from "./store";
+import type { ConsumeResult, ConsumeSpec, LimitStore, UsageLedger } from "./store-types";
 
 /** The ledger of one database's usage, and the set of its sealed batches. */
 const ledgerKey = (scope: string) => `sheetapi:usage:${scope}:ledger`;

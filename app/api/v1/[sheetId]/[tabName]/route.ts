@@ -2,12 +2,12 @@ import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { csvResponse, jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
-import { idempotent, REPLAYED } from "@/lib/http/idempotency";
 import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/http/with-api-key";
-import { deleteWhere, updateEach, updateWhere, upsertRows, type DeleteResult } from "@/lib/sheets/write/bulk-writes";
+import { deleteWhere, updateEach, updateWhere, upsertRows } from "@/lib/sheets/write/bulk-writes";
 import { checkWriteParams } from "@/lib/sheets/read/query-params";
 import { createRows } from "@/lib/sheets/write/row-writes";
 import { findReadTab, findWriteTab, listAnswer, listCsv } from "@/lib/sheets/read/rows-api";
+import { idempotentWrite } from "@/lib/sheets/write/replay";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string };
@@ -41,13 +41,11 @@ export const POST = withApiKey<Params>(
     const upsert = url.searchParams.get("upsert");
     if (upsert !== null) requirePermission(key, "read", UPSERT_READS);
     const body = await readJsonBody(req);
-    return idempotent(req, key.userId, upsert === null ? body : { upsert, body }, async (attempt) => {
+    return idempotentWrite(req, key.userId, upsert === null ? body : { upsert, body }, async (replay, answerOf) => {
       const tab = await findWriteTab(sheet, params.tabName);
-      const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, earlierAnswer: attempt?.earlier?.answer, ifMatch: req.headers.get("if-match") };
-      const data = upsert === null ? await createRows(sheet, tab, body, opts) : await upsertRows(sheet, tab, upsert, body, opts);
-      // An earlier request with this key was written after all: its answer, nothing written again.
-      const answer = data === "earlier-landed" ? (attempt!.earlier!.answer as typeof data) : data;
-      return ok({ data: answer }, { status: upsert !== null && (answer as { created?: number }).created === 0 ? 200 : 201, headers: data === "earlier-landed" ? REPLAYED : undefined });
+      const opts = { ...replay, ifMatch: req.headers.get("if-match") };
+      const answer = answerOf(upsert === null ? await createRows(sheet, tab, body, opts) : await upsertRows(sheet, tab, upsert, body, opts));
+      return ok({ data: answer }, { status: upsert !== null && (answer as { created?: number }).created === 0 ? 200 : 201 });
     });
   },
   { permission: "write" },
@@ -69,11 +67,10 @@ export const PATCH = withApiKey<Params>(
     const search = new URL(req.url).searchParams;
     if (choosesByValue(search)) requirePermission(key, "read", FILTERED_WRITES_READ);
     const body = await readJsonBody(req);
-    return idempotent(req, key.userId, { search: search.toString(), body }, async (attempt) => {
+    return idempotentWrite(req, key.userId, { search: search.toString(), body }, async (replay, answerOf) => {
       const tab = await findWriteTab(sheet, params.tabName);
-      const opts = { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") };
-      const data = Array.isArray(body) ? await updateEach(sheet, tab, search, body, opts) : await updateWhere(sheet, tab, search, body, opts);
-      return ok({ data: data === "earlier-landed" ? attempt!.earlier!.answer : data }, { headers: data === "earlier-landed" ? REPLAYED : undefined });
+      const opts = { ...replay, ifMatch: req.headers.get("if-match") };
+      return ok({ data: answerOf(Array.isArray(body) ? await updateEach(sheet, tab, search, body, opts) : await updateWhere(sheet, tab, search, body, opts)) });
     });
   },
   { permission: "write" },
@@ -85,12 +82,11 @@ export const DELETE = withApiKey<Params>(
   async ({ req, params, sheet, key }) => {
     const search = new URL(req.url).searchParams;
     if (choosesByValue(search)) requirePermission(key, "read", FILTERED_WRITES_READ);
-    return idempotent(req, key.userId, { search: search.toString() }, async (attempt) => {
+    return idempotentWrite(req, key.userId, { search: search.toString() }, async (replay, answerOf) => {
       const tab = await findWriteTab(sheet, params.tabName);
-      const data = await deleteWhere(sheet, tab, search, { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, ifMatch: req.headers.get("if-match") });
-      const answer = (data === "earlier-landed" ? attempt!.earlier!.answer : data) as DeleteResult;
+      const answer = answerOf(await deleteWhere(sheet, tab, search, { ...replay, ifMatch: req.headers.get("if-match") }));
       const message = answer.dry_run ? `${answer.matched} row(s) of "${tab.name}" match; nothing was deleted (dry run).` : `${answer.deleted} row(s) deleted from "${tab.name}".`;
-      return ok({ message, data: answer }, { headers: data === "earlier-landed" ? REPLAYED : undefined });
+      return ok({ message, data: answer });
     });
   },
   { permission: "write" },
