@@ -66,6 +66,29 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(two.driveChecks).toBeLessThanOrEqual(Math.ceil(BUSY_MS / CHECK_MS) + 1);
   });
 
+  it("takes another instance's write for the write on every instance: the other tabs' copies stay, whoever checked Drive last", async () => {
+    const sheetId = String((await svc.admin("/spreadsheets", {
+      title: `Fleet writes ${storeName}`,
+      members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "apple"]] }, { title: "Other", rows: [["id", "name"], [1, "kept"]] }],
+    })).spreadsheetId);
+    const user = await createUser({ email: `fleet-writes-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+    const key = await registeredKey(user, sheetId);
+    const [a, b] = instances.map((i) => instanceClient(i, sheetId, key));
+    for (const c of [a!, b!]) expect((await c.list("Other")).status).toBe(200);
+    expect((await a!.create("Items", { name: "by a" })).status).toBe(201);
+    // b checks Drive (a's write counted), and the fleet keeps its answer; then b writes.
+    await sleep(CHECK_MS + 50);
+    expect((await b!.list("Other")).headers.get("x-cache")).toBe("HIT");
+    await sleep(CHECK_MS + 50);
+    expect((await b!.create("Items", { name: "by b" })).status).toBe(201);
+    // a takes b's answer, then asks Drive: the change it finds is b's write, not an edit.
+    await sleep(CHECK_MS + 50);
+    svc.google.calls.clear();
+    expect((await a!.list("Other")).headers.get("x-cache")).toBe("HIT");
+    expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
+  });
+
   it("still shows an edit made in the sheet on both instances within the TTL while Drive's time lags it", async () => {
     const { sheetId, clients } = await busySheet();
     for (const c of clients) await c.list("Items");
