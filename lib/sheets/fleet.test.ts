@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
-import { setLimitStore } from "@/lib/limits/store";
+import { getLimitStore, setLimitStore } from "@/lib/limits/store";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
@@ -87,6 +87,19 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     svc.google.calls.clear();
     expect((await a!.list("Other")).headers.get("x-cache")).toBe("HIT");
     expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
+  });
+
+  it("hands a failed Drive check to the other instances too: they wait for the next interval, as the instance that asked does", async () => {
+    const { sheetId, clients } = await busySheet();
+    svc.google.faults.add({ route: "files.get", status: 503, count: -1 });
+    try {
+      await sleep(CHECK_MS + 50);
+      expect((await clients[0]!.list("Items")).status).toBe(200);
+      const [answer] = await getLimitStore().mget<{ v: number }>([`sheetapi:drive:${sheetId}`]);
+      expect(Date.now() - (answer?.v ?? 0)).toBeLessThan(CHECK_MS);
+    } finally {
+      svc.google.faults.clear();
+    }
   });
 
   it("still shows an edit made in the sheet on both instances within the TTL while Drive's time lags it", async () => {
