@@ -11,8 +11,9 @@
 //   told so with the batch's write id (one id: the batch lands whole or not at all, so an
 //   Idempotency-Key retry of any of them learns the truth from it). A batch Google refuses as
 //   invalid (400: nothing was written) may be refused for one part's sake (a value Google will
-//   not store, rows the spreadsheet has no room for): its parts are then sent again one by one,
-//   each planned and guarded alone, so only the part Google refuses gets Google's error.
+//   not store, rows the spreadsheet has no room for): its parts are then sent again apart, one
+//   batch after the other, each planned again and guarded (part by part; a large batch in halves
+//   first), so only the part Google refuses gets Google's error.
 // - A batch is capped by size as well as by count (MAX_BATCH_BYTES), so coalescing never builds
 //   a request Google would refuse for its size where the parts alone would pass.
 // - The batch's answer reads the whole tab back as the sheet now shows it (formulas anywhere in
@@ -266,7 +267,7 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
   } catch (err) {
     if (refusedAsInvalid(err)) {
       // Refused for one part's sake, maybe: each part alone, so only the one Google refuses fails.
-      if (parts.length > 1) return sendAlone(queue, data, parts.map((p) => p.w), deferred);
+      if (parts.length > 1) return sendApart(queue, data, parts.map((p) => p.w), deferred);
       // Nothing was written: the tab as read is still the tab as it is.
       parts[0]!.w.reject(err);
       return { after: data, deferred };
@@ -291,21 +292,28 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
   return { after: installed ? after : undefined, deferred };
 }
 
+/** A refused batch of at most this many parts is sent again part by part; a larger one in halves first. */
+const ALONE_UP_TO = 4;
+
 /**
- * The parts of a refused batch, each planned again and sent as a batch of its own, one after the
- * other, each on the tab as the one before left it. One that ends without a copy of the tab from
- * its own answer leaves the rest to the next turn of the lock, which settles and reads first.
+ * The parts of a refused batch sent again apart, one batch after the other, each planned again on
+ * the tab as the one before left it: part by part, or for a large batch in halves (each refused
+ * half is split again), so one part Google refuses costs a few more writes, not one per part of
+ * the minute's quota. One that ends without a copy of the tab from its own answer leaves the rest
+ * to the next turn of the lock, which settles and reads first.
  */
-async function sendAlone(queue: Queue, data: TabData, jobs: Waiting[], deferred: Waiting[]): Promise<BatchResult> {
+async function sendApart(queue: Queue, data: TabData, jobs: Waiting[], deferred: Waiting[]): Promise<BatchResult> {
+  const half = Math.ceil(jobs.length / 2);
+  const groups = jobs.length > ALONE_UP_TO ? [jobs.slice(0, half), jobs.slice(half)] : jobs.map((w) => [w]);
   let current: TabData | undefined = data;
-  for (const [i, w] of jobs.entries()) {
+  for (const [i, group] of groups.entries()) {
     if (!current) {
-      deferred.push(...jobs.slice(i));
+      deferred.push(...groups.slice(i).flat());
       break;
     }
-    const alone = await writeBatch(queue, current, [w]);
-    deferred.push(...alone.deferred);
-    current = alone.after;
+    const apart = await writeBatch(queue, current, group);
+    deferred.push(...apart.deferred);
+    current = apart.after;
   }
   return { after: current, deferred };
 }
