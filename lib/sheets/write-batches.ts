@@ -234,8 +234,9 @@ async function planParts(batch: BatchPlan, jobs: Waiting[]): Promise<{ parts: { 
 }
 
 /**
- * Plans, sends and answers one batch. Every way it ends without a copy from its own answer marks
- * the tab's copies out of date, on every instance, before any of its requests is answered.
+ * Plans, sends and answers one batch. Whenever something may have been written that no copy from
+ * the batch's own answer shows, the tab's copies are marked out of date, on every instance, before
+ * any of its requests is answered (a batch Google refused wrote nothing: the tab as read stands).
  */
 async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise<BatchResult> {
   const { sheet, model, kind } = queue;
