@@ -11,6 +11,9 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey, uploadServiceAccountKey } from "@/testing/google";
+import { createRows } from "./row-writes";
+import { findWriteTab } from "./rows-api";
+import { toSheetRecord } from "./sheet-record";
 
 const PER_IDENTITY = 3;
 const ACCOUNTS = [1, 2, 3].map((n) => ({
@@ -76,6 +79,18 @@ describe("several service accounts", () => {
     const row = await getSheet({ id: sheetId });
     expect([row?.access, row?.serviceAccount, row?.writable]).toEqual(["service_account", ACCOUNTS[2]!.client_email, true]);
     expect((await api.create("Items", { name: "pear" })).status).toBe(201);
+  });
+
+  it("sends a write made after the sheet's record changed with the new record, not the one an earlier queued write brought", async () => {
+    setLimitStore(memoryStore()); // a new minute
+    const { sheetId } = await sharedWith(ACCOUNTS[1]!.client_email);
+    const current = toSheetRecord((await getSheet({ id: sheetId }))!);
+    // The record as it was before the sheet was registered again with another service account.
+    const earlier = { ...current, v: current.v - 1, serviceAccount: ACCOUNTS[0]!.client_email };
+    const model = await findWriteTab(current, "Items");
+    const [before, after] = await Promise.allSettled([createRows(earlier, model, { name: "before" }), createRows(current, model, { name: "after" })]);
+    expect(before.status).toBe("rejected");
+    expect(after).toMatchObject({ status: "fulfilled", value: { created: 1 } });
   });
 
   it("gives each identity its own quota: three serve three times the Sheets reads of one before the guard refuses", async () => {

@@ -8,12 +8,16 @@
 // (reads then fall back to their last good copy). Drive change checks have their own, larger
 // quota and are not reserved here; the re-checks of registrants' access (Drive files.get with
 // their own grants) are, as kind "drive", under Drive's default quotas (DRIVE_PER_MINUTE).
-// Fair shares: in a calendar minute one customer account may take at most
-// GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the other accounts have left free in each window. One
-// account's burst through the shared service account leaves the others half the window; two
-// accounts acting together (plans change without payment) still leave a third of it, three a
-// fourth, and so on; and an account always gets a call while the window has a slot. A fixed half
-// each would let two accounts take it all and leave every other account's calls a 503.
+// Fair shares apply under contention only: in a calendar minute, an account whose calls are the
+// only ones on a window may use all of it (a lone busy client is not held to half a quota nobody
+// else wants); once other accounts have used the window that minute, one account may take at most
+// GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the others have left free. One account's burst then
+// leaves the others half the window; two accounts acting together (plans change without payment)
+// still leave a third of it, three a fourth, and so on; and an account always gets a call while
+// the window has a slot. A fixed half each would let two accounts take it all and leave every
+// other account's calls a 503. The share is reckoned from counts of one kind: the identity's and
+// the account's calls in the same calendar minute. The identity's sliding minute (the burst
+// window) is what keeps Google's own per-minute quota, whatever the calendar says.
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore, type ConsumeSpec } from "@/lib/limits/store";
@@ -41,24 +45,29 @@ export type CallKind = "read" | "write" | "drive";
  */
 export const DRIVE_PER_MINUTE = 12_000;
 
-/** Windows after the burst: the project's, then the account's share of the identity and the project. */
+/** Windows after the burst: the project's, the identity's calendar minute, then the account's share of the identity and the project. */
 const PROJECT = 1;
+const IDENTITY_MINUTE = 2;
 
 /**
  * The call's windows at `now`. `used`: each window's use as the store has it now (burst first),
- * which sets the account's share (`fairLimit`); without it, the share of an empty minute.
+ * which sets the account's limit (`accountLimit`); without it, the limit of an empty minute.
  */
 function spec(identity: string, kind: CallKind, account: string | undefined, now: number, used: readonly number[] = []): ConsumeSpec {
   const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: sheetsPerIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: sheetsPerProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
   const [perIdentity, perProject] = kind === "drive" ? [DRIVE_PER_MINUTE, DRIVE_PER_MINUTE] : [sheetsPerIdentity, sheetsPerProject];
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
   const expireAt = minute + MINUTE_MS;
-  const counters = [{ key: `sheetapi:gq:${kind}:project:${minute}`, limit: perProject, expireAt }];
+  const counters = [
+    { key: `sheetapi:gq:${kind}:project:${minute}`, limit: perProject, expireAt },
+    // Never fuller than the burst window (which holds every call of this calendar minute): it counts, for the shares.
+    { key: `sheetapi:gq:${kind}:id:${identity}:${minute}`, limit: perIdentity, expireAt },
+  ];
   if (account !== undefined && share < 1) {
-    const [identityUsed = 0, projectUsed = 0, ownIdentity = 0, ownProject = 0] = used;
+    const [, projectUsed = 0, identityUsed = 0, ownIdentity = 0, ownProject = 0] = used;
     counters.push(
-      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: fairLimit(perIdentity, share, identityUsed, ownIdentity), expireAt },
-      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: fairLimit(perProject, share, projectUsed, ownProject), expireAt },
+      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: accountLimit(perIdentity, share, identityUsed, ownIdentity), expireAt },
+      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: accountLimit(perProject, share, projectUsed, ownProject), expireAt },
     );
   }
   return { now, member: `${now}:${Math.random().toString(36).slice(2)}`, burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS }, counters };
@@ -72,8 +81,13 @@ export function fairLimit(window: number, share: number, used: number, own: numb
   return Math.max(1, Math.floor((window - Math.max(0, used - own)) * share));
 }
 
+/** An account's limit in one window this minute: all of it while no other account used it, else its fair share. */
+export function accountLimit(window: number, share: number, used: number, own: number): number {
+  return used - own <= 0 ? window : fairLimit(window, share, used, own);
+}
+
 function whose(exceeded: number): string {
-  if (exceeded === 0) return "Google identity";
+  if (exceeded === 0 || exceeded === IDENTITY_MINUTE) return "Google identity";
   return exceeded === PROJECT ? "service" : "account's fair share of the service";
 }
 
@@ -90,7 +104,7 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
     try {
       // The account's share depends on what the others use now: read, not counted (the windows
       // themselves stay atomic in the consume that follows).
-      if (s.counters.length > 1) s = spec(identity, kind, account, now, (await getLimitStore().peek(s)).used);
+      if (s.counters.length > 2) s = spec(identity, kind, account, now, (await getLimitStore().peek(s)).used);
       result = await getLimitStore().consume(s);
     } catch {
       return; // Without the store the guard cannot count; Google's own 429s are still retried.

@@ -1,9 +1,11 @@
 // The change epoch's rule: a new modifiedTime starts a new epoch unless writes through the
-// service explain it; Drive's silence or failure changes nothing.
-import { describe, expect, it } from "vitest";
-import { noteAnswer, type Watch } from "./change-check";
+// service explain it (no later than the newest write the service confirmed, on any instance; or,
+// where that time is unknown, the write count moved); Drive's silence or failure changes nothing.
+import { afterAll, describe, expect, it } from "vitest";
+import { memoryStore, setLimitStore, type LimitStore } from "@/lib/limits/store";
+import { changeEpoch, driveClaimKey, noteAnswer, type Watch } from "./change-check";
 
-const watch = (over: Partial<Watch> = {}): Watch => ({ modifiedTime: "t0", writes: 3, epoch: 7, checkedAt: 0, ownWriteAt: -Infinity, ownWrites: 0, ...over });
+const watch = (over: Partial<Watch> = {}): Watch => ({ modifiedTime: "t0", writes: 3, epoch: 7, checkedAt: 0, ...over });
 
 describe("noteAnswer", () => {
   it("keeps the epoch while the file is unchanged or Drive cannot tell", () => {
@@ -20,30 +22,28 @@ describe("noteAnswer", () => {
     expect(w.modifiedTime).toBe("t1");
   });
 
-  it("takes a change as explained when another instance wrote, or it is no later than this instance's last write", () => {
+  it("takes a change as explained when the write count moved (the time of the newest write unknown), or it is no later than the newest write", () => {
     const byCount = watch();
     noteAnswer(byCount, "t1", 4, 10);
     expect([byCount.epoch, byCount.writes]).toEqual([7, 4]);
     const wroteAt = Date.parse("2026-01-01T10:00:00.500Z");
-    const byOwnWrite = watch({ modifiedTime: "2026-01-01T09:00:00.000Z", ownWriteAt: wroteAt, ownWrites: 1 });
-    noteAnswer(byOwnWrite, "2026-01-01T10:00:00.400Z", 4, 10); // the write itself, as Drive dates it
-    expect([byOwnWrite.epoch, byOwnWrite.ownWrites]).toEqual([7, 0]);
+    const byOwnWrite = watch({ modifiedTime: "2026-01-01T09:00:00.000Z" });
+    noteAnswer(byOwnWrite, "2026-01-01T10:00:00.400Z", 4, 10, wroteAt); // the write itself, as Drive dates it
+    expect(byOwnWrite.epoch).toBe(7);
   });
 
-  it("does not take an edit made after this instance's own write for the write, though the write count moved", () => {
+  it("does not take an edit made after the newest write for the write, though the write count moved", () => {
     const wroteAt = Date.parse("2026-01-01T10:00:00.500Z");
-    const w = watch({ modifiedTime: "2026-01-01T09:00:00.000Z", ownWriteAt: wroteAt, ownWrites: 1 });
-    noteAnswer(w, "2026-01-01T10:00:01.000Z", 4, 10); // an edit in the Sheets UI after the write
+    const w = watch({ modifiedTime: "2026-01-01T09:00:00.000Z" });
+    noteAnswer(w, "2026-01-01T10:00:01.000Z", 4, 10, wroteAt); // an edit in the Sheets UI after the write
     expect(w.epoch).not.toBe(7);
     const afterEdit = w.epoch;
-    // This instance's own write moves the count too, but is no other instance's: not explained.
-    w.ownWrites = 1;
-    noteAnswer(w, "2026-01-01T10:00:02.000Z", 5, 20);
+    // A write counted, but confirmed before the change Drive reports: not explained.
+    noteAnswer(w, "2026-01-01T10:00:02.000Z", 5, 20, wroteAt);
     expect(w.epoch).not.toBe(afterEdit);
-    // Another instance's write, counted beside this one's, explains the next change.
+    // Another instance's write, confirmed after the next change, explains it.
     const afterOwn = w.epoch;
-    w.ownWrites = 1;
-    noteAnswer(w, "2026-01-01T10:00:03.000Z", 7, 30);
+    noteAnswer(w, "2026-01-01T10:00:03.000Z", 7, 30, Date.parse("2026-01-01T10:00:03.200Z"));
     expect(w.epoch).toBe(afterOwn);
   });
 
@@ -60,5 +60,27 @@ describe("noteAnswer", () => {
     const w = watch({ modifiedTime: undefined, writes: undefined });
     noteAnswer(w, "t0", 3, 10);
     expect(w.epoch).not.toBe(7);
+  });
+});
+
+describe("changeEpoch on an instance that lost the Drive check to another", () => {
+  afterAll(() => setLimitStore(undefined));
+
+  it("looks for the other instance's answer in the store at most once per short interval, not on every read", async () => {
+    const inner = memoryStore();
+    let looks = 0;
+    const counting: LimitStore = new Proxy(inner, {
+      get: (target, prop, receiver) => {
+        if (prop === "mget") return (keys: string[]) => (looks++, target.mget(keys));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    setLimitStore(counting);
+    const sheet = { id: `lost-claim-${Date.now()}`, access: "public" as const, refreshTokenCiphertext: null };
+    // Another instance claimed this interval's check and has not answered yet.
+    await inner.putIfAbsent(driveClaimKey(sheet.id), {}, 60);
+    const epoch = await changeEpoch(sheet);
+    for (let i = 0; i < 50; i++) expect(await changeEpoch(sheet)).toBe(epoch);
+    expect(looks).toBeLessThanOrEqual(2);
   });
 });

@@ -10,13 +10,17 @@
 // edit by minutes.
 //
 // Writes through the service change the file too, and their tabs are re-read through their own
-// versions: a change of modifiedTime that writes explain must not throw away the other tabs. A
-// change is explained when Drive's modifiedTime is no later than this instance's last confirmed
-// write (so Drive is not asked after each write, and an edit in the Sheets UI after the write,
-// being later, is not taken for it), or when other instances wrote since the last change seen
-// (the sheet's write count in the store moved by more than this instance's own writes). An edit
-// that lands together with a write is then shown by the TTL, not sooner: DECISIONS 12 lets Drive
-// make an edit show sooner, never later.
+// versions: a change of modifiedTime that writes explain must not throw away the other tabs. Next
+// to the sheet's write count, the limit store keeps when the newest write the service confirmed
+// for the sheet was confirmed (any instance, any tab): a Drive modifiedTime no later than that is
+// explained by the service's own writes, on every instance (so Drive is not asked after each
+// write, and an edit in the Sheets UI after the write, being later, is not taken for it). Where
+// the store has no such time, a change is explained when the write count moved since the last
+// change seen. An edit that lands together with a write is then shown by the TTL, not sooner:
+// DECISIONS 12 lets Drive make an edit show sooner, never later.
+// An instance that finds the fleet's answer old and loses the claim to another does not look in
+// the store again on every read: it looks at most once per LOOK_AGAIN_MS until the answer comes,
+// and a check that failed is published too, so the others wait for the next interval alike.
 // Epochs are random, so every instance means the same change by the same epoch.
 import { randomInt } from "node:crypto";
 import { withinDeadline } from "@/lib/deadline";
@@ -35,10 +39,8 @@ export interface Watch {
   writes: number | undefined;
   epoch: number;
   checkedAt: number;
-  /** When this instance's last write to the sheet was confirmed (ms; -Infinity: none yet). */
-  ownWriteAt: number;
-  /** This instance's writes counted in the sheet's write count since `writes` was taken. */
-  ownWrites: number;
+  /** When this instance last looked at the fleet's answer (ms; -Infinity: never). */
+  lookedAt?: number;
   flight?: Promise<void>;
   /** This instance's look at the fleet's last answer, shared by concurrent readers. */
   looking?: Promise<void>;
@@ -62,6 +64,11 @@ const FLEET_ANSWER_TTL_SECONDS = 7 * 24 * 3600;
 
 /** The store key counting writes through the service to a sheet (any tab, any instance). */
 export const sheetWritesKey = (sheetId: string) => `sheetapi:data:${sheetId}`;
+/** Beside it: when the newest of those writes was confirmed (`v`, Unix ms). */
+export const sheetWrittenAtKey = (sheetId: string) => `sheetapi:data-at:${sheetId}`;
+const WRITTEN_AT_TTL_SECONDS = 7 * 24 * 3600;
+/** How long an instance that lost the claim waits before it looks for the claimant's answer again. */
+const LOOK_AGAIN_MS = 100;
 
 async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   try {
@@ -73,34 +80,47 @@ async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   }
 }
 
-async function writeCount(sheetId: string): Promise<number | undefined> {
+/** The sheet's write count and when its newest write was confirmed, as the store has them (undefined: the store could not say). */
+async function writeState(sheetId: string): Promise<{ writes?: number; writtenAt?: number }> {
   try {
-    const [count] = await getLimitStore().mget<unknown>([sheetWritesKey(sheetId)]);
-    return Number(count ?? 0);
+    const [count, at] = await getLimitStore().mget<unknown>([sheetWritesKey(sheetId), sheetWrittenAtKey(sheetId)]);
+    const writtenAt = (at as { v?: unknown } | null)?.v;
+    return { writes: Number(count ?? 0), writtenAt: typeof writtenAt === "number" ? writtenAt : undefined };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
-/** Takes Drive's answer: a change no write explains starts a new epoch. */
-export function noteAnswer(watch: Watch, modifiedTime: string | undefined, writes: number | undefined, now: number): void {
+/**
+ * Takes Drive's answer: a change no write explains starts a new epoch. `writtenAt`: when the
+ * newest write through the service was confirmed, fleet-wide (undefined: unknown, and the write
+ * count says instead).
+ */
+export function noteAnswer(watch: Watch, modifiedTime: string | undefined, writes: number | undefined, now: number, writtenAt?: number): void {
   watch.checkedAt = now;
   if (modifiedTime === undefined) return; // Drive could not tell: the TTL applies.
   if (modifiedTime !== watch.modifiedTime) {
-    const ownWrite = Date.parse(modifiedTime) <= watch.ownWriteAt;
-    const othersWrote = writes !== undefined && watch.writes !== undefined && writes - watch.writes > watch.ownWrites;
-    if (!(ownWrite || othersWrote) || watch.modifiedTime === undefined) watch.epoch = newEpoch();
+    const explained =
+      writtenAt !== undefined ? Date.parse(modifiedTime) <= writtenAt : writes !== undefined && watch.writes !== undefined && writes > watch.writes;
+    if (!explained || watch.modifiedTime === undefined) watch.epoch = newEpoch();
     watch.modifiedTime = modifiedTime;
     watch.writes = writes;
-    watch.ownWrites = 0;
   } else if (watch.writes === undefined) {
     watch.writes = writes;
-    watch.ownWrites = 0;
   }
 }
 
+/**
+ * After a write through the service to the sheet was confirmed (and counted in the sheet's write
+ * count): the change of modifiedTime it causes is explained by this time, on every instance,
+ * whenever Drive reports it, so Drive is not asked for it.
+ */
+export async function noteConfirmedWrite(sheetId: string, at = Date.now()): Promise<void> {
+  await getLimitStore().setIfNewer(sheetWrittenAtKey(sheetId), { v: at }, WRITTEN_AT_TTL_SECONDS);
+}
+
 const fleetKey = (sheetId: string) => `sheetapi:drive:${sheetId}`;
-const claimKey = (sheetId: string) => `sheetapi:drive-claim:${sheetId}`;
+export const driveClaimKey = (sheetId: string) => `sheetapi:drive-claim:${sheetId}`;
 
 /** Takes the fleet's answer when it is newer than what this instance knows. */
 function adopt(watch: Watch, answer: FleetAnswer | null | undefined): void {
@@ -122,12 +142,13 @@ function publish(sheetId: string, watch: Watch): void {
 async function lookFleet(sheet: WatchedSheet, watch: Watch, interval: number): Promise<void> {
   const store = getLimitStore();
   let claimed: boolean;
+  watch.lookedAt = Date.now();
   try {
     const [answer] = await store.mget<FleetAnswer>([fleetKey(sheet.id)]);
     adopt(watch, answer);
     if (Date.now() - watch.checkedAt < interval) return;
     // The claim lasts one interval: one Drive check per sheet and interval, whoever makes it.
-    claimed = await store.putIfAbsent(claimKey(sheet.id), {}, Math.max(interval, 1) / 1000);
+    claimed = await store.putIfAbsent(driveClaimKey(sheet.id), {}, Math.max(interval, 1) / 1000);
   } catch {
     claimed = true;
   }
@@ -135,9 +156,10 @@ async function lookFleet(sheet: WatchedSheet, watch: Watch, interval: number): P
 }
 
 function ask(sheet: WatchedSheet, watch: Watch): Promise<void> {
-  watch.flight ??= Promise.all([askDrive(sheet), writeCount(sheet.id)]).then(([modifiedTime, writes]) => {
-    noteAnswer(watch, modifiedTime, writes, Date.now());
-    if (modifiedTime !== undefined) publish(sheet.id, watch);
+  watch.flight ??= Promise.all([askDrive(sheet), writeState(sheet.id)]).then(([modifiedTime, { writes, writtenAt }]) => {
+    noteAnswer(watch, modifiedTime, writes, Date.now(), writtenAt);
+    // A failed check too: the others wait for the next interval, as this instance does.
+    publish(sheet.id, watch);
     watch.flight = undefined;
   });
   return watch.flight;
@@ -147,7 +169,7 @@ function watchOf(sheetId: string): Watch {
   let watch = watches.get(sheetId);
   if (!watch) {
     if (watches.size >= MAX_WATCHES) watches.delete(watches.keys().next().value!);
-    watch = { modifiedTime: undefined, writes: undefined, epoch: newEpoch(), checkedAt: -Infinity, ownWriteAt: -Infinity, ownWrites: 0 };
+    watch = { modifiedTime: undefined, writes: undefined, epoch: newEpoch(), checkedAt: -Infinity };
     watches.set(sheetId, watch);
   }
   return watch;
@@ -160,7 +182,8 @@ function watchOf(sheetId: string): Watch {
 export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promise<number> {
   const watch = watchOf(sheet.id);
   const interval = config().env.CHANGE_CHECK_INTERVAL_MS;
-  if (now - watch.checkedAt >= interval) {
+  // Past the interval, and not looked at the fleet's answer just now (a claim lost to another instance).
+  if (now - watch.checkedAt >= interval && !(now - (watch.lookedAt ?? -Infinity) < Math.min(interval, LOOK_AGAIN_MS))) {
     watch.looking ??= lookFleet(sheet, watch, interval).finally(() => (watch.looking = undefined));
     await withinDeadline(watch.looking, CHANGE_CHECK_WAIT_MS);
   }
@@ -174,18 +197,6 @@ export async function changeEpoch(sheet: WatchedSheet, now = Date.now()): Promis
  * epoch for the reads after it.
  */
 const CHANGE_CHECK_WAIT_MS = 300;
-
-/**
- * After this instance's write to the sheet was confirmed (and counted in the sheet's write
- * count): the change of modifiedTime it causes is explained by its time, whenever Drive reports
- * it, so Drive is not asked for it.
- */
-export function noteOwnWrite(sheet: WatchedSheet): void {
-  const watch = watches.get(sheet.id);
-  if (!watch) return;
-  watch.ownWriteAt = Date.now();
-  watch.ownWrites++;
-}
 
 /** The sheet's change epoch as this instance knows it, without asking Drive; undefined before Drive's first answer. */
 export function knownEpoch(sheetId: string): number | undefined {

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
-import { setLimitStore } from "@/lib/limits/store";
+import { getLimitStore, setLimitStore } from "@/lib/limits/store";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
@@ -64,6 +64,42 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(two.reads).toBeLessThanOrEqual(one.reads + 1);
     expect(two.driveChecks).toBeLessThanOrEqual(one.driveChecks + 1);
     expect(two.driveChecks).toBeLessThanOrEqual(Math.ceil(BUSY_MS / CHECK_MS) + 1);
+  });
+
+  it("takes another instance's write for the write on every instance: the other tabs' copies stay, whoever checked Drive last", async () => {
+    const sheetId = String((await svc.admin("/spreadsheets", {
+      title: `Fleet writes ${storeName}`,
+      members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
+      tabs: [{ title: "Items", rows: [["id", "name"], [1, "apple"]] }, { title: "Other", rows: [["id", "name"], [1, "kept"]] }],
+    })).spreadsheetId);
+    const user = await createUser({ email: `fleet-writes-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+    const key = await registeredKey(user, sheetId);
+    const [a, b] = instances.map((i) => instanceClient(i, sheetId, key));
+    for (const c of [a!, b!]) expect((await c.list("Other")).status).toBe(200);
+    expect((await a!.create("Items", { name: "by a" })).status).toBe(201);
+    // b checks Drive (a's write counted), and the fleet keeps its answer; then b writes.
+    await sleep(CHECK_MS + 50);
+    expect((await b!.list("Other")).headers.get("x-cache")).toBe("HIT");
+    await sleep(CHECK_MS + 50);
+    expect((await b!.create("Items", { name: "by b" })).status).toBe(201);
+    // a takes b's answer, then asks Drive: the change it finds is b's write, not an edit.
+    await sleep(CHECK_MS + 50);
+    svc.google.calls.clear();
+    expect((await a!.list("Other")).headers.get("x-cache")).toBe("HIT");
+    expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
+  });
+
+  it("hands a failed Drive check to the other instances too: they wait for the next interval, as the instance that asked does", async () => {
+    const { sheetId, clients } = await busySheet();
+    svc.google.faults.add({ route: "files.get", status: 503, count: -1 });
+    try {
+      await sleep(CHECK_MS + 50);
+      expect((await clients[0]!.list("Items")).status).toBe(200);
+      const [answer] = await getLimitStore().mget<{ v: number }>([`sheetapi:drive:${sheetId}`]);
+      expect(Date.now() - (answer?.v ?? 0)).toBeLessThan(CHECK_MS);
+    } finally {
+      svc.google.faults.clear();
+    }
   });
 
   it("still shows an edit made in the sheet on both instances within the TTL while Drive's time lags it", async () => {

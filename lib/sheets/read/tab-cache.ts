@@ -14,7 +14,7 @@
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/http/errors";
 import { getLimitStore } from "@/lib/limits/store";
-import { changeEpoch, knownEpoch, noteOwnWrite, sheetWritesKey } from "./change-check";
+import { changeEpoch, knownEpoch, noteConfirmedWrite, sheetWritesKey } from "./change-check";
 import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
 import { fingerprintOf, recordRead, verifiedElsewhere } from "./fleet-reads";
 import { withGoogle } from "@/lib/google/sheet-access";
@@ -330,11 +330,11 @@ export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | 
     if (entry) entry.version = OUT_OF_DATE;
   }
   const store = getLimitStore();
-  try {
-    await Promise.all([...tabs.map((tab) => store.incr(dataVersionKey(sheet.id, tab), VERSION_TTL_SECONDS)), store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS)]);
-  } finally {
-    noteOwnWrite(sheet);
-  }
+  await Promise.all([
+    ...tabs.map((tab) => store.incr(dataVersionKey(sheet.id, tab), VERSION_TTL_SECONDS)),
+    store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS),
+    noteConfirmedWrite(sheet.id),
+  ]);
 }
 
 /**
@@ -347,8 +347,7 @@ export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | 
  */
 export async function installWrittenCopy(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, model: TabModel, data: TabData, epoch: number): Promise<void> {
   const store = getLimitStore();
-  const [version] = await Promise.all([store.incr(dataVersionKey(sheet.id, model.name), VERSION_TTL_SECONDS), store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS)]);
-  noteOwnWrite(sheet);
+  const [version] = await Promise.all([store.incr(dataVersionKey(sheet.id, model.name), VERSION_TTL_SECONDS), store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS), noteConfirmedWrite(sheet.id)]);
   const key = entryKey(sheet.id, model.name);
   entries.delete(key);
   entries.set(key, { model, data, fetchedAt: data.readAt, version, epoch, fingerprint: fingerprintOf(data) });

@@ -33,6 +33,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
         { title: "Items", rows: [["id", "name", "qty", "total"], [1, "first", 1, "=SUM(C2:C500)"], ...Array.from({ length: N }, (_, i) => [i + 2, `row ${i + 2}`, 0])] },
         { title: "Plain", rows: [["name", "qty"], ["a", 1], ["b", 2]] },
         { title: "Guarded", rows: [["name", "status"], ["a", "new"], ["b", "new"]] },
+        { title: "Wide", rows: [["a", "b", "c"]] },
       ],
     })).spreadsheetId);
     const user = await createUser({ email: `batches-${storeName}-${randomUUID()}@example.com`, plan: "business" });
@@ -80,6 +81,64 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(good.map((a) => a.status)).toEqual([...Array(5).fill(200), ...Array(5).fill(201)]);
     const all = await names();
     for (let i = 0; i < 5; i++) expect(all).toEqual(expect.arrayContaining([`good ${i}`, `good new ${i}`]));
+  });
+
+  it("sends the parts of a batch Google refuses one by one: only the create Google refuses fails, the others are written", async () => {
+    // A spreadsheet holds at most 10 million cells (GOOGLE.md): Filler leaves Narrow (2 columns) room for 3 more rows.
+    const roomy = String((await svc.admin("/spreadsheets", {
+      title: `Room ${storeName}`,
+      members: { [SA]: "writer", "owner@example.com": "owner" },
+      tabs: [
+        { title: "Narrow", rows: [["id", "name"], [1, "first"]], rowCount: 2, columnCount: 2 },
+        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4 - 6, columnCount: 1 },
+      ],
+    })).spreadsheetId);
+    const user = await createUser({ email: `room-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+    const room = rowsClient(roomy, await registeredKey(user, roomy));
+    await room.list("Narrow");
+    svc.google.calls.clear();
+    const tooMany = Array.from({ length: 5 }, (_, i) => ({ name: `bulk ${i}` }));
+    const [one, bulk, two] = await Promise.all([room.create("Narrow", { name: "one" }), room.create("Narrow", tooMany), room.create("Narrow", { name: "two" })]);
+    expect([one!.status, bulk!.status, two!.status]).toEqual([201, 400, 201]);
+    expect(String(bulk!.body.message)).toMatch(/above the limit of 10000000 cells/);
+    // One refused batch, then each part alone: the two creates Google takes, and the one it refuses.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(4);
+    const rows = (await room.list("Narrow", "", { "Cache-Control": "no-cache" })).body.data as { name: string }[];
+    expect(rows.map((r) => r.name).sort()).toEqual(["first", "one", "two"]);
+  });
+
+  it("sends a large refused batch again in halves: one refused create among ten costs fewer writes than one per create", async () => {
+    // Room for 12 more rows of Narrow; the bulk create's 13 never fit.
+    const roomy = String((await svc.admin("/spreadsheets", {
+      title: `Halves ${storeName}`,
+      members: { [SA]: "writer", "owner@example.com": "owner" },
+      tabs: [
+        { title: "Narrow", rows: [["id", "name"], [1, "first"]], rowCount: 2, columnCount: 2 },
+        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4 - 24, columnCount: 1 },
+      ],
+    })).spreadsheetId);
+    const user = await createUser({ email: `halves-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+    const room = rowsClient(roomy, await registeredKey(user, roomy));
+    await room.list("Narrow");
+    svc.google.calls.clear();
+    const bulk = Array.from({ length: 13 }, (_, i) => ({ name: `bulk ${i}` }));
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => room.create("Narrow", { name: `single ${i}` })),
+      room.create("Narrow", bulk),
+      ...Array.from({ length: 3 }, (_, i) => room.create("Narrow", { name: `single ${i + 6}` })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([...Array(6).fill(201), 400, ...Array(3).fill(201)]);
+    // Part by part would be 1 + 10.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(8);
+    const rows = (await room.list("Narrow", "", { "Cache-Control": "no-cache" })).body.data as { name: string }[];
+    expect(rows.map((r) => r.name).sort()).toEqual(["first", ...Array.from({ length: 9 }, (_, i) => `single ${i}`)]);
+  });
+
+  it("caps a batch by size: creates weighing over a megabyte together go out as two batches, each answered 201", async () => {
+    const full = (c: string) => c.repeat(50_000); // a cell's most
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.create("Wide", { a: full(String(i)), b: full("b"), c: full("c") })));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeGreaterThanOrEqual(2);
   });
 
   it("decides a second update of one row after the first: its If-Match is checked against the row the first left", async () => {

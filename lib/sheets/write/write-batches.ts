@@ -7,9 +7,15 @@
 //   its ids, its 404, 409 or 412 are its own), in arrival order; one that depends on a part
 //   already in the batch (an If-Match on a row the batch updates, an id the batch writes) waits
 //   for the next batch, so it is decided as it would be after that part.
-// - A Google failure of the batch is every part's, with the write guard's rules: refused, none
-//   was written; unknown, each is told so with the batch's write id (one id: the batch lands whole
-//   or not at all, so an Idempotency-Key retry of any of them learns the truth from it).
+// - A Google failure of the batch is every part's, with the write guard's rules: unknown, each is
+//   told so with the batch's write id (one id: the batch lands whole or not at all, so an
+//   Idempotency-Key retry of any of them learns the truth from it). A batch Google refuses as
+//   invalid (400: nothing was written) may be refused for one part's sake (a value Google will
+//   not store, rows the spreadsheet has no room for): its parts are then sent again apart, one
+//   batch after the other, each planned again and guarded (part by part; a large batch in halves
+//   first), so only the part Google refuses gets Google's error.
+// - A batch is capped by size as well as by count (MAX_BATCH_BYTES), so coalescing never builds
+//   a request Google would refuse for its size where the parts alone would pass.
 // - The batch's answer reads the whole tab back as the sheet now shows it (formulas anywhere in
 //   the tab recalculated): each part's answer comes from it, and it becomes this instance's cached
 //   copy at the tab's new version (installWrittenCopy), so a read after a write costs no Google
@@ -32,7 +38,7 @@ import { fetchTab, installWrittenCopy, invalidateTabs } from "@/lib/sheets/read/
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
 
-type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites">>;
+type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "v">>;
 type RowData = sheets_v4.Schema$RowData;
 
 export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${sheetId}:${tab}`;
@@ -102,6 +108,13 @@ interface Queue {
   waiting: Waiting[];
 }
 
+/**
+ * The most a batch's requests may weigh, serialized, before the next part waits for another
+ * batch (a part alone always goes). GOOGLE.md names no request size limit; Google's Sheets
+ * usage-limits page recommends payloads of at most 2 MB, and a create's body is capped at 1 MB
+ * (DECISIONS 5): 1 MB keeps every coalesced batch well under the recommendation.
+ */
+export const MAX_BATCH_BYTES = 1024 * 1024;
 /** How long the first request of an idle tab waits for others to join its batch. */
 const JOIN_WINDOW_MS = 3;
 /** Batches one turn of the tab's lock may send: other instances' writers get their turn too. */
@@ -110,10 +123,12 @@ const queues = new Map<string, Queue>();
 
 /**
  * Queues a request's write of the tab; resolves with its answer. Requests of one kind, on one tab,
- * with the same way of writing (the sheet's access, RAW or as entered) share batches.
+ * made with the same version of the sheet's record share batches: a request made after the record
+ * changed (registered again, another service account or grant, access or way of writing changed)
+ * is sent with its own record, never with the one an earlier request brought.
  */
 export function queueWrite<T>(sheet: Sheet, model: TabModel, kind: BatchKind, job: WriteJob<T>): Promise<T> {
-  const key = [sheet.id, model.gid, model.name, kind.name, sheet.access, sheet.userEnteredWrites === true].join("\u0000");
+  const key = [sheet.id, sheet.v ?? "", model.gid, model.name, kind.name, sheet.access, sheet.userEnteredWrites === true, sheet.refreshTokenCiphertext ?? ""].join("\u0000");
   let queue = queues.get(key);
   if (!queue) {
     queues.set(key, (queue = { sheet, model, kind, waiting: [] }));
@@ -131,7 +146,6 @@ async function drain(key: string, queue: Queue): Promise<void> {
 /** One turn of the tab's lock: earlier writes settled, the tab read once, then batches while requests wait. */
 async function lockTurn(queue: Queue): Promise<void> {
   const { sheet, model } = queue;
-  let outOfDate = false;
   try {
     await withLock(tabLockKey(sheet.id, model.name), async () => {
       await settlePending(sheet, model);
@@ -148,7 +162,6 @@ async function lockTurn(queue: Queue): Promise<void> {
         }
         const batch = await writeBatch(queue, data, jobs);
         queue.waiting.unshift(...batch.deferred);
-        outOfDate ||= batch.outOfDate;
         // Without a copy from the write's own answer, the next batch starts a new turn (which settles and reads).
         if (!batch.after) return;
         data = batch.after;
@@ -158,8 +171,6 @@ async function lockTurn(queue: Queue): Promise<void> {
     // The lock, the store or an earlier write not settled: every request waiting fails alike.
     for (const w of queue.waiting.splice(0)) w.reject(err);
   }
-  // Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it.
-  if (outOfDate) await markOutOfDate(sheet, model);
 }
 
 /** Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it. */
@@ -175,26 +186,63 @@ function rejectWith(w: Waiting, error: () => unknown): void {
   }
 }
 
+/** Google refused the batch as invalid (400): under the write guard's rules nothing was written, and nothing can be later. */
+const refusedAsInvalid = (err: unknown) => err instanceof ApiError && err.code === "validation_error";
+
+const byteSize = (requests: SheetsRequest[]) => Buffer.byteLength(JSON.stringify(requests));
+
+interface BatchResult {
+  /** The tab as the batch's answer read it back, installed as this instance's copy; undefined: the next batch reads the tab again. */
+  after?: TabData;
+  /** Requests to plan again in a later batch. */
+  deferred: Waiting[];
+}
+
 /**
- * Plans, sends and answers one batch. `after`: the tab as the batch's answer read it back,
- * installed as this instance's copy; `outOfDate`: something may have been written without it.
+ * Plans each job against the batch, in arrival order. A job planned past MAX_BATCH_BYTES is
+ * undone (the batch's plan as before it) and waits, with every job after it, for the next batch.
  */
-async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise<{ after?: TabData; deferred: Waiting[]; outOfDate: boolean }> {
-  const { sheet, model, kind } = queue;
-  const batch: BatchPlan = { data, nextRow: data.lastRowNumber, ids: new Set(), rows: new Set(), guarded: new Set() };
+async function planParts(batch: BatchPlan, jobs: Waiting[]): Promise<{ parts: { w: Waiting; part: Part<unknown> }[]; deferred: Waiting[] }> {
   const parts: { w: Waiting; part: Part<unknown> }[] = [];
   const deferred: Waiting[] = [];
-  for (const w of jobs) {
+  let bytes = 0;
+  for (const [i, w] of jobs.entries()) {
+    const before = { nextRow: batch.nextRow, ids: new Set(batch.ids), rows: new Set(batch.rows), guarded: new Set(batch.guarded) };
     try {
       const planned = await w.job.plan(batch);
       if (planned === WAIT) deferred.push(w);
       else if ("done" in planned) w.resolve(planned.done);
-      else parts.push({ w, part: planned });
+      else {
+        const size = byteSize(planned.requests);
+        if (parts.length && bytes + size > MAX_BATCH_BYTES) {
+          batch.nextRow = before.nextRow;
+          for (const key of ["ids", "rows", "guarded"] as const) {
+            batch[key].clear();
+            for (const x of before[key] as Set<never>) batch[key].add(x);
+          }
+          deferred.push(...jobs.slice(i));
+          break;
+        }
+        bytes += size;
+        parts.push({ w, part: planned });
+      }
     } catch (err) {
       w.reject(err);
     }
   }
-  if (!parts.length) return { after: data, deferred, outOfDate: false };
+  return { parts, deferred };
+}
+
+/**
+ * Plans, sends and answers one batch. Whenever something may have been written that no copy from
+ * the batch's own answer shows, the tab's copies are marked out of date, on every instance, before
+ * any of its requests is answered (a batch Google refused wrote nothing: the tab as read stands).
+ */
+async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise<BatchResult> {
+  const { sheet, model, kind } = queue;
+  const batch: BatchPlan = { data, nextRow: data.lastRowNumber, ids: new Set(), rows: new Set(), guarded: new Set() };
+  const { parts, deferred } = await planParts(batch, jobs);
+  if (!parts.length) return { after: data, deferred };
 
   let unknownId: number | undefined;
   const unknownBatch = new ApiError("gateway_timeout", "The batch's outcome is unknown.");
@@ -218,8 +266,16 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
       outcome = await send(first);
     }
   } catch (err) {
+    if (refusedAsInvalid(err)) {
+      // Refused for one part's sake, maybe: each part alone, so only the one Google refuses fails.
+      if (parts.length > 1) return sendApart(queue, data, parts.map((p) => p.w), deferred);
+      // Nothing was written: the tab as read is still the tab as it is.
+      parts[0]!.w.reject(err);
+      return { after: data, deferred };
+    }
+    await markOutOfDate(sheet, model);
     for (const { w, part } of parts) w.reject(err === unknownBatch && unknownId !== undefined ? part.unknown(unknownId) : err);
-    return { deferred, outOfDate: true };
+    return { deferred };
   }
 
   const grid = outcome.updated ? gridOf(outcome.updated, model) : undefined;
@@ -234,7 +290,33 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
   const events = answers.flatMap((x) => ("a" in x && x.a.events ? [x.a.events] : []));
   if (events.length) await recordApiWrite(sheet.id, data, mergeEvents(events));
   answers.forEach((x, i) => ("a" in x ? parts[i]!.w.resolve(x.a.result) : parts[i]!.w.reject(x.err)));
-  return { after: installed ? after : undefined, deferred, outOfDate: false };
+  return { after: installed ? after : undefined, deferred };
+}
+
+/** A refused batch of at most this many parts is sent again part by part; a larger one in halves first. */
+const ALONE_UP_TO = 4;
+
+/**
+ * The parts of a refused batch sent again apart, one batch after the other, each planned again on
+ * the tab as the one before left it: part by part, or for a large batch in halves (each refused
+ * half is split again), so one part Google refuses costs a few more writes, not one per part of
+ * the minute's quota. One that ends without a copy of the tab from its own answer leaves the rest
+ * to the next turn of the lock, which settles and reads first.
+ */
+async function sendApart(queue: Queue, data: TabData, jobs: Waiting[], deferred: Waiting[]): Promise<BatchResult> {
+  const half = Math.ceil(jobs.length / 2);
+  const groups = jobs.length > ALONE_UP_TO ? [jobs.slice(0, half), jobs.slice(half)] : jobs.map((w) => [w]);
+  let current: TabData | undefined = data;
+  for (const [i, group] of groups.entries()) {
+    if (!current) {
+      deferred.push(...groups.slice(i).flat());
+      break;
+    }
+    const apart = await writeBatch(queue, current, group);
+    deferred.push(...apart.deferred);
+    current = apart.after;
+  }
+  return { after: current, deferred };
 }
 
 /** The written tab's grid in a batch's read-back (the only range asked for). */
