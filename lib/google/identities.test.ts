@@ -11,9 +11,9 @@ import { memoryStore, setLimitStore } from "@/lib/limits/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey, uploadServiceAccountKey } from "@/testing/google";
-import { createRows } from "./row-writes";
-import { findWriteTab } from "./rows-api";
-import { toSheetRecord } from "./sheet-record";
+import { createRows } from "@/lib/sheets/write/row-writes";
+import { findWriteTab } from "@/lib/sheets/read/rows-api";
+import { toSheetRecord } from "@/lib/sheets/registration/sheet-record";
 
 const PER_IDENTITY = 3;
 const ACCOUNTS = [1, 2, 3].map((n) => ({

@@ -51,7 +51,7 @@ describe("a lone client on default quotas", () => {
   });
 
   it("counts its own calls of the minute before as its own, not as other accounts': the next minute's share is not cut by them", async () => {
-    const { reserveGoogleCall } = await import("./google-quota");
+    const { reserveGoogleCall } = await import("./quota");
     const reserve = () => reserveGoogleCall("service-account:minutes@example.com", "read", "lone-account");
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
