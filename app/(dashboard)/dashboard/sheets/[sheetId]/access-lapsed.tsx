@@ -62,13 +62,19 @@ export function UnprovenNotice({ sheetId, until, compact = false }: { sheetId: s
  * now, and "Prove access again", which registers the sheet again (Google is asked with the
  * account's grant; restored, the same keys work again). Nothing when access is current.
  */
-export function AccessLapsedNotice({ sheetId, state, email, unprovenUntil }: { sheetId: string; state: AccessState; email: string | null; unprovenUntil?: string }) {
+export function AccessLapsedNotice({ sheetId, state, email, unprovenUntil, neverProven = false }: { sheetId: string; state: AccessState; email: string | null; unprovenUntil?: string; neverProven?: boolean }) {
   if (state === "unproven" && unprovenUntil) return <UnprovenNotice sheetId={sheetId} until={unprovenUntil} />;
   if (state !== "suspended" && state !== "read_only") return null;
   const who = email ? `Your Google account (${email})` : "The Google account you registered this sheet with";
   return (
     <div role="alert" data-testid="access-lapsed" data-state={state} className="space-y-3 rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-      {state === "suspended" ? (
+      {state === "suspended" && neverProven ? (
+        <p>
+          <strong>Suspended.</strong> This sheet was registered before SheetAPI asked Google to confirm access, and access was not
+          proven before the grace period ended. Every key of this sheet answers 403 and nothing of it is served, not even from a cache;
+          webhook deliveries have stopped and those waiting were dropped.
+        </p>
+      ) : state === "suspended" ? (
         <p>
           <strong>Suspended.</strong> {who} can no longer open this spreadsheet in Google (removed from it, link sharing turned off, or
           SheetAPI&apos;s access to your Google files revoked). Every key of this sheet answers 403 and nothing of it is served, not even

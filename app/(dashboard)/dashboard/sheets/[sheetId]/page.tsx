@@ -104,7 +104,7 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
 
       <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} target={target} />
 
-      <AccessLapsedNotice sheetId={sheet.id} state={sheet.accessState} email={sheet.grantEmail} unprovenUntil={unprovenUntil(sheet)?.toISOString()} />
+      <AccessLapsedNotice sheetId={sheet.id} state={sheet.accessState} email={sheet.grantEmail} unprovenUntil={unprovenUntil(sheet)?.toISOString()} neverProven={sheet.proof === "none"} />
 
       {sheet.needsReauth && (
         <p role="alert" data-testid="needs-reauth" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
