@@ -10,7 +10,7 @@ import { registerSheetAction } from "../../actions";
  * "Prove access": registers the sheet again, so Google is asked with the account's grant; proven,
  * the registration is current again with the same keys. Says what Google answered otherwise.
  */
-export function ProveAccessButton({ sheetId, label = "Prove access", tone = "red" }: { sheetId: string; label?: string; tone?: "red" | "amber" }) {
+export function ProveAccessButton({ sheetId, label = "Prove access", connect = "Connect Google again", tone = "red" }: { sheetId: string; label?: string; connect?: string; tone?: "red" | "amber" }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
@@ -30,7 +30,7 @@ export function ProveAccessButton({ sheetId, label = "Prove access", tone = "red
           className={`min-h-11 rounded-md px-3 py-1.5 font-medium text-white disabled:opacity-60 sm:min-h-0 ${colors}`}>
           {pending ? "Asking Google…" : label}
         </button>
-        <a href={`/auth/google?sheet_url=${encodeURIComponent(sheetId)}`} className="font-medium underline">Connect Google again</a>
+        <a href={`/auth/google?sheet_url=${encodeURIComponent(sheetId)}`} className="font-medium underline">{connect}</a>
       </div>
       {message && <p role="status" data-testid="prove-again-result" className="break-words">{message}</p>}
     </>
@@ -52,7 +52,7 @@ export function UnprovenNotice({ sheetId, until, compact = false }: { sheetId: s
           : " Its keys and webhooks work as before until then. Without proof by that date the sheet is suspended: every key answers 403 and its waiting webhook deliveries are dropped."}
       </p>
       {!compact && <p>Proving access takes one click if you have chosen this spreadsheet in Google Drive with your Google account; otherwise connect Google and choose it first.</p>}
-      <ProveAccessButton sheetId={sheetId} tone="amber" />
+      <ProveAccessButton sheetId={sheetId} connect="Connect Google" tone="amber" />
     </div>
   );
 }
