@@ -166,11 +166,12 @@ async function checkInTurn(sheet: SheetRecord): Promise<SheetRecord> {
 }
 
 /**
- * After a lost turn, once the winner's answer should be in: the store's record still says the
- * check is due, so the answer is read once from the database, where the winner recorded it (and
- * written to the store, which missed it). Still due there: this instance takes the next turn.
+ * Once a lost turn's answer should be in (or after a check that failed or was slow here): the
+ * store's record still says the check is due, so the answer is read once from the database, where
+ * the check recorded it (and written to the store, which missed it). Still due there: this
+ * instance takes the next turn.
  */
-async function answerOfLostTurn(sheet: SheetRecord): Promise<SheetRecord | undefined> {
+async function recordedAnswer(sheet: SheetRecord): Promise<SheetRecord | undefined> {
   const row = await getSheet({ id: sheet.id });
   if (!row || row.userId !== sheet.userId) return undefined;
   const recorded = toSheetRecord(row);
@@ -194,7 +195,7 @@ export async function currentAccess(sheet: SheetRecord): Promise<SheetRecord> {
   if (!flight) {
     askAgainAt.delete(sheet.id);
     const askedBefore = waitUntil !== undefined;
-    flight = (async () => (askedBefore ? await answerOfLostTurn(sheet) : undefined) ?? (await checkInTurn(sheet)))()
+    flight = (async () => (askedBefore ? await recordedAnswer(sheet) : undefined) ?? (await checkInTurn(sheet)))()
       .catch((err: unknown) => {
         log.warn({ sheet: sheet.id, ...errorFields(err) }, "sheets: access re-check failed");
         askAgainAt.set(sheet.id, Date.now() + CHECK_WAIT_MS);
