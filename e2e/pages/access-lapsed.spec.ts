@@ -29,6 +29,8 @@ async function expectNoSidewaysScroll(page: Page) {
 
 for (const width of [390, 1280]) {
   test(`the editor who lost access sees the sheet suspended; the owner takes it back (${width} px)`, async ({ page, browser, request }, testInfo) => {
+    // Two sign-ins, two consents and two Picker registrations: past 30 s on a loaded machine.
+    test.slow();
     const editor = `lapsed-${width}@example.com`;
     const owner = `takes-back-${width}@example.com`;
     const title = `Owner's sheet (${width})`;
@@ -96,6 +98,7 @@ async function madeBeforeProof(sheetId: string, unprovenSince: Date): Promise<vo
 for (const width of [390, 1280]) {
   test(`a registration made before proof is served during its grace: the page and the list say by when to prove access (${width} px)`, async ({ page, request }, testInfo) => {
     test.skip(!process.env.DATABASE_URL && !process.env.CI, "needs the server's Postgres (DATABASE_URL) to make a registration from before proof");
+    test.slow(); // a sign-in, a consent and a Picker registration before the notice
     const email = `before-proof-${width}@example.com`;
     const title = `Sheet from before proof (${width})`;
     const sheetId = await createSpreadsheet(title);
