@@ -90,10 +90,11 @@ export type SheetAccess = "public" | "service_account" | "oauth";
 /**
  * The registrant's proof as Google last confirmed it (DECISIONS 18): `current` (holds),
  * `read_only` (registered with edit proof, now only views: writes refused), `suspended` (cannot
- * open it any more, or no grant left to ask with: every key refused), `service` (the service's own
- * sheet, seeded in demo mode: no person to re-check).
+ * open it any more, or no grant left to ask with: every key refused), `unproven` (registered
+ * before proof existed, not proven since: served during ACCESS_PROOF_GRACE_MS, then suspended),
+ * `service` (the service's own sheet, seeded in demo mode: no person to re-check).
  */
-export type AccessState = "current" | "read_only" | "suspended" | "service";
+export type AccessState = "current" | "read_only" | "suspended" | "unproven" | "service";
 
 export const sheets = pgTable(
   "sheets",
@@ -118,6 +119,10 @@ export const sheets = pgTable(
     accessState: text("access_state").$type<AccessState>().notNull().default("current"),
     /** When Google last confirmed (or denied) the registrant's access; re-checked after ACCESS_RECHECK_INTERVAL_MS. */
     accessCheckedAt: timestamp("access_checked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** When Google refusing the sheet's grant last made the check due at once: at most once an interval. */
+    accessForcedAt: timestamp("access_forced_at", { withTimezone: true, mode: "date" }),
+    /** When a re-check first found this registration (made before proof existed) unproven: its grace counts from here. */
+    accessUnprovenSince: timestamp("access_unproven_since", { withTimezone: true, mode: "date" }),
     cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(10),
     /** How old a copy may be served (marked STALE) while Google is rate limiting or down; 0 = never. */
     maxStaleSeconds: integer("max_stale_seconds").notNull().default(300),

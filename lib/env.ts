@@ -75,6 +75,12 @@ const schema = z.object({
    * (DECISIONS 18: a change in Google takes effect within 5 minutes, so never longer).
    */
   ACCESS_RECHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(300_000),
+  /**
+   * How long a registration made before proof of access existed is still served once a re-check
+   * finds it unproven (counted from that check), so its owner can prove access before it is
+   * suspended. Default 14 days.
+   */
+  ACCESS_PROOF_GRACE_MS: z.coerce.number().int().min(0).default(14 * 24 * 60 * 60 * 1000),
   /** Whether the web server also runs the background work (webhook delivery, retention); 0 where `npm run worker` runs apart. */
   WEB_RUNS_WORKER: flag.default(true),
   /** Bearer secret a scheduler sends to /cron/webhooks and /cron/sweeps (Vercel Cron sends CRON_SECRET); unset, they answer 404. */

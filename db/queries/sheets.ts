@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNull, lte, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { apiKeys, sheetClaims, sheets, webhookDeliveries, webhookEndpoints, type AccessState, type ApiKey, type NewSheet, type Sheet, type SheetClaim } from "../schema";
+import { apiKeys, sheetClaims, sheets, webhookDeliveries, webhookEndpoints, type AccessState, type ApiKey, type NewSheet, type Sheet, type SheetClaim, type SheetProof } from "../schema";
 
 const bump = { version: sql`${sheets.version} + 1` };
 
@@ -121,11 +121,17 @@ export async function takeAccessCheck(input: { id: string; userId: string; dueBe
  * meanwhile). A registration suspended now drops its webhook deliveries still waiting: they are
  * not sent later, even once access is restored.
  */
-export async function recordAccessCheck(input: { id: string; userId: string; state: AccessState; at: Date }): Promise<Sheet | undefined> {
+export async function recordAccessCheck(input: { id: string; userId: string; state: AccessState; at: Date; unprovenSince?: Date | null; proof?: SheetProof }): Promise<Sheet | undefined> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(sheets)
-      .set({ accessState: input.state, accessCheckedAt: input.at, ...bump })
+      .set({
+        accessState: input.state,
+        accessCheckedAt: input.at,
+        ...(input.unprovenSince !== undefined ? { accessUnprovenSince: input.unprovenSince } : {}),
+        ...(input.proof ? { proof: input.proof } : {}),
+        ...bump,
+      })
       .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
       .returning();
     if (row && input.state === "suspended") {
@@ -136,11 +142,17 @@ export async function recordAccessCheck(input: { id: string; userId: string; sta
   });
 }
 
-/** Makes the registrant's access check due now (Google refused their grant): the sheets changed, to publish. */
-export async function makeAccessCheckDue(where: { id: string } | { userId: string }): Promise<Sheet[]> {
+/**
+ * Makes the registrant's access check due now (Google refused their grant): the sheets changed, to
+ * publish. At most once per `onceIn` ms a sheet: should Google go on refusing reads the re-check
+ * does not refuse, a failing request does not start a check of its own each time.
+ */
+export async function makeAccessCheckDue(where: { id: string } | { userId: string }, onceIn: number): Promise<Sheet[]> {
+  const now = new Date();
+  const notForcedLately = or(isNull(sheets.accessForcedAt), lte(sheets.accessForcedAt, new Date(now.getTime() - onceIn)));
   return getDb()
     .update(sheets)
-    .set({ accessCheckedAt: new Date(0), ...bump })
-    .where(and("id" in where ? eq(sheets.id, where.id) : eq(sheets.userId, where.userId), ne(sheets.accessState, "service")))
+    .set({ accessCheckedAt: new Date(0), accessForcedAt: now, ...bump })
+    .where(and("id" in where ? eq(sheets.id, where.id) : eq(sheets.userId, where.userId), ne(sheets.accessState, "service"), notForcedLately))
     .returning();
 }

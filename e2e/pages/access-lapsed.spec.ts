@@ -2,12 +2,15 @@
 // the owner removes her in Google. Google refusing her grant makes SheetAPI re-check her access at
 // once: her keys answer 403 and her dashboard says the sheet is suspended, with "Prove access
 // again". The owner then registers his own file and takes it: his dashboard shows it writable, and
-// hers says it was claimed (her key answers 401). On a phone and on a desktop, without sideways
-// scrolling.
+// hers says it was claimed (her key answers 401). A registration made before proof existed is
+// served during its grace: its page and the list say by when to prove access, and proving it
+// makes it current. On a phone and on a desktop, without sideways scrolling.
 import { expect, test, type Page } from "@playwright/test";
-import { registerThroughGrant } from "../support/dashboard";
-import { shareSpreadsheet } from "../support/emulator-admin";
+import postgres from "postgres";
+import { registerSheet, registerThroughGrant } from "../support/dashboard";
+import { createSpreadsheet, shareSpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
+import { signIn } from "../support/google-consent";
 
 /** A spreadsheet `owner` owns in Google and shared with `editor` only (not with SheetAPI's account). */
 async function ownedSpreadsheet(owner: string, editor: string, title: string): Promise<string> {
@@ -26,6 +29,8 @@ async function expectNoSidewaysScroll(page: Page) {
 
 for (const width of [390, 1280]) {
   test(`the editor who lost access sees the sheet suspended; the owner takes it back (${width} px)`, async ({ page, browser, request }, testInfo) => {
+    // Two sign-ins, two consents and two Picker registrations: past 30 s on a loaded machine.
+    test.slow();
     const editor = `lapsed-${width}@example.com`;
     const owner = `takes-back-${width}@example.com`;
     const title = `Owner's sheet (${width})`;
@@ -71,5 +76,61 @@ for (const width of [390, 1280]) {
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: testInfo.outputPath(`claimed-${width}.png`), fullPage: true });
     expect((await list()).status()).toBe(401);
+  });
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Turns a registration into one made before proof of access existed, as a re-check found it a
+ * day ago (ACCESS_PROOF_GRACE_MS: 14 days by default): proof "none", unproven since then. Only
+ * the database holds that state, so this needs the server's Postgres (DATABASE_URL).
+ */
+async function madeBeforeProof(sheetId: string, unprovenSince: Date): Promise<void> {
+  const sql = postgres(process.env.DATABASE_URL!, { max: 1 });
+  try {
+    await sql`update sheets set proof = 'none', access_state = 'unproven', access_unproven_since = ${unprovenSince}, version = version + 1 where id = ${sheetId}`;
+  } finally {
+    await sql.end();
+  }
+}
+
+for (const width of [390, 1280]) {
+  test(`a registration made before proof is served during its grace: the page and the list say by when to prove access (${width} px)`, async ({ page, request }, testInfo) => {
+    test.skip(!process.env.DATABASE_URL && !process.env.CI, "needs the server's Postgres (DATABASE_URL) to make a registration from before proof");
+    test.slow(); // a sign-in, a consent and a Picker registration before the notice
+    const email = `before-proof-${width}@example.com`;
+    const title = `Sheet from before proof (${width})`;
+    const sheetId = await createSpreadsheet(title);
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page, email);
+    const key = await registerSheet(page, sheetId);
+    const since = new Date(Date.now() - DAY);
+    await madeBeforeProof(sheetId, since);
+    const until = new Date(since.getTime() + 14 * DAY).toISOString().slice(0, 10);
+    expect((await request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key } })).status()).toBe(200);
+
+    await page.goto("/dashboard");
+    const listed = page.getByTestId("sheet-list").getByTestId("access-unproven");
+    await expect(listed).toContainText(`Prove access by ${until}`);
+    await expect(listed.getByTestId("prove-again")).toHaveText("Prove access");
+    await expect(page.getByTestId("sheet-unproven")).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: testInfo.outputPath(`unproven-list-${width}.png`), fullPage: true });
+
+    await page.goto(`/dashboard/sheets/${sheetId}`);
+    const notice = page.getByTestId("access-unproven");
+    await expect(notice).toContainText(`Prove access by ${until}`);
+    await expect(notice).toContainText("Its keys and webhooks work as before until then");
+    await expect(page.getByTestId("sheet-access")).toContainText("Read and write");
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: testInfo.outputPath(`unproven-${width}.png`), fullPage: true });
+
+    // The account chose the sheet in Google Drive when it registered it: one click proves access.
+    await notice.getByTestId("prove-again").click();
+    await expect(page.getByTestId("access-unproven")).toHaveCount(0);
+    await expect(page.getByTestId("access-lapsed")).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+    expect((await request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key } })).status()).toBe(200);
   });
 }

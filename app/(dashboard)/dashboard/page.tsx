@@ -5,6 +5,8 @@ import { ERROR_FLASH_COOKIE, readErrorFlash } from "@/lib/auth/error-flash";
 import { listClaimsAgainst, listSheets } from "@/db/queries/sheets";
 import { usableGrants } from "@/lib/sheets/registration/proof";
 import { writesAllowed } from "@/lib/sheets/access/access-lapse";
+import { unprovenUntil } from "@/lib/sheets/access/access-check";
+import { UnprovenNotice } from "./sheets/[sheetId]/access-lapsed";
 import { ClaimedNotice } from "./claimed-notice";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/env";
@@ -61,7 +63,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       ) : (
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="sheet-list">
           {sheets.map((s) => (
-            <li key={s.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between">
+            <li key={s.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
               <div className="min-w-0">
                 <Link href={`/dashboard/sheets/${s.id}`} className="inline-flex min-h-11 items-center font-medium text-emerald-800 underline decoration-emerald-800/30 underline-offset-4 hover:decoration-emerald-800 sm:min-h-0 dark:text-emerald-300">{s.name}</Link>
                 <p className="font-mono text-xs break-all text-slate-500 dark:text-slate-400">{s.id}</p>
@@ -69,9 +71,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               <div className="flex flex-wrap gap-2 text-xs">
                 {s.needsReauth && <span className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">needs re-authorization</span>}
                 {s.accessState === "suspended" && <span data-testid="sheet-suspended" className="rounded bg-red-100 px-2 py-1 text-red-800 dark:bg-red-950 dark:text-red-200">suspended: access lost in Google</span>}
+                {s.accessState === "unproven" && <span data-testid="sheet-unproven" className="rounded bg-amber-100 px-2 py-1 text-amber-900 dark:bg-amber-950 dark:text-amber-100">access not proven yet</span>}
                 <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{accessLabel(s.access, s.grantEmail, s.serviceAccount)}</span>
                 <span className="rounded bg-slate-100 px-2 py-1 dark:bg-slate-800">{writesAllowed(s) ? "read and write" : "read-only"}</span>
               </div>
+              {unprovenUntil(s) && <div className="sm:basis-full"><UnprovenNotice sheetId={s.id} until={unprovenUntil(s)!.toISOString()} compact /></div>}
             </li>
           ))}
         </ul>

@@ -2,6 +2,10 @@
 // must still be able to open it (and edit it, if it registered it writable) in Google. Its access
 // is asked again with its own grant (Drive files.get, lib/sheets/registration/proof.ts) while the sheet is in
 // use: the first request after ACCESS_RECHECK_INTERVAL_MS since the last check starts one check.
+// A sheet reached through the registrant's grant is asked about with that very grant, the one its
+// reads go out with: another Google account of theirs that can open the file does not keep a
+// registration current whose reads Google refuses. Reached through the service account or link
+// sharing, any of the registrant's grants may prove it (the service's access proves nothing).
 //
 // Fleet-wide: the check time and the answer are columns of the sheet's row, and the answer goes
 // out through the sheet's record in the limit store like any other change (lib/sheets/registration/sheet-record.ts),
@@ -14,18 +18,20 @@
 // instances meanwhile go on with the last known state too: they are at most one check late.
 // Google failing (outage, quota) proves nothing either way: the state stays and the check is
 // tried again RETRY_AFTER_FAILURE_MS later.
-import { recordAccessCheck, takeAccessCheck } from "@/db/queries/sheets";
-import type { AccessState, Sheet, SheetProof } from "@/db/schema";
+import { getGrant } from "@/db/queries/grants";
+import { getSheet, recordAccessCheck, saveSheetGrant, takeAccessCheck } from "@/db/queries/sheets";
+import type { AccessState, GoogleGrant, Sheet, SheetProof } from "@/db/schema";
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { needsPicker, proveAccess, type Proof } from "@/lib/sheets/registration/proof";
+import { needsPicker, proveAccess, proveWithGrant, usable, type Proof } from "@/lib/sheets/registration/proof";
 import { publishSheetQuietly, toSheetRecord, type SheetRecord } from "@/lib/sheets/registration/sheet-record";
 
 const CHECK_WAIT_MS = 5_000;
 const RETRY_AFTER_FAILURE_MS = 30_000;
 
 const interval = () => config().env.ACCESS_RECHECK_INTERVAL_MS;
+const grace = () => config().env.ACCESS_PROOF_GRACE_MS;
 
 /** True when the registrant's access was last confirmed an interval ago or more (or never). */
 export function accessCheckDue(sheet: Pick<SheetRecord, "accessState" | "accessCheckedAt">, now = Date.now()): boolean {
@@ -39,23 +45,67 @@ export function accessStateOf(level: Proof["level"] | undefined, proof: SheetPro
   return proof === "edit" && level !== "edit" ? "read_only" : "current";
 }
 
+/** What a check records: the state, and for a registration made before proof existed, its grace and proof. */
+export interface AccessAnswer {
+  state: AccessState;
+  /** Set when first found unproven; cleared once proven. Absent: unchanged. */
+  unprovenSince?: Date | null;
+  /** The proof a registration made before proof existed has once Google confirms it. */
+  proof?: SheetProof;
+}
+
+type Registrant = Pick<Sheet, "proof" | "writable" | "accessUnprovenSince">;
+
 /**
- * Asks Google about the registrant with their own grants. No grant left (revoked, or never given)
- * proves nothing, so the registration is suspended until they connect Google and prove again.
- * Google failing for any other reason is thrown: an outage never suspends a sheet.
+ * What Google's answer means for the registration. One made before proof existed (proof "none")
+ * is not suspended the first time it cannot be proven: it is served as `unproven` for
+ * ACCESS_PROOF_GRACE_MS from that check, its owner asked to prove access, and suspended only once
+ * the grace ends (docs/security.md). Proven, it holds the proof its registration claims
+ * (writable: edit) and is re-checked like any other from then on.
  */
-async function askGoogle(row: Pick<Sheet, "id" | "userId" | "proof">): Promise<AccessState> {
+export function accessAnswerOf(level: Proof["level"] | undefined, row: Registrant, now = new Date()): AccessAnswer {
+  if (row.proof !== "none") return { state: accessStateOf(level, row.proof) };
+  const claimed: SheetProof = row.writable ? "edit" : "view";
+  if (level) return { state: accessStateOf(level, claimed), proof: claimed, unprovenSince: null };
+  const since = row.accessUnprovenSince ?? now;
+  return { state: now.getTime() - since.getTime() >= grace() ? "suspended" : "unproven", unprovenSince: since };
+}
+
+/** When an unproven registration is suspended unless its owner proves access first. */
+export function unprovenUntil(row: Pick<Sheet, "accessState" | "accessUnprovenSince">): Date | undefined {
+  if (row.accessState !== "unproven" || !row.accessUnprovenSince) return undefined;
+  return new Date(row.accessUnprovenSince.getTime() + grace());
+}
+
+/** The grant the sheet is reached through, while Google may still be asked with it. */
+async function ownGrant(row: Pick<Sheet, "grantId" | "userId">): Promise<GoogleGrant | undefined> {
+  const grant = row.grantId ? await getGrant({ id: row.grantId, userId: row.userId }) : undefined;
+  return grant && usable(grant) ? grant : undefined;
+}
+
+/**
+ * What Google says the registrant may do with the sheet now; undefined when it cannot open it, or
+ * when no grant is left to ask with (revoked, or never given): that proves nothing, so the
+ * registration lapses until they connect Google and prove again. A sheet reached through a grant
+ * is asked about with that grant only. Google failing for any other reason is thrown: an outage
+ * never suspends a sheet.
+ */
+async function askGoogle(row: Pick<Sheet, "id" | "userId" | "access" | "grantId">): Promise<Proof["level"] | undefined> {
+  if (row.access === "oauth") {
+    const grant = await ownGrant(row);
+    return grant ? (await proveWithGrant(grant, row.id))?.level : undefined;
+  }
   try {
-    return accessStateOf((await proveAccess(row.userId, row.id)).level, row.proof);
+    return (await proveAccess(row.userId, row.id)).level;
   } catch (err) {
-    if (needsPicker(err)) return accessStateOf(undefined, row.proof);
+    if (needsPicker(err)) return undefined;
     throw err;
   }
 }
 
-/** Records the state for every instance (suspending drops the sheet's queued webhook deliveries). */
-async function record(row: Pick<Sheet, "id" | "userId">, state: AccessState, at = new Date()): Promise<Sheet | undefined> {
-  const saved = await recordAccessCheck({ id: row.id, userId: row.userId, state, at });
+/** Records the answer for every instance (suspending drops the sheet's queued webhook deliveries). */
+async function record(row: Pick<Sheet, "id" | "userId">, answer: AccessAnswer, at = new Date()): Promise<Sheet | undefined> {
+  const saved = await recordAccessCheck({ id: row.id, userId: row.userId, at, ...answer });
   await publishSheetQuietly(saved);
   return saved;
 }
@@ -65,35 +115,69 @@ async function record(row: Pick<Sheet, "id" | "userId">, state: AccessState, at 
  * Google failing is thrown and nothing is recorded.
  */
 export async function recheckAccess(row: Sheet): Promise<Sheet> {
-  return (await record(row, await askGoogle(row))) ?? row;
+  return (await record(row, accessAnswerOf(await askGoogle(row), row))) ?? row;
 }
 
 /**
  * The registrant proving access again (registering their sheet again): Google's refusal is thrown
  * as registration answers it (403 naming the account, how to pick the sheet); an answer is recorded.
+ * A sheet reached through a grant Google no longer accepts for it moves to the registrant's grant
+ * that proved access, so its reads and its next re-check go out with the grant that can open it.
  */
 export async function proveAgain(row: Sheet): Promise<Sheet> {
-  const proof = await proveAccess(row.userId, row.id);
-  return (await record(row, accessStateOf(proof.level, row.proof))) ?? row;
+  const own = row.access === "oauth" ? await ownGrant(row) : undefined;
+  const proof = (own && (await proveWithGrant(own, row.id))) || (await proveAccess(row.userId, row.id));
+  const reached = row.access === "oauth" && proof.grant.id !== row.grantId ? ((await moveToGrant(row, proof.grant)) ?? row) : row;
+  return (await record(reached, accessAnswerOf(proof.level, reached))) ?? reached;
 }
+
+function moveToGrant(row: Sheet, grant: GoogleGrant): Promise<Sheet | undefined> {
+  const { access, writable, proof, serviceAccount } = row;
+  return saveSheetGrant({ id: row.id, userId: row.userId, access, writable, proof, serviceAccount, grantId: grant.id, refreshTokenCiphertext: grant.refreshTokenCiphertext, grantEmail: grant.email });
+}
+
+/**
+ * Sheets whose turn this instance just lost (or could not take: the database failing), and until
+ * when it goes on with the last known state without asking again.
+ */
+const askAgainAt = new Map<string, number>();
 
 /** The check of one turn, on the instance that took it. */
 async function checkInTurn(sheet: SheetRecord): Promise<SheetRecord> {
   const now = new Date();
   const row = await takeAccessCheck({ id: sheet.id, userId: sheet.userId, dueBefore: new Date(now.getTime() - interval()), now });
-  if (!row) return sheet; // another instance took this turn: its answer reaches us through the store
-  let state: AccessState;
+  if (!row) {
+    // Another instance took this turn: its answer reaches us through the store, in CHECK_WAIT_MS at most.
+    askAgainAt.set(sheet.id, now.getTime() + CHECK_WAIT_MS);
+    return sheet;
+  }
+  let answer: AccessAnswer;
   try {
-    state = await askGoogle(row);
+    answer = accessAnswerOf(await askGoogle(row), row, now);
   } catch (err) {
     log.warn({ sheet: sheet.id, ...errorFields(err) }, "sheets: the registrant's access could not be re-checked; the last known state holds");
     const retryAt = new Date(now.getTime() - interval() + Math.min(RETRY_AFTER_FAILURE_MS, interval()));
-    await record(row, row.accessState, retryAt);
+    await record(row, { state: row.accessState }, retryAt);
     return sheet;
   }
-  if (state !== row.accessState) log.info({ sheet: sheet.id, access_state: state }, "sheets: the registrant's access changed in Google");
-  const saved = await record(row, state, now);
+  if (answer.state !== row.accessState) log.info({ sheet: sheet.id, access_state: answer.state }, "sheets: the registrant's access changed in Google");
+  const saved = await record(row, answer, now);
   return saved ? toSheetRecord(saved) : sheet;
+}
+
+/**
+ * Once a lost turn's answer should be in (or after a check that failed or was slow here): the
+ * store's record still says the check is due, so the answer is read once from the database, where
+ * the check recorded it (and written to the store, which missed it). Still due there: this
+ * instance takes the next turn.
+ */
+async function recordedAnswer(sheet: SheetRecord): Promise<SheetRecord | undefined> {
+  const row = await getSheet({ id: sheet.id });
+  if (!row || row.userId !== sheet.userId) return undefined;
+  const recorded = toSheetRecord(row);
+  if (accessCheckDue(recorded)) return undefined;
+  await publishSheetQuietly(row);
+  return recorded;
 }
 
 const flights = new Map<string, Promise<SheetRecord>>();
@@ -105,16 +189,24 @@ const flights = new Map<string, Promise<SheetRecord>>();
  */
 export async function currentAccess(sheet: SheetRecord): Promise<SheetRecord> {
   if (!accessCheckDue(sheet)) return sheet;
+  const waitUntil = askAgainAt.get(sheet.id);
+  if (waitUntil !== undefined && Date.now() < waitUntil) return sheet;
   let flight = flights.get(sheet.id);
   if (!flight) {
-    flight = checkInTurn(sheet)
+    askAgainAt.delete(sheet.id);
+    const askedBefore = waitUntil !== undefined;
+    flight = (async () => (askedBefore ? await recordedAnswer(sheet) : undefined) ?? (await checkInTurn(sheet)))()
       .catch((err: unknown) => {
         log.warn({ sheet: sheet.id, ...errorFields(err) }, "sheets: access re-check failed");
+        askAgainAt.set(sheet.id, Date.now() + CHECK_WAIT_MS);
         return sheet;
       })
       .finally(() => flights.delete(sheet.id));
     flights.set(sheet.id, flight);
   }
   const checked = await withinDeadline(flight, CHECK_WAIT_MS);
-  return checked === TOO_SLOW ? sheet : checked;
+  if (checked !== TOO_SLOW) return checked;
+  // The database or Google is slow: the requests that follow do not each wait for it again.
+  askAgainAt.set(sheet.id, Date.now() + CHECK_WAIT_MS);
+  return sheet;
 }

@@ -3,10 +3,10 @@
 // revoked) takes effect within ACCESS_RECHECK_INTERVAL_MS on every instance, with the registrant's
 // own grant asked once a turn. Shortened here to INTERVAL; two instances of the service share the
 // database and the limit store, on both limit stores. The probe's reproductions (issue 36) first.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { getSheet } from "@/db/queries/sheets";
+import { getSheet, recordAccessCheck, takeAccessCheck } from "@/db/queries/sheets";
 import { createUser } from "@/db/queries/users";
 import { changeEvents, webhookDeliveries, webhookEndpoints, type User } from "@/db/schema";
 import { loadSheetDocs } from "@/lib/docs/sheet-docs";
@@ -14,7 +14,8 @@ import { setLimitStore } from "@/lib/limits/store";
 import { renderMetrics } from "@/lib/observability/metrics";
 import { connectGoogleAccount, pickInGooglePicker } from "@/testing/google";
 import { ownerRead } from "@/lib/sheets/read/owner-reads";
-import { toSheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { recheckAccessSoon } from "./access-due";
+import { publishSheet, toSheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
@@ -28,13 +29,21 @@ const intervalPasses = () => sleep(INTERVAL + 50);
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s), { env: { ACCESS_RECHECK_INTERVAL_MS: String(INTERVAL) } });
 let instances: Instance[];
+/** Each instance's own copy of the sheet queries, to count what it asks the database. */
+let instanceQueries: (typeof import("@/db/queries/sheets"))[];
 let registration: typeof import("@/lib/sheets/registration/registration");
 
 beforeAll(async () => {
-  instances = [await startInstance(), await startInstance()];
+  instances = [];
+  instanceQueries = [];
+  for (let i = 0; i < 2; i++) {
+    instances.push(await startInstance());
+    instanceQueries.push(await import("@/db/queries/sheets"));
+  }
   registration = await import("@/lib/sheets/registration/registration");
 });
 afterAll(() => setLimitStore(undefined));
+afterEach(() => vi.restoreAllMocks());
 
 /** Drive files.get calls made with registrants' grants (the re-checks and proofs), from /metrics. */
 function driveChecks(): number {
@@ -142,6 +151,71 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(refused.status).toBe(403);
     expect(String(refused.body.message)).toContain("can no longer open it");
     expect(await getSheet({ id })).toMatchObject({ accessState: "suspended" });
+  });
+
+  it("a sheet reached through alice's grant is re-checked with that grant: her other Google account that can still open it keeps nothing current, and reads and re-checks agree", async () => {
+    const other = `alice-other-${storeName}-${n}@example.com`;
+    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Dave's sheet, alice's two Google accounts", members: { [dave.email!]: "owner", [alice.email!]: "writer", [other]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+    const id = String(spreadsheetId);
+    await pickInGooglePicker(alice.id, [id]); // with her first Google account
+    await connectGoogleAccount(alice, other);
+    await pickInGooglePicker(alice.id, [id]); // and with the other, now her most recent grant
+    const reg = await registration.registerSheet({ userId: alice.id, sheetUrl: id, via: "grant" });
+    expect(reg.sheet).toMatchObject({ access: "oauth", grantEmail: other, writable: true });
+    const keys = instances.map((i) => instanceClient(i, id, reg.apiKey!));
+
+    // Dave removes the account the sheet is reached through; her first account still edits it.
+    await access(id, { [other]: "none" });
+    expect((await keys[0]!.create("Items", { name: "refused by Google" })).status).toBe(403);
+    const before = driveChecks();
+    for (let i = 0; i < 6; i++) {
+      const refused = await keys[i % 2]!.list("Items");
+      expect(refused.status).toBe(403);
+      expect(String(refused.body.message)).toContain("can no longer open it");
+    }
+    expect(await getSheet({ id })).toMatchObject({ accessState: "suspended" });
+    // One check, with the refused grant: not a check on every refused read.
+    expect(driveChecks() - before).toBe(1);
+
+    // Proving again finds the account that can open it: the sheet is reached through it from now on.
+    const again = await registration.registerSheet({ userId: alice.id, sheetUrl: id });
+    expect(again.sheet).toMatchObject({ access: "oauth", grantEmail: alice.email, accessState: "current" });
+    expect((await keys[1]!.create("Items", { name: "through her first account" })).status).toBe(201);
+    expect((await keys[0]!.list("Items")).status).toBe(200);
+  });
+
+  it("Google refusing reads the re-check does not refuse makes one check an interval, not one a refused request", async () => {
+    const { id, keys } = await registeredByAlice("Dave's sheet, refusals and checks disagree");
+    await recheckAccessSoon({ id });
+    const before = driveChecks();
+    expect((await keys[0]!.list("Items")).status).toBe(200);
+    expect(driveChecks() - before).toBe(1);
+    // Refused again within the interval (Google's read and Drive's answer disagree): no second check now.
+    await recheckAccessSoon({ id });
+    expect((await getSheet({ id }))!.accessCheckedAt.getTime()).toBeGreaterThan(0);
+    expect((await keys[1]!.list("Items")).status).toBe(200);
+    expect(driveChecks() - before).toBe(1);
+    // An interval later a refusal makes it due at once again.
+    await intervalPasses();
+    await recheckAccessSoon({ id });
+    expect((await getSheet({ id }))!.accessCheckedAt.getTime()).toBe(0);
+  });
+
+  it("an instance that lost the turn goes on with the last known state, asking the database once, not on every request", async () => {
+    const { id, keys } = await registeredByAlice("Dave's sheet, a turn lost");
+    expect((await keys[1]!.list("Items")).status).toBe(200);
+    await intervalPasses();
+    // Another instance takes the turn and is still asking Google: its answer is not published yet.
+    expect(await takeAccessCheck({ id, userId: alice.id, dueBefore: new Date(Date.now() - INTERVAL), now: new Date() })).toBeDefined();
+    const turns = vi.spyOn(instanceQueries[1]!, "takeAccessCheck");
+    const reads = vi.spyOn(instanceQueries[1]!, "getSheet");
+    for (let i = 0; i < 8; i++) expect((await keys[1]!.list("Items")).status).toBe(200);
+    expect(turns).toHaveBeenCalledTimes(1);
+    expect(reads).not.toHaveBeenCalled();
+    // The winner's answer arrives through the store: honoured on the next request.
+    await publishSheet(await recordAccessCheck({ id, userId: alice.id, state: "suspended", at: new Date() }));
+    expect((await keys[1]!.list("Items")).status).toBe(403);
+    expect(turns).toHaveBeenCalledTimes(1);
   });
 
   it("a grant revoked in Google suspends the registrations it proved, within the interval", async () => {

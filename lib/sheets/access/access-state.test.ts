@@ -1,6 +1,6 @@
 // What Google's answer about a registrant means for the registration, and when it is asked again.
 import { describe, expect, it } from "vitest";
-import { accessCheckDue, accessStateOf } from "./access-check";
+import { accessAnswerOf, accessCheckDue, accessStateOf, unprovenUntil } from "./access-check";
 import { requireRegistrantCanEdit, requireRegistrantCanOpen, writesAllowed } from "./access-lapse";
 
 describe("accessStateOf", () => {
@@ -39,5 +39,28 @@ describe("what a lapse refuses", () => {
     expect(writesAllowed({ writable: true, accessState: "read_only" })).toBe(false);
     expect(writesAllowed({ writable: true, accessState: "service" })).toBe(true);
     expect(writesAllowed({ writable: false, accessState: "current" })).toBe(false);
+  });
+});
+
+describe("accessAnswerOf: a registration made before proof existed (ACCESS_PROOF_GRACE_MS, 14 days by default)", () => {
+  const day = 24 * 60 * 60 * 1000;
+  const now = new Date(1_800_000_000_000);
+  const legacy = { proof: "none" as const, writable: true, accessUnprovenSince: null };
+  it("unproven at its first check, the grace counted from it; suspended once the grace is over", () => {
+    expect(accessAnswerOf(undefined, legacy, now)).toEqual({ state: "unproven", unprovenSince: now });
+    const since = new Date(now.getTime() - 13 * day);
+    expect(accessAnswerOf(undefined, { ...legacy, accessUnprovenSince: since }, now)).toEqual({ state: "unproven", unprovenSince: since });
+    const over = new Date(now.getTime() - 14 * day);
+    expect(accessAnswerOf(undefined, { ...legacy, accessUnprovenSince: over }, now)).toEqual({ state: "suspended", unprovenSince: over });
+    expect(unprovenUntil({ accessState: "unproven", accessUnprovenSince: since })).toEqual(new Date(since.getTime() + 14 * day));
+    expect(unprovenUntil({ accessState: "current", accessUnprovenSince: null })).toBeUndefined();
+  });
+  it("proven: the proof its registration claims (writable: edit), the grace cleared", () => {
+    expect(accessAnswerOf("edit", legacy, now)).toEqual({ state: "current", proof: "edit", unprovenSince: null });
+    expect(accessAnswerOf("view", legacy, now)).toEqual({ state: "read_only", proof: "edit", unprovenSince: null });
+    expect(accessAnswerOf("view", { ...legacy, writable: false }, now)).toEqual({ state: "current", proof: "view", unprovenSince: null });
+  });
+  it("a registration with proof gets no grace", () => {
+    expect(accessAnswerOf(undefined, { proof: "view", writable: false, accessUnprovenSince: null }, now)).toEqual({ state: "suspended" });
   });
 });

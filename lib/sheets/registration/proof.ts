@@ -23,7 +23,8 @@ export interface Proof {
 }
 
 const refreshTokenOf = (grant: GoogleGrant) => decryptSecret(grant.refreshTokenCiphertext, config().secrets.encryptionKey);
-const usable = (g: GoogleGrant) => !g.needsReauth && g.scope.split(/\s+/).includes(DRIVE_FILE_SCOPE);
+/** A grant Google has not refused (revoked) that lets SheetAPI ask Drive about the files the person picked. */
+export const usable = (g: GoogleGrant) => !g.needsReauth && g.scope.split(/\s+/).includes(DRIVE_FILE_SCOPE);
 
 /**
  * How to give SheetAPI a sheet, for the messages below. POST /register takes a signed-in session,
@@ -130,19 +131,30 @@ export async function proveAccess(userId: string, id: string, typed?: string): P
   const grants = await usableGrants(userId);
   if (!grants.length) throw noGrant();
   for (const grant of grants) {
-    try {
-      const data = await askDrive(grant, id);
-      return { level: data.capabilities?.canEdit === true ? "edit" : "view", owner: data.ownedByMe === true, grant };
-    } catch (err) {
-      if (err instanceof ApiError) throw err; // the quota guard's 503
-      const failure = readGoogleError(err);
-      if (failure.invalidGrant) await grantRevoked(grant);
-      else if (!isNoAccess(err)) throw translateGoogleError(err);
-    }
+    const proof = await proveWithGrant(grant, id);
+    if (proof) return proof;
   }
   const emails = grants.map((g) => g.email);
   if (typed !== undefined && (await spreadsheetExists(id, userId)) === false) throw notInDrive(id, typed, emails);
   throw notProven(id, emails, typed !== undefined);
+}
+
+/**
+ * Asks Google with this one grant whether its Google account can open or edit `id`: undefined when
+ * Google refuses it (no access, or the grant revoked: flagged, and the account's sheets re-checked).
+ * Any other failure (Google unavailable, quota) is thrown: it proves nothing either way.
+ */
+export async function proveWithGrant(grant: GoogleGrant, id: string): Promise<Proof | undefined> {
+  try {
+    const data = await askDrive(grant, id);
+    return { level: data.capabilities?.canEdit === true ? "edit" : "view", owner: data.ownedByMe === true, grant };
+  } catch (err) {
+    if (err instanceof ApiError) throw err; // the quota guard's 503
+    const failure = readGoogleError(err);
+    if (failure.invalidGrant) await grantRevoked(grant);
+    else if (!isNoAccess(err)) throw translateGoogleError(err);
+    return undefined;
+  }
 }
 
 /** The grant is no use any more: the next registration asks again, and the account's sheets are re-checked at once. */

@@ -84,6 +84,7 @@ function grantFields(reach: Reach, proof: Proof) {
     // Just proven with Google: current until the next re-check (lib/sheets/access/access-check.ts).
     accessState: "current" as const,
     accessCheckedAt: new Date(),
+    accessUnprovenSince: null,
     serviceAccount: reach.access === "service_account" ? (reach.serviceAccount ?? null) : null,
   };
 }
@@ -171,9 +172,10 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
  * read-only when the person is now only a viewer; otherwise it stays as it was.
  */
 async function again(existing: Sheet, userId: string, via: "service" | "grant"): Promise<Registration> {
-  // A registration whose access lapsed in Google is proven again first (the dashboard's "Prove
-  // access again"): restored, it serves the same keys again; still lapsed, it says why.
-  if (via === "service" && (existing.accessState === "read_only" || existing.accessState === "suspended")) {
+  // A registration whose access lapsed in Google, or never proven (made before proof existed), is
+  // proven again first (the dashboard's "Prove access"): restored, it serves the same keys again;
+  // still lapsed, it says why.
+  if (via === "service" && (existing.accessState === "read_only" || existing.accessState === "suspended" || existing.accessState === "unproven")) {
     await limitAccountAction(userId, "register");
     const proven = await proveAgain(existing);
     return { created: false, sheet: proven, model: await getSheetModel(toSheetRecord(proven)), apiKey: null };

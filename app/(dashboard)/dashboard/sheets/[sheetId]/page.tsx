@@ -13,6 +13,7 @@ import { ApiError } from "@/lib/http/errors";
 import { getSheetModel } from "@/lib/sheets/registration/schema";
 import { toSheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { writesAllowed } from "@/lib/sheets/access/access-lapse";
+import { unprovenUntil } from "@/lib/sheets/access/access-check";
 import type { SheetModel } from "@/lib/sheets/values/tab-model";
 import { dismissNewKeyAction } from "../../actions";
 import { FlashKeyNotice } from "../../new-key-notice";
@@ -103,7 +104,7 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
 
       <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} target={target} />
 
-      <AccessLapsedNotice sheetId={sheet.id} state={sheet.accessState} email={sheet.grantEmail} />
+      <AccessLapsedNotice sheetId={sheet.id} state={sheet.accessState} email={sheet.grantEmail} unprovenUntil={unprovenUntil(sheet)?.toISOString()} neverProven={sheet.proof === "none"} />
 
       {sheet.needsReauth && (
         <p role="alert" data-testid="needs-reauth" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
