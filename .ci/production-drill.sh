@@ -2,7 +2,7 @@
 # The artifact the Docker image ships, run as production runs it: `npm run build` once, the
 # release step (`npm run db:migrate`, twice at once) and two instances with NODE_ENV=production
 # on Postgres and the limit store (the Upstash bridge over Redis), Google being emulators/google
-# (the staging recipe in README.md, Deploy). Instance A is started by `npm start` (the launcher:
+# (the staging recipe in docs/operations.md, Deploy). Instance A is started by `npm start` (the launcher:
 # it seeds the demo key), instance B by `node .next/standalone/server.js` (the image's command).
 # Then, under traffic: SIGTERM to B (every answer counted), and kill -9 to B (no answer received
 # goes uncounted). Needs UPSTASH_REDIS_REST_URL/_TOKEN and a Postgres admin URL in PG_ADMIN_URL.
