@@ -71,6 +71,6 @@ describe("docs pages rendered for /docs/reference", () => {
   it("puts code and tables in boxes of their own", () => {
     const { html } = renderReference("```bash\nnpm start\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
     expect(html).toContain('<pre tabindex="0" data-lang="bash"><code>npm start</code></pre>');
-    expect(html).toMatch(/<div role="region" aria-label="Table" tabindex="0" class="reference-table"><table>[\s\S]*<\/table><\/div>/);
+    expect(html).toMatch(/<div role="region" aria-label="Table" tabindex="0" class="reference-table scroll-hint"><table>[\s\S]*<\/table><\/div>/);
   });
 });

@@ -76,7 +76,7 @@ export function renderReference(markdown: string): RenderedReference {
   });
   const body = marked.parse(markdown, { async: false });
   // A wide table scrolls sideways inside its own box.
-  const html = body.replace(/<table>/g, '<div role="region" aria-label="Table" tabindex="0" class="reference-table"><table>').replace(/<\/table>/g, "</table></div>");
+  const html = body.replace(/<table>/g, '<div role="region" aria-label="Table" tabindex="0" class="reference-table scroll-hint"><table>').replace(/<\/table>/g, "</table></div>");
   return { title, html };
 }
 

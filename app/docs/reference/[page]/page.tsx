@@ -29,7 +29,9 @@ const PROSE = [
   "[&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-slate-100 [&_pre]:p-3 [&_pre]:text-xs [&_pre]:leading-normal dark:[&_pre]:bg-slate-900",
   "[&_pre_code]:whitespace-pre [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_pre_code]:[overflow-wrap:normal]",
   "[&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-6 [&_ol]:list-decimal [&_ol]:space-y-1 [&_ol]:pl-6",
-  "[&_.reference-table]:overflow-x-auto [&_table]:w-full [&_table]:text-left [&_table]:text-sm",
+  // A table keeps the width its words need (up to the column's) and scrolls inside its box on a
+  // phone (with the shadow of .scroll-hint), rather than squeezing its columns to a letter each.
+  "[&_.reference-table]:overflow-x-auto [&_table]:w-max [&_table]:max-w-[52rem] [&_table]:text-left [&_table]:text-sm",
   "[&_th]:px-2 [&_th]:py-1 [&_th]:font-medium [&_th]:text-slate-900 dark:[&_th]:text-white",
   "[&_td]:px-2 [&_td]:py-1.5 [&_td]:align-top [&_tr]:border-t [&_tr]:border-slate-200 dark:[&_tr]:border-slate-800",
 ].join(" ");
