@@ -25,6 +25,9 @@ const nextConfig: NextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pg-boss", "pg"],
   poweredByHeader: false,
+  // The reference pages (/docs/reference/<page>) read docs/<page>.md from disk when first asked
+  // for: the standalone server carries those files beside server.js.
+  outputFileTracingIncludes: { "/docs/reference/*": ["./docs/*.md"] },
   // `next start` would load every route's modules at start (the dashboard, the Google clients,
   // the database driver), on the CPU the first request needs, and keep them all in memory. Each
   // route's modules load on its first request instead: the first answer comes sooner and an idle

@@ -2,7 +2,7 @@
 # The artifact the Docker image ships, run as production runs it: `npm run build` once, the
 # release step (`npm run db:migrate`, twice at once) and two instances with NODE_ENV=production
 # on Postgres and the limit store (the Upstash bridge over Redis), Google being emulators/google
-# (the staging recipe in README.md, Deploy). Instance A is started by `npm start` (the launcher:
+# (the staging recipe in docs/operations.md, Deploy). Instance A is started by `npm start` (the launcher:
 # it seeds the demo key), instance B by `node .next/standalone/server.js` (the image's command).
 # Then, under traffic: SIGTERM to B (every answer counted), and kill -9 to B (no answer received
 # goes uncounted). Needs UPSTASH_REDIS_REST_URL/_TOKEN and a Postgres admin URL in PG_ADMIN_URL.
@@ -50,7 +50,7 @@ export AUTH_SECRET=drill-auth-secret-0123456789abcdef ENCRYPTION_KEY=$(node -e '
 export GOOGLE_API_ROOT_URL="$google" GOOGLE_API_KEY=emulator-api-key GOOGLE_CLIENT_ID=sheetapi-local GOOGLE_CLIENT_SECRET=sheetapi-local-secret GOOGLE_CLOUD_PROJECT_NUMBER=100000000001
 export GOOGLE_SERVICE_ACCOUNT_JSON="$(cat "$work/sa.json")"
 # emulators/google has no quota of its own, and every restart here starts with an empty cache:
-# the quota guard is tested elsewhere (lib/sheets/quota-guard.test.ts), not by this drill.
+# the quota guard is tested elsewhere (lib/google/quota.test.ts), not by this drill.
 export GOOGLE_QUOTA_PER_IDENTITY_MINUTE=1000000 GOOGLE_QUOTA_PER_PROJECT_MINUTE=1000000
 # Payment is tested by its own suites against emulators/stripe; this drill takes none.
 export BILLING=off

@@ -41,10 +41,10 @@ describe(".env.example", () => {
     expect(differing).toEqual([]);
   });
 
-  it("points to README sections that exist", async () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const headings = new Set([...readme.matchAll(/^#{2,3} (.+)$/gm)].map(([, title]) => title!.trim()));
-    const sectionsNamed = (message: string) => [...message.matchAll(/README\.md, ([A-Z][\w /]+?)\)/g)].map(([, name]) => name!);
+  it("points to sections of docs/operations.md that exist", async () => {
+    const operations = readFileSync(join(root, "docs", "operations.md"), "utf8");
+    const headings = new Set([...operations.matchAll(/^#{2,3} (.+)$/gm)].map(([, title]) => title!.trim()));
+    const sectionsNamed = (message: string) => [...message.matchAll(/docs\/operations\.md, ([A-Z][\w /]+?)\)/g)].map(([, name]) => name!);
     let missing = "";
     try {
       loadConfig({ NODE_ENV: "production" });

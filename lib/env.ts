@@ -1,6 +1,6 @@
-// The one place that reads process.env. Every variable is documented in README.md and
-// .env.example. With none set the service runs on embedded defaults: PGlite under DATA_DIR, an
-// in-process limit store, emulators/google on loopback and secrets generated into DATA_DIR.
+// The one place that reads process.env. Every variable is documented in .env.example. With none
+// set the service runs on embedded defaults: PGlite under DATA_DIR, an in-process limit store,
+// emulators/google on loopback and secrets generated into DATA_DIR.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -225,7 +225,7 @@ function billingConfig(env: Env, production: boolean): BillingConfig {
   if (!env.STRIPE_SECRET_KEY && env.BILLING !== "on" && !production) return { enabled: false, reason: "embedded" };
   if (missing.length) {
     throw new ConfigError(
-      `Paid plans need these settings: ${missing.join(", ")}. Set them (see README.md, "Plans and payment"), or set BILLING=off to run without payment (owners then change plans freely).`,
+      `Paid plans need these settings: ${missing.join(", ")}. Set them (see docs/operations.md, "Billing setup (Stripe)"), or set BILLING=off to run without payment (owners then change plans freely).`,
     );
   }
   // "price_new,price_old": the first is sold; subscribers of a former price keep their plan.
@@ -340,7 +340,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (missing.length) {
       throw new ConfigError(
         `Production needs these settings: ${missing.join(", ")}. ` +
-          "Set them (see README.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
+          "Set them (see docs/operations.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
       );
     }
   }

@@ -41,6 +41,7 @@ export async function everyPage(page: Page, browser: Browser, { owner, title, ro
     { name: "webhooks", path: `/dashboard/sheets/${sheetId}/webhooks`, on: page },
     { name: "usage", path: "/dashboard/usage", on: page },
     { name: "guide", path: "/docs", on: visitor },
+    { name: "reference", path: "/docs/reference/api", on: visitor },
     { name: "sheet-docs", path: `/docs/${sheetId}`, on: visitor },
     { name: "not-found", path: "/pricing", on: visitor },
     { name: "sheet-docs-not-found", path: "/docs/1NoSuchSheet000000000000000000000000000000", on: visitor },

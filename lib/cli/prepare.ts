@@ -129,7 +129,7 @@ async function main() {
   // Production runs what `npm run build` made and never builds on the host (that needs the
   // devDependencies, minutes of CPU, and would judge staleness by file times a deploy rewrites).
   if (cfg.production && !dev && !hasStandaloneServer(root)) {
-    fail(`No build to start: production runs ${STANDALONE_SERVER}, made by \`npm run build\` (README.md, Deploy). Run \`npm run build\` first.`);
+    fail(`No build to start: production runs ${STANDALONE_SERVER}, made by \`npm run build\` (docs/operations.md, Deploy). Run \`npm run build\` first.`);
   }
   const built = !dev && !cfg.production && buildIsStale(root, env);
   if (built) {

@@ -37,7 +37,7 @@ describe("the server's check at start", () => {
   it("stops on missing production settings, naming them", async () => {
     expect(await check({ NODE_ENV: "production", ALLOW_EMBEDDED: "", DATABASE_URL: "" })).toEqual([1]);
     expect(lines[0]).toMatchObject({ level: "fatal" });
-    expect(lines[0]!.msg).toMatch(/^Production needs these settings: APP_URL, DATABASE_URL, .*README\.md, Deploy/);
+    expect(lines[0]!.msg).toMatch(/^Production needs these settings: APP_URL, DATABASE_URL, .*docs\/operations\.md, Deploy/);
   });
 
   it("stops when the limit store refuses the token, and only warns when it does not answer", async () => {

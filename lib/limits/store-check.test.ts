@@ -30,12 +30,12 @@ describe.skipIf(!redisUrl)("limit store check at start", () => {
     expect(await limitStoreProblem(upstash(bridge.url, "right"))).toBeUndefined();
     expect(await limitStoreProblem(upstash(bridge.url, "wrong"))).toEqual({
       cause: "refused",
-      message: `The limit store at ${bridge.url} refused the token (HTTP 401): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`,
+      message: `The limit store at ${bridge.url} refused the token (HTTP 401): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (docs/operations.md, Deploy).`,
     });
     const dead = `http://127.0.0.1:${await closedPort()}`;
     expect(await limitStoreProblem(upstash(dead, "right"))).toEqual({
       cause: "unreachable",
-      message: `Cannot reach the limit store at ${dead} (ECONNREFUSED): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy).`,
+      message: `Cannot reach the limit store at ${dead} (ECONNREFUSED): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (docs/operations.md, Deploy).`,
     });
     expect(await limitStoreProblem({ kind: "memory" })).toBeUndefined();
   });

@@ -3,7 +3,7 @@
 import type { AppConfig } from "@/lib/env";
 
 const CHECK_TIMEOUT_MS = 5_000;
-const FIX = "check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (README.md, Deploy)";
+const FIX = "check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (docs/operations.md, Deploy)";
 
 export interface StoreProblem {
   /** One line saying what failed and which settings to check. */

@@ -4,7 +4,7 @@
 // without end. Both are therefore limited per account (lib/abuse/account-actions.ts), and neither
 // adds to an endpoint that already holds PENDING_CAP undelivered deliveries; a replay queues up
 // to the cap and reports what it left out. Deliveries of new changes are not capped: every change
-// is sent until a 2xx or a day of retries (README), and they are bounded already by how fast the
+// is sent until a 2xx or a day of retries (docs/webhooks.md), and they are bounded already by how fast the
 // sheet changes, that day and the disabling of an endpoint that fails for three days.
 import { randomBytes } from "node:crypto";
 import { and, count, eq, gte, inArray, lte } from "drizzle-orm";

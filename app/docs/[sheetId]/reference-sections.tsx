@@ -20,6 +20,11 @@ function Table({ label, head, rows, testId }: { label: string; head: string[]; r
   );
 }
 
+/** Where the rules every sheet shares are given in full (the repository's docs, served in-app). */
+function FullRules({ href }: { href: string }) {
+  return <p className="text-sm"><a href={href} className="underline" data-testid="docs-full-rules">The general rules in full</a></p>;
+}
+
 export function ReferenceSections({ docs }: { docs: SheetDocs }) {
   const tab = docs.model.tabs.find((t) => t.columns.length > 0);
   const text = tab?.columns.find((c) => c.type === "string" && c.name !== "id")?.name ?? "name";
@@ -50,6 +55,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
             {`// In a page of an origin the key lists, e.g. https://www.example.com\nconst res = await fetch(${JSON.stringify(`${docs.baseUrl}/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}?select=${encodeURIComponent([text, num].join(","))}&limit=20`)}, {\n  headers: { "X-API-Key": "shp_YOUR_BROWSER_KEY" },\n});\nconst { data } = await res.json();`}
           </pre>
         )}
+        <FullRules href="/docs/reference/api#api-keys" />
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Listing: filter, sort, page</h2>
@@ -82,6 +88,7 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           [<code key="6">{`${num}<100,${text}~a`}</code>, "both conditions"],
           [<code key="7">{`${text}=a\\,b`}</code>, "a value holding a comma (escape , | and \\ with \\)"],
         ]} />
+        <FullRules href="/docs/reference/api#listing" />
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800" data-testid="docs-formats">
         <h2 className="text-xl font-semibold">CSV and freshness</h2>
@@ -89,11 +96,13 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
           <code>Accept: text/csv</code>, or <code>.csv</code> after the tab name (<code>/api/v1/{docs.sheet.id}/{encodeURIComponent(tab?.name ?? "Tab")}.csv?select={text}</code>), answers the same query as RFC 4180 CSV with a header line: every matching row by default, up to 100,000, with <code>X-Total-Count</code>. Cells starting with = + - or @ get a leading &apos; so a spreadsheet opening the file never runs them as formulas (numbers such as -12.5 stay as they are).
           Every read carries <code>Last-Modified</code> (when its rows were read from Google), <code>Age</code> (seconds since), <code>ETag</code> and <code>X-Cache</code>.
         </p>
+        <FullRules href="/docs/reference/api#csv-caching-freshness" />
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Errors</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">Every answer carries <code>success</code>. Errors are <code>{"{ \"success\": false, \"error\": code, \"message\": text }"}</code> and carry <code>X-Request-Id</code>.</p>
         <Table label="Errors" testId="errors" head={["Status", "error", "When"]} rows={DOCUMENTED_ERRORS.map((e) => [String(e.status), <code key={e.code}>{e.code}</code>, e.when])} />
+        <FullRules href="/docs/reference/api#errors" />
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800">
         <h2 className="text-xl font-semibold">Rate limits</h2>
@@ -102,12 +111,14 @@ export function ReferenceSections({ docs }: { docs: SheetDocs }) {
         </p>
         <Table label="Rate limits" testId="docs-limits" head={["Per minute (burst)", "Per hour", "Per day (UTC)", "Per billing period"]} rows={[[n(p.burst), n(p.hour), n(p.day), n(p.month)]]} />
         <p className="text-sm text-slate-600 dark:text-slate-400">Answers 2xx and 4xx count; 401, 429 and 5xx do not.</p>
+        <FullRules href="/docs/reference/api#plans-and-limits" />
       </section>
       <section className="space-y-3 border-t border-slate-200 pt-10 dark:border-slate-800" data-testid="docs-events">
         <h2 className="text-xl font-semibold">Change events</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           <code>GET /api/{docs.sheet.id}/events?after=&lt;seq&gt;&amp;limit=100</code> (key with Read) lists the sheet&apos;s changes oldest first: <code>row.created</code>, <code>row.updated</code> (with each changed column&apos;s <code>before</code> and <code>after</code>), <code>row.deleted</code> and <code>schema.changed</code>, each with its <code>tab</code>, <code>row_id</code> and <code>source</code> (<code>api</code> or <code>sheet</code>). Narrow with <code>tab=</code> and <code>type=</code>; page on with <code>meta.next_after</code>. The first call starts recording and lists nothing; events are kept {config().env.EVENT_RETENTION_DAYS} days. The owner can also have them pushed as signed webhooks from the dashboard.
         </p>
+        <FullRules href="/docs/reference/webhooks" />
       </section>
     </>
   );
