@@ -1,4 +1,4 @@
-// Applies the committed migrations in db/migrations: the release step (db/migrate.ts) and the
+// Applies the committed migrations in db/migrations: the release step (lib/cli/migrate.ts) and the
 // start command run it before the server starts. On Postgres it runs under an advisory lock:
 // replicas or release jobs started together apply each migration once, the later ones waiting and
 // then finding nothing left to do.

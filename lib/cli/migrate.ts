@@ -1,12 +1,11 @@
 // The release step, `npm run db:migrate`: checks the configuration and the limit store, then
-// applies the migrations (db/migrator.ts). A command, not part of the database layer: like the
-// commands in lib/cli it puts the service together, so it alone in db/ reads lib/; it stays at
-// this path because the release step is run by it (package.json, compose.yaml, Dockerfile).
+// applies the migrations (db/migrator.ts). A command that puts the service together, like the
+// others in lib/cli; the database layer below it reads nothing of lib/.
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig } from "@/lib/env";
 import { limitStoreProblem } from "@/lib/limits/store-check";
-import { openDatabase } from "./client";
-import { describeDatabaseError, migrateDatabase } from "./migrator";
+import { openDatabase } from "@/db/client";
+import { describeDatabaseError, migrateDatabase } from "@/db/migrator";
 
 async function main() {
   const started = Date.now();
