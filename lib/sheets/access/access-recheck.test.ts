@@ -168,14 +168,20 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     await access(id, { [other]: "none" });
     expect((await keys[0]!.create("Items", { name: "refused by Google" })).status).toBe(403);
     const before = driveChecks();
+    const started = Date.now();
     for (let i = 0; i < 6; i++) {
       const refused = await keys[i % 2]!.list("Items");
       expect(refused.status).toBe(403);
       expect(String(refused.body.message)).toContain("can no longer open it");
     }
+    const elapsed = Date.now() - started;
     expect(await getSheet({ id })).toMatchObject({ accessState: "suspended" });
-    // One check, with the refused grant: not a check on every refused read.
-    expect(driveChecks() - before).toBe(1);
+    // One check, with the refused grant: not a check on every refused read. A suspended sheet in
+    // use is still re-checked once an interval, so a slow machine may see one more per interval.
+    const checks = driveChecks() - before;
+    expect(checks).toBeGreaterThanOrEqual(1);
+    expect(checks).toBeLessThanOrEqual(1 + Math.floor(elapsed / INTERVAL));
+    expect(checks).toBeLessThan(6);
 
     // Proving again finds the account that can open it: the sheet is reached through it from now on.
     const again = await registration.registerSheet({ userId: alice.id, sheetUrl: id });
