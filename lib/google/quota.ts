@@ -9,10 +9,12 @@
 // quota and are not reserved here; the re-checks of registrants' access (Drive files.get with
 // their own grants) are, as kind "drive", under Drive's default quotas (DRIVE_PER_MINUTE).
 // Fair shares apply under contention only: in a calendar minute, an account whose calls are the
-// only ones on a window may use all of it (a lone busy client is not held to half a quota nobody
-// else wants); once other accounts have used the window that minute, one account may take at most
-// GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the others have left free. One account's burst then
-// leaves the others half the window; two accounts acting together (plans change without payment)
+// only ones on a window may use it all but a reserve (a lone busy client is not held to half a
+// quota nobody else wants), and all of it on its owner's own grant, which no one else shares; the
+// reserve, a quarter of a shared window (half the share), is what an account arriving later in the
+// minute finds even after another account's burst came first. Once other accounts have used the
+// window that minute, one account may take at most GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the
+// others have left free. One account's burst under contention leaves the others half the window; two accounts acting together (plans change without payment)
 // still leave a third of it, three a fourth, and so on; and an account always gets a call while
 // the window has a slot. A fixed half each would let two accounts take it all and leave every
 // other account's calls a 503. The share is reckoned from counts of one kind: the identity's and
@@ -66,8 +68,8 @@ function spec(identity: string, kind: CallKind, account: string | undefined, now
   if (account !== undefined && share < 1) {
     const [, projectUsed = 0, identityUsed = 0, ownIdentity = 0, ownProject = 0] = used;
     counters.push(
-      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: accountLimit(perIdentity, share, identityUsed, ownIdentity), expireAt },
-      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: accountLimit(perProject, share, projectUsed, ownProject), expireAt },
+      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: accountLimit(perIdentity, share, identityUsed, ownIdentity, !identity.startsWith("oauth:")), expireAt },
+      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: accountLimit(perProject, share, projectUsed, ownProject, true), expireAt },
     );
   }
   return { now, member: `${now}:${Math.random().toString(36).slice(2)}`, burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS }, counters };
@@ -81,9 +83,14 @@ export function fairLimit(window: number, share: number, used: number, own: numb
   return Math.max(1, Math.floor((window - Math.max(0, used - own)) * share));
 }
 
-/** An account's limit in one window this minute: all of it while no other account used it, else its fair share. */
-export function accountLimit(window: number, share: number, used: number, own: number): number {
-  return used - own <= 0 ? window : fairLimit(window, share, used, own);
+/**
+ * An account's limit in one window this minute: while no other account used it, all of it, less
+ * the reserve others may still need when the window is `shared` (a service account, the API key,
+ * the project); else its fair share.
+ */
+export function accountLimit(window: number, share: number, used: number, own: number, shared: boolean): number {
+  if (used - own > 0) return fairLimit(window, share, used, own);
+  return shared ? Math.max(1, window - Math.floor((window * share) / 2)) : window;
 }
 
 function whose(exceeded: number): string {
