@@ -83,7 +83,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     for (let i = 0; i < 5; i++) expect(all).toEqual(expect.arrayContaining([`good ${i}`, `good new ${i}`]));
   });
 
-  it("sends the parts of a batch Google refuses one by one: only the create Google refuses fails, the others are written", async () => {
+  it("sends a batch Google refuses again without the part Google names: only the create Google refuses fails, the others are written", async () => {
     // A spreadsheet holds at most 10 million cells (GOOGLE.md): Filler leaves Narrow (2 columns) room for 3 more rows.
     const roomy = String((await svc.admin("/spreadsheets", {
       title: `Room ${storeName}`,
@@ -101,13 +101,13 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const [one, bulk, two] = await Promise.all([room.create("Narrow", { name: "one" }), room.create("Narrow", tooMany), room.create("Narrow", { name: "two" })]);
     expect([one!.status, bulk!.status, two!.status]).toEqual([201, 400, 201]);
     expect(String(bulk!.body.message)).toMatch(/above the limit of 10000000 cells/);
-    // One refused batch, then each part alone: the two creates Google takes, and the one it refuses.
-    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(4);
+    // One refused batch naming the bulk create, then the two others once more.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(2);
     const rows = (await room.list("Narrow", "", { "Cache-Control": "no-cache" })).body.data as { name: string }[];
     expect(rows.map((r) => r.name).sort()).toEqual(["first", "one", "two"]);
   });
 
-  it("sends a large refused batch again in halves: one refused create among ten costs fewer writes than one per create", async () => {
+  it("one refused create among ten costs one write more, not one per create", async () => {
     // Room for 12 more rows of Narrow; the bulk create's 13 never fit.
     const roomy = String((await svc.admin("/spreadsheets", {
       title: `Halves ${storeName}`,
@@ -128,10 +128,34 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       ...Array.from({ length: 3 }, (_, i) => room.create("Narrow", { name: `single ${i + 6}` })),
     ]);
     expect(answers.map((a) => a.status)).toEqual([...Array(6).fill(201), 400, ...Array(3).fill(201)]);
-    // Part by part would be 1 + 10.
-    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(8);
+    // Part by part would be 1 + 10; the refused batch, then the nine others together.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(2);
     const rows = (await room.list("Narrow", "", { "Cache-Control": "no-cache" })).body.data as { name: string }[];
     expect(rows.map((r) => r.name).sort()).toEqual(["first", ...Array.from({ length: 9 }, (_, i) => `single ${i}`)]);
+  });
+
+  it("a refusal every part meets (a full workbook) costs a few writes, not one per part, and the tab stays writable", async () => {
+    const full = String((await svc.admin("/spreadsheets", {
+      title: `Full ${storeName}`,
+      members: { [SA]: "writer", "owner@example.com": "owner" },
+      tabs: [
+        { title: "Narrow", rows: [["id", "name"], [1, "first"]], rowCount: 2, columnCount: 2 },
+        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4, columnCount: 1 },
+      ],
+    })).spreadsheetId);
+    const user = await createUser({ email: `full-${storeName}-${randomUUID()}@example.com`, plan: "business" });
+    const room = rowsClient(full, await registeredKey(user, full));
+    await room.list("Narrow");
+    svc.google.calls.clear();
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => room.create("Narrow", { name: `single ${i}` })));
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(400));
+    expect(String(answers[0]!.body.message)).toMatch(/above the limit of 10000000 cells/);
+    // The first batch and at most three more without the part Google named: not 1 + 12.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(4);
+    // Nothing was written and nothing is left pending: an update of the existing row goes through.
+    const rows = (await room.list("Narrow", "", { "Cache-Control": "no-cache" })).body.data as { id: string; name: string }[];
+    expect(rows.map((r) => r.name)).toEqual(["first"]);
+    expect((await room.update("Narrow", rows[0]!.id, { name: "renamed" })).status).toBe(200);
   });
 
   it("caps a batch by size: creates weighing over a megabyte together go out as two batches, each answered 201", async () => {

@@ -11,9 +11,10 @@
 //   told so with the batch's write id (one id: the batch lands whole or not at all, so an
 //   Idempotency-Key retry of any of them learns the truth from it). A batch Google refuses as
 //   invalid (400: nothing was written) may be refused for one part's sake (a value Google will
-//   not store, rows the spreadsheet has no room for): its parts are then sent again apart, one
-//   batch after the other, each planned again and guarded (part by part; a large batch in halves
-//   first), so only the part Google refuses gets Google's error.
+//   not store, rows the spreadsheet has no room for): Google names the request it refused, so the
+//   part holding it gets Google's error and the rest is planned again and sent once more (at most
+//   MAX_RESENDS times): one bad part costs one more write, and a refusal every part would meet
+//   (a full workbook) a few, never one per part.
 // - A batch is capped by size as well as by count (MAX_BATCH_BYTES), so coalescing never builds
 //   a request Google would refuse for its size where the parts alone would pass.
 // - The batch's answer reads the whole tab back as the sheet now shows it (formulas anywhere in
@@ -36,7 +37,7 @@ import { parseTabValues, valuesOfGrid, type TabData } from "@/lib/sheets/values/
 import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { fetchTab, installWrittenCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
-import { guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
+import { GUARD_LEADING_REQUESTS, guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "v">>;
 type RowData = sheets_v4.Schema$RowData;
@@ -238,16 +239,17 @@ async function planParts(batch: BatchPlan, jobs: Waiting[]): Promise<{ parts: { 
  * the batch's own answer shows, the tab's copies are marked out of date, on every instance, before
  * any of its requests is answered (a batch Google refused wrote nothing: the tab as read stands).
  */
-async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise<BatchResult> {
+async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], resends = 0): Promise<BatchResult> {
   const { sheet, model, kind } = queue;
   const batch: BatchPlan = { data, nextRow: data.lastRowNumber, ids: new Set(), rows: new Set(), guarded: new Set() };
   const { parts, deferred } = await planParts(batch, jobs);
   if (!parts.length) return { after: data, deferred };
 
   let unknownId: number | undefined;
+  let sentFirst: SheetsRequest[] = [];
   const unknownBatch = new ApiError("gateway_timeout", "The batch's outcome is unknown.");
   const send = (first: SheetsRequest[]) =>
-    guardedWrite(
+    ((sentFirst = first), guardedWrite(
       sheet,
       model,
       kind.name,
@@ -255,7 +257,7 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
       (writeId) => ((unknownId = writeId), unknownBatch),
       // The whole tab, as the sheet shows it after the batch: each part's answer, and the tab's next copy.
       { readBack: [quoteTab(model.name)] },
-    );
+    ));
   let outcome: Awaited<ReturnType<typeof send>>;
   try {
     try {
@@ -267,11 +269,18 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
     }
   } catch (err) {
     if (refusedAsInvalid(err)) {
-      // Refused for one part's sake, maybe: each part alone, so only the one Google refuses fails.
-      if (parts.length > 1) return sendApart(queue, data, parts.map((p) => p.w), deferred);
-      // Nothing was written: the tab as read is still the tab as it is.
-      parts[0]!.w.reject(err);
-      return { after: data, deferred };
+      // Nothing was written: the tab as read is still the tab as it is. Google names the request
+      // it refused; the part that holds it fails alone and the others go again, a few times at
+      // most, so a refusal that would meet every part (a full workbook) costs a few writes, not
+      // one per part of the minute's quota. Unnamed, or named outside every part: all fail.
+      const culprit = partNamedBy(err, parts, GUARD_LEADING_REQUESTS + sentFirst.length);
+      if (culprit === undefined || parts.length === 1 || resends >= MAX_RESENDS) {
+        for (const { w } of parts) w.reject(err);
+        return { after: data, deferred };
+      }
+      parts[culprit]!.w.reject(err);
+      const again = await writeBatch(queue, data, parts.filter((_, i) => i !== culprit).map((p) => p.w), resends + 1);
+      return { after: again.after, deferred: [...deferred, ...again.deferred] };
     }
     await markOutOfDate(sheet, model);
     for (const { w, part } of parts) w.reject(err === unknownBatch && unknownId !== undefined ? part.unknown(unknownId) : err);
@@ -293,30 +302,23 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[]): Promise
   return { after: installed ? after : undefined, deferred };
 }
 
-/** A refused batch of at most this many parts is sent again part by part; a larger one in halves first. */
-const ALONE_UP_TO = 4;
+/** How many times the rest of a refused batch is sent again without the part Google named. */
+const MAX_RESENDS = 3;
 
 /**
- * The parts of a refused batch sent again apart, one batch after the other, each planned again on
- * the tab as the one before left it: part by part, or for a large batch in halves (each refused
- * half is split again), so one part Google refuses costs a few more writes, not one per part of
- * the minute's quota. One that ends without a copy of the tab from its own answer leaves the rest
- * to the next turn of the lock, which settles and reads first.
+ * The part holding the request Google's refusal names ("Invalid requests[7].insertDimension: ..."),
+ * counting `leading` requests sent before the parts' own; undefined when it names none of them.
  */
-async function sendApart(queue: Queue, data: TabData, jobs: Waiting[], deferred: Waiting[]): Promise<BatchResult> {
-  const half = Math.ceil(jobs.length / 2);
-  const groups = jobs.length > ALONE_UP_TO ? [jobs.slice(0, half), jobs.slice(half)] : jobs.map((w) => [w]);
-  let current: TabData | undefined = data;
-  for (const [i, group] of groups.entries()) {
-    if (!current) {
-      deferred.push(...groups.slice(i).flat());
-      break;
-    }
-    const apart = await writeBatch(queue, current, group);
-    deferred.push(...apart.deferred);
-    current = apart.after;
+export function partNamedBy(err: unknown, parts: readonly { part: { requests: readonly unknown[] } }[], leading: number): number | undefined {
+  const named = /Invalid requests\[(\d+)\]/.exec(err instanceof Error ? err.message : "");
+  if (!named) return undefined;
+  let at = Number(named[1]) - leading;
+  for (const [i, { part }] of parts.entries()) {
+    if (at < 0) return undefined;
+    if (at < part.requests.length) return i;
+    at -= part.requests.length;
   }
-  return { after: current, deferred };
+  return undefined;
 }
 
 /** The written tab's grid in a batch's read-back (the only range asked for). */

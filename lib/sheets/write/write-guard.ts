@@ -164,6 +164,9 @@ export async function settlePending(sheet: Sheet, tab: TabModel): Promise<void> 
   }
 }
 
+/** Requests guardedWrite sends before the caller's own (clearing stale markers): Google's refusals count them. */
+export const GUARD_LEADING_REQUESTS = 1;
+
 /**
  * Sends one write as a guarded batch (`build` gets the write's id for its marker) and answers
  * only when its outcome is known: the batch's replies when it was confirmed, the marker when it
