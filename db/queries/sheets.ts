@@ -144,8 +144,9 @@ export async function recordAccessCheck(input: { id: string; userId: string; sta
 
 /**
  * Makes the registrant's access check due now (Google refused their grant): the sheets changed, to
- * publish. At most once per `onceIn` ms a sheet: should Google go on refusing reads the re-check
- * does not refuse, a failing request does not start a check of its own each time.
+ * publish. For one sheet at most once per `onceIn` ms: should Google go on refusing reads the
+ * re-check does not refuse, a failing request does not start a check of its own each time. A
+ * revoked grant makes every sheet of the account due at once, whenever it happens.
  */
 export async function makeAccessCheckDue(where: { id: string } | { userId: string }, onceIn: number): Promise<Sheet[]> {
   const now = new Date();
@@ -153,6 +154,8 @@ export async function makeAccessCheckDue(where: { id: string } | { userId: strin
   return getDb()
     .update(sheets)
     .set({ accessCheckedAt: new Date(0), accessForcedAt: now, ...bump })
-    .where(and("id" in where ? eq(sheets.id, where.id) : eq(sheets.userId, where.userId), ne(sheets.accessState, "service"), notForcedLately))
+    // A revoked grant (by account) is final news, never held back; a refused call (by sheet) is
+    // bounded, since Google may refuse reads that the re-check does not.
+    .where(and("id" in where ? and(eq(sheets.id, where.id), notForcedLately) : eq(sheets.userId, where.userId), ne(sheets.accessState, "service")))
     .returning();
 }

@@ -142,13 +142,19 @@ function moveToGrant(row: Sheet, grant: GoogleGrant): Promise<Sheet | undefined>
  */
 const askAgainAt = new Map<string, number>();
 
+/** Remembers until when not to ask about a sheet again; entries past their time are swept as the map grows. */
+function askAgainLater(sheetId: string, until: number): void {
+  if (askAgainAt.size >= 1_000) for (const [id, at] of askAgainAt) if (at <= Date.now()) askAgainAt.delete(id);
+  askAgainAt.set(sheetId, until);
+}
+
 /** The check of one turn, on the instance that took it. */
 async function checkInTurn(sheet: SheetRecord): Promise<SheetRecord> {
   const now = new Date();
   const row = await takeAccessCheck({ id: sheet.id, userId: sheet.userId, dueBefore: new Date(now.getTime() - interval()), now });
   if (!row) {
     // Another instance took this turn: its answer reaches us through the store, in CHECK_WAIT_MS at most.
-    askAgainAt.set(sheet.id, now.getTime() + CHECK_WAIT_MS);
+    askAgainLater(sheet.id, now.getTime() + CHECK_WAIT_MS);
     return sheet;
   }
   let answer: AccessAnswer;
@@ -198,7 +204,7 @@ export async function currentAccess(sheet: SheetRecord): Promise<SheetRecord> {
     flight = (async () => (askedBefore ? await recordedAnswer(sheet) : undefined) ?? (await checkInTurn(sheet)))()
       .catch((err: unknown) => {
         log.warn({ sheet: sheet.id, ...errorFields(err) }, "sheets: access re-check failed");
-        askAgainAt.set(sheet.id, Date.now() + CHECK_WAIT_MS);
+        askAgainLater(sheet.id, Date.now() + CHECK_WAIT_MS);
         return sheet;
       })
       .finally(() => flights.delete(sheet.id));
@@ -207,6 +213,6 @@ export async function currentAccess(sheet: SheetRecord): Promise<SheetRecord> {
   const checked = await withinDeadline(flight, CHECK_WAIT_MS);
   if (checked !== TOO_SLOW) return checked;
   // The database or Google is slow: the requests that follow do not each wait for it again.
-  askAgainAt.set(sheet.id, Date.now() + CHECK_WAIT_MS);
+  askAgainLater(sheet.id, Date.now() + CHECK_WAIT_MS);
   return sheet;
 }

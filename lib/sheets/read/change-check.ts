@@ -125,7 +125,9 @@ export const driveClaimKey = (sheetId: string) => `sheetapi:drive-claim:${sheetI
 /** Takes the fleet's answer when it is newer than what this instance knows. */
 function adopt(watch: Watch, answer: FleetAnswer | null | undefined): void {
   if (!answer || answer.v < watch.checkedAt) return;
-  Object.assign(watch, { modifiedTime: answer.modifiedTime, writes: answer.writes, epoch: answer.epoch, checkedAt: answer.v });
+  // A failed check tells only when to ask again: what this instance knew of the file stands.
+  if (answer.modifiedTime === undefined) watch.checkedAt = answer.v;
+  else Object.assign(watch, { modifiedTime: answer.modifiedTime, writes: answer.writes, epoch: answer.epoch, checkedAt: answer.v });
 }
 
 /** Hands this instance's answer to the others (a later answer already there is kept). */

@@ -323,7 +323,7 @@ function newestVersion(tabKey: string, version: number | undefined, now = Date.n
  * tabs are out of date; the sheet's other tabs stay. The sheet's write count tells every
  * instance's change check that the file changed through the service (change-check.ts).
  */
-export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, tabs: string[]): Promise<void> {
+export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, tabs: string[], { confirmed = true } = {}): Promise<void> {
   // Marked out of date rather than dropped: never served stale after our own write.
   for (const tab of tabs) {
     const entry = entries.get(entryKey(sheet.id, tab));
@@ -333,7 +333,9 @@ export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | 
   await Promise.all([
     ...tabs.map((tab) => store.incr(dataVersionKey(sheet.id, tab), VERSION_TTL_SECONDS)),
     store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS),
-    noteConfirmedWrite(sheet.id),
+    // Only a write known to have landed explains a change Drive reports; one whose outcome is
+    // unknown, or that failed, must not hide an edit made in the Sheets UI meanwhile.
+    ...(confirmed ? [noteConfirmedWrite(sheet.id)] : []),
   ]);
 }
 

@@ -175,8 +175,8 @@ async function lockTurn(queue: Queue): Promise<void> {
 }
 
 /** Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it. */
-async function markOutOfDate(sheet: Sheet, model: TabModel): Promise<void> {
-  await invalidateTabs(sheet, [model.name]).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
+async function markOutOfDate(sheet: Sheet, model: TabModel, confirmed = true): Promise<void> {
+  await invalidateTabs(sheet, [model.name], { confirmed }).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
 }
 
 function rejectWith(w: Waiting, error: () => unknown): void {
@@ -282,7 +282,7 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], resends 
       const again = await writeBatch(queue, data, parts.filter((_, i) => i !== culprit).map((p) => p.w), resends + 1);
       return { after: again.after, deferred: [...deferred, ...again.deferred] };
     }
-    await markOutOfDate(sheet, model);
+    await markOutOfDate(sheet, model, false);
     for (const { w, part } of parts) w.reject(err === unknownBatch && unknownId !== undefined ? part.unknown(unknownId) : err);
     return { deferred };
   }

@@ -200,7 +200,7 @@ export async function guardedWrite(
       if (!outcome) {
         // It may still land: no copy from before it is served again, not even as a stale one
         // while Google is failing (a client must never read what it may have overwritten).
-        await invalidateTabs(sheet, [tab.name]).catch(() => undefined);
+        await invalidateTabs(sheet, [tab.name], { confirmed: false }).catch(() => undefined);
         throw unknown(writeId);
       }
       await settle(sheet.id, tab.name, writeId);
