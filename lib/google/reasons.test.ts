@@ -37,7 +37,7 @@ beforeEach(async () => {
 
 describe("403 reasons", () => {
   // Drive words its rate limits as a 403 whose only reason is in errors[] (Sheets answers 429
-  // RESOURCE_EXHAUSTED, google-faults.test.ts): proving access through Drive reads them as such.
+  // RESOURCE_EXHAUSTED, faults.test.ts): proving access through Drive reads them as such.
   it.each(["userRateLimitExceeded", "rateLimitExceeded"] as const)("reads Drive's 403 %s as rate limiting, not as lost access", async (reason) => {
     svc.google.faults.add({ route: "files.get", reason, count: -1 });
     const { proveAccess } = await import("@/lib/sheets/registration/proof");

@@ -248,8 +248,10 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], resends 
   let unknownId: number | undefined;
   let sentFirst: SheetsRequest[] = [];
   const unknownBatch = new ApiError("gateway_timeout", "The batch's outcome is unknown.");
-  const send = (first: SheetsRequest[]) =>
-    ((sentFirst = first), guardedWrite(
+  const send = (first: SheetsRequest[]) => {
+    // Google's refusal counts requests from the first one sent: partNamedBy needs these.
+    sentFirst = first;
+    return guardedWrite(
       sheet,
       model,
       kind.name,
@@ -257,7 +259,8 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], resends 
       (writeId) => ((unknownId = writeId), unknownBatch),
       // The whole tab, as the sheet shows it after the batch: each part's answer, and the tab's next copy.
       { readBack: [quoteTab(model.name)] },
-    ));
+    );
+  };
   let outcome: Awaited<ReturnType<typeof send>>;
   try {
     try {
@@ -309,7 +312,7 @@ const MAX_RESENDS = 3;
  * The part holding the request Google's refusal names ("Invalid requests[7].insertDimension: ..."),
  * counting `leading` requests sent before the parts' own; undefined when it names none of them.
  */
-export function partNamedBy(err: unknown, parts: readonly { part: { requests: readonly unknown[] } }[], leading: number): number | undefined {
+function partNamedBy(err: unknown, parts: readonly { part: { requests: readonly unknown[] } }[], leading: number): number | undefined {
   const named = /Invalid requests\[(\d+)\]/.exec(err instanceof Error ? err.message : "");
   if (!named) return undefined;
   let at = Number(named[1]) - leading;
