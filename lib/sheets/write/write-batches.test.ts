@@ -83,19 +83,28 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     for (let i = 0; i < 5; i++) expect(all).toEqual(expect.arrayContaining([`good ${i}`, `good new ${i}`]));
   });
 
-  it("sends a batch Google refuses again without the part Google names: only the create Google refuses fails, the others are written", async () => {
-    // A spreadsheet holds at most 10 million cells (GOOGLE.md): Filler leaves Narrow (2 columns) room for 3 more rows.
-    const roomy = String((await svc.admin("/spreadsheets", {
-      title: `Room ${storeName}`,
+  /**
+   * A tab "Narrow" (2 columns: id, name; one row, "first") in a workbook whose other tab fills
+   * Google's 10 million cells but `freeCells`, read once: the workbook's room decides what fits.
+   */
+  async function narrowTabIn(title: string, freeCells: number) {
+    const id = String((await svc.admin("/spreadsheets", {
+      title,
       members: { [SA]: "writer", "owner@example.com": "owner" },
       tabs: [
         { title: "Narrow", rows: [["id", "name"], [1, "first"]], rowCount: 2, columnCount: 2 },
-        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4 - 6, columnCount: 1 },
+        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4 - freeCells, columnCount: 1 },
       ],
     })).spreadsheetId);
-    const user = await createUser({ email: `room-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    const room = rowsClient(roomy, await registeredKey(user, roomy));
+    const user = await createUser({ email: `room-${randomUUID()}@example.com`, plan: "business" });
+    const room = rowsClient(id, await registeredKey(user, id));
     await room.list("Narrow");
+    return room;
+  }
+
+  it("sends a batch Google refuses again without the part Google names: only the create Google refuses fails, the others are written", async () => {
+    // A spreadsheet holds at most 10 million cells (GOOGLE.md): Filler leaves Narrow (2 columns) room for 3 more rows.
+    const room = await narrowTabIn(`Room ${storeName}`, 6);
     svc.google.calls.clear();
     const tooMany = Array.from({ length: 5 }, (_, i) => ({ name: `bulk ${i}` }));
     const [one, bulk, two] = await Promise.all([room.create("Narrow", { name: "one" }), room.create("Narrow", tooMany), room.create("Narrow", { name: "two" })]);
@@ -109,17 +118,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   it("one refused create among ten costs one write more, not one per create", async () => {
     // Room for 12 more rows of Narrow; the bulk create's 13 never fit.
-    const roomy = String((await svc.admin("/spreadsheets", {
-      title: `Halves ${storeName}`,
-      members: { [SA]: "writer", "owner@example.com": "owner" },
-      tabs: [
-        { title: "Narrow", rows: [["id", "name"], [1, "first"]], rowCount: 2, columnCount: 2 },
-        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4 - 24, columnCount: 1 },
-      ],
-    })).spreadsheetId);
-    const user = await createUser({ email: `halves-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    const room = rowsClient(roomy, await registeredKey(user, roomy));
-    await room.list("Narrow");
+    const room = await narrowTabIn(`Halves ${storeName}`, 24);
     svc.google.calls.clear();
     const bulk = Array.from({ length: 13 }, (_, i) => ({ name: `bulk ${i}` }));
     const answers = await Promise.all([
@@ -135,17 +134,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   });
 
   it("a refusal every part meets (a full workbook) costs a few writes, not one per part, and the tab stays writable", async () => {
-    const full = String((await svc.admin("/spreadsheets", {
-      title: `Full ${storeName}`,
-      members: { [SA]: "writer", "owner@example.com": "owner" },
-      tabs: [
-        { title: "Narrow", rows: [["id", "name"], [1, "first"]], rowCount: 2, columnCount: 2 },
-        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4, columnCount: 1 },
-      ],
-    })).spreadsheetId);
-    const user = await createUser({ email: `full-${storeName}-${randomUUID()}@example.com`, plan: "business" });
-    const room = rowsClient(full, await registeredKey(user, full));
-    await room.list("Narrow");
+    const room = await narrowTabIn(`Full ${storeName}`, 0);
     svc.google.calls.clear();
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => room.create("Narrow", { name: `single ${i}` })));
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(400));
