@@ -74,7 +74,8 @@ test.describe.configure({ retries: 2 });
 test("a new address's empty emulated Drive makes a sample spreadsheet to register; the Picker keeps focus and closes on Escape", async ({ page }, testInfo) => {
   // A whole first visit: sign-in, Google's consent, the Picker twice and a registration.
   test.setTimeout(90_000);
-  const owner = "empty-drive@example.com";
+  // A retry signs in as a new address: the first try's consent already connected Google.
+  const owner = testInfo.retry ? `empty-drive-${testInfo.retry}@example.com` : "empty-drive@example.com";
   await signIn(page, owner);
   await openRegisterForm(page);
   await page.getByTestId("connect-google").click();
