@@ -117,6 +117,28 @@ describe("fair shares", () => {
     // Three creates reached Google (each one atomic batchUpdate); the refused ones did not.
     expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBe(3);
   });
+
+  it("a write the guard refuses was never sent: a clean 503, nothing left to settle, the next write goes straight out", async () => {
+    await newMinute();
+    // Other accounts fill the identity's write window; reads are counted apart and stay free.
+    const identity = "service-account:sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
+    const { reserveGoogleCall } = await import("./quota");
+    for (let i = 0; i < PER_IDENTITY; i++) await reserveGoogleCall(identity, "write", `filler-${i}`);
+    const refused = await clients[2]!.create("C", { v: "refused" });
+    expect([refused.status, refused.body.error]).toEqual([503, "service_unavailable"]);
+    expect(refused.body.message).toMatch(/write quota/);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // No fence, no search: the service knows the write did not leave, and says so at once.
+    expect(svc.google.calls.get("spreadsheets.batchUpdate") ?? 0).toBe(0);
+    expect(svc.google.calls.get("developerMetadata.search") ?? 0).toBe(0);
+    const { getLimitStore } = await import("@/lib/limits/store");
+    expect(await getLimitStore().hgetall(`sheetapi:pending:${sheetIds[2]}:C`)).toEqual({});
+    // Whose outcome is known needs no settling: the tab's next write is its one batchUpdate.
+    await newMinute();
+    expect(await statuses(clients[2]!, 1, "C")).toEqual([201]);
+    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBe(1);
+    expect((await clients[2]!.list("C")).body.data).not.toContainEqual(expect.objectContaining({ v: "refused" }));
+  });
 });
 
 describe("fairLimit", () => {

@@ -99,6 +99,12 @@ function whose(exceeded: number): string {
 }
 
 /**
+ * The guard's 503: the call was refused before it left, so Google never saw it. A write refused
+ * this way is known not to have landed (nothing to settle), unlike one Google did not answer.
+ */
+export class QuotaRefusal extends ApiError {}
+
+/**
  * Reserves one Sheets call of `kind` for `identity` on behalf of `account` (the sheet's owner
  * account), waiting for a slot within the bound; 503 past it.
  */
@@ -121,7 +127,7 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
     if (freeAt > deadline) {
       metrics.quotaGuard({ result: "refused", kind });
       const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
-      throw new ApiError(
+      throw new QuotaRefusal(
         "service_unavailable",
         `Google Sheets' per-minute ${kind} quota for this sheet's ${whose(result.exceeded)} is used up; retry in ${retryAfter} s.`,
         {},

@@ -37,6 +37,7 @@ import { parseTabValues, valuesOfGrid, type TabData } from "@/lib/sheets/values/
 import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { fetchTab, installWrittenCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
+import { QuotaRefusal } from "@/lib/google/quota";
 import { GUARD_LEADING_REQUESTS, guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "v">>;
@@ -284,6 +285,11 @@ async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], resends 
       parts[culprit]!.w.reject(err);
       const again = await writeBatch(queue, data, parts.filter((_, i) => i !== culprit).map((p) => p.w), resends + 1);
       return { after: again.after, deferred: [...deferred, ...again.deferred] };
+    }
+    if (err instanceof QuotaRefusal) {
+      // The quota guard kept the batch from leaving: nothing was written, the tab as read stands.
+      for (const { w } of parts) w.reject(err);
+      return { after: data, deferred };
     }
     await markOutOfDate(sheet, model, false);
     for (const { w, part } of parts) w.reject(err === unknownBatch && unknownId !== undefined ? part.unknown(unknownId) : err);

@@ -23,6 +23,7 @@ import type { sheets_v4 } from "@googleapis/sheets";
 import { ApiError } from "@/lib/http/errors";
 import { heldLock } from "@/lib/limits/lock";
 import { getLimitStore, writesPaused } from "@/lib/limits/store";
+import { QuotaRefusal } from "@/lib/google/quota";
 import { withGoogle } from "@/lib/google/sheet-access";
 import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { invalidateTabs } from "@/lib/sheets/read/tab-cache";
@@ -56,8 +57,11 @@ function clearMarkers(gid: number): SheetsRequest {
   };
 }
 
-/** No answer, or a failure after which Google may have applied the batch. */
-const ambiguous = (err: unknown) => err instanceof ApiError && (err.code === "gateway_timeout" || err.code === "bad_gateway" || err.code === "service_unavailable");
+/**
+ * No answer, or a failure after which Google may have applied the batch. The quota guard's own
+ * refusal is not one: that call never left.
+ */
+const ambiguous = (err: unknown) => err instanceof ApiError && !(err instanceof QuotaRefusal) && (err.code === "gateway_timeout" || err.code === "bad_gateway" || err.code === "service_unavailable");
 /** Retried in place: only a fence, which is always safe to send again. */
 const RATE_LIMITED = (f: { status: number }) => f.status === 429;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
