@@ -85,7 +85,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     await sleep(Math.max(0, unproven.accessUnprovenSince!.getTime() + GRACE - Date.now()) + INTERVAL + 50);
     const refused = await keys[1]!.list("Items");
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ success: false, error: "forbidden" });
+    expect(refused.body).toMatchObject({ success: false, error: "forbidden", reason: "registrant_never_proved" });
+    // It says access was never proven, not that it was lost.
+    expect(refused.body.message).toMatch(/registered before SheetAPI asked .* to prove/);
+    expect(refused.body.message).not.toMatch(/can no longer open it/);
     expect((await keys[0]!.list("Items")).status).toBe(403);
     expect(await getSheet({ id })).toMatchObject({ accessState: "suspended" });
     expect(await deliveryState(delivery)).toBe("cancelled");

@@ -26,6 +26,8 @@ export interface SheetRecord extends Versioned {
   accessState?: AccessState;
   /** When it was last confirmed, Unix ms; absent in older records: the check is due. */
   accessCheckedAt?: number;
+  /** Suspended because access was never proven (registered before proof existed, grace over), not because it lapsed. */
+  accessNeverProven?: boolean;
 }
 
 export const SHEET_RECORD_TTL_SECONDS = 600;
@@ -51,6 +53,7 @@ export function toSheetRecord(row: Sheet): SheetRecord {
     schemaUpdatedAt: row.schemaUpdatedAt?.getTime() ?? null,
     accessState: row.accessState,
     accessCheckedAt: row.accessCheckedAt.getTime(),
+    ...(row.accessState === "suspended" && row.accessUnprovenSince ? { accessNeverProven: true } : {}),
   };
 }
 
