@@ -1,38 +1,15 @@
 // Google failing: 429 and 5xx are retried within the budget, what still fails answers in the
 // envelope within the bound, and a write is never lost silently nor made twice.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createUser } from "@/db/queries/users";
+import { describe, expect, it } from "vitest";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
-import { startTestService, type TestService } from "@/testing/service";
-import { registeredKey } from "@/testing/google";
+import { demoSheetSuite } from "@/testing/demo-sheet-suite";
 
 const TIMEOUT_MS = 1000;
 const BUDGET_MS = 1500;
-let svc: TestService;
-let api: ReturnType<typeof rowsClient>;
+const suite = demoSheetSuite("faults@example.com", { env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: String(BUDGET_MS) } });
 
-beforeAll(async () => {
-  svc = await startTestService({ env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: String(BUDGET_MS) } });
-  setLimitStore(memoryStore());
-  const user = await createUser({ email: "faults@example.com", plan: "business" });
-  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
-});
-afterAll(async () => {
-  setLimitStore(undefined);
-  await svc.stop();
-});
-beforeEach(async () => {
-  svc.google.faults.clear();
-  // Each test starts from a cold cache.
-  const { invalidateSheetData } = await import("@/lib/sheets/read/tab-cache");
-  await invalidateSheetData(DEMO_SPREADSHEET_ID);
-  svc.google.calls.clear();
-});
-
-const productRows = () => (svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.rows.filter((r) => r.some(Boolean)).length);
+const productRows = () => (suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.rows.filter((r) => r.some(Boolean)).length);
 const timed = async <T>(work: Promise<T>) => {
   const started = Date.now();
   const result = await work;
@@ -41,11 +18,11 @@ const timed = async <T>(work: Promise<T>) => {
 
 describe("reads", () => {
   it("retry a 429 and a 500 and then answer", async () => {
-    svc.google.faults.add({ route: "values.get", status: 429 });
-    svc.google.faults.add({ route: "values.get", status: 500 });
-    const res = await api.list("Products");
+    suite.svc.google.faults.add({ route: "values.get", status: 429 });
+    suite.svc.google.faults.add({ route: "values.get", status: 500 });
+    const res = await suite.api.list("Products");
     expect(res.status).toBe(200);
-    expect(svc.google.calls.get("values.get")).toBe(3);
+    expect(suite.svc.google.calls.get("values.get")).toBe(3);
   });
 
   it.each([
@@ -53,18 +30,18 @@ describe("reads", () => {
     [503, 503, "service_unavailable"],
     [429, 503, "service_unavailable"],
   ])("answer a lasting Google %i with %i in the envelope within the bound", async (google, status, code) => {
-    svc.google.faults.add({ route: "values.get", status: google as 429 | 500 | 503, count: -1 });
-    const { result, ms } = await timed(api.list("Products"));
+    suite.svc.google.faults.add({ route: "values.get", status: google as 429 | 500 | 503, count: -1 });
+    const { result, ms } = await timed(suite.api.list("Products"));
     expect(result.status).toBe(status);
     expect(result.body).toMatchObject({ success: false, error: code });
     expect(result.headers.get("retry-after")).toBe("5");
     expect(ms).toBeLessThan(BUDGET_MS + TIMEOUT_MS);
-    expect(svc.google.calls.get("values.get")).toBeGreaterThan(1);
+    expect(suite.svc.google.calls.get("values.get")).toBeGreaterThan(1);
   });
 
   it("answer 504 when Google does not answer in time", async () => {
-    svc.google.faults.add({ route: "values.get", delayMs: TIMEOUT_MS + 500, count: -1 });
-    const { result, ms } = await timed(api.list("Products"));
+    suite.svc.google.faults.add({ route: "values.get", delayMs: TIMEOUT_MS + 500, count: -1 });
+    const { result, ms } = await timed(suite.api.list("Products"));
     expect(result.status).toBe(504);
     expect(result.body).toMatchObject({ success: false, error: "gateway_timeout" });
     expect(result.headers.get("retry-after")).toBe("5");
@@ -75,45 +52,45 @@ describe("reads", () => {
 describe("reads that could never succeed", () => {
   const aggregateRoute = async (kind: "_aggregate" | "_distinct", query: string) => {
     const mod = kind === "_aggregate" ? await import("@/app/api/v1/[sheetId]/[tabName]/%5Faggregate/route") : await import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route");
-    return callRoute(mod.GET, { method: "GET", path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products/${kind}?${query}`, params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" }, headers: { "X-API-Key": api.key } });
+    return callRoute(mod.GET, { method: "GET", path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products/${kind}?${query}`, params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" }, headers: { "X-API-Key": suite.api.key } });
   };
   it.each([
-    ["a list with limit=-4", () => api.list("Products", "limit=-4"), /limit/],
-    ["a CSV list with limit=-4", () => api.list("Products.csv", "limit=-4"), /limit/],
-    ["a list with order=up", () => api.list("Products", "sort=name&order=up"), /order/],
-    ["a row with typed=maybe", () => api.get("Products", "1", "typed=maybe"), /typed/],
+    ["a list with limit=-4", () => suite.api.list("Products", "limit=-4"), /limit/],
+    ["a CSV list with limit=-4", () => suite.api.list("Products.csv", "limit=-4"), /limit/],
+    ["a list with order=up", () => suite.api.list("Products", "sort=name&order=up"), /order/],
+    ["a row with typed=maybe", () => suite.api.get("Products", "1", "typed=maybe"), /typed/],
     ["an aggregate grouped by one column twice", () => aggregateRoute("_aggregate", "group_by=name,name"), /twice/],
     ["an aggregate with an unknown function", () => aggregateRoute("_aggregate", "aggregate=median:price"), /median/],
     ["_distinct without column", () => aggregateRoute("_distinct", ""), /column is required/],
   ])("answer %s with 400 while Google is failing, not with Google's failure", async (_, read, message) => {
-    svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
+    suite.svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
     const res = await read();
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(message) });
   });
 
   it("answer a write naming a column the tab's schema does not have with 400, and a valid one with Google's failure", async () => {
-    svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
-    for (const write of [() => api.update("Products", "1", { colour: "red" }), () => api.create("Products", [{ name: "ok" }, { colour: "red" }])]) {
+    suite.svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
+    for (const write of [() => suite.api.update("Products", "1", { colour: "red" }), () => suite.api.create("Products", [{ name: "ok" }, { colour: "red" }])]) {
       const res = await write();
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(/"colour" is not a column of "Products" as its schema was last read.*Nothing was written/) });
     }
-    expect((await api.update("Products", "1", { notes: "fine" })).status).toBe(503);
+    expect((await suite.api.update("Products", "1", { notes: "fine" })).status).toBe(503);
   });
 
   it("still answer a query that may succeed with Google's failure", async () => {
-    svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
+    suite.svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
     // Column names cannot be checked before the tab is read: an unknown one is Google's failure too.
-    for (const query of ["limit=5&sort=name&order=desc", "filter=nosuchcolumn=1"]) expect((await api.list("Products", query)).status).toBe(503);
+    for (const query of ["limit=5&sort=name&order=desc", "filter=nosuchcolumn=1"]) expect((await suite.api.list("Products", query)).status).toBe(503);
   });
 });
 
 describe("creates", () => {
   it("answer 503 with Retry-After, not an outcome-unknown 504, when the tab cannot be read before the write", async () => {
     const before = productRows();
-    svc.google.faults.add({ route: "values.get", delayMs: TIMEOUT_MS + 500, count: -1 });
-    const res = await api.create("Products", { name: "Never sent" });
+    suite.svc.google.faults.add({ route: "values.get", delayMs: TIMEOUT_MS + 500, count: -1 });
+    const res = await suite.api.create("Products", { name: "Never sent" });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, error: "service_unavailable", message: expect.stringMatching(/did not answer in time.*Nothing was written/) });
     expect(res.headers.get("retry-after")).toBe("5");
@@ -122,48 +99,48 @@ describe("creates", () => {
 
   it("retry a 429 and write exactly once", async () => {
     const before = productRows();
-    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 429 });
-    const res = await api.create("Products", { name: "After 429" });
+    suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 429 });
+    const res = await suite.api.create("Products", { name: "After 429" });
     expect(res.status).toBe(201);
     expect(productRows()).toBe(before + 1);
   });
 
   it("settle a 500 before writing again, and write exactly once", async () => {
     const before = productRows();
-    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500 });
-    const res = await api.create("Products", [{ name: "After 500 a" }, { name: "After 500 b" }]);
+    suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500 });
+    const res = await suite.api.create("Products", [{ name: "After 500 a" }, { name: "After 500 b" }]);
     expect(res.status).toBe(201);
     expect(productRows()).toBe(before + 2);
     // The write, the fence that proved it cannot land, the write again.
-    expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBe(3);
+    expect(suite.svc.google.calls.get("spreadsheets.batchUpdate")).toBe(3);
   });
 
   it("never write twice when the first write lands after Google stopped answering", async () => {
     const before = productRows();
-    svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: TIMEOUT_MS + 300 });
-    const res = await api.create("Products", { name: "Slow write" });
+    suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: TIMEOUT_MS + 300 });
+    const res = await suite.api.create("Products", { name: "Slow write" });
     expect(res.status).toBe(201);
     await new Promise((r) => setTimeout(r, 600)); // the late write has arrived, and was refused
     expect(productRows()).toBe(before + 1);
   });
 
   it("leave the sheet unchanged when Google keeps failing, and say the outcome is unknown and how to check", async () => {
-    const before = JSON.stringify(svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]);
-    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500, count: -1 });
-    const res = await api.create("Products", Array.from({ length: 20 }, (_, i) => ({ name: `Bulk ${i}` })));
+    const before = JSON.stringify(suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]);
+    suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500, count: -1 });
+    const res = await suite.api.create("Products", Array.from({ length: 20 }, (_, i) => ({ name: `Bulk ${i}` })));
     expect(res.status).toBe(504);
     expect(res.body).toMatchObject({ success: false, error: "gateway_timeout" });
     expect(String(res.body.message)).toMatch(/outcome is unknown.*Check with GET \/api\/v1\/.+\/Products\/\d+/);
-    expect(JSON.stringify(svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0])).toBe(before);
+    expect(JSON.stringify(suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0])).toBe(before);
   });
 });
 
 describe("deletes", () => {
   it("settle a 500 before deleting again, and delete exactly the row", async () => {
-    svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500 });
-    const res = await api.remove("Products", "3");
+    suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500 });
+    const res = await suite.api.remove("Products", "3");
     expect(res.status).toBe(200);
-    const ids = ((await api.list("Products")).body.data as { id: string }[]).map((r) => r.id);
+    const ids = ((await suite.api.list("Products")).body.data as { id: string }[]).map((r) => r.id);
     expect(ids).not.toContain("3");
     expect(ids).toContain("2");
     expect(ids).toContain("4");

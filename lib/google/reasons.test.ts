@@ -2,63 +2,38 @@
 // missing scope is reported as the service's configuration problem, and "no access" only when it
 // is that. A service account that cannot sign in (JWT-bearer exchange refused) is the service's
 // fault too: 503 with server-side wording, /health down, never "the owner must re-authorize".
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getSheet } from "@/db/queries/sheets";
-import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, EMULATOR_SERVICE_ACCOUNT, NO_ACCESS_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
-import { rowsClient } from "@/testing/rows-client";
-import { startTestService, type TestService } from "@/testing/service";
-import { registeredKey } from "@/testing/google";
+import { demoSheetSuite } from "@/testing/demo-sheet-suite";
 
-let svc: TestService;
-let api: ReturnType<typeof rowsClient>;
-let userId: string;
-
-beforeAll(async () => {
-  svc = await startTestService({ env: { GOOGLE_RETRY_BUDGET_MS: "3000" } });
-  setLimitStore(memoryStore());
-  // Access tokens live one second, so the service account signs in again on every call.
-  await svc.admin("/token-ttl", { seconds: 1 });
-  const user = await createUser({ email: "reasons@example.com", plan: "business" });
-  userId = user.id;
-  api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
-});
-afterAll(async () => {
-  setLimitStore(undefined);
-  await svc.stop();
-});
-beforeEach(async () => {
-  svc.google.faults.clear();
-  const { invalidateSheetData } = await import("@/lib/sheets/read/tab-cache");
-  await invalidateSheetData(DEMO_SPREADSHEET_ID);
-  svc.google.calls.clear();
-});
+// Access tokens live one second, so the service account signs in again on every call.
+const suite = demoSheetSuite("reasons@example.com", { env: { GOOGLE_RETRY_BUDGET_MS: "3000" } }, (svc) => svc.admin("/token-ttl", { seconds: 1 }).then(() => undefined));
 
 describe("403 reasons", () => {
   // Drive words its rate limits as a 403 whose only reason is in errors[] (Sheets answers 429
   // RESOURCE_EXHAUSTED, faults.test.ts): proving access through Drive reads them as such.
   it.each(["userRateLimitExceeded", "rateLimitExceeded"] as const)("reads Drive's 403 %s as rate limiting, not as lost access", async (reason) => {
-    svc.google.faults.add({ route: "files.get", reason, count: -1 });
+    suite.svc.google.faults.add({ route: "files.get", reason, count: -1 });
     const { proveAccess } = await import("@/lib/sheets/registration/proof");
-    const refused = await proveAccess(userId, DEMO_SPREADSHEET_ID).catch((e: unknown) => e);
+    const refused = await proveAccess(suite.userId, DEMO_SPREADSHEET_ID).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/rate limiting/) });
-    expect(svc.google.calls.get("files.get")).toBe(1);
-    svc.google.faults.clear();
-    expect(await proveAccess(userId, DEMO_SPREADSHEET_ID)).toMatchObject({ level: "edit" });
+    expect(suite.svc.google.calls.get("files.get")).toBe(1);
+    suite.svc.google.faults.clear();
+    expect(await proveAccess(suite.userId, DEMO_SPREADSHEET_ID)).toMatchObject({ level: "edit" });
   });
 
   it.each([
     ["SERVICE_DISABLED", /not enabled in the service's Google Cloud project/],
     ["ACCESS_TOKEN_SCOPE_INSUFFICIENT", /lack the permission \(OAuth scope\)/],
   ] as const)("reports %s plainly as the service's configuration, without retrying", async (reason, message) => {
-    svc.google.faults.add({ route: "values.get", reason, count: -1 });
-    const res = await api.list("Products");
+    suite.svc.google.faults.add({ route: "values.get", reason, count: -1 });
+    const res = await suite.api.list("Products");
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, error: "bad_gateway" });
     expect(res.body.message).toMatch(message);
     expect(res.body.message).not.toMatch(/no longer has access|re-authorize/);
-    expect(svc.google.calls.get("values.get")).toBe(1);
+    expect(suite.svc.google.calls.get("values.get")).toBe(1);
   });
 
   it("says 'no access' when Google means it", async () => {
@@ -78,10 +53,10 @@ describe("the service account's own sign-in", () => {
   it("answers 503 as the service's fault, shows it in /health, and flags nothing for the owner", async () => {
     const { GET } = await import("@/app/health/route");
     // The key is deleted in "IAM": the next exchange is refused (invalid_grant).
-    await svc.admin("/service-account-keys", { email: EMULATOR_SERVICE_ACCOUNT }, "DELETE");
+    await suite.svc.admin("/service-account-keys", { email: EMULATOR_SERVICE_ACCOUNT }, "DELETE");
     await new Promise((r) => setTimeout(r, 1100));
 
-    const res = await api.list("Products");
+    const res = await suite.api.list("Products");
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, error: "service_unavailable" });
     expect(res.body.message).toMatch(/could not sign in to Google with its service account/);
@@ -95,12 +70,12 @@ describe("the service account's own sign-in", () => {
     // The key is back (a new one uploaded): the next call signs in and /health recovers.
     const { uploadServiceAccountKey } = await import("@/testing/google");
     const { config } = await import("@/lib/env");
-    await uploadServiceAccountKey(svc.google.url, config().google.serviceAccount);
-    expect((await api.list("Products")).status).toBe(200);
+    await uploadServiceAccountKey(suite.svc.google.url, config().google.serviceAccount);
+    expect((await suite.api.list("Products")).status).toBe(200);
     const after = await (await GET(new Request("http://x/health"))).json();
     expect(after.checks.sheets_backend.status).not.toBe("down");
     // Once the failed calls are out of the last ten, it is "ok" again.
-    for (let i = 0; i < 10; i++) expect((await api.list("Products", "fresh=true")).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await suite.api.list("Products", "fresh=true")).status).toBe(200);
     const recovered = await (await GET(new Request("http://x/health"))).json();
     expect([recovered.checks.sheets_backend.status, recovered.checks.sheets_backend.recent_calls.degraded]).toEqual(["ok", false]);
   });
