@@ -1,7 +1,7 @@
 // Playwright against `npm start` (a real `next start`), in Debian's chromium. The server runs on
 // embedded defaults unless DATABASE_URL / UPSTASH_* are set, as on CI, where it uses the real ones.
 import { defineConfig } from "@playwright/test";
-import { E2E } from "./e2e/support/env";
+import { CHROMIUM, E2E } from "./e2e/support/env";
 
 // The billing instance's Stripe: emulators/stripe with the three paid plans' prices, delivering
 // its events to that instance (retries after 1, 2 and 4 s).
@@ -35,10 +35,7 @@ export default defineConfig({
     baseURL: E2E.baseUrl,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    },
+    launchOptions: CHROMIUM,
   },
   projects: [
     { name: "api", testDir: "./e2e/api" },

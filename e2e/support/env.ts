@@ -24,3 +24,9 @@ export const E2E = {
   demoSheetId: "1AcmeStoreDemoSpreadsheet0000000000000000001",
   privateSheetId: "1PrivateOwnerSpreadsheet00000000000000000003",
 };
+
+/** Debian's chromium, launched with the flags this machine needs (no sandbox, no GPU, nothing fetched). */
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
