@@ -27,4 +27,20 @@ async function find(name: string, url: string | undefined, fallback: string): Pr
 export const testPostgresUrl = () =>
   find("Postgres", process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL, "postgres://postgres@127.0.0.1:5432/test");
 
-export const testRedisUrl = () => find("Redis", process.env.REDIS_URL, "redis://127.0.0.1:6379");
+/**
+ * Each Vitest worker gets a Redis database of its own (1 to 15; database 0 stays the running
+ * app's): files run side by side, and keys named by a fixed id (the demo sheet's locks and
+ * pending writes, the one emulated service account's quota windows) must not meet.
+ */
+function workerDatabase(url: string): string {
+  const pool = Number(process.env.VITEST_POOL_ID ?? 0);
+  const parsed = new URL(url);
+  if (!pool || (parsed.pathname && parsed.pathname !== "/")) return url;
+  parsed.pathname = `/${((pool - 1) % 15) + 1}`;
+  return parsed.toString();
+}
+
+export const testRedisUrl = async () => {
+  const url = await find("Redis", process.env.REDIS_URL, "redis://127.0.0.1:6379");
+  return url && workerDatabase(url);
+};
