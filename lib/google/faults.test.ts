@@ -124,6 +124,24 @@ describe("creates", () => {
     expect(productRows()).toBe(before + 1);
   });
 
+  it("make the check a 504 advises hold: the row's GET settles the write first, so a 404 stays a 404", async () => {
+    // The write and the service's own three fences are all held past the request timeout; the
+    // write reaches the sheet 8 s after it was sent, well after the 504.
+    suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: 8_000, count: 4 });
+    const sent = Date.now();
+    const res = await suite.api.create("Products", { name: "Late and checked" });
+    expect(res.status).toBe(504);
+    const advised = /Check with GET (\/api\/v1\/\S+\/Products\/(\d+))/.exec(String(res.body.message));
+    expect(advised).not.toBeNull();
+    const id = advised![2]!;
+    const first = await suite.api.get("Products", id);
+    expect([200, 404]).toContain(first.status);
+    // Once the held write has reached the sheet, the answer is the same as the check's.
+    await new Promise((r) => setTimeout(r, Math.max(0, sent + 8_000 + 1_500 - Date.now())));
+    const later = await suite.api.get("Products", id, "", { "Cache-Control": "no-cache" });
+    expect(later.status).toBe(first.status);
+  }, 30_000);
+
   it("leave the sheet unchanged when Google keeps failing, and say the outcome is unknown and how to check", async () => {
     const before = JSON.stringify(suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]);
     suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500, count: -1 });

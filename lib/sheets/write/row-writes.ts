@@ -24,7 +24,7 @@ import { currentCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
 import { findRow } from "@/lib/sheets/read/tab-index";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { asEntered, idColumnOf } from "./value-input";
-import { outcomeOf, settlePending, type SheetsRequest } from "./write-guard";
+import { hasPendingWrites, outcomeOf, settlePending, type SheetsRequest } from "./write-guard";
 import { queueWrite, tabLockKey, WAIT, type BatchKind, type BatchPlan } from "./write-batches";
 import { withLock } from "@/lib/limits/lock";
 import { idMark, raiseIdMark } from "@/db/queries/id-marks";
@@ -72,6 +72,25 @@ function currentRow(data: TabData, rowId: string, ifMatch: string | null): TabRo
 async function refuseUnknownColumns(sheet: WriteSheet, model: TabModel, rows: RowInput[], update: boolean): Promise<void> {
   const copy = await currentCopy(sheet, model);
   if (copy) checkColumns(rows, copy, { update });
+}
+
+/**
+ * A 504 tells the client to check with a GET of the row, so that GET must not answer 404 while
+ * the write it checks may still land. When the row is not found and the tab has writes whose
+ * outcome is unknown, they are settled first under the tab's lock (each has landed, or a fence
+ * now keeps it from ever landing) and the row is read again from Google: the answer then holds.
+ * Google not confirming the settlement answers 503, never a 404 that may turn out wrong.
+ */
+export async function rowAfterUnknownWrites<T>(sheet: WriteSheet, model: TabModel, read: (fresh: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await read(false);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === "not_found") || !(await hasPendingWrites(sheet.id, model.name))) throw err;
+  }
+  await withLock(tabLockKey(sheet.id, model.name), () => settlePending(sheet, model));
+  // A settled write may have landed: no copy from before it answers the read again.
+  await invalidateTabs(sheet, [model.name], { confirmed: false });
+  return read(true);
 }
 
 /**

@@ -146,6 +146,12 @@ export async function outcomeOf(sheetId: string, writeId: number): Promise<boole
   return found?.landed;
 }
 
+/** Whether the tab has writes whose outcome is not known yet (false when the store cannot say). */
+export async function hasPendingWrites(sheetId: string, tab: string): Promise<boolean> {
+  const pending = await store().hgetall(pendingKey(sheetId, tab)).catch(() => ({}));
+  return Object.keys(pending).length > 0;
+}
+
 /** Settles every write of the tab still pending (call under the tab's lock, before reading it). */
 export async function settlePending(sheet: Sheet, tab: TabModel): Promise<void> {
   let pending: Record<string, unknown>;

@@ -4,7 +4,7 @@ import { jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
 import { checkWriteParams } from "@/lib/sheets/read/query-params";
-import { deleteRow, updateRow } from "@/lib/sheets/write/row-writes";
+import { deleteRow, rowAfterUnknownWrites, updateRow } from "@/lib/sheets/write/row-writes";
 import { findTab, findWriteTab, rowAnswer } from "@/lib/sheets/read/rows-api";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +15,11 @@ type Params = { sheetId: string; tabName: string; rowId: string };
 export const GET = withApiKey<Params>(
   async ({ req, url, params, sheet, dataVersion, key }) => {
     const scope = key.browser;
-    const answer = await rowAnswer(sheet, await findTab(sheet, params.tabName, scope), dataVersion, params.rowId, url.searchParams, { fresh: wantsFresh(req, key, url.searchParams), scope, formulas: key.formulas === true });
+    const tab = await findTab(sheet, params.tabName, scope);
+    // Not found while a write of the tab has an unknown outcome: settled first, then read again.
+    const answer = await rowAfterUnknownWrites(sheet, tab, (settled) =>
+      rowAnswer(sheet, tab, dataVersion, params.rowId, url.searchParams, { fresh: settled || wantsFresh(req, key, url.searchParams), scope, formulas: key.formulas === true }),
+    );
     const headers = readHeaders(answer);
     return notModified(req, answer.etag, headers) ?? jsonText(answer.text, { headers });
   },
