@@ -142,6 +142,17 @@ describe("creates", () => {
     expect(later.status).toBe(first.status);
   }, 30_000);
 
+  it("spend at most four write calls on an update while Google keeps answering 429", async () => {
+    suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 429, count: -1 });
+    const res = await suite.api.update("Products", "2", { name: "Rate limited" });
+    expect(res.status).toBe(504);
+    // The write, then three fences: no fence is retried in place as well.
+    expect(suite.svc.google.calls.get("spreadsheets.batchUpdate")).toBe(4);
+    // Google answers again: the next write settles that one, then goes out.
+    suite.svc.google.faults.clear();
+    expect((await suite.api.update("Products", "2", { name: "Answered" })).status).toBe(200);
+  });
+
   it("leave the sheet unchanged when Google keeps failing, and say the outcome is unknown and how to check", async () => {
     const before = JSON.stringify(suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]);
     suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500, count: -1 });

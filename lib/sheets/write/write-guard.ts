@@ -62,19 +62,18 @@ function clearMarkers(gid: number): SheetsRequest {
  * refusal is not one: that call never left.
  */
 const ambiguous = (err: unknown) => err instanceof ApiError && !(err instanceof QuotaRefusal) && (err.code === "gateway_timeout" || err.code === "bad_gateway" || err.code === "service_unavailable");
-/** Retried in place: only a fence, which is always safe to send again. */
-const RATE_LIMITED = (f: { status: number }) => f.status === 429;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * `readBack`: A1 ranges whose cells, as the sheet now shows them, come back in the same answer.
  * A write's batch is never retried in place, not even after a 429: Google documents its 429 as
  * a refusal before processing, but an answer lost on the way (or a proxy's 429) cannot prove it,
- * so a write is sent again only after a fence proved it did not land.
+ * so a write is sent again only after a fence proved it did not land. Fences are not retried in
+ * place either: their own attempts, with waits between them, are the retries.
  */
-async function batch(sheet: Sheet, requests: SheetsRequest[], { readBack, retry = false }: { readBack?: string[]; retry?: typeof RATE_LIMITED | false } = {}) {
+async function batch(sheet: Sheet, requests: SheetsRequest[], { readBack }: { readBack?: string[] } = {}) {
   const response = readBack?.length ? { includeSpreadsheetInResponse: true, responseRanges: readBack, responseIncludeGridData: true } : {};
-  return withGoogle(sheet, "spreadsheets.batchUpdate", (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), retry, { kind: "write" });
+  return withGoogle(sheet, "spreadsheets.batchUpdate", (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), false, { kind: "write" });
 }
 
 /** Waits before a fence is sent again, and before a write a fence stopped is sent anew. */
@@ -102,7 +101,9 @@ async function fence(sheet: Sheet, writeId: number): Promise<Settled | undefined
   for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
     if (attempt > 0) await sleep(BACKOFF_MS[attempt - 1]!);
     try {
-      await batch(sheet, [request], { retry: RATE_LIMITED });
+      // Sent once per attempt: the attempts and their waits are the retries, so a Google that
+      // keeps answering 429 costs the write and three fences, not a dozen calls of its quota.
+      await batch(sheet, [request]);
       return { landed: false };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
