@@ -129,7 +129,7 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
       const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
       throw new QuotaRefusal(
         "service_unavailable",
-        `Google Sheets' per-minute ${kind} quota for this sheet's ${whose(result.exceeded)} is used up; retry in ${retryAfter} s.`,
+        `Google Sheets' per-minute ${kind} quota for this sheet's ${whose(result.exceeded)} is used up; retry in ${retryAfter} s.${kind === "write" ? " Nothing was written." : ""}`,
         {},
         { "Retry-After": String(retryAfter) },
       );

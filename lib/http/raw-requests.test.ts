@@ -7,7 +7,7 @@ import { canonicalApiUrl, guardRawRequests, rawRefusal } from "./raw-requests";
 
 describe("rawRefusal", () => {
   it("lets the served methods and decodable paths through", () => {
-    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect(rawRefusal(method, "/api/v1/s/T%C3%A9st/1?filter=%ZZ")).toBeUndefined();
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect(rawRefusal(method, "/api/v1/s/T%C3%A9st/1?filter=name%3D%C3%A9+x")).toBeUndefined();
   });
 
   it("refuses other methods with 405 and the methods served", () => {
@@ -15,6 +15,15 @@ describe("rawRefusal", () => {
       const err = rawRefusal(method, "/health")!;
       expect([err.code, err.status, err.headers.Allow]).toEqual(["method_not_allowed", 405, "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"]);
     }
+  });
+
+  it("refuses an API query whose percent-encoding does not decode; a page's query is the page's", () => {
+    for (const query of ["filter=name=%FF", "filter=name=%ED%A0%80", "filter=name=%ZZ", "limit=%"]) {
+      const err = rawRefusal("GET", `/api/v1/s/Products?${query}`);
+      expect([err?.code, err?.message]).toEqual(["validation_error", expect.stringMatching(/query string .* is not valid percent-encoded UTF-8/)]);
+    }
+    expect(rawRefusal("GET", "/api/v1/s/Products?filter=name=a%00b")).toBeUndefined();
+    expect(rawRefusal("GET", "/dashboard?x=%ZZ")).toBeUndefined();
   });
 
   it("refuses a path whose percent-encoding does not decode, whatever the query holds", () => {
@@ -83,9 +92,9 @@ describe("guardRawRequests on a node:http server", () => {
   });
 
   it("leaves other requests to the server's handler", async () => {
-    const text = await exchange(port, "POST /api/v1/s/T%C3%A9st?filter=%ZZ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    const text = await exchange(port, "POST /api/v1/s/T%C3%A9st?filter=%C3%A9 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
-    expect(text.endsWith("routed /api/v1/s/T%C3%A9st?filter=%ZZ")).toBe(true);
+    expect(text.endsWith("routed /api/v1/s/T%C3%A9st?filter=%C3%A9")).toBe(true);
   });
 
   it("leaves a read whose path holds a dot segment or a tab route to Next.js, untouched", async () => {
@@ -96,8 +105,8 @@ describe("guardRawRequests on a node:http server", () => {
   });
 
   it("sends a read of rows to its static route, with the path it was asked at stamped", async () => {
-    const text = await exchange(port, `GET /api/v1/s/T%C3%A9st/7?filter=%ZZ HTTP/1.1\r\nHost: x\r\n${READ_PATH_HEADER}: /api/v1/other/Tab\r\nConnection: close\r\n\r\n`);
-    expect(text.endsWith("routed /api/v1/_read?filter=%ZZ read /api/v1/s/T%C3%A9st/7")).toBe(true);
+    const text = await exchange(port, `GET /api/v1/s/T%C3%A9st/7?filter=%C3%A9 HTTP/1.1\r\nHost: x\r\n${READ_PATH_HEADER}: /api/v1/other/Tab\r\nConnection: close\r\n\r\n`);
+    expect(text.endsWith("routed /api/v1/_read?filter=%C3%A9 read /api/v1/s/T%C3%A9st/7")).toBe(true);
   });
 
   it("tells the handler the address that connected, whatever the client sent in its place", async () => {

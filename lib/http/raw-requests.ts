@@ -18,18 +18,35 @@ import { METHODS } from "./route";
 const SERVED = new Set<string>(METHODS);
 const ALLOW = METHODS.join(", ");
 
+const splitOnce = (text: string, separator: string): [string, string?] => {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text] : [text.slice(0, at), text.slice(at + 1)];
+};
+
+/** Whether percent-encoded text decodes to UTF-8 (no stray `%`, no invalid bytes or lone surrogates). */
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The refusal a request gets before routing, or undefined when Next.js can route it. */
 export function rawRefusal(method: string, url: string): ApiError | undefined {
   if (!SERVED.has(method)) {
     return new ApiError("method_not_allowed", `${method ? `${clip(method)} is` : "This method is"} not served here: the API answers ${ALLOW}.`, {}, { Allow: ALLOW });
   }
-  const path = url.includes("%") ? url.split("?", 1)[0]! : "";
-  if (path.includes("%")) {
-    try {
-      decodeURIComponent(path);
-    } catch {
-      return new ApiError("validation_error", `The path ${clip(path)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`);
-    }
+  if (!url.includes("%")) return undefined;
+  const [path, query = ""] = splitOnce(url, "?");
+  if (path.includes("%") && !decodes(path)) {
+    return new ApiError("validation_error", `The path ${clip(path)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`);
+  }
+  // An API query that does not decode would otherwise be read leniently (`filter=name=%FF` a
+  // filter on U+FFFD, matching nothing, with a 200): the client is told instead.
+  if (path.startsWith("/api/") && query.includes("%") && !decodes(query.replace(/\+/g, " "))) {
+    return new ApiError("validation_error", `The query string ${clip(query)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`);
   }
   return undefined;
 }
