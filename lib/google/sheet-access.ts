@@ -87,6 +87,17 @@ function writeRefused(sheet: Pick<SheetAccessRecord, "access">): ApiError {
   );
 }
 
+/**
+ * Google's 400: the request was refused as invalid, before anything was applied. The client reads
+ * Google's reason without its pointer into the service's own batch ("Invalid requests[1].
+ * insertDimension: ..."), which means nothing to them; the pointer stays in `googleMessage`.
+ */
+export class GoogleRefusal extends ApiError {
+  constructor(readonly googleMessage: string) {
+    super("validation_error", `Google Sheets refused the request: ${googleMessage.replace(/^Invalid requests\[\d+\]\.\w+: /, "")}`);
+  }
+}
+
 /** Turns a Google failure into the service's answer. */
 export function translateGoogleError(err: unknown): ApiError {
   const failure = readGoogleError(err);
@@ -105,7 +116,7 @@ export function translateGoogleError(err: unknown): ApiError {
   if (failure.status === 403 || failure.status === 401) {
     return new ApiError("forbidden", "The service no longer has access to this spreadsheet in Google Sheets.");
   }
-  if (failure.status === 400) return new ApiError("validation_error", `Google Sheets refused the request: ${failure.message}`);
+  if (failure.status === 400) return new GoogleRefusal(failure.message);
   if (failure.status === 503) {
     return new ApiError("service_unavailable", "Google Sheets is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" });
   }

@@ -38,6 +38,7 @@ import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
 import { fetchTab, installWrittenCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { QuotaRefusal } from "@/lib/google/quota";
+import { GoogleRefusal } from "@/lib/google/sheet-access";
 import { GUARD_LEADING_REQUESTS, guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "v">>;
@@ -319,7 +320,7 @@ const MAX_RESENDS = 3;
  * counting `leading` requests sent before the parts' own; undefined when it names none of them.
  */
 function partNamedBy(err: unknown, parts: readonly { part: { requests: readonly unknown[] } }[], leading: number): number | undefined {
-  const named = /Invalid requests\[(\d+)\]/.exec(err instanceof Error ? err.message : "");
+  const named = /Invalid requests\[(\d+)\]/.exec(err instanceof GoogleRefusal ? err.googleMessage : err instanceof Error ? err.message : "");
   if (!named) return undefined;
   let at = Number(named[1]) - leading;
   for (const [i, { part }] of parts.entries()) {
