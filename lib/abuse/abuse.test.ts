@@ -46,6 +46,8 @@ describe("invalid-key floods", () => {
     expect(cut.status).toBe(429);
     expect(cut.body).toMatchObject({ success: false, error: "rate_limit_exceeded", limit: { allowed: 10 } });
     expect(Number(cut.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The body and the headers name the same second.
+    expect((cut.body.limit as { reset_at: number }).reset_at).toBe(Number(cut.headers.get("x-ratelimit-reset")));
     // The address's window, not an account's (none was touched).
     expect(cut.headers.get("x-ratelimit-limit")).toBe("10");
     expect(cut.headers.get("x-ratelimit-remaining")).toBe("0");

@@ -59,7 +59,8 @@ export function refuseFloodingAddress(req: Request, now = Date.now()): void {
   throw new ApiError(
     "rate_limit_exceeded",
     `Too many requests with a missing or invalid API key from your address; retry in ${retryAfter} s.`,
-    { retry_after: retryAfter, limit: { allowed, current: list.length, reset_at: Math.ceil((now + retryAfter * 1000) / 1000) } },
+    // The second the oldest failure turns a minute old: what X-RateLimit-Reset says too.
+    { retry_after: retryAfter, limit: { allowed, current: list.length, reset_at: Math.ceil((list[0]! + WINDOW_MS) / 1000) } },
     { "Retry-After": String(retryAfter), ...allowanceHeaders(list, now) },
   );
 }
