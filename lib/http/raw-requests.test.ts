@@ -91,6 +91,15 @@ describe("guardRawRequests on a node:http server", () => {
     expect(bodyOf(text)).toMatchObject({ success: false, error: "method_not_allowed" });
   });
 
+  it("answers a URL over the parser's limit with 431 in the envelope, readable cross-origin", async () => {
+    const filter = Array.from({ length: 4000 }, (_, i) => i).join("|");
+    const text = await exchange(port, `GET /api/v1/s/Products?filter=id=${filter} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(text).toMatch(/^HTTP\/1\.1 431 /);
+    expect(text).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
+    expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/i);
+    expect(bodyOf(text)).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(/exceed 16 KB/) });
+  });
+
   it("leaves other requests to the server's handler", async () => {
     const text = await exchange(port, "POST /api/v1/s/T%C3%A9st?filter=%C3%A9 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     expect(text).toMatch(/^HTTP\/1\.1 200 /);

@@ -89,12 +89,25 @@ function answer(req: IncomingMessage, res: ServerResponse, err: ApiError): void 
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
+/** An answer written on the socket itself, for requests Node's HTTP parser refuses before any handler. */
+function answerOnSocket(socket: Socket, status: string, refusal: ApiError, extra: string[] = []): void {
+  const body = JSON.stringify(errorBody(refusal));
+  const head = [`HTTP/1.1 ${status}`, ...extra, "Content-Type: application/json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, "Cache-Control: no-store", "Access-Control-Allow-Origin: *", `${REQUEST_ID_HEADER}: ${newRequestId()}`, "Connection: close"];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+}
+
 /** A method Node's HTTP parser does not know (`FOO`): the same 405 instead of its empty 400. */
 function answerUnknownMethod(socket: Socket): void {
-  const refusal = rawRefusal("", "/")!;
-  const body = JSON.stringify(errorBody(refusal));
-  const head = [`HTTP/1.1 ${refusal.status} Method Not Allowed`, `Allow: ${ALLOW}`, "Content-Type: application/json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, "Cache-Control: no-store", "Connection: close"];
-  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+  answerOnSocket(socket, "405 Method Not Allowed", rawRefusal("", "/")!, [`Allow: ${ALLOW}`]);
+}
+
+/**
+ * A request line and headers over Node's limit (16 KB; a long `in` filter gets there first):
+ * still 431, but in the envelope a browser can read, saying what to do, instead of an empty body.
+ */
+function answerHeadersTooLarge(socket: Socket): void {
+  const refusal = new ApiError("validation_error", "The request's URL and headers together exceed 16 KB, more than the server reads. Shorten the URL: split a long filter (an `in` list of many values) over several requests.");
+  answerOnSocket(socket, "431 Request Header Fields Too Large", refusal);
 }
 
 let guarded = false;
@@ -125,10 +138,14 @@ export function guardRawRequests(): void {
       }
       req.headers[PEER_ADDRESS_HEADER] = stampPeer(req.socket?.remoteAddress ?? "");
     } else if (event === "clientError" && this.listenerCount("clientError") === 0) {
-      // Other parse errors keep Node's own answers (408, 413, 431, 400).
+      // Other parse errors keep Node's own answers (408, 413, 400).
       const [err, socket] = args as [NodeJS.ErrnoException, Socket];
       if (err.code === "HPE_INVALID_METHOD" && socket.writable) {
         answerUnknownMethod(socket);
+        return true;
+      }
+      if (err.code === "HPE_HEADER_OVERFLOW" && socket.writable) {
+        answerHeadersTooLarge(socket);
         return true;
       }
     }
