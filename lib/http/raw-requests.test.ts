@@ -65,6 +65,7 @@ describe("guardRawRequests on a node:http server", () => {
     guardRawRequests();
     server = createServer((req, res) => {
       if (req.url === "/peer") return res.end(`peer ${stampedPeer(String(req.headers[PEER_ADDRESS_HEADER]))}`);
+      if (req.url === "/request-id") return res.end(`id ${req.headers["x-request-id"]}`);
       const read = readPathStamp.unstamp(req.headers[READ_PATH_HEADER] as string | undefined);
       res.end(`routed ${req.url}${read ? ` read ${read}` : ""}`);
     });
@@ -98,6 +99,18 @@ describe("guardRawRequests on a node:http server", () => {
     expect(text).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
     expect(text).toMatch(/\r\nx-request-id: req_\w+\r\n/i);
     expect(bodyOf(text)).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(/exceed 16 KB/) });
+  });
+
+  it("gives every answer the request's id, the one the handler reads; a sane id of the client's is kept", async () => {
+    const fresh = await exchange(port, "GET /request-id HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const header = /\r\nx-request-id: (req_\w+)\r\n/i.exec(fresh)?.[1];
+    expect(header).toBeDefined();
+    expect(fresh.endsWith(`id ${header}`)).toBe(true);
+    const given = await exchange(port, "GET /request-id HTTP/1.1\r\nHost: x\r\nX-Request-Id: trace-1234abcd\r\nConnection: close\r\n\r\n");
+    expect(given).toMatch(/\r\nx-request-id: trace-1234abcd\r\n/i);
+    expect(given.endsWith("id trace-1234abcd")).toBe(true);
+    const odd = await exchange(port, "GET /request-id HTTP/1.1\r\nHost: x\r\nX-Request-Id: <b>\r\nConnection: close\r\n\r\n");
+    expect(odd).toMatch(/\r\nx-request-id: req_\w+\r\n/i);
   });
 
   it("leaves other requests to the server's handler", async () => {

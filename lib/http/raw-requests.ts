@@ -11,8 +11,10 @@ import { errorBody } from "./envelope";
 import { ApiError, clip } from "./errors";
 import { PEER_ADDRESS_HEADER, stampPeer } from "./peer-address";
 import { READ_PATH_HEADER, readRewrite } from "./read-paths";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
+import { newRequestId, REQUEST_ID_HEADER, requestIdFrom } from "./request-id";
 import { METHODS } from "./route";
+
+const REQUEST_ID_LOWER = REQUEST_ID_HEADER.toLowerCase();
 
 // The methods the routes serve; each route names its own in `Allow` on a 405.
 const SERVED = new Set<string>(METHODS);
@@ -137,6 +139,12 @@ export function guardRawRequests(): void {
         req.headers[READ_PATH_HEADER] = read.stamp;
       }
       req.headers[PEER_ADDRESS_HEADER] = stampPeer(req.socket?.remoteAddress ?? "");
+      // Every answer carries the request's id, also those no route or proxy handles (an unknown
+      // page's 404, static files). Routes and the page proxy read the same id from the request,
+      // and Next.js keeps a header already set, so each answer carries one id, the one logged.
+      const id = requestIdFrom(req.headers[REQUEST_ID_LOWER]);
+      req.headers[REQUEST_ID_LOWER] = id;
+      res.setHeader(REQUEST_ID_HEADER, id);
     } else if (event === "clientError" && this.listenerCount("clientError") === 0) {
       // Other parse errors keep Node's own answers (408, 413, 400).
       const [err, socket] = args as [NodeJS.ErrnoException, Socket];

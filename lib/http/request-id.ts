@@ -10,6 +10,10 @@ export function newRequestId(): string {
 
 /** The request's id: the one the client sent when it is sane (a trace id), else a new one. */
 export function requestIdOf(headers: Headers): string {
-  const given = headers.get(REQUEST_ID_HEADER);
-  return given && CLIENT_REQUEST_ID.test(given) ? given : newRequestId();
+  return requestIdFrom(headers.get(REQUEST_ID_HEADER));
+}
+
+/** The same, from the header's raw value (Node's IncomingMessage). */
+export function requestIdFrom(given: string | string[] | null | undefined): string {
+  return typeof given === "string" && CLIENT_REQUEST_ID.test(given) ? given : newRequestId();
 }
