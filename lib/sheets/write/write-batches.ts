@@ -320,7 +320,8 @@ const MAX_RESENDS = 3;
  * counting `leading` requests sent before the parts' own; undefined when it names none of them.
  */
 function partNamedBy(err: unknown, parts: readonly { part: { requests: readonly unknown[] } }[], leading: number): number | undefined {
-  const named = /Invalid requests\[(\d+)\]/.exec(err instanceof GoogleRefusal ? err.googleMessage : err instanceof Error ? err.message : "");
+  // Google's own words: the message the client reads no longer holds the pointer.
+  const named = /Invalid requests\[(\d+)\]/.exec(err instanceof GoogleRefusal ? err.googleMessage : "");
   if (!named) return undefined;
   let at = Number(named[1]) - leading;
   for (const [i, { part }] of parts.entries()) {
