@@ -1,4 +1,4 @@
-// In front of the pages (route handlers do the same for themselves in lib/http/route.ts): every
+// In front of the pages (route handlers do the same for themselves in lib/routes/route.ts): every
 // answer carries an X-Request-Id; a dashboard page tells its layout which page was asked for, so
 // sign-in returns there; a POST from another site's page is refused with 403 before Next.js sees
 // it; a page rendered per request gets its Content-Security-Policy with a nonce of its own

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { config } from "@/lib/env";
 import { formatAmount, planPrices } from "@/lib/billing/plans";
-import { PLANS, type PlanId } from "@/lib/limits/plans";
+import { PLANS, type PlanId } from "@/lib/plans";
 
 // Rendered per request, as the guide is: the example names this installation's own address.
 export const dynamic = "force-dynamic";

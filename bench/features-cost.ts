@@ -26,8 +26,8 @@ async function main() {
     const { uploadServiceAccountKey } = await import("../testing/google");
     const { config } = await import("@/lib/env");
     await uploadServiceAccountKey(google.url, config().google.serviceAccount);
-    const { withGoogle } = await import("@/lib/google/sheet-access");
-    const { readSheetModel } = await import("@/lib/sheets/registration/read-model");
+    const { withGoogle } = await import("@/lib/sheets/sheet-access");
+    const { readSheetModel } = await import("@/lib/sheets/read/read-model");
     const { fetchTab } = await import("@/lib/sheets/read/tab-cache");
     const { applyQuery, parseListQuery, queryColumns, MAX_CSV_ROWS } = await import("@/lib/sheets/read/query");
     const { rowToJson } = await import("@/lib/sheets/values/rows");

@@ -1,4 +1,4 @@
-// What an answer's ledger entry costs the limit store's path (lib/limits/usage-ledger.ts): the
+// What an answer's ledger entry costs the limit store's path (lib/usage/usage-ledger.ts): the
 // usage count alone as one HINCRBY (before sheet stats and last use joined it), against the entry
 // each answer now writes, one EVALSHA adding the usage count and a sheet stat and keeping the
 // key's last use. Both through the service's own Upstash client and requester, against
@@ -8,9 +8,9 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { upstashStore } from "@/lib/limits/store";
-import { upstashRedis } from "@/lib/limits/upstash-requester";
-import { lastUsedField, sheetStatField, usageField } from "@/lib/limits/ledger-fields";
+import { upstashStore } from "@/lib/store/store";
+import { upstashRedis } from "@/lib/store/upstash-requester";
+import { lastUsedField, sheetStatField, usageField } from "@/lib/usage/ledger-fields";
 import { cpuMs } from "./support";
 
 const { values: args } = parseArgs({ options: { calls: { type: "string", default: "4000" }, concurrency: { type: "string", default: "50" }, rounds: { type: "string", default: "3" }, port: { type: "string", default: "3689" } } });

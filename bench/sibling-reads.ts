@@ -41,7 +41,7 @@ async function main() {
   const { sql } = await import("drizzle-orm");
   await db.db.execute(sql`update sheets set cache_ttl_seconds = 3600, version = version + 1 where id = ${spreadsheetId}`);
   const { getSheet } = await import("@/db/queries/sheets");
-  const { publishSheet } = await import("@/lib/sheets/registration/sheet-record");
+  const { publishSheet } = await import("@/lib/sheets/sheet-record");
   await publishSheet((await getSheet({ id: spreadsheetId }))!);
   const BIG_QUERY = "filter=c2>500&sort=c4&order=desc&limit=50";
   await api.list("Big", BIG_QUERY);

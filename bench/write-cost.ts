@@ -40,8 +40,8 @@ async function main() {
     const { uploadServiceAccountKey } = await import("../testing/google");
     const { config } = await import("@/lib/env");
     await uploadServiceAccountKey(google.url, config().google.serviceAccount);
-    const { withGoogle } = await import("@/lib/google/sheet-access");
-    const { readSheetModel } = await import("@/lib/sheets/registration/read-model");
+    const { withGoogle } = await import("@/lib/sheets/sheet-access");
+    const { readSheetModel } = await import("@/lib/sheets/read/read-model");
     const before = (await import(`../${BASELINE}`)) as unknown as Impl;
     const after = (await import("@/lib/sheets/write/row-writes")) as unknown as Impl;
 

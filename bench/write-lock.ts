@@ -26,8 +26,8 @@ async function worker() {
   const waiting: ((m: unknown) => void)[] = [];
   process.on("message", (m) => (waiting.length ? waiting.shift()!(m) : inbox.push(m)));
   const next = () => new Promise<unknown>((r) => (inbox.length ? r(inbox.shift()) : waiting.push(r)));
-  const { withGoogle } = await import("@/lib/google/sheet-access");
-  const { readSheetModel } = await import("@/lib/sheets/registration/read-model");
+  const { withGoogle } = await import("@/lib/sheets/sheet-access");
+  const { readSheetModel } = await import("@/lib/sheets/read/read-model");
   const { createRows, updateRow } = await import("@/lib/sheets/write/row-writes");
   const setup = (await next()) as Go;
   const sheet = { id: setup.sheetId, access: "service_account" as const, refreshTokenCiphertext: null, cacheTtlSeconds: 10, maxStaleSeconds: 0, writable: true };

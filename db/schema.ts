@@ -208,7 +208,7 @@ export const usageDaily = pgTable(
 );
 
 /**
- * Usage batches rolled up from the limit store into usage_daily (lib/limits/usage-ledger.ts): a
+ * Usage batches rolled up from the limit store into usage_daily (lib/usage/usage-ledger.ts): a
  * batch's id is written in the same transaction as its counts, so a batch rolled up again (the
  * roller died before removing it from the store) is recognised and not counted twice.
  */

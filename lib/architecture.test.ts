@@ -17,13 +17,14 @@ function productFiles(folder: string): string[] {
 }
 
 /** The top folder each import of `file` reaches into ("lib", "app", ...), or undefined for a package. */
-function importedFolders(file: string): { specifier: string; folder: string }[] {
+function importedFolders(file: string): { specifier: string; folder: string; target: string }[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), "utf8"), true, true);
   return importedFiles.flatMap(({ fileName: specifier }) => {
     const target = specifier.startsWith("@/") ? join(root, specifier.slice(2)) : specifier.startsWith(".") ? resolve(dirname(join(root, file)), specifier) : undefined;
     if (!target) return [];
-    const [folder] = relative(root, target).split(sep);
-    return folder ? [{ specifier, folder }] : [];
+    const path = relative(root, target).split(sep).join("/");
+    const [folder] = path.split("/");
+    return folder ? [{ specifier, folder, target: path }] : [];
   });
 }
 
@@ -34,7 +35,71 @@ function violations(folder: string, forbidden: string[], exempt: (file: string) 
     .flatMap((file) => importedFolders(file).filter((i) => forbidden.includes(i.folder)).map((i) => `${file} imports ${i.specifier}`));
 }
 
+/**
+ * The floors of lib/, bottom first: a file may import from its own floor's unit or any floor
+ * below, never above. A unit is a folder of lib/ (lib/sheets/<part> each on its own floor) or a
+ * file at lib/'s root. Units on one line share a floor and import none of each other.
+ */
+const FLOORS: string[][] = [
+  ["errors", "emulator-defaults", "per-process", "deadline", "moment-text", "token-crypto", "api-key", "plans"],
+  ["env"],
+  ["service-info", "observability"],
+  ["log"],
+  ["http"],
+  ["store"],
+  ["limits"],
+  ["abuse", "google"],
+  ["sheets/values"],
+  ["webhooks"],
+  ["lifecycle"],
+  ["usage"],
+  ["sheets"],
+  ["sheets/access"],
+  ["sheets/read"],
+  ["keys"],
+  ["accounts", "sheets/write"],
+  ["sheets/registration"],
+  ["auth", "billing"],
+  ["docs", "health", "cron"],
+  ["routes"],
+  ["cli"],
+];
+
+/** The floor unit of a lib/ path: "sheets/read" for lib/sheets/read/x.ts, "env" for lib/env.ts. */
+function unitOf(path: string): string {
+  const parts = path.split("/").slice(1);
+  if (parts.length === 1) return parts[0]!.replace(/\.(ts|tsx|mts|mjs|d\.mts)$/, "");
+  if (parts[0] === "sheets" && parts.length > 2) return `sheets/${parts[1]}`;
+  return parts[0]!;
+}
+
+function upwardImports(): string[] {
+  const floorOf = new Map(FLOORS.flatMap((units, floor) => units.map((unit) => [unit, floor] as const)));
+  return productFiles("lib").flatMap((file) => {
+    const from = unitOf(file);
+    return importedFolders(file).flatMap(({ specifier, target }) => {
+      if (!target.startsWith("lib/")) return [];
+      const to = unitOf(target);
+      if (to === from) return [];
+      const [a, b] = [floorOf.get(from), floorOf.get(to)];
+      if (a === undefined || b === undefined) return [`${file}: ${a === undefined ? from : to} is on no floor`];
+      return b >= a ? [`${file} (${from}) imports ${specifier} (${to}) on the same or a higher floor`] : [];
+    });
+  });
+}
+
 describe("layers", () => {
+  it("lib/'s floors: every import runs down, none across or up", () => {
+    expect(upwardImports()).toEqual([]);
+  });
+
+  it("every unit of lib/ is on exactly one floor", () => {
+    const units = new Set(productFiles("lib").map(unitOf));
+    const listed = FLOORS.flat();
+    expect(listed.length).toBe(new Set(listed).size);
+    expect([...units].filter((unit) => !listed.includes(unit)).sort()).toEqual([]);
+  });
+
   it("lib/ imports nothing from app/, emulators/ or test support", () => {
     expect(violations("lib", ["app", "emulators", "testing", "e2e", "bench"])).toEqual([]);
   });

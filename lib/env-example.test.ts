@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, logLevel } from "./env";
-import { limitStoreProblem } from "./limits/store-check";
+import { limitStoreProblem } from "@/lib/store/store-check";
 
 const root = join(import.meta.dirname, "..");
 const example = readFileSync(join(root, ".env.example"), "utf8");

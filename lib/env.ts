@@ -6,8 +6,8 @@ import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSy
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { DATABASE_VARIABLES, databaseTargetOf, type DatabaseTarget } from "../db/settings";
-import { EMULATOR_DEFAULTS } from "./google/emulator-defaults";
-import { KEY_FORMAT } from "./keys/api-key";
+import { EMULATOR_DEFAULTS } from "./emulator-defaults";
+import { KEY_FORMAT } from "./api-key";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])

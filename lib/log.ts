@@ -55,7 +55,7 @@ export const errorFields = (err: unknown) => (err instanceof Error ? { err: { na
 // The one line every request writes, made without pino's general machinery (bindings,
 // serializers, the redaction paths): the same JSON pino writes (level, time, service, the
 // fields, msg), at a fraction of the cost on the hot path. Its fields are the route's own
-// (lib/http/route.ts); a name that could carry a secret is censored all the same, and, its
+// (lib/routes/route.ts); a name that could carry a secret is censored all the same, and, its
 // fields being scalars, a `headers` field whole.
 const SECRET_FIELDS = new Set([...SECRET_NAMES, "headers"]);
 let isoSecond = -1;

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
-import { setLimitStore, type LimitStore } from "@/lib/limits/store";
+import { setLimitStore, type LimitStore } from "@/lib/store/store";
 import { registeredKey } from "@/testing/google";
 import { config } from "@/lib/env";
 import { callRoute } from "@/testing/routes";
@@ -74,7 +74,7 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
     });
 
     it("issues shp_ keys that only read, and only with at least one valid origin", async () => {
-      const { hasValidChecksum } = await import("@/lib/keys/api-key");
+      const { hasValidChecksum } = await import("@/lib/api-key");
       const value = await browserKey({ origins: [`${SHOP}/`] });
       expect(value).toMatch(/^shp_[0-9A-Za-z]{38}$/);
       expect(hasValidChecksum(value)).toBe(true);

@@ -1,7 +1,7 @@
 // Helpers for tests that talk to emulators/google.
 import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import type { GoogleSettings } from "@/lib/google/clients";
-import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
+import { EMULATOR_DEFAULTS } from "@/lib/emulator-defaults";
 
 let privateKey: string | undefined;
 
@@ -76,7 +76,7 @@ export async function connectGoogleAccount(user: { id: string; email: string | n
 
 /** Picks spreadsheets in the emulator's Google Picker with the account's grant, as a click there does. */
 export async function pickInGooglePicker(userId: string, ids: string[]): Promise<void> {
-  const { pickerAccessToken } = await import("@/lib/sheets/registration/proof");
+  const { pickerAccessToken } = await import("@/lib/sheets/access/proof");
   const { config } = await import("@/lib/env");
   const access = await pickerAccessToken(userId);
   if (!access) throw new Error("the account has no Google grant: connect it first");
@@ -92,7 +92,7 @@ export async function pickInGooglePicker(userId: string, ids: string[]): Promise
 
 /** Proof of access the way people give it: connect Google as `googleEmail`, then pick `ids`. */
 export async function proveAccessWithGoogle(user: { id: string; email: string | null }, ids: string[], googleEmail: string = EMULATOR_DEFAULTS.userEmail): Promise<void> {
-  const { usableGrants } = await import("@/lib/sheets/registration/proof");
+  const { usableGrants } = await import("@/lib/sheets/access/proof");
   const { config } = await import("@/lib/env");
   // The Google account must be able to open the sheets: a test sheet shared only with the service
   // account gets it as an editor, as its owner would share it.

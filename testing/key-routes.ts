@@ -1,4 +1,4 @@
-// Every key-authenticated route, for the shared checks of lib/http/key-routes.test.ts.
+// Every key-authenticated route, for the shared checks of lib/routes/key-routes.test.ts.
 import type { Permission } from "@/lib/keys/permissions";
 
 export interface KeyRoute {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { changeEvents, webhookDeliveries } from "@/db/schema";
 import { ACCOUNT_ACTION_LIMITS } from "@/lib/abuse/account-actions";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { proveAccessWithGoogle } from "@/testing/google";
 import { startTestService, type TestService } from "@/testing/service";
 

@@ -2,8 +2,8 @@
 // emulators/upstash over the real Redis when one is reachable (required on CI).
 import { afterAll, beforeAll } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
-import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/limits/store";
-import { upstashRedis } from "@/lib/limits/upstash-requester";
+import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/store/store";
+import { upstashRedis } from "@/lib/store/upstash-requester";
 import { startTestService, type TestService } from "./service";
 import { testRedisUrl } from "./services";
 

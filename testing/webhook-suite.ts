@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { metricNow } from "@/testing/metrics";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";

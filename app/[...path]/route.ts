@@ -1,11 +1,11 @@
 import { config } from "@/lib/env";
-import { unknownRouteWithLimits as other, withPeekedLimits } from "@/lib/http/peek-limits";
+import { unknownRouteWithLimits as other, withPeekedLimits } from "@/lib/routes/peek-limits";
 import { nonceOf, pagePolicy } from "@/lib/http/page-policy";
-import { isPageNavigation, unknownRoute } from "@/lib/http/route";
+import { isPageNavigation, unknownRoute } from "@/lib/routes/route";
 
 // Any path no other route serves. A browser loading a page gets the 404 page (app/not-found.tsx);
 // API clients, and every /api/* path whoever asks, get 404 in the spec's envelope; with a live
-// key, either one carries the key's rate-limit headers (lib/http/peek-limits.ts).
+// key, either one carries the key's rate-limit headers (lib/routes/peek-limits.ts).
 //
 // A route handler cannot render a page, and notFound() here answers an empty 404, so the page is
 // taken from this server's own prerendered /_not-found once and kept (it is static).

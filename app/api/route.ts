@@ -1,6 +1,6 @@
 import { ok } from "@/lib/http/envelope";
-import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
-import { otherMethods, route } from "@/lib/http/route";
+import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/routes/peek-limits";
+import { otherMethods, route } from "@/lib/routes/route";
 import { serviceInfo } from "@/lib/service-info";
 
 export const dynamic = "force-dynamic";

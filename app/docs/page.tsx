@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { config } from "@/lib/env";
-import { PLANS } from "@/lib/limits/plans";
+import { PLANS } from "@/lib/plans";
 import { QuickStart } from "./quick-start";
 import { ScrollArea } from "@/app/components/scroll-area";
 

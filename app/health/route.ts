@@ -1,6 +1,6 @@
 import { ok, json } from "@/lib/http/envelope";
-import { withPeekedLimits } from "@/lib/http/peek-limits";
-import { route } from "@/lib/http/route";
+import { withPeekedLimits } from "@/lib/routes/peek-limits";
+import { route } from "@/lib/routes/route";
 import { checkHealth } from "@/lib/health/checks";
 import { config } from "@/lib/env";
 

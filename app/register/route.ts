@@ -1,9 +1,9 @@
 import { ok } from "@/lib/http/envelope";
 import { readJsonBody } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
-import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
-import { isPageNavigation, otherMethods } from "@/lib/http/route";
-import { withSession } from "@/lib/http/with-session";
+import { ApiError } from "@/lib/errors";
+import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/routes/peek-limits";
+import { isPageNavigation, otherMethods } from "@/lib/routes/route";
+import { withSession } from "@/lib/routes/with-session";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration/registration";
 
 export const dynamic = "force-dynamic";

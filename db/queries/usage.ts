@@ -15,7 +15,7 @@ export async function addUsage(rows: UsageRow[], db: Database = getDb()): Promis
     });
 }
 
-/** What one batch of the limit store's ledger holds (lib/limits/ledger-fields.ts). */
+/** What one batch of the limit store's ledger holds (lib/usage/ledger-fields.ts). */
 export interface LedgerBatch {
   usage: UsageRow[];
   stats: SheetStatsRow[];

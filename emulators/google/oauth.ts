@@ -6,7 +6,7 @@
 // lifetime so tests can watch refreshes happen.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
-import { emulatedSubjectOf } from "../../lib/google/emulator-defaults";
+import { emulatedSubjectOf } from "@/lib/emulator-defaults";
 import { EMULATOR_USER } from "./seed";
 import { AccessTokens, GOOGLE_TOKEN_URI, JWT_BEARER, ServiceAccountKeys, TokenError, verifyAssertion } from "./tokens";
 

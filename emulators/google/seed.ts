@@ -1,6 +1,6 @@
 // The spreadsheets every fresh emulator starts with. Ids are stable so docs, tests and the demo
 // account can name them.
-import { EMULATOR_DEFAULTS } from "../../lib/google/emulator-defaults";
+import { EMULATOR_DEFAULTS } from "@/lib/emulator-defaults";
 import type { SpreadsheetSeed } from "./model";
 
 export const EMULATOR_SERVICE_ACCOUNT = EMULATOR_DEFAULTS.serviceAccountEmail;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
 import { ACCOUNT_ACTION_LIMITS, limitAccountAction } from "./account-actions";

@@ -3,10 +3,10 @@
 // against the plan), and webhook replays and resends (signed POSTs to a URL the owner chose; a
 // replay queues up to 10,000). A sliding hour in the limit store, so they hold across instances;
 // without the store they are not enforced (sign-in still is), rather than locking owners out.
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { rateLimitHeaders } from "@/lib/limits/limiter";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore } from "@/lib/store/store";
 
 const HOUR_MS = 3_600_000;
 export const ACCOUNT_ACTION_LIMITS = { register: 20, createKey: 50, tryIt: 120, replay: 10, resend: 100 } as const;

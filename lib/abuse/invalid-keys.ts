@@ -6,7 +6,7 @@
 // carry that allowance as their rate-limit headers (SPEC, Limits 6: every response carries them),
 // since it is the limit the caller's next bad key meets.
 import { config } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { PEER_ADDRESS_HEADER, stampedPeer, visitorAddress } from "@/lib/http/peer-address";
 import { rateLimitHeaders } from "@/lib/limits/limiter";
 

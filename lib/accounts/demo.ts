@@ -7,8 +7,8 @@ import { getSheet, insertSheet, recordAccessCheck } from "@/db/queries/sheets";
 import { createUser, getUserByEmail, linkSignInAccount } from "@/db/queries/users";
 import type { AppConfig } from "@/lib/env";
 import { generatedSecrets } from "@/lib/env";
-import { EMULATOR_DEFAULTS } from "@/lib/google/emulator-defaults";
-import { displayPrefix, generateApiKey, hashApiKey } from "@/lib/keys/api-key";
+import { EMULATOR_DEFAULTS } from "@/lib/emulator-defaults";
+import { displayPrefix, generateApiKey, hashApiKey } from "@/lib/api-key";
 import { newId } from "@/lib/keys/ids";
 import { PERMISSIONS } from "@/lib/keys/permissions";
 

@@ -2,7 +2,7 @@
 // `{ error }` instead of throwing, so forms can show the message.
 import { headers } from "next/headers";
 import type { z } from "zod";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { newRequestId, requestIdOf } from "@/lib/http/request-id";
 import { inRequest, type RequestContext } from "@/lib/observability/request-context";
 import { RETURN_TO_HEADER } from "./return-to";
@@ -13,7 +13,7 @@ import { errorFields, log } from "@/lib/log";
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; reason?: string };
 
 /**
- * What an action's log lines name, as a route's do (lib/http/route.ts): the id proxy.ts gave the
+ * What an action's log lines name, as a route's do (lib/routes/route.ts): the id proxy.ts gave the
  * page request that carries it, the dashboard page it was sent from (its sheet id as
  * `{sheetId}`), and the sheet it acts on.
  */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { flashCookie, flashKey, readFlash } from "./dashboard-flash";
-import { encryptSecret } from "./token-crypto";
+import { encryptSecret } from "@/lib/token-crypto";
 import { NEW_KEY_COOKIE, newKeyCookie, readNewKey } from "./new-key-flash";
 
 const key = randomBytes(32);

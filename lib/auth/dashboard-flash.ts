@@ -10,7 +10,7 @@
 // proves this service wrote the payload, so no one can plant a value for the page to show.
 import { hkdfSync } from "node:crypto";
 import { config } from "@/lib/env";
-import { decryptSecret, encryptSecret } from "./token-crypto";
+import { decryptSecret, encryptSecret } from "@/lib/token-crypto";
 
 export interface CookieSealing {
   key: Buffer;

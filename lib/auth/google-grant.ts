@@ -1,17 +1,17 @@
 // The account's Google grant (DECISIONS 19): one consent per Google account, asking only for
 // non-restricted scopes (sign-in and drive.file), kept encrypted and reused for every sheet.
 // drive.file reaches only the files the person picks in the Google Picker, which is what proves
-// access when a sheet is registered (lib/sheets/registration/proof.ts).
+// access when a sheet is registered (lib/sheets/access/proof.ts).
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { saveGrant } from "@/db/queries/grants";
 import type { GoogleGrant } from "@/db/schema";
 import { config } from "@/lib/env";
 import { DRIVE_FILE_SCOPE, GRANT_SCOPES, oauthClient } from "@/lib/google/clients";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/keys/ids";
-import { publishSheet } from "@/lib/sheets/registration/sheet-record";
+import { publishSheet } from "@/lib/sheets/sheet-record";
 import type { SessionUser } from "./session";
-import { encryptSecret } from "./token-crypto";
+import { encryptSecret } from "@/lib/token-crypto";
 
 export const GRANT_COOKIE = "sheetapi_grant";
 export const GRANT_CALLBACK_PATH = "/auth/google/callback";

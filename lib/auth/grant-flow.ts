@@ -1,9 +1,9 @@
 // The redirects of the private flow (GET and POST /auth/google?sheet_url=, its callback, and
 // connecting Google for the Picker): where each outcome lands the person. Route handlers stay thin.
-import { ApiError } from "@/lib/http/errors";
-import { needsPicker, usableGrants } from "@/lib/sheets/registration/proof";
+import { ApiError } from "@/lib/errors";
+import { needsPicker, usableGrants } from "@/lib/sheets/access/proof";
 import { registerSheet } from "@/lib/sheets/registration/registration";
-import { translateGoogleError } from "@/lib/google/sheet-access";
+import { translateGoogleError } from "@/lib/sheets/sheet-access";
 import { completeGrant, GRANT_CALLBACK_PATH, GRANT_COOKIE, startGrant } from "./google-grant";
 import { cookieAttributes, secureCookies } from "./dashboard-flash";
 import { errorFlash } from "./error-flash";

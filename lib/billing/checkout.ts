@@ -3,10 +3,10 @@
 // the subscription is active, never when the browser comes back.
 import { getBillingAccount, saveBillingCustomer } from "@/db/queries/billing";
 import { config } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { stripeBilling, stripeFor, type StripeBilling } from "./client";
-import { isPaidPlan } from "./plans";
-import { PAYING } from "./statuses";
+import { isPaidPlan } from "@/lib/plans";
+import { PAYING } from "@/lib/plans";
 
 async function customerFor(billing: StripeBilling, user: { id: string; email: string | null }): Promise<string> {
   const existing = await getBillingAccount({ userId: user.id });

@@ -2,7 +2,7 @@
 // on loopback through the client's host/port/protocol options).
 import Stripe from "stripe";
 import { config, type BillingConfig } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { perProcess } from "@/lib/per-process";
 
 export type StripeBilling = Extract<BillingConfig, { enabled: true }>;

@@ -1,16 +1,9 @@
 // Which Stripe price sells which plan (configuration: STRIPE_PRICE_*), and what each costs as
 // Stripe says (read from Stripe, kept ten minutes: a price changed in Stripe shows within that).
-import { PLANS, type PlanId } from "@/lib/limits/plans";
+import { PAID_PLANS, PLANS, type PaidPlan, type PlanId } from "@/lib/plans";
 import { errorFields, log } from "@/lib/log";
 import { perProcess } from "@/lib/per-process";
 import { stripeFor, type StripeBilling } from "./client";
-
-export const PAID_PLANS = ["starter", "professional", "business"] as const;
-export type PaidPlan = (typeof PAID_PLANS)[number];
-
-export function isPaidPlan(value: unknown): value is PaidPlan {
-  return typeof value === "string" && (PAID_PLANS as readonly string[]).includes(value);
-}
 
 /** The plan a price sells; undefined for a price this service does not sell. */
 export function planForPrice(billing: StripeBilling, priceId: string | null | undefined): PaidPlan | undefined {

@@ -6,7 +6,7 @@ import { updateSubscriptionState, type SubscriptionState } from "@/db/queries/bi
 import { forgetAccountLimits } from "@/lib/limits/accounts";
 import { stripeFor, type StripeBilling } from "./client";
 import { planForPrice } from "./plans";
-import { PAYING } from "./statuses";
+import { PAYING } from "@/lib/plans";
 
 
 /** The subscription that decides the plan: the newest paying one, else the newest of any status. */

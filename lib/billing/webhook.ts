@@ -3,7 +3,7 @@
 // again (see subscription-sync), so order and retries do not matter.
 import Stripe from "stripe";
 import { recordStripeEvent, stripeEventSeen } from "@/db/queries/billing";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { stripeBilling, stripeFor } from "./client";
 import { syncCustomer } from "./subscription-sync";
 

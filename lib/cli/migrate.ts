@@ -3,7 +3,7 @@
 // others in lib/cli; the database layer below it reads nothing of lib/.
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig } from "@/lib/env";
-import { limitStoreProblem } from "@/lib/limits/store-check";
+import { limitStoreProblem } from "@/lib/store/store-check";
 import { openDatabase } from "@/db/client";
 import { describeDatabaseError, migrateDatabase } from "@/db/migrator";
 

@@ -7,8 +7,8 @@
 import { closeDatabase, getDatabaseHandle } from "@/db/client";
 import { ConfigError, loadConfig } from "@/lib/env";
 import { flushAll } from "@/lib/lifecycle/flushes";
-import { limitStoreProblem } from "@/lib/limits/store-check";
-import { rollUpUsage } from "@/lib/limits/usage-ledger";
+import { limitStoreProblem } from "@/lib/store/store-check";
+import { rollUpUsage } from "@/lib/usage/usage-ledger";
 import { errorFields, log } from "@/lib/log";
 import { startDelivery } from "@/lib/webhooks/deliver";
 import { stopQueue } from "@/lib/webhooks/queue";

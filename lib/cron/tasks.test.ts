@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { registeredKey } from "@/testing/google";
 import { callRoute } from "@/testing/routes";
 import { rowsClient } from "@/testing/rows-client";

@@ -4,7 +4,7 @@
 // workers and beside each other: deliveries are leased, roll-ups and sweeps are idempotent.
 import { config } from "@/lib/env";
 import { bearerMatches } from "@/lib/http/bearer";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { flushAll } from "@/lib/lifecycle/flushes";
 import { deliverDueOnce } from "@/lib/webhooks/deliver";
 import { stopQueue } from "@/lib/webhooks/queue";

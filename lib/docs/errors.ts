@@ -1,6 +1,6 @@
 // The errors a sheet's API answers, as the docs page and the OpenAPI document both describe them:
 // one list, so the two never disagree. Statuses come from the one code -> status table.
-import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 
 export interface DocumentedError {
   /** The OpenAPI response component's name. */

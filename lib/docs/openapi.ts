@@ -5,7 +5,7 @@ import pkg from "@/package.json";
 import { MAX_GROUPS } from "@/lib/sheets/read/aggregate";
 import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/read/query";
 import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/values/tab-model";
-import { ERROR_STATUS } from "@/lib/http/errors";
+import { ERROR_STATUS } from "@/lib/errors";
 import { DOCUMENTED_ERRORS, documentedError } from "./errors";
 import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
 

@@ -3,9 +3,9 @@
 // every other sheet the examples are made up from the column types.
 import { config } from "@/lib/env";
 import { createGoogleClients } from "@/lib/google/clients";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore } from "@/lib/store/store";
 import { rowToJson, type JsonValue } from "@/lib/sheets/values/rows";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { dataVersionKey, readTab } from "@/lib/sheets/read/tab-cache";
 import type { ColumnType, SheetModel, TabModel } from "@/lib/sheets/values/tab-model";
 

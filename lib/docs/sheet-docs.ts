@@ -4,12 +4,12 @@ import { getSheet } from "@/db/queries/sheets";
 import { getUserById } from "@/db/queries/users";
 import { config } from "@/lib/env";
 import { effectivePlan } from "@/lib/limits/limiter";
-import { isPlanId, type Plan, type PlanId } from "@/lib/limits/plans";
+import { isPlanId, type Plan, type PlanId } from "@/lib/plans";
 import { sheetLocaleOf, typedValue } from "@/lib/sheets/values/cell-values";
 import { currentAccess } from "@/lib/sheets/access/access-check";
 import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
-import { getSheetModel } from "@/lib/sheets/registration/schema";
-import { toSheetRecord, type SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { getSheetModel } from "@/lib/sheets/read/schema";
+import { toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetModel, TabModel } from "@/lib/sheets/values/tab-model";
 import { exampleRows, type TabExamples } from "./samples";
 

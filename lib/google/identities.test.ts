@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSheet } from "@/db/queries/sheets";
 import { createUser } from "@/db/queries/users";
 import { serviceAccountFor } from "@/lib/google/identities";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey, uploadServiceAccountKey } from "@/testing/google";
 import { createRows } from "@/lib/sheets/write/row-writes";
 import { findWriteTab } from "@/lib/sheets/read/rows-api";
-import { toSheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { toSheetRecord } from "@/lib/sheets/sheet-record";
 
 const PER_IDENTITY = 3;
 const ACCOUNTS = [1, 2, 3].map((n) => ({

@@ -2,7 +2,7 @@
 // how many failed and how many the quota guard held back. Google can be reachable (its discovery
 // document answers) and still refuse the calls that matter, which /health should say.
 import { readGoogleError } from "@/lib/google/errors";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { perProcess } from "@/lib/per-process";
 

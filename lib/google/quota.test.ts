@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey } from "@/testing/google";
@@ -72,7 +72,7 @@ describe("Google quota guard", () => {
 
   it("shows each sheet's Google calls and cache hit rate", async () => {
     await clients[0]!.list("A"); // a hit
-    const { recentSheetStats } = await import("@/lib/sheets/read/sheet-stats");
+    const { recentSheetStats } = await import("@/lib/usage/sheet-stats");
     const first = await recentSheetStats(sheetIds[0]!);
     expect(first.today).toMatchObject({ googleCalls: 1, cacheMisses: 3, cacheHits: 1 });
     expect(first.hitRate).toBeCloseTo(0.25);
@@ -131,7 +131,7 @@ describe("fair shares", () => {
     // No fence, no search: the service knows the write did not leave, and says so at once.
     expect(svc.google.calls.get("spreadsheets.batchUpdate") ?? 0).toBe(0);
     expect(svc.google.calls.get("developerMetadata.search") ?? 0).toBe(0);
-    const { getLimitStore } = await import("@/lib/limits/store");
+    const { getLimitStore } = await import("@/lib/store/store");
     expect(await getLimitStore().hgetall(`sheetapi:pending:${sheetIds[2]}:C`)).toEqual({});
     // Whose outcome is known needs no settling: the tab's next write is its one batchUpdate.
     await newMinute();

@@ -21,9 +21,9 @@
 // the account's calls in the same calendar minute. The identity's sliding minute (the burst
 // window) is what keeps Google's own per-minute quota, whatever the calendar says.
 import { config } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
-import { getLimitStore, type ConsumeSpec } from "@/lib/limits/store";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { ApiError } from "@/lib/errors";
+import { getLimitStore, type ConsumeSpec } from "@/lib/store/store";
+import type { SheetAccess } from "@/db/schema";
 import { metrics } from "@/lib/observability/metrics";
 
 const MINUTE_MS = 60_000;
@@ -33,7 +33,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Whose per-user quota a call spends: the service account the sheet is shared with (each has its
  * own; lib/google/identities.ts), the API key, or the owner's grant.
  */
-export function googleIdentity(sheet: Pick<SheetRecord, "access"> & Partial<Pick<SheetRecord, "userId" | "serviceAccount">>): string {
+export function googleIdentity(sheet: { access: SheetAccess; userId?: string; serviceAccount?: string | null }): string {
   if (sheet.access === "oauth") return `oauth:${sheet.userId ?? "unknown"}`;
   if (sheet.access === "public") return "api-key";
   return `service-account:${sheet.serviceAccount ?? config().google.serviceAccount.email}`;

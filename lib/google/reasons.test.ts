@@ -15,7 +15,7 @@ describe("403 reasons", () => {
   // RESOURCE_EXHAUSTED, faults.test.ts): proving access through Drive reads them as such.
   it.each(["userRateLimitExceeded", "rateLimitExceeded"] as const)("reads Drive's 403 %s as rate limiting, not as lost access", async (reason) => {
     suite.svc.google.faults.add({ route: "files.get", reason, count: -1 });
-    const { proveAccess } = await import("@/lib/sheets/registration/proof");
+    const { proveAccess } = await import("@/lib/sheets/access/proof");
     const refused = await proveAccess(suite.userId, DEMO_SPREADSHEET_ID).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/rate limiting/) });
     expect(suite.svc.google.calls.get("files.get")).toBe(1);
@@ -37,7 +37,7 @@ describe("403 reasons", () => {
   });
 
   it("says 'no access' when Google means it", async () => {
-    const { translateGoogleError, isNoAccess } = await import("./sheet-access");
+    const { translateGoogleError, isNoAccess } = await import("@/lib/sheets/sheet-access");
     const { createGoogleClients } = await import("@/lib/google/clients");
     const { config } = await import("@/lib/env");
     const { sheets, drive } = createGoogleClients(config().google, { kind: "serviceAccount" });

@@ -2,7 +2,7 @@
 // rateLimitExceeded), 5xx and no answer at all are retried with exponential backoff and full
 // jitter, within a time budget; whatever still fails is the caller's to report.
 import { readGoogleError, type GoogleFailure } from "@/lib/google/errors";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 
 export interface RetryPolicy {
   /** Which failures may be retried; writes pass a narrower rule than reads. */

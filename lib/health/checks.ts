@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { config } from "@/lib/env";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore } from "@/lib/store/store";
 import { deliveryProgress } from "@/lib/webhooks/endpoints";
 import { recentGoogleOutcomes, serviceAccountSignInFailure, type GoogleOutcomes } from "@/lib/google/outcomes";
 

@@ -7,8 +7,8 @@ import { setDatabase, type DatabaseHandle } from "@/db/client";
 import { createUser } from "@/db/queries/users";
 import { usageByDay } from "@/db/queries/usage";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { flushUsage } from "@/lib/limits/metering";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { flushUsage } from "@/lib/usage/metering";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { freshPostgres } from "@/testing/databases";
 import { metricNow } from "@/testing/metrics";
 import { postgresProcess } from "@/testing/postgres-process";
@@ -57,7 +57,7 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     // Ids go on from the tab's counter in the limit store; its mark in the database waits.
     expect((await api.create("Products", { name: "Written during the outage" })).status).toBe(201);
     // A tab whose counter the store lost knows no safe next id without the database's mark.
-    const { getLimitStore } = await import("@/lib/limits/store");
+    const { getLimitStore } = await import("@/lib/store/store");
     const { idCounterKey } = await import("@/lib/sheets/write/row-writes");
     await getLimitStore().del(idCounterKey(DEMO_SPREADSHEET_ID, svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.sheetId));
     const unsure = await api.create("Products", { name: "Refused during the outage" });

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { isDraining } from "@/lib/lifecycle/drain";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore } from "@/lib/store/store";
 import { recentGoogleOutcomes } from "@/lib/google/outcomes";
 import { timed } from "./checks";
 

@@ -1,5 +1,5 @@
 // Reads a JSON body with a size limit enforced while streaming: route handlers have none of their own.
-import { ApiError, clip } from "./errors";
+import { ApiError, clip } from "@/lib/errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

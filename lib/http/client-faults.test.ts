@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
-import { MAX_ECHO } from "./errors";
+import { MAX_ECHO } from "@/lib/errors";
 import { registeredKey } from "@/testing/google";
 
 let svc: TestService;

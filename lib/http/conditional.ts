@@ -1,7 +1,7 @@
 // Conditional requests: ETags of what a read returned, If-None-Match answered with 304 (no body),
 // and the If-Match check that updates and deletes make against the row as it is now.
 import { createHash } from "node:crypto";
-import { ApiError, quoted } from "./errors";
+import { ApiError, quoted } from "@/lib/errors";
 
 /** A strong ETag of a JSON value. */
 export function etagOf(value: unknown): string {

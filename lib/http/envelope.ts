@@ -1,5 +1,5 @@
 // The spec's envelope: `{ success: true, ... }` or `{ success: false, error, message }`.
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { metrics } from "@/lib/observability/metrics";
 

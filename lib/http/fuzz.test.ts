@@ -7,8 +7,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { ERROR_STATUS } from "@/lib/http/errors";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { ERROR_STATUS } from "@/lib/errors";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey } from "@/testing/google";
 

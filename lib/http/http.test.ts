@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readJsonBody } from "./body";
-import { ApiError } from "./errors";
-import { otherMethods, route, unknownRoute } from "./route";
+import { ApiError } from "@/lib/errors";
+import { otherMethods, route, unknownRoute } from "@/lib/routes/route";
 
 const post = (body: BodyInit, type = "application/json") =>
   new Request("http://x/api", { method: "POST", body, headers: { "content-type": type } });

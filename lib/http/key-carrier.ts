@@ -1,7 +1,7 @@
 // Where a request carries its API key: the X-API-Key header (the spec's), or the standard
 // `Authorization: Bearer <key>` that HTTP tools, no-code platforms and OpenAPI clients send
 // without configuration. Both at once must agree: two different keys are refused, never guessed.
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/errors";
 
 export const API_KEY_HEADER = "X-API-Key";
 

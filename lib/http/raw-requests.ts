@@ -8,11 +8,11 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "./envelope";
-import { ApiError, clip } from "./errors";
+import { ApiError, clip } from "@/lib/errors";
 import { PEER_ADDRESS_HEADER, stampPeer } from "./peer-address";
 import { READ_PATH_HEADER, readRewrite } from "./read-paths";
 import { newRequestId, REQUEST_ID_HEADER, requestIdFrom } from "./request-id";
-import { METHODS } from "./route";
+import { METHODS } from "./methods";
 
 const REQUEST_ID_LOWER = REQUEST_ID_HEADER.toLowerCase();
 

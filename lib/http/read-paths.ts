@@ -4,7 +4,7 @@
 // pattern, matches and normalises the params and writes them back into the URL: most of what the
 // spec's paths cost beyond a bare route, bench/RESULTS.md). lib/http/raw-requests.ts rewrites
 // such a request to READ_ROUTE before Next.js routes it and stamps the path it was asked at;
-// lib/http/read-route.ts runs the same handlers there with the same params, and they see the
+// lib/routes/read-route.ts runs the same handlers there with the same params, and they see the
 // URL the client sent. Anything unusual in the path (a dot segment, a character a URL would
 // re-encode, `_aggregate` and the like) is left to Next.js' own routing, as are the other
 // methods. Kept small: the hook loads it at start.

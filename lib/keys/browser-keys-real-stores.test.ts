@@ -1,9 +1,9 @@
 // Browser (publishable) keys end to end on the real stores: Postgres, and Upstash's protocol
 // (emulators/upstash) over the real Redis. Skipped off CI when either is not reachable.
-import { upstashRedis } from "@/lib/limits/upstash-requester";
+import { upstashRedis } from "@/lib/store/upstash-requester";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
-import { upstashStore } from "@/lib/limits/store";
+import { upstashStore } from "@/lib/store/store";
 import { browserKeySuite } from "@/testing/browser-key-suite";
 import { testPostgresUrl, testRedisUrl } from "@/testing/services";
 

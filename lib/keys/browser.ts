@@ -2,7 +2,7 @@
 // and the origin test the hot path runs. A publishable key is public by design (it ships in a web
 // page), so it only reads, only from the origins its owner lists, and only the tabs and columns
 // its owner chose.
-import { ApiError, quoted } from "@/lib/http/errors";
+import { ApiError, quoted } from "@/lib/errors";
 
 export const MAX_ORIGINS = 20;
 export const MAX_SCOPE_NAMES = 200;

@@ -1,7 +1,7 @@
 // Issues a key: the value is returned once; only its hash and display prefix are stored.
 import { insertApiKey } from "@/db/queries/api-keys";
 import type { ApiKey } from "@/db/schema";
-import { displayPrefix, generateApiKey, hashApiKey } from "./api-key";
+import { displayPrefix, generateApiKey, hashApiKey } from "@/lib/api-key";
 import type { BrowserKeySettings } from "./browser";
 import { newId } from "./ids";
 import { publishKey } from "./key-record";

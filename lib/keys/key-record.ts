@@ -2,7 +2,7 @@
 // every change (create, permissions, revoke), so a revocation reaches every instance at once.
 import type { ApiKey } from "@/db/schema";
 import { getDatabaseHandle } from "@/db/client";
-import { getLimitStore, type Versioned } from "@/lib/limits/store";
+import { getLimitStore, type Versioned } from "@/lib/store/store";
 import { DEFAULT_VISITOR_LIMIT } from "./browser";
 import { isPermission, type Permission } from "./permissions";
 

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { ApiError } from "@/lib/http/errors";
-import { memoryStore, setLimitStore, type LimitStore } from "@/lib/limits/store";
+import { ApiError } from "@/lib/errors";
+import { memoryStore, setLimitStore, type LimitStore } from "@/lib/store/store";
 import { startTestService, type TestService } from "@/testing/service";
-import { hashApiKey } from "./api-key";
+import { hashApiKey } from "@/lib/api-key";
 import { keyRecordKey } from "./key-record";
 import { registeredKey } from "@/testing/google";
 

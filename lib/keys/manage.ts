@@ -3,12 +3,12 @@
 import { getApiKeyForUser, listApiKeys, revokeApiKey, setApiKeyPermissions, setApiKeyReadFormulas, setBrowserKeySettings } from "@/db/queries/api-keys";
 import { getSheetForUser } from "@/db/queries/sheets";
 import type { ApiKey } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
-import type { KeyKind } from "./api-key";
+import { ApiError } from "@/lib/errors";
+import type { KeyKind } from "@/lib/api-key";
 import { browserKeySettings, checkPublishablePermissions, type BrowserKeySettings } from "./browser";
 import { createApiKey } from "./create";
 import { publishKey, toKeyRecord } from "./key-record";
-import { settleKeyStamps } from "./last-used";
+import { settleKeyStamps } from "@/lib/usage/last-used";
 import { PERMISSIONS, type Permission } from "./permissions";
 import { errorFields, log } from "@/lib/log";
 

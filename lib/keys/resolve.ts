@@ -2,9 +2,9 @@
 // one round trip to the limit store; Postgres only on a miss (or when the store is down).
 import { findApiKeyByHash } from "@/db/queries/api-keys";
 import { getSheet } from "@/db/queries/sheets";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore } from "@/lib/store/store";
 import { dataVersionKey } from "@/lib/sheets/read/tab-cache";
-import { SHEET_RECORD_TTL_SECONDS, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { SHEET_RECORD_TTL_SECONDS, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 import { KEY_RECORD_TTL_SECONDS, keyRecordKey, MISSING_KEY_TTL_SECONDS, toKeyRecord, type KeyRecord, type MissingKey } from "./key-record";
 import { errorFields, log } from "@/lib/log";
 

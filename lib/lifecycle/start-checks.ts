@@ -4,7 +4,7 @@
 // the fix. A store that does not answer is an outage, not a setting: the server starts and serves
 // reads uncounted until it is back (DECISIONS 18a), and says so.
 import { config, ConfigError } from "@/lib/env";
-import { limitStoreProblem } from "@/lib/limits/store-check";
+import { limitStoreProblem } from "@/lib/store/store-check";
 import { log } from "@/lib/log";
 
 export async function checkAtStart(exit: (code: number) => void = (code) => process.exit(code)): Promise<void> {

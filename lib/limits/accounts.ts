@@ -2,9 +2,9 @@
 // while: a plan change reaches this instance at once and the others within ACCOUNT_TTL_MS.
 import { getBillingAccount } from "@/db/queries/billing";
 import { getUserById, setUserPlan } from "@/db/queries/users";
-import { PAYING } from "@/lib/billing/statuses";
-import { ApiError } from "@/lib/http/errors";
-import { isPlanId, type PlanId } from "./plans";
+import { PAYING } from "@/lib/plans";
+import { ApiError } from "@/lib/errors";
+import { isPlanId, type PlanId } from "@/lib/plans";
 import { perProcess } from "@/lib/per-process";
 
 export interface AccountLimits {

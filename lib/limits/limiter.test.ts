@@ -4,9 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumeRequest, limitHeaders, rateLimitError, refundRequest } from "./limiter";
-import type { Plan } from "./plans";
+import type { Plan } from "@/lib/plans";
 import { storesUnderTest } from "@/testing/stores";
-import { setLimitStore } from "./store";
+import { setLimitStore } from "@/lib/store/store";
 
 const { stores, start, stop } = await storesUnderTest();
 
@@ -14,7 +14,7 @@ beforeAll(start);
 afterAll(stop);
 
 const t = (iso: string) => Date.parse(iso);
-const plan = (p: Partial<Plan>): Plan => ({ label: "test", month: 1000, day: 1000, hour: 1000, burst: 1000, ...p });
+const plan = (p: Partial<Plan>): Plan => ({ label: "test", month: 1000, day: 1000, hour: 1000, burst: 1000, webhookEndpointsPerSheet: 1, ...p });
 
 describe.each(stores)("limiter on the %s store", (_name, make) => {
   const account = () => ({ userId: `acct-${randomUUID()}`, plan: "free_trial" as const, billingAnchor: new Date(t("2026-01-31T08:00:00Z")) });

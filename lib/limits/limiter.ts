@@ -3,10 +3,10 @@
 // remaining; a 429 naming the window that is full; a refund when the answer is a 5xx.
 import { BROWSER_SHARE } from "./browser-share";
 import { config } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import type { AccountLimits } from "./accounts";
-import { planOf, type Plan } from "./plans";
-import { getLimitStore, type ConsumeResult, type ConsumeSpec } from "./store";
+import { planOf, type Plan } from "@/lib/plans";
+import { getLimitStore, type ConsumeResult, type ConsumeSpec } from "@/lib/store/store";
 import { BURST_MS, limitWindows, visitorWindow, type LimitWindow, type WindowName } from "./windows";
 
 export interface WindowUse {

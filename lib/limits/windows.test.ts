@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PLANS } from "./plans";
+import { PLANS } from "@/lib/plans";
 import { addMonths, billingPeriod, limitWindows } from "./windows";
 
 const t = (iso: string) => Date.parse(iso);

@@ -1,7 +1,7 @@
 // The four limit windows (DECISIONS 14): burst is a sliding 60 s window; hour and day are UTC
 // calendar hours and days; the month is the account's billing period, repeating monthly from
 // the sign-up instant (a period starting on the 31st ends on the last day of shorter months).
-import type { Plan } from "./plans";
+import type { Plan } from "@/lib/plans";
 
 /** The plan's windows; `visitor` is a browser key's own, per visitor address. */
 export type PlanWindowName = "burst" | "hour" | "day" | "month";

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUser } from "@/db/queries/users";
 import * as env from "@/lib/env";
-import { memoryStore, setLimitStore, upstashStore } from "@/lib/limits/store";
-import { upstashRedis } from "@/lib/limits/upstash-requester";
+import { memoryStore, setLimitStore, upstashStore } from "@/lib/store/store";
+import { upstashRedis } from "@/lib/store/upstash-requester";
 import { registeredKey } from "@/testing/google";
 import { metricValue } from "@/testing/metrics";
 import { rowsClient } from "@/testing/rows-client";

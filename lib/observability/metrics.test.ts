@@ -4,8 +4,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { route } from "@/lib/http/route";
-import { ApiError } from "@/lib/http/errors";
+import { route } from "@/lib/routes/route";
+import { ApiError } from "@/lib/errors";
 
 beforeAll(() => vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-metrics-"))));
 afterAll(() => vi.unstubAllEnvs());

@@ -1,7 +1,7 @@
 // Every log line written while a request is answered names its request id, route and sheet,
 // without the code that logs passing them; lines outside a request carry none of them.
 import { afterEach, describe, expect, it } from "vitest";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/routes/route";
 import { log, setLogTarget } from "@/lib/log";
 
 const lines: Record<string, unknown>[] = [];

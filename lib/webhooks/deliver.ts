@@ -12,7 +12,7 @@ import { Webhook } from "standardwebhooks";
 import { getDb, rowsOf } from "@/db/client";
 import { startRetentionSweeps } from "./retention";
 import { changeEvents, sheets, webhookAttempts, webhookDeliveries, webhookEndpoints, type ChangeEvent, type WebhookDelivery, type WebhookEndpoint } from "@/db/schema";
-import { decryptSecret, encryptSecret } from "@/lib/auth/token-crypto";
+import { decryptSecret, encryptSecret } from "@/lib/token-crypto";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { runDueJobs, startWorkers, wakeStreams, type StreamRef } from "./queue";

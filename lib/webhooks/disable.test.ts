@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { webhookEndpoints } from "@/db/schema";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { registeredKey } from "@/testing/google";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";

@@ -5,7 +5,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { changeEvents } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { isTracked, startTracking } from "./changes";
 import { EVENT_TYPES } from "./diff";
 

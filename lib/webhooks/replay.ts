@@ -11,7 +11,7 @@ import { and, count, eq, gte, inArray, lte } from "drizzle-orm";
 import { getDb, type Database } from "@/db/client";
 import { changeEvents, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { streamOf } from "./changes";
 import { wakeStreams } from "./queue";
 

@@ -7,19 +7,19 @@ import { getSheetForUser, setSheetSettings } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
-import { isPlanId } from "@/lib/limits/plans";
+import { isPlanId } from "@/lib/plans";
 import { secureCookies } from "@/lib/auth/dashboard-flash";
 import { NEW_KEY_COOKIE } from "@/lib/auth/new-key-flash";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { config } from "@/lib/env";
-import { pickerAccessToken } from "@/lib/sheets/registration/proof";
+import { pickerAccessToken } from "@/lib/sheets/access/proof";
 import { currentAccess } from "@/lib/sheets/access/access-check";
 import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
 import { registerSheet, registrationDocument } from "@/lib/sheets/registration/registration";
 import { addIdColumn } from "@/lib/sheets/write/id-column";
-import { getSheetModel, refreshSheetModel } from "@/lib/sheets/registration/schema";
+import { getSheetModel, refreshSheetModel } from "@/lib/sheets/read/schema";
 import { parseSheetReference } from "@/lib/sheets/registration/sheet-url";
-import { publishSheet, publishSheetQuietly, toSheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { publishSheet, publishSheetQuietly, toSheetRecord } from "@/lib/sheets/sheet-record";
 
 /**
  * The dashboard's words for an address that is not a Google Sheets one (the API's name the field).

@@ -4,7 +4,7 @@
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/session";
 import { openPortal, startCheckout } from "@/lib/billing/checkout";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 
 export type BillingActionState = { error: string } | null;

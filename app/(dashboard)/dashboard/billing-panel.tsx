@@ -2,9 +2,9 @@
 // the subscription's state (past_due said plainly), the next invoice and past invoices.
 import type { StripeBilling } from "@/lib/billing/client";
 import { formatAmount, planForPrice, planPrices } from "@/lib/billing/plans";
-import { PAYING } from "@/lib/billing/statuses";
+import { PAYING } from "@/lib/plans";
 import { billingSummary } from "@/lib/billing/summary";
-import { PLANS, planOf } from "@/lib/limits/plans";
+import { PLANS, planOf } from "@/lib/plans";
 import { ManageBillingButton, UpgradeButtons } from "./billing-buttons";
 
 const day = (d: Date) => d.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });

@@ -1,7 +1,6 @@
 import { getUserById } from "@/db/queries/users";
 import { config } from "@/lib/env";
-import { PLANS, planOf } from "@/lib/limits/plans";
-import { WEBHOOK_ENDPOINTS_PER_SHEET } from "@/lib/webhooks/plans";
+import { PLANS, planOf } from "@/lib/plans";
 import { BillingPanel } from "./billing-panel";
 import { PlanForm } from "./plan-form";
 
@@ -21,7 +20,7 @@ export async function PlanPanel({ userId }: { userId: string }) {
         Shared by all your keys and sheets.
       </p>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="plan-webhooks">
-        Webhook endpoints per sheet: {Object.entries(PLANS).map(([id, p]) => `${p.label} ${WEBHOOK_ENDPOINTS_PER_SHEET[id as keyof typeof PLANS]}`).join(" · ")}. Deliveries count toward nothing.
+        Webhook endpoints per sheet: {Object.entries(PLANS).map(([id, p]) => `${p.label} ${p.webhookEndpointsPerSheet}`).join(" · ")}. Deliveries count toward nothing.
       </p>
       {billing.enabled ? (
         <BillingPanel billing={billing} userId={userId} />

@@ -1,8 +1,8 @@
 import { confirmFirst, notASheetForBrowsers, startPrivateRegistration } from "@/lib/auth/grant-flow";
 import { currentUser } from "@/lib/auth/session";
-import { ApiError } from "@/lib/http/errors";
-import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
-import { isPageNavigation, otherMethods, route, type RouteContext } from "@/lib/http/route";
+import { ApiError } from "@/lib/errors";
+import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/routes/peek-limits";
+import { isPageNavigation, otherMethods, route, type RouteContext } from "@/lib/routes/route";
 import { foreignNavigation, foreignPost, ownOrigin } from "@/lib/http/same-origin";
 import { parseSheetReference } from "@/lib/sheets/registration/sheet-url";
 

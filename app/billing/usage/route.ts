@@ -1,8 +1,8 @@
 import { ok } from "@/lib/http/envelope";
-import { keyRouteMethods, withAccountKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withAccountKey } from "@/lib/routes/with-api-key";
 import { accountLimits } from "@/lib/limits/accounts";
 import { limitHeaders } from "@/lib/limits/limiter";
-import { currentWindows, usageReport } from "@/lib/limits/usage-report";
+import { currentWindows, usageReport } from "@/lib/usage/usage-report";
 
 export const dynamic = "force-dynamic";
 

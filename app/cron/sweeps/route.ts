@@ -1,5 +1,5 @@
 import { ok } from "@/lib/http/envelope";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/routes/route";
 import { checkCronSecret, runSweeps } from "@/lib/cron/tasks";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, ok } from "@/lib/http/envelope";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/routes/route";
 import { checkReadiness } from "@/lib/health/readiness";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // Proof of access is current, not historical (DECISIONS 18): the account that registered a sheet
 // must still be able to open it (and edit it, if it registered it writable) in Google. Its access
-// is asked again with its own grant (Drive files.get, lib/sheets/registration/proof.ts) while the sheet is in
+// is asked again with its own grant (Drive files.get, lib/sheets/access/proof.ts) while the sheet is in
 // use: the first request after ACCESS_RECHECK_INTERVAL_MS since the last check starts one check.
 // A sheet reached through the registrant's grant is asked about with that very grant, the one its
 // reads go out with: another Google account of theirs that can open the file does not keep a
@@ -8,7 +8,7 @@
 // sharing, any of the registrant's grants may prove it (the service's access proves nothing).
 //
 // Fleet-wide: the check time and the answer are columns of the sheet's row, and the answer goes
-// out through the sheet's record in the limit store like any other change (lib/sheets/registration/sheet-record.ts),
+// out through the sheet's record in the limit store like any other change (lib/sheets/sheet-record.ts),
 // so every instance honours it on its next request. One instance takes each turn (a conditional
 // update of the check time); on it, concurrent requests share one flight.
 //
@@ -24,8 +24,8 @@ import type { AccessState, GoogleGrant, Sheet, SheetProof } from "@/db/schema";
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { needsPicker, proveAccess, proveWithGrant, usable, type Proof } from "@/lib/sheets/registration/proof";
-import { publishSheetQuietly, toSheetRecord, type SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { needsPicker, proveAccess, proveWithGrant, usable, type Proof } from "@/lib/sheets/access/proof";
+import { publishSheetQuietly, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
 
 const CHECK_WAIT_MS = 5_000;
 const RETRY_AFTER_FAILURE_MS = 30_000;

@@ -1,8 +1,8 @@
 // What a lapse of the registrant's access in Google does to the API (DECISIONS 18), as the last
 // re-check found it (lib/sheets/access/access-check.ts): suspended, every key is refused before any cache
 // is consulted; read-only, every write is refused. Both say why and how to restore it.
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
-import { ApiError } from "@/lib/http/errors";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
+import { ApiError } from "@/lib/errors";
 
 const RESTORE = "To restore it, the sheet's owner in Google gives that account access again; then that account proves it again with “Prove access again” on the sheet's page in the dashboard (SheetAPI also notices within a few minutes). Its keys work again as they were.";
 

@@ -10,12 +10,12 @@ import { getSheet, recordAccessCheck, takeAccessCheck } from "@/db/queries/sheet
 import { createUser } from "@/db/queries/users";
 import { changeEvents, webhookDeliveries, webhookEndpoints, type User } from "@/db/schema";
 import { loadSheetDocs } from "@/lib/docs/sheet-docs";
-import { setLimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/store/store";
 import { renderMetrics } from "@/lib/observability/metrics";
 import { connectGoogleAccount, pickInGooglePicker } from "@/testing/google";
 import { ownerRead } from "@/lib/sheets/read/owner-reads";
-import { recheckAccessSoon } from "./access-due";
-import { publishSheet, toSheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { recheckAccessSoon } from "@/lib/sheets/access-due";
+import { publishSheet, toSheetRecord } from "@/lib/sheets/sheet-record";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, GERMAN_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { setLimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/store/store";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";

@@ -4,7 +4,7 @@
 // locale ("24,50 €" is 24.5, "15%" is 0.15). Empty cells and text that is not a number are left
 // out of sum/avg/min/max (avg divides by the cells counted), and a group without any gives null.
 // Groups come in the order of their values, as `sort` orders them (empty last).
-import { ApiError, quoted } from "@/lib/http/errors";
+import { ApiError, quoted } from "@/lib/errors";
 import { typedValue, type JsonValue } from "@/lib/sheets/values/cell-values";
 import { filterMask, knows, listed, parseBoolean, parseListQuery, queryColumns, splitEscaped, type ListQuery } from "./query";
 import { checkParams } from "./query-params";

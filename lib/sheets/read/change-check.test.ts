@@ -2,7 +2,7 @@
 // service explain it (no later than the newest write the service confirmed, on any instance; or,
 // where that time is unknown, the write count moved); Drive's silence or failure changes nothing.
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryStore, setLimitStore, type LimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore, type LimitStore } from "@/lib/store/store";
 import { changeEpoch, driveClaimKey, noteAnswer, type Watch } from "./change-check";
 
 const watch = (over: Partial<Watch> = {}): Watch => ({ modifiedTime: "t0", writes: 3, epoch: 7, checkedAt: 0, ...over });

@@ -25,9 +25,9 @@
 import { randomInt } from "node:crypto";
 import { withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";
-import { getLimitStore } from "@/lib/limits/store";
-import { withGoogle } from "@/lib/google/sheet-access";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { getLimitStore } from "@/lib/store/store";
+import { withGoogle } from "@/lib/sheets/sheet-access";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { errorFields, log } from "@/lib/log";
 
 type WatchedSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;

@@ -9,13 +9,13 @@
 // read when a read needs both at once.
 import { indexToColumn } from "@/lib/sheets/values/a1";
 import { isDateType } from "@/lib/sheets/values/cell-values";
-import { withGoogle } from "@/lib/google/sheet-access";
+import { withGoogle } from "@/lib/sheets/sheet-access";
 import { serialMatchesDisplay } from "@/lib/sheets/values/locale-dates";
 import { parseListQuery } from "@/lib/sheets/read/query";
-import { quoteTab } from "@/lib/sheets/registration/read-model";
+import { quoteTab } from "@/lib/sheets/read/read-model";
 import type { TabData } from "@/lib/sheets/values/rows";
 import { reshapeRows } from "@/lib/sheets/values/tab-columns";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;

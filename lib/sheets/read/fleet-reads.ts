@@ -6,7 +6,7 @@
 // when the other instance read it) serves its copy as if read then, without a Google call.
 // DECISIONS 12 holds: a copy is only ever served as fresh as a read that saw the same values.
 import { createHash } from "node:crypto";
-import { getLimitStore } from "@/lib/limits/store";
+import { getLimitStore } from "@/lib/store/store";
 import type { TabData } from "@/lib/sheets/values/rows";
 
 /** `v` is when the tab was read (Unix ms): a later read replaces an earlier one. */

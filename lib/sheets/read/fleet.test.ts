@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
-import { getLimitStore, setLimitStore } from "@/lib/limits/store";
+import { getLimitStore, setLimitStore } from "@/lib/store/store";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
@@ -39,7 +39,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const key = await registeredKey(user, sheetId);
     await svc.db.db.execute(sql`update sheets set cache_ttl_seconds = ${TTL_SECONDS}, version = version + 1 where id = ${sheetId}`);
     const { getSheet } = await import("@/db/queries/sheets");
-    const { publishSheet } = await import("@/lib/sheets/registration/sheet-record");
+    const { publishSheet } = await import("@/lib/sheets/sheet-record");
     await publishSheet(await getSheet({ id: sheetId }));
     return { sheetId, clients: instances.map((i) => instanceClient(i, sheetId, key)) };
   }

@@ -5,11 +5,11 @@
 // reads that ask, and are kept with the copy. The grid's formattedValue rides along: a formula
 // read after an edit the cached copy does not show yet is paired with its cell only when that
 // cell still shows what the copy has.
-import { ApiError } from "@/lib/http/errors";
-import { withGoogle } from "@/lib/google/sheet-access";
-import { quoteTab } from "@/lib/sheets/registration/read-model";
+import { ApiError } from "@/lib/errors";
+import { withGoogle } from "@/lib/sheets/sheet-access";
+import { quoteTab } from "@/lib/sheets/read/read-model";
 import type { Formulas, TabData } from "@/lib/sheets/values/rows";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">;
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
 import { listKeysForSheet, updateKeyFormulas } from "@/lib/keys/manage";
-import { setLimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";

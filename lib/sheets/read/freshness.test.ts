@@ -7,7 +7,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createUser } from "@/db/queries/users";
 import { DEFAULT_MODIFIED_TIME_LAG_MS } from "@/emulators/google/model";
-import { setLimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
@@ -39,7 +39,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   const setTtl = async (seconds: number) => {
     await svc.db.db.execute(sql`update sheets set cache_ttl_seconds = ${seconds}, version = version + 1 where id = ${sheetId}`);
     const { getSheet } = await import("@/db/queries/sheets");
-    const { publishSheet } = await import("@/lib/sheets/registration/sheet-record");
+    const { publishSheet } = await import("@/lib/sheets/sheet-record");
     await publishSheet(await getSheet({ id: sheetId }));
   };
   const driveModifiedTime = async () => {
@@ -257,7 +257,7 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       // Past the owner's bound (here: 0 s), no stale copy: a clean 503.
       await svc.db.db.execute(sql`update sheets set max_stale_seconds = 0, version = version + 1 where id = ${sheetId}`);
       const { getSheet } = await import("@/db/queries/sheets");
-      const { publishSheet } = await import("@/lib/sheets/registration/sheet-record");
+      const { publishSheet } = await import("@/lib/sheets/sheet-record");
       await publishSheet(await getSheet({ id: sheetId }));
       const refused = await api.list("Items");
       expect(refused.status).toBe(503);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey } from "@/testing/google";
@@ -26,7 +26,7 @@ afterAll(async () => {
 async function read(request: { tab: string; rowId?: string; query?: string }) {
   const { ownerRead } = await import("./owner-reads");
   const { getSheet } = await import("@/db/queries/sheets");
-  const { toSheetRecord } = await import("@/lib/sheets/registration/sheet-record");
+  const { toSheetRecord } = await import("@/lib/sheets/sheet-record");
   return ownerRead(userId, toSheetRecord((await getSheet({ id: DEMO_SPREADSHEET_ID }))!), request);
 }
 

@@ -6,9 +6,9 @@
 import { currentAccess } from "@/lib/sheets/access/access-check";
 import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { findTab, getRow, listRows } from "./rows-api";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { tabDataVersion, type CacheStatus } from "./tab-cache";
 
 export interface OwnerReadRequest {

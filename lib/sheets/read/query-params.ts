@@ -2,7 +2,7 @@
 // silently ignored; names starting with `_` are left to the client: browsers and tools add them
 // as cache-busters (jQuery's `_=1700000000000`, `_ts=`), and they never mean anything here.
 // `fresh` is the URL form of `Cache-Control: no-cache`, for tools that cannot set headers.
-import { ApiError, quoted } from "@/lib/http/errors";
+import { ApiError, quoted } from "@/lib/errors";
 
 /** Accepted by every read, besides its own parameters. */
 const READ_CONTROLS = ["fresh"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { applyQuery, parseListQuery, queryColumns } from "./query";
 import { parseTabValues, rowToJson } from "@/lib/sheets/values/rows";
 

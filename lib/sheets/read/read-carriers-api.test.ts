@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
-import { setLimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";

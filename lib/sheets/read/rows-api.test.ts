@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import { startTestService, type TestService } from "@/testing/service";
@@ -254,7 +254,7 @@ describe("creating rows", () => {
     setLimitStore(memoryStore());
     expect(idOf(await ids.create("Items", { name: "e" }))).toBe("5");
     // The store's counter, when it has one, still counts: a mark never lowers it.
-    const { getLimitStore } = await import("@/lib/limits/store");
+    const { getLimitStore } = await import("@/lib/store/store");
     const { idCounterKey } = await import("@/lib/sheets/write/row-writes");
     const olderGid = svc.google.store.get(sheetId)!.tabs.find((t) => t.title === "Older")!.sheetId;
     await getLimitStore().put(idCounterKey(sheetId, olderGid), 40 as unknown as object, 60);

@@ -12,22 +12,22 @@
 // with it (date-values.ts). An expired copy that another instance has just read with the same
 // values, at the same version and epoch, is served without a read (fleet-reads.ts).
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
-import { ApiError } from "@/lib/http/errors";
-import { getLimitStore } from "@/lib/limits/store";
+import { ApiError } from "@/lib/errors";
+import { getLimitStore } from "@/lib/store/store";
 import { changeEpoch, knownEpoch, noteConfirmedWrite, sheetWritesKey } from "./change-check";
 import { dateColumnsOf, fetchSerials, withSerials, type Serials } from "./date-values";
 import { fingerprintOf, recordRead, verifiedElsewhere } from "./fleet-reads";
-import { withGoogle } from "@/lib/google/sheet-access";
-import { quoteTab } from "@/lib/sheets/registration/read-model";
+import { withGoogle } from "@/lib/sheets/sheet-access";
+import { quoteTab } from "@/lib/sheets/read/read-model";
 import { parseTabValues, type TabData } from "@/lib/sheets/values/rows";
-import { countRead } from "./sheet-stats";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { countRead } from "@/lib/usage/sheet-stats";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { log } from "@/lib/log";
 import { noteTabRead } from "@/lib/webhooks/changes";
-import type { CacheStatus } from "./sheet-stats";
+import type { CacheStatus } from "@/lib/usage/sheet-stats";
 
-export type { CacheStatus } from "./sheet-stats";
+export type { CacheStatus } from "@/lib/usage/sheet-stats";
 
 interface Entry {
   model: TabModel;

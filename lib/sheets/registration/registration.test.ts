@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SPREADSHEET_ID, NO_ACCESS_SPREADSHEET_ID, PRIVATE_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { getSheet } from "@/db/queries/sheets";
-import { toSheetRecord } from "./sheet-record";
+import { toSheetRecord } from "@/lib/sheets/sheet-record";
 import { createUser } from "@/db/queries/users";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { listGrants } from "@/db/queries/grants";
 import { connectGoogleAccount, pickInGooglePicker, proveAccessWithGoogle } from "@/testing/google";
 import { startTestService, type TestService } from "@/testing/service";
@@ -13,12 +13,12 @@ import type { User } from "@/db/schema";
 let svc: TestService;
 let owner: User;
 let registration: typeof import("./registration");
-let schema: typeof import("./schema");
+let schema: typeof import("@/lib/sheets/read/schema");
 
 beforeAll(async () => {
   svc = await startTestService();
   registration = await import("./registration");
-  schema = await import("./schema");
+  schema = await import("@/lib/sheets/read/schema");
   owner = await createUser({ email: "owner@example.com" });
 });
 afterAll(() => svc.stop());

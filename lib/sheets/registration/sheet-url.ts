@@ -1,6 +1,6 @@
 // What `sheet_url` may be: a Google Sheets address or a bare spreadsheet id. The value is parsed,
 // never fetched, so a registration can not be turned into a request to an arbitrary host.
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 
 const ID = /^[A-Za-z0-9_-]{20,128}$/;
 const SHEETS_HOSTS = new Set(["docs.google.com", "spreadsheets.google.com"]);

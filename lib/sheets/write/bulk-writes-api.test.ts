@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
-import { setLimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/store/store";
 import { instanceClient, startInstance, type Instance } from "@/testing/instances";
 import { callRoute } from "@/testing/routes";
 import { storedRecords } from "@/testing/sheet-audit";

@@ -8,7 +8,7 @@
 // match without writing.
 import type { sheets_v4 } from "@googleapis/sheets";
 import { matchesAny } from "@/lib/http/conditional";
-import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
+import { ApiError, OutcomeUnknown, quoted } from "@/lib/errors";
 import { comparableTarget, comparableValue, equalsByValue } from "@/lib/sheets/values/cell-values";
 import { applyQuery, parseBoolean, parseListQuery, queryColumns } from "@/lib/sheets/read/query";
 import { checkParams, checkSingle } from "@/lib/sheets/read/query-params";
@@ -16,7 +16,7 @@ import { checkColumns, checkRowShape, displayed, rowsOfCreateBody, type RowInput
 import { appendBlankRow, assignIds, cellData, newRowCells, refusesDeletingEveryRow, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "@/lib/sheets/values/rows";
 import { recordApiWrite } from "@/lib/webhooks/changes";
-import { quoteTab } from "@/lib/sheets/registration/read-model";
+import { quoteTab } from "@/lib/sheets/read/read-model";
 import { fetchTab } from "@/lib/sheets/read/tab-cache";
 import { filtersOnDates } from "@/lib/sheets/read/date-values";
 import { columnValues } from "@/lib/sheets/read/tab-index";

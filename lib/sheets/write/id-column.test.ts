@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { storedRows } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
@@ -27,7 +27,7 @@ it("numbers the rows 1, 2, 3... in a new id column, and creates continue from th
   const user = await createUser({ email: "id-column@example.com", plan: "business" });
   await proveAccessWithGoogle(user, [id]);
   const reg = await registerSheet({ userId: user.id, sheetUrl: id });
-  const { toSheetRecord } = await import("@/lib/sheets/registration/sheet-record");
+  const { toSheetRecord } = await import("@/lib/sheets/sheet-record");
   const { addIdColumn } = await import("./id-column");
   const record = toSheetRecord(reg.sheet);
   svc.google.calls.clear();

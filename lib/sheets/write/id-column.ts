@@ -3,10 +3,10 @@
 // lock: a column inserted right after the last named column (nothing to its right is
 // overwritten), headed `id`, and filled with 1, 2, 3... down the non-blank rows; the tab's id
 // counter starts above them, and the schema is read again.
-import { ApiError, OutcomeUnknown } from "@/lib/http/errors";
+import { ApiError, OutcomeUnknown } from "@/lib/errors";
 import { cellData, nextIds, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
-import { refreshSheetModel } from "@/lib/sheets/registration/schema";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { refreshSheetModel } from "@/lib/sheets/read/schema";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { fetchTab } from "@/lib/sheets/read/tab-cache";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { guardedWrite, markerRequest } from "./write-guard";

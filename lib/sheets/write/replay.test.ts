@@ -2,8 +2,8 @@
 // that attempt's answer, marked as replayed; any other answer goes out unmarked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ok } from "@/lib/http/envelope";
-import { OutcomeUnknown } from "@/lib/http/errors";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { OutcomeUnknown } from "@/lib/errors";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { idempotentWrite, type ReplayOptions } from "./replay";
 
 beforeAll(() => setLimitStore(memoryStore()));

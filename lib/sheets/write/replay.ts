@@ -1,8 +1,8 @@
-// A write under an Idempotency-Key (lib/http/idempotency.ts) whose earlier attempt had an unknown
+// A write under an Idempotency-Key (lib/sheets/write/idempotency.ts) whose earlier attempt had an unknown
 // outcome settles that attempt first (write-guard.ts): when it landed after all, nothing is
 // written again and the request gets the earlier attempt's answer, marked as replayed. The write
 // routes go through here, so each says only what it writes and how it answers.
-import { idempotent, REPLAYED, type EarlierAttempt } from "@/lib/http/idempotency";
+import { idempotent, REPLAYED, type EarlierAttempt } from "@/lib/sheets/write/idempotency";
 import type { EarlierLanded } from "./bulk-writes";
 
 /** What a write is told of the request's Idempotency-Key and of the earlier attempt with it. */

@@ -1,6 +1,6 @@
 // Validation of row bodies (DECISIONS 4-6), all of it before anything is written: values are
 // strings, numbers, booleans or null; keys are columns of the tab; a row is never empty.
-import { ApiError, quoted } from "@/lib/http/errors";
+import { ApiError, quoted } from "@/lib/errors";
 import type { TabData } from "@/lib/sheets/values/rows";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 

@@ -12,21 +12,21 @@
 // answer reads the tab back: the next read of the tab on this instance costs none). A write
 // Google does not answer costs a fence (and a search when the fence finds the id taken) before
 // anything else.
-import { ApiError, OutcomeUnknown, quoted } from "@/lib/http/errors";
-import { getLimitStore, writesPaused } from "@/lib/limits/store";
+import { ApiError, OutcomeUnknown, quoted } from "@/lib/errors";
+import { getLimitStore, writesPaused } from "@/lib/store/store";
 import type { sheets_v4 } from "@googleapis/sheets";
 import { cellValue, checkColumns, checkRowShape, displayed, rowsOfCreateBody, unknownColumnsOr, type CellInput, type RowInput } from "./row-input";
 import { matchesAny } from "@/lib/http/conditional";
 import { rowEtag, rowToJson, type JsonValue, type TabData, type TabRow } from "@/lib/sheets/values/rows";
 import { requireRegistrantCanEdit } from "@/lib/sheets/access/access-lapse";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { currentCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
 import { findRow } from "@/lib/sheets/read/tab-index";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { asEntered, idColumnOf } from "./value-input";
 import { hasPendingWrites, outcomeOf, settlePending, type SheetsRequest } from "./write-guard";
 import { queueWrite, tabLockKey, WAIT, type BatchKind, type BatchPlan } from "./write-batches";
-import { withLock } from "@/lib/limits/lock";
+import { withLock } from "@/lib/store/lock";
 import { idMark, raiseIdMark } from "@/db/queries/id-marks";
 import { errorFields, log } from "@/lib/log";
 

@@ -7,13 +7,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { setSheetSettings } from "@/db/queries/sheets";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
-import { setLimitStore } from "@/lib/limits/store";
+import { setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { callRoute } from "@/testing/routes";
 import type { TestService } from "@/testing/service";
 import { serviceAndStores } from "@/testing/stores";
 import { registeredKey } from "@/testing/google";
-import { publishSheet } from "@/lib/sheets/registration/sheet-record";
+import { publishSheet } from "@/lib/sheets/sheet-record";
 
 let svc: TestService;
 const stores = await serviceAndStores((s) => (svc = s));

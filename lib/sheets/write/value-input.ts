@@ -16,7 +16,7 @@
 // as 1.00E+03, "1/2" as a date) would no longer find the row it was created with, nor refuse
 // a second row with the same id.
 import type { sheets_v4 } from "@googleapis/sheets";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetsRequest } from "./write-guard";
 
 type Sheet = Partial<Pick<SheetRecord, "userEnteredWrites">>;

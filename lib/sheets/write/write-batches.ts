@@ -27,18 +27,18 @@
 //   one between a read and the write that follows it). Another turn of the lock reads the tab
 //   again: a write on its own always plans on the tab as it is now.
 import type { sheets_v4 } from "@googleapis/sheets";
-import { ApiError } from "@/lib/http/errors";
-import { withLock } from "@/lib/limits/lock";
+import { ApiError } from "@/lib/errors";
+import { withLock } from "@/lib/store/lock";
 import { errorFields, log } from "@/lib/log";
 import { recordApiWrite, type ApiWrite } from "@/lib/webhooks/changes";
 import { changeEpoch, knownEpoch } from "@/lib/sheets/read/change-check";
-import { quoteTab } from "@/lib/sheets/registration/read-model";
+import { quoteTab } from "@/lib/sheets/read/read-model";
 import { parseTabValues, valuesOfGrid, type TabData } from "@/lib/sheets/values/rows";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { fetchTab, installWrittenCopy, invalidateTabs } from "@/lib/sheets/read/tab-cache";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { QuotaRefusal } from "@/lib/google/quota";
-import { GoogleRefusal } from "@/lib/google/sheet-access";
+import { GoogleRefusal } from "@/lib/sheets/sheet-access";
 import { GUARD_LEADING_REQUESTS, guardedWrite, markerRequest, settlePending, type SheetsRequest } from "./write-guard";
 
 type Sheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "v">>;

@@ -20,12 +20,12 @@
 //   characters per sheet and per spreadsheet, which is why markers do not stay on every row.
 import { randomInt } from "node:crypto";
 import type { sheets_v4 } from "@googleapis/sheets";
-import { ApiError } from "@/lib/http/errors";
-import { heldLock } from "@/lib/limits/lock";
-import { getLimitStore, writesPaused } from "@/lib/limits/store";
+import { ApiError } from "@/lib/errors";
+import { heldLock } from "@/lib/store/lock";
+import { getLimitStore, writesPaused } from "@/lib/store/store";
 import { QuotaRefusal } from "@/lib/google/quota";
-import { withGoogle } from "@/lib/google/sheet-access";
-import type { SheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { withGoogle } from "@/lib/sheets/sheet-access";
+import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { invalidateTabs } from "@/lib/sheets/read/tab-cache";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import type { FaultSpec } from "@/emulators/google/faults";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { instanceClient, startInstance, type Instance, type InstanceClient } from "@/testing/instances";
 import { expectHonestAnswers, storedRecords, type Outcome } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import type { FaultSpec } from "@/emulators/google/faults";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { instanceClient, startInstance, type InstanceClient, type Instance } from "@/testing/instances";
 import { expectHonestAnswers, expectSheetMatches, storedRecords, storedRows, type Outcome } from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";

@@ -1,6 +1,6 @@
 // The plan's four windows with the use of each right now.
 import { LocalTime } from "@/app/components/local-time";
-import type { UsageReport } from "@/lib/limits/usage-report";
+import type { UsageReport } from "@/lib/usage/usage-report";
 
 const LABEL = { burst: "Last 60 seconds", hour: "This hour (UTC)", day: "Today (UTC)", month: "Billing period" } as const;
 const n = (x: number) => x.toLocaleString("en-US");

@@ -1,5 +1,5 @@
 import { ok } from "@/lib/http/envelope";
-import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withApiKey } from "@/lib/routes/with-api-key";
 import { listEvents } from "@/lib/webhooks/events-api";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { ok } from "@/lib/http/envelope";
-import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
-import { refreshSheetModel } from "@/lib/sheets/registration/schema";
+import { keyRouteMethods, withApiKey } from "@/lib/routes/with-api-key";
+import { refreshSheetModel } from "@/lib/sheets/read/schema";
 
 export const dynamic = "force-dynamic";
 

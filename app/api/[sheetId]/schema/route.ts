@@ -1,7 +1,7 @@
 import { ok } from "@/lib/http/envelope";
 import { freshnessHeaders } from "@/lib/http/read-headers";
-import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
-import { getSheetModel } from "@/lib/sheets/registration/schema";
+import { keyRouteMethods, withApiKey } from "@/lib/routes/with-api-key";
+import { getSheetModel } from "@/lib/sheets/read/schema";
 import { schemaDocument } from "@/lib/sheets/values/tab-model";
 
 export const dynamic = "force-dynamic";

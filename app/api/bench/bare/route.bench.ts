@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { config } from "@/lib/env";
-import { unknownRoute } from "@/lib/http/route";
+import { unknownRoute } from "@/lib/routes/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { handleStripeWebhook } from "@/lib/billing/webhook";
 import { readTextBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
-import { otherMethods, route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/routes/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { readRoute } from "@/lib/http/read-route";
+import { readRoute } from "@/lib/routes/read-route";
 import { GET as listRows } from "../[sheetId]/[tabName]/route";
 import { GET as getRow } from "../[sheetId]/[tabName]/[rowId]/route";
 

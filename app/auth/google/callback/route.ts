@@ -1,7 +1,7 @@
 import { GRANT_COOKIE } from "@/lib/auth/google-grant";
 import { finishGrant } from "@/lib/auth/grant-flow";
 import { currentUser } from "@/lib/auth/session";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/routes/route";
 
 export const dynamic = "force-dynamic";
 

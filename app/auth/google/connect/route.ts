@@ -1,6 +1,6 @@
 import { connectGoogle } from "@/lib/auth/grant-flow";
 import { currentUser } from "@/lib/auth/session";
-import { otherMethods, route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/routes/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import { openApiDocument } from "@/lib/docs/openapi";
 import { loadSheetDocs } from "@/lib/docs/sheet-docs";
 import { applyCors } from "@/lib/http/cors";
-import { ApiError } from "@/lib/http/errors";
-import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/http/peek-limits";
-import { otherMethods, route } from "@/lib/http/route";
+import { ApiError } from "@/lib/errors";
+import { eachWithPeekedLimits, withPeekedLimits } from "@/lib/routes/peek-limits";
+import { otherMethods, route } from "@/lib/routes/route";
 
 export const dynamic = "force-dynamic";
 

@@ -3,9 +3,9 @@
 import { z } from "zod";
 import { getSheetForUser } from "@/db/queries/sheets";
 import { sessionAction } from "@/lib/auth/actions";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { ownerRead } from "@/lib/sheets/read/owner-reads";
-import { toSheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { toSheetRecord } from "@/lib/sheets/sheet-record";
 
 // The owner's "Try it": a GET read of their own sheet through the session, not counted against the plan.
 export const ownerReadAction = sessionAction(

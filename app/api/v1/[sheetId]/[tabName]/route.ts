@@ -2,7 +2,7 @@ import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { csvResponse, jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
-import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, requirePermission, withApiKey } from "@/lib/routes/with-api-key";
 import { deleteWhere, updateEach, updateWhere, upsertRows } from "@/lib/sheets/write/bulk-writes";
 import { checkWriteParams } from "@/lib/sheets/read/query-params";
 import { createRows } from "@/lib/sheets/write/row-writes";

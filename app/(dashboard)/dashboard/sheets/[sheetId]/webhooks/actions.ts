@@ -5,13 +5,13 @@ import { z } from "zod";
 import { getSheetForUser } from "@/db/queries/sheets";
 import { getUserById } from "@/db/queries/users";
 import { sessionAction } from "@/lib/auth/actions";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { addEndpoint, removeEndpoint, rotateSecret, updateEndpoint } from "@/lib/webhooks/endpoints";
 import { replayRange, resendDelivery } from "@/lib/webhooks/replay";
 import { sendTestEvent } from "@/lib/webhooks/test-event";
 import { currentAccess } from "@/lib/sheets/access/access-check";
 import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
-import { toSheetRecord } from "@/lib/sheets/registration/sheet-record";
+import { toSheetRecord } from "@/lib/sheets/sheet-record";
 
 // The sheet's webhook endpoints, managed by its owner. Every action checks the sheet is theirs.
 async function ownSheet(sheetId: string, userId: string) {

@@ -1,7 +1,7 @@
 import { etagOf, notModified, wantsFresh } from "@/lib/http/conditional";
 import { ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
-import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withApiKey } from "@/lib/routes/with-api-key";
 import { aggregateRows, findTab } from "@/lib/sheets/read/rows-api";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
-import { keyRouteMethods, withApiKey } from "@/lib/http/with-api-key";
+import { keyRouteMethods, withApiKey } from "@/lib/routes/with-api-key";
 import { checkWriteParams } from "@/lib/sheets/read/query-params";
 import { deleteRow, rowAfterUnknownWrites, updateRow } from "@/lib/sheets/write/row-writes";
 import { findTab, findWriteTab, rowAnswer } from "@/lib/sheets/read/rows-api";

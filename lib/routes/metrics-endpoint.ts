@@ -1,0 +1,30 @@
+// GET /metrics: the process's metrics for Prometheus, with the webhook backlog read at scrape
+// time. Off unless METRICS_TOKEN is set (404), and only with that token (`Authorization: Bearer`):
+// route names, volumes and error rates are not for the public.
+import { config } from "@/lib/env";
+import { bearerMatches } from "@/lib/http/bearer";
+import { ApiError } from "@/lib/errors";
+import { deliveryProgress } from "@/lib/webhooks/endpoints";
+import { renderMetrics } from "@/lib/observability/metrics";
+
+const BACKLOG_TIMEOUT_MS = 1_000;
+
+/** Throws the envelope's 404 when metrics are off, 401 without the token. */
+export function checkMetricsToken(req: Request): void {
+  const token = config().env.METRICS_TOKEN;
+  if (!token) throw new ApiError("not_found", "No route GET /metrics. See GET /api for the routes.");
+  if (!bearerMatches(req, token)) throw new ApiError("unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.");
+}
+
+export async function metricsText(): Promise<string> {
+  const backlog = await Promise.race([
+    deliveryProgress().catch(() => null),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), BACKLOG_TIMEOUT_MS).unref()),
+  ]);
+  return renderMetrics([
+    { name: "sheetapi_webhook_deliveries_pending", help: "Webhook deliveries waiting to be sent (all instances: read from the database).", value: backlog?.pending ?? null },
+    { name: "sheetapi_webhook_deliveries_due", help: "Pending webhook deliveries whose time has come.", value: backlog?.due ?? null },
+    { name: "sheetapi_webhook_deliveries_failed", help: "Webhook deliveries given up on.", value: backlog?.failed ?? null },
+    { name: "sheetapi_webhook_oldest_pending_seconds", help: "Age of the oldest pending webhook delivery.", value: backlog?.oldest_pending_seconds ?? 0 },
+  ]);
+}
