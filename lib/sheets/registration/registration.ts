@@ -64,8 +64,8 @@ async function chooseReach(id: string, proof: Proof, via: "service" | "grant", u
   if (via === "service") {
     for (const email of await serviceAccountsToTry(userId, current)) {
       const saCanEdit = await serviceAccountCanEdit(id, email);
-      // A link-viewable sheet the service account may only view stays read-only here (DECISIONS
-      // 18): its editor makes it writable through the private flow, with their own grant.
+      // A link-viewable sheet the service account may only view stays read-only here
+      // (DECISIONS 18): its editor makes it writable through the private flow, with their own grant.
       if (saCanEdit !== undefined) return { access: "service_account", writable: saCanEdit && personCanEdit, serviceAccount: email };
     }
   }
