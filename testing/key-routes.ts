@@ -31,5 +31,6 @@ export const KEY_ROUTES: KeyRoute[] = [
   { name: "GET /api/v1/{sheetId}/{tabName}/_distinct", method: "GET", permission: "read", load: () => import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route"), path: (id) => `/api/v1/${id}/Products/_distinct?column=in_stock`, params: { tabName: "Products" } },
   { name: "GET /api/{sheetId}/schema", method: "GET", permission: "schema", load: () => import("@/app/api/[sheetId]/schema/route"), path: (id) => `/api/${id}/schema` },
   { name: "POST /api/{sheetId}/refresh-schema", method: "POST", permission: "schema", load: () => import("@/app/api/[sheetId]/refresh-schema/route"), path: (id) => `/api/${id}/refresh-schema` },
+  { name: "GET /api/{sheetId}/events", method: "GET", permission: "read", load: () => import("@/app/api/[sheetId]/events/route"), path: (id) => `/api/${id}/events` },
   { name: "GET /billing/usage", method: "GET", permission: "analytics", load: () => import("@/app/billing/usage/route"), path: () => "/billing/usage", accountLevel: true },
 ];
