@@ -49,7 +49,7 @@ describe("GET /metrics", () => {
   });
 
   it("keeps the number of series bounded when clients ask for paths no route serves", async () => {
-    const { metrics, renderMetrics } = await import("./metrics");
+    const { metrics, renderMetrics } = await import("@/lib/observability/metrics");
     for (let i = 0; i < 1_500; i++) metrics.request(`/no/such/path/${i}`, "GET", 404, 0.001);
     const series = renderMetrics().split("\n").filter((l) => l.startsWith("sheetapi_http_requests_total{"));
     expect(series.length).toBeLessThanOrEqual(1_001);

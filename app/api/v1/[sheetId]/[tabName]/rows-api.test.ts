@@ -109,7 +109,7 @@ describe("the cache", () => {
     await unicode.create(TAB, { produit: "Thé", prix: 3 });
     // A write through another instance: every instance's copy of the tab is out of date (the writer's own copy
     // is the write's read-back, so a create here would leave nothing to miss).
-    await (await import("./tab-cache")).invalidateSheetData(unicodeId, [TAB]);
+    await (await import("@/lib/sheets/read/tab-cache")).invalidateSheetData(unicodeId, [TAB]);
     svc.google.calls.clear();
     const results = await Promise.all(Array.from({ length: 50 }, () => unicode.list(TAB)));
     expect(results.every((r) => r.status === 200)).toBe(true);
