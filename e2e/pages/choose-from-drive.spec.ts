@@ -80,7 +80,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await openRegisterForm(bob);
   await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
-  await expect(bob.getByTestId("register-error")).toContainText("has not connected Google yet");
+  await expect(bob.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${sheetId} in Google Drive`);
   await bob.getByTestId("connect-google").click();
   await approveGoogleConsent(bob, "bob@example.com");
   await bob.waitForURL(/\/dashboard(\?picker=open)?$/);

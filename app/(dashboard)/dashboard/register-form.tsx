@@ -21,6 +21,8 @@ type Registered = {
   base_url: string;
 };
 type Failure = { message: string; reason?: string; sheetId?: string };
+/** Reasons answered by connecting Google (first time, or again after Google stopped accepting the grant). */
+const NEEDS_GOOGLE = ["no_google_grant", "google_grant_revoked"];
 type Via = "service" | "grant";
 
 export interface RegisterFormProps {
@@ -84,7 +86,9 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       // The Picker is offered for the sheet itself: its id, not the address as pasted.
       const sheetId = sheetIdIn(sheetUrl);
       if (result.ok) setRegistered(result.data);
-      else if (result.reason === "not_picked" && sheetId) setAwaitingPick(sheetId);
+      // Google not connected yet: choosing the sheet in Drive (after Google's consent) is the usual
+      // first step, not a failure, and the person is on the dashboard the message would point to.
+      else if ((result.reason === "not_picked" || (result.reason === "no_google_grant" && !googleEmail)) && sheetId) setAwaitingPick(sheetId);
       else setFailure({ message: result.error, reason: result.reason, sheetId });
     });
   }
@@ -158,7 +162,7 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
         {busy === "picker" ? "Waiting for Google Drive…" : label}
       </button>
     ) : (
-      <a href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref} data-testid="connect-google" className={look}>{label}</a>
+      <a href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref} data-testid={fileId ? "connect-google-pending" : "connect-google"} className={look}>{label}</a>
     );
 
   return (
@@ -230,12 +234,12 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
         <div role="alert" data-testid="register-error" ref={failed} tabIndex={-1} className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="[overflow-wrap:anywhere]">{failure.message}</p>
           {/* A pasted sheet goes with the person to Google: the Picker then opens on it. */}
-          {failure.reason === "no_google_grant" && !googleEmail && (
+          {NEEDS_GOOGLE.includes(failure.reason ?? "") && !googleEmail && (
             <a href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref} data-testid="connect-google-failed" className={primary}>
               {failure.sheetId ? "Choose it in Google Drive" : CHOOSE}
             </a>
           )}
-          {failure.reason === "no_google_grant" && googleEmail && (
+          {NEEDS_GOOGLE.includes(failure.reason ?? "") && googleEmail && (
             <a href={connectHref} data-testid="connect-again" className={secondary}>Connect Google again</a>
           )}
         </div>
