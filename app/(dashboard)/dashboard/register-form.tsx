@@ -63,12 +63,20 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
   const result = useRef<HTMLDivElement>(null);
   const failed = useRef<HTMLDivElement>(null);
   const prompt = useRef<HTMLDivElement>(null);
+  const nothing = useRef<HTMLDivElement>(null);
 
   // The key, or why not, is below the form: bring it into view (on a phone the Picker leaves the
   // top in view).
+  // Focus goes there too: the Picker's frame, which had it, is gone, and the button that opened it
+  // is disabled while the registration runs, so focus would fall to the page's body.
   useEffect(() => {
-    if (registered) result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+    if (!registered) return;
+    result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+    result.current?.focus({ preventScroll: true });
   }, [registered]);
+  useEffect(() => {
+    if (nothingChosen) nothing.current?.focus({ preventScroll: true });
+  }, [nothingChosen]);
   useEffect(() => {
     if (awaitingPick && awaitingPick !== pickId) prompt.current?.scrollIntoView({ block: "center", behavior: "smooth" });
   }, [awaitingPick, pickId]);
@@ -217,7 +225,7 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       </form>
 
       {nothingChosen && !failure && !registered && (
-        <div role="status" data-testid="nothing-chosen" className="mt-4 space-y-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-900">
+        <div role="status" data-testid="nothing-chosen" ref={nothing} tabIndex={-1} className="mt-4 outline-none space-y-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-900">
           <p className="font-medium">No sheet chosen.</p>
           <p className="text-slate-700 dark:text-slate-300">
             Google Drive lists only the spreadsheets {googleEmail ? <>the Google account <strong className="break-all">{googleEmail}</strong></> : "your Google account"} can
@@ -246,7 +254,7 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       )}
 
       {registered && (
-        <div className="mt-4 scroll-mt-4 space-y-3" data-testid="register-result" ref={result}>
+        <div className="mt-4 scroll-mt-4 space-y-3 outline-none" data-testid="register-result" ref={result} tabIndex={-1}>
           <p className="text-sm">
             {registered.created ? "Registered" : "Already registered"}:{" "}
             <Link href={`/dashboard/sheets/${registered.sheet_id}`} className="font-medium text-emerald-700 underline dark:text-emerald-400">
