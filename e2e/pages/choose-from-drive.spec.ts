@@ -41,6 +41,8 @@ for (const [label, width, height] of [["phone", 390, 844], ["desktop", 1280, 900
 
     await expect(page.getByTestId("register-result")).toContainText(`Inventory (${label})`);
     await expect(page.getByTestId("register-result")).toContainText("read and write");
+    // The Picker's frame had the focus: it lands on the result, not on the page's body.
+    await expect(page.getByTestId("register-result")).toBeFocused();
     await expect(page.getByTestId("new-key-value")).toHaveText(/^shk_/);
     await copyNewKey(page);
     await expect(page.getByTestId("google-account")).toHaveText(`as ${email}`);
@@ -80,7 +82,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await openRegisterForm(bob);
   await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
-  await expect(bob.getByTestId("register-error")).toContainText("has not connected Google yet");
+  await expect(bob.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${sheetId} in Google Drive`);
   await bob.getByTestId("connect-google").click();
   await approveGoogleConsent(bob, "bob@example.com");
   await bob.waitForURL(/\/dashboard(\?picker=open)?$/);
@@ -89,6 +91,7 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await clickInPicker(bob, googlePicker(bob).getByRole("button", { name: "Cancel" }));
   await expect(bob.getByTestId("nothing-chosen")).toContainText("Google Drive lists only the spreadsheets the Google account bob@example.com can open");
   await expect(bob.getByTestId("nothing-chosen")).toContainText("its owner has not shared it with this one yet");
+  await expect(bob.getByTestId("nothing-chosen")).toBeFocused();
   await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
   // Not a failure: choosing it in Google Drive is the next step, offered on that very sheet.

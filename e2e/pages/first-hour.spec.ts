@@ -115,6 +115,8 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
   await expect(page.getByTestId("key-error")).toHaveText("Give the key a name.");
   await expect(page.getByTestId("key-name")).toBeFocused();
   await page.getByTestId("key-name").fill("Website");
+  // Once the name is edited, the refusal of the old one no longer stands beside it.
+  await expect(page.getByTestId("key-error")).toHaveCount(0);
   await page.getByTestId("create-key").click();
   await expect(page.getByTestId("key-error")).toContainText("This sheet already has a key named “Website”");
   await expect(page.getByTestId("key-name")).toBeFocused();

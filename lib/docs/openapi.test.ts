@@ -17,7 +17,7 @@ beforeAll(async () => {
   svc = await startTestService();
   setLimitStore(memoryStore());
   const { registerSheet } = await import("@/lib/sheets/registration/registration");
-  const user = await createUser({ email: "docs@example.com", plan: "starter" });
+  const user = await createUser({ email: "docs@example.com", plan: "business" });
   await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID]);
   apiKey = (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!;
 });
@@ -34,6 +34,9 @@ type FullDoc = {
   paths: Record<string, PathItem>;
   components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> } & Record<string, unknown>;
 };
+type Param = { $ref?: string; name: string; in: string; required?: boolean; example?: unknown };
+/** A parameter as written in the operation, or the shared one it refers to. */
+const resolve = (doc: { components: { parameters: Record<string, Param> } }, p: Param) => (p.$ref ? doc.components.parameters[p.$ref.split("/").at(-1)!]! : p);
 const documentOf = async (id: string = DEMO_SPREADSHEET_ID) => openApiDocument((await loadSheetDocs(id))!) as unknown as Doc;
 
 describe("OpenAPI document", () => {
@@ -75,8 +78,8 @@ describe("OpenAPI document", () => {
     const doc = (await documentOf()) as unknown as FullDoc & { components: { parameters: Record<string, { name: string; required?: boolean }> } };
     const base = `/api/v1/${DEMO_SPREADSHEET_ID}/Products`;
     const required = (op: unknown) =>
-      ((op as { parameters: { $ref?: string }[] }).parameters ?? [])
-        .map((p) => doc.components.parameters[p.$ref!.split("/").at(-1)!]!)
+      ((op as { parameters: { $ref?: string; name: string; required?: boolean }[] }).parameters ?? [])
+        .map((p) => (p.$ref ? doc.components.parameters[p.$ref.split("/").at(-1)!]! : p))
         .filter((p) => p.required)
         .map((p) => p.name);
     expect(required(doc.paths[`${base}/_distinct`]!.get)).toEqual(["column"]);
@@ -100,8 +103,8 @@ describe("OpenAPI document", () => {
       { path: `${base}/{rowId}`, route: routes.row, params: { tabName: "Products", rowId: "1" } },
     ];
     for (const { path, route, params } of cases) {
-      const operation = doc.paths[path]!.get as unknown as { parameters: { $ref: string }[] };
-      const required = operation.parameters.map((p) => doc.components.parameters[p.$ref.split("/").at(-1)!]!).filter((p) => p.required && p.in === "query").map((p) => p.name);
+      const operation = doc.paths[path]!.get as unknown as { parameters: { $ref?: string; name: string; in: string; required?: boolean }[] };
+      const required = operation.parameters.map((p) => (p.$ref ? doc.components.parameters[p.$ref.split("/").at(-1)!]! : p)).filter((p) => p.required && p.in === "query").map((p) => p.name);
       const ask = (names: string[]) => {
         const query = new URLSearchParams(names.map((n) => [n, values[n]!])).toString();
         const url = `${path.replace("{rowId}", "1")}${query ? `?${query}` : ""}`;
@@ -237,5 +240,83 @@ describe("OpenAPI document", () => {
     expect(items).toContain("#/components/schemas/Team_Members_RowByKey");
     expect(doc.components.schemas.Team_Members_RowByKey!.properties).toHaveProperty("id");
     expect(doc.components.schemas.Products_RowByKey!.properties!.id).toEqual(doc.components.schemas.Products_RowInput!.properties!.id);
+  });
+
+  it("gives every required parameter an example", async () => {
+    const doc = (await documentOf()) as unknown as { paths: Record<string, Record<string, unknown>>; webhooks: Record<string, Record<string, unknown>>; components: { parameters: Record<string, Param> } };
+    const missing: string[] = [];
+    for (const [path, item] of [...Object.entries(doc.paths), ...Object.entries(doc.webhooks)]) {
+      const shared = (item.parameters as Param[] | undefined) ?? [];
+      for (const [method, op] of Object.entries(item)) {
+        if (method === "parameters") continue;
+        for (const p of [...shared, ...((op as { parameters?: Param[] }).parameters ?? [])].map((p) => resolve(doc, p))) {
+          if (p.required && p.example === undefined) missing.push(`${method} ${path} ${p.name}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("gives examples the API takes: a real column, and a write filter it parses that finds the row the create example made", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc & { components: { parameters: Record<string, Param> } };
+    const docs = (await loadSheetDocs(DEMO_SPREADSHEET_ID))!;
+    const { parseListQuery } = await import("@/lib/sheets/read/query");
+    const { tabPath } = await import("./sheet-docs");
+    const { callRoute } = await import("@/testing/routes");
+    const list = await import("@/app/api/v1/[sheetId]/[tabName]/route");
+    const distinct = await import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route");
+    const ids = tabIdentifiers(docs.model.tabs);
+    const exampleOf = (op: unknown, name: string) => ((op as { parameters: Param[] }).parameters.map((p) => resolve(doc, p)).find((p) => p.name === name)!).example as string;
+    for (const tab of docs.model.tabs) {
+      const base = tabPath(docs, tab);
+      const params = { sheetId: DEMO_SPREADSHEET_ID, tabName: tab.name };
+      const call = (handler: unknown, method: string, query: Record<string, string>, body?: unknown) =>
+        callRoute(handler, { method, path: `${base}?${new URLSearchParams(query)}`, params, headers: { "X-API-Key": apiKey }, body });
+      const item = doc.paths[base]!;
+      const column = exampleOf(doc.paths[`${base}/_distinct`]!.get, "column");
+      const patchFilter = exampleOf(item.patch, "filter");
+      const deleteFilter = exampleOf(item.delete, "filter");
+      const columns = [...(tab.hasIdColumn ? [] : ["id"]), ...tab.columns.map((c) => c.name)];
+      expect(columns, tab.name).toContain(column);
+      for (const filter of [patchFilter, deleteFilter]) expect(() => parseListQuery(new URLSearchParams({ filter }), columns), filter).not.toThrow();
+      expect((await callRoute(distinct.GET, { path: `${base}/_distinct?column=${encodeURIComponent(column)}`, params, headers: { "X-API-Key": apiKey } })).status, `${tab.name} distinct`).toBe(200);
+
+      // As a contract tool runs them, in document order: create, PATCH by filter, PATCH by id, DELETE by
+      // filter (which finds the row as the PATCH example left it: on Suppliers, its key is what changed).
+      const before = (await call(list.GET, "GET", {})).body;
+      const createBody = (doc.components.schemas[`${ids.get(tab.name)}_RowInput`] as { examples: unknown[] }).examples[0];
+      expect((await call(list.POST, "POST", {}, createBody)).status, `${tab.name} create`).toBe(201);
+      const patchExamples = (item.patch as unknown as { requestBody: { content: { "application/json": { examples: Record<string, { value: unknown }> } } } }).requestBody.content["application/json"].examples;
+      // The first example needs no query parameter: a tool that sends only the required ones sends that.
+      expect(Object.keys(patchExamples)[0]).toBe("byId");
+      expect((await call(list.PATCH, "PATCH", { filter: patchFilter }, patchExamples.byFilter!.value)).body, `${tab.name} patch by filter`).toMatchObject({ success: true, data: { matched: 1, updated: 1 } });
+      expect((await call(list.PATCH, "PATCH", {}, patchExamples.byId!.value)).body, `${tab.name} patch by id`).toMatchObject({ success: true, data: { matched: 1 } });
+      expect((await call(list.DELETE, "DELETE", { filter: deleteFilter })).body, `${tab.name} delete by filter`).toMatchObject({ success: true, data: { matched: 1, deleted: 1 } });
+      // The run left the sheet's own rows as they were.
+      expect((await call(list.GET, "GET", { fresh: "true" })).body.data, tab.name).toEqual(before.data);
+    }
+  });
+
+  it("declares the shapes a read answers with and without typed=true", async () => {
+    const doc = (await documentOf()) as unknown as FullDoc;
+    const { callRoute } = await import("@/testing/routes");
+    const list = await import("@/app/api/v1/[sheetId]/[tabName]/route");
+    type Schema = { properties?: Record<string, unknown> };
+    const typeOf = (v: unknown) => (v === null ? "null" : Number.isInteger(v) ? "integer" : typeof v);
+    const admits = (schema: { properties?: Record<string, unknown> }, row: Record<string, unknown>) =>
+      Object.entries(row).every(([name, v]) => {
+        const types = [(schema.properties![name] as { type: string | string[] }).type].flat();
+        return types.includes(typeOf(v)) || (typeOf(v) === "integer" && types.includes("number"));
+      });
+    const items = (doc.paths[`/api/v1/${DEMO_SPREADSHEET_ID}/Products`]!.get.responses["200"] as { content: { "application/json": { schema: { properties: { data: { items: { anyOf: { $ref: string }[] } } } } } } }).content["application/json"].schema.properties.data.items;
+    const [plain, typed] = items.anyOf.map((r) => doc.components.schemas[r.$ref.split("/").at(-1)!]!) as [Schema, Schema];
+    expect(items.anyOf.map((r) => r.$ref)).toEqual(["#/components/schemas/Products_Row", "#/components/schemas/Products_TypedRow"]);
+    const read = async (query: string) => ((await callRoute(list.GET, { path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products${query}`, params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" }, headers: { "X-API-Key": apiKey } })).body as { data: Record<string, unknown>[] }).data;
+    const typedRows = await read("?typed=true");
+    expect(typedRows[0]).toMatchObject({ price: 24.5, in_stock: true });
+    for (const row of typedRows) expect(admits(typed, row), JSON.stringify(row)).toBe(true);
+    // The display-string shape alone would refuse them: a client typed from it would be wrong.
+    expect(typedRows.some((row) => !admits(plain, row))).toBe(true);
+    for (const row of await read("")) expect(admits(plain, row), JSON.stringify(row)).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { MAX_CSV_ROWS, MAX_LIMIT } from "@/lib/sheets/read/query";
 import { COLUMN_TYPES, type ColumnModel, type TabModel } from "@/lib/sheets/values/tab-model";
 import { ERROR_STATUS } from "@/lib/errors";
 import { DOCUMENTED_ERRORS, documentedError } from "./errors";
-import { enteredAs, exampleCreateBody, exampleId, exampleKeyColumn, exampleUpdateBody, tabPath, type SheetDocs } from "./sheet-docs";
+import { enteredAs, exampleColumn, exampleCreateBody, exampleId, exampleKeyColumn, exampleRewriteBody, exampleUpdateBody, exampleWriteFilter, tabPath, type SheetDocs } from "./sheet-docs";
 
 type Json = Record<string, unknown>;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -184,6 +184,10 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs, { tag: tagName, cs
   const readRow = { anyOf: [row, ref("schemas", `${id}_TypedRow`)] };
   const rowId = { name: "rowId", in: "path", required: true, schema: { type: "string" }, example: exampleId(docs, tab), description: tab.hasIdColumn ? "The row's `id` value." : "The row number in the sheet." };
   const tag = [tagName];
+  // A parameter a route refuses to go without carries a value this tab accepts: tools that send
+  // only the required parameters (Portman, Prism) send the example. Parameters are per tab for it.
+  const writeFilter = exampleWriteFilter(docs, tab);
+  const deleteFilter = exampleWriteFilter(docs, tab, { after: true });
   const writeResult = { type: "object", required: ["created", "rows"], properties: { created: { type: "integer" }, updated: { type: "integer", description: "Upserts: rows updated." }, rows: { type: "array", items: row } } };
   const update = (method: string) => ({
     operationId: `${method}_${id}`, tags: tag, summary: `Update a row of ${tab.name}${method === "patch" ? " (same as PUT)" : ""}`, description: "Permission: Write. Only the cells named in the body change; `id` cannot change (the row's own id, sent back with the row as read, is no change). No query parameters. With If-Match, only if the row is still as read (else 412, nothing changed).",
@@ -218,7 +222,7 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs, { tag: tagName, cs
     [`${tabPath(docs, tab)}/_distinct`]: {
       get: {
         operationId: `distinct_${id}`, tags: tag, summary: `Distinct values of a column of ${tab.name}`, description: "Permission: Read. The column's values among the rows `filter` and `or` keep, each once, in value order (empty last): what a dropdown offers. From the cached copy." + BROWSER_NOTE, security: READ_SECURITY,
-        parameters: ["column", "filter", "or", "group_limit", "offset", "typed", "fresh"].map((p) => ref("parameters", p)).concat([ref("parameters", "If-None-Match")]),
+        parameters: [{ ...TAB_PARAMETERS.column, example: exampleColumn(tab) }, ...["filter", "or", "group_limit", "offset", "typed", "fresh", "If-None-Match"].map((p) => ref("parameters", p))],
         responses: { "200": okResponse("The values.", { type: "object", required: ["success", "data", "meta"], properties: { success: { const: true }, data: { type: "array", items: { type: ["string", "number", "boolean", "null"] } }, meta: ref("schemas", "Meta") } }, withHeaders("ETag", "X-Cache", "Last-Modified", "Age")), ...notModified, ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
@@ -245,13 +249,13 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs, { tag: tagName, cs
       },
       patch: {
         operationId: `updateMany_${id}`, tags: tag, summary: `Update the rows of ${tab.name} a filter matches, or many rows by a key`, description: `Permission: Write; with \`?filter=\`, \`or\`, \`dry_run\` or a \`?key=\` other than \`id\`, Read too (the rows are chosen by their values and answered). An object with \`?filter=\` (required; \`or\` too): its cells are written to every matching row, at most \`limit\` of them (default 1; more matches answer 409 and change nothing); \`dry_run=true\` answers the matches and their ETags without writing. An array: each row is found by its \`?key=\` column (default \`id\`) and gets its own values (404 and nothing changed if one is missing). One atomic write either way; with If-Match, every changed row must still be as read (else 412).${byKeyExample(tab)}`,
-        parameters: ["filter", "or", "write_limit", "dry_run", "key", "If-Match-Rows", "Idempotency-Key"].map((p) => ref("parameters", p)),
-        requestBody: { required: true, ...jsonBody({ oneOf: [ref("schemas", `${id}_RowPatch`), { type: "array", items: ref("schemas", `${id}_RowByKey`), minItems: 1, maxItems: 1000 }] }) },
+        parameters: [{ ...TAB_PARAMETERS.patch_filter, example: writeFilter }, ...["or", "write_limit", "dry_run", "key", "If-Match-Rows", "Idempotency-Key"].map((p) => ref("parameters", p))],
+        requestBody: { required: true, content: { "application/json": { schema: { oneOf: [ref("schemas", `${id}_RowPatch`), { type: "array", items: ref("schemas", `${id}_RowByKey`), minItems: 1, maxItems: 1000 }] }, ...patchExamples(docs, tab, writeFilter) } } },
         responses: { "200": okResponse("What matched and the rows after the update (as now, for a dry run), with their ETags.", envelope({ type: "object", required: ["matched", "updated", "dry_run", "rows", "etags"], properties: { matched: { type: "integer" }, updated: { type: "integer" }, dry_run: { type: "boolean" }, rows: { type: "array", items: row }, etags: { type: "array", items: { type: "string" } } } }), withHeaders("Idempotent-Replayed")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
       delete: {
         operationId: `deleteMany_${id}`, tags: tag, summary: `Delete the rows of ${tab.name} a filter matches`, description: "Permission: Write and Read (the rows are chosen by their values and answered). `?filter=` is required (`or` too); at most `limit` rows (default 1; more matches answer 409 and delete nothing), in one atomic write; `dry_run=true` answers the matches without deleting. With If-Match, every row must still be as read (else 412).",
-        parameters: ["filter_required", "or", "write_limit", "dry_run", "If-Match-Rows", "Idempotency-Key"].map((p) => ref("parameters", p)),
+        parameters: [{ ...TAB_PARAMETERS.filter_required, example: deleteFilter }, ...["or", "write_limit", "dry_run", "If-Match-Rows", "Idempotency-Key"].map((p) => ref("parameters", p))],
         responses: { "200": okResponse("What matched and what was deleted.", { type: "object", required: ["success", "message", "data"], properties: { success: { const: true }, message: { type: "string" }, data: { type: "object", required: ["matched", "deleted", "dry_run", "ids", "etags"], properties: { matched: { type: "integer" }, deleted: { type: "integer" }, dry_run: { type: "boolean" }, ids: { type: "array", items: { type: "string" } }, etags: { type: "array", items: { type: "string" } } } } } }, withHeaders("Idempotent-Replayed")), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "Conflict", "PreconditionFailed", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
     },
@@ -269,6 +273,22 @@ function tabPaths(tab: TabModel, id: string, docs: SheetDocs, { tag: tagName, cs
         parameters: [ref("parameters", "If-Match")],
         responses: { "200": okResponse("Deleted.", { type: "object", required: ["success", "message"], properties: { success: { const: true }, message: { type: "string" } } }), ...errorResponses(["Unauthorized", "Forbidden", "NotFound", "ValidationError", "PreconditionFailed", "BadGateway", "ServiceUnavailable", "GatewayTimeout"]) },
       },
+    },
+  };
+}
+
+/**
+ * The PATCH bodies, the array first: it needs no query parameter (each row found by its id, the
+ * default key), so a tool that sends only required parameters and the first example gets a 200;
+ * the object needs `?filter=`, which such a tool leaves out.
+ */
+function patchExamples(docs: SheetDocs, tab: TabModel, filter: string): Json {
+  const update = exampleUpdateBody(docs, tab);
+  if (!Object.keys(update).length) return {};
+  return {
+    examples: {
+      byId: { summary: "Rows by id (no query parameters); here the row's own value, so nothing changes", value: [exampleRewriteBody(docs, tab)] },
+      byFilter: { summary: `With ?filter=${filter}`, value: update },
     },
   };
 }
@@ -291,6 +311,13 @@ function aggregateExample(tab: TabModel): string {
 
 const LIST_PARAMETERS = ["limit", "offset", "sort", "order", "filter", "or", "select", "typed", "formulas", "fresh"];
 
+// Parameters that carry each tab's own example (tabPaths): written into its operations, not shared.
+const TAB_PARAMETERS = {
+  column: { name: "column", in: "query", required: true, schema: { type: "string" }, description: "The column whose distinct values to list." },
+  filter_required: { name: "filter", in: "query", required: true, schema: { type: "string" }, description: "Conditions joined by `,` that choose the rows to delete, in the list's `filter` syntax. Marked required because a DELETE on the tab never means every row: the route answers 400 without a filter (it also serves a request that gives only `or`). The example matches the row the create example makes." },
+  patch_filter: { name: "filter", in: "query", schema: { type: "string" }, description: "With an object body (required then; `or` too): conditions joined by `,` that choose the rows to change, in the list's `filter` syntax. Not with an array body, which finds each row by `?key=` (400). The example matches the row the create example makes." },
+};
+
 const QUERY_PARAMETERS = {
   csv_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_CSV_ROWS, default: MAX_CSV_ROWS }, description: "Rows to return (default: all matching, up to the maximum)." },
   upsert: { name: "upsert", in: "query", schema: { type: "string" }, description: "A key column: rows whose key matches a row of the tab update it (named cells only), the others are created. Every row must carry the key; `id` works on tabs with an id column." },
@@ -300,7 +327,6 @@ const QUERY_PARAMETERS = {
   "If-Match-Rows": { name: "If-Match", in: "header", schema: { type: "string" }, description: "ETags of the rows as you read them (comma-separated, e.g. a dry run's `etags`): 412 and nothing changed when any row the request changes is not among them." },
   group_by: { name: "group_by", in: "query", schema: { type: "string" }, description: "Columns to group by, comma-separated; none: one group of all matching rows." },
   aggregate: { name: "aggregate", in: "query", schema: { type: "string", default: "count" }, description: "`count` (always given) and `sum:column`, `avg:column`, `min:column`, `max:column` over number, currency or percent columns, comma-separated." },
-  column: { name: "column", in: "query", required: true, schema: { type: "string" }, description: "The column whose distinct values to list." },
   group_limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_GROUPS, default: 1000 }, description: "Groups (or values) to return." },
   fresh: { name: "fresh", in: "query", schema: { type: "boolean", default: false }, description: "`true` reads the sheet from Google now instead of the cached copy, as `Cache-Control: no-cache` does (for tools that cannot set headers). Parameters starting with `_` (cache-busters such as `_=1700000000000`) are ignored." },
   limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 100 }, description: "Rows to return." },
@@ -308,11 +334,10 @@ const QUERY_PARAMETERS = {
   sort: { name: "sort", in: "query", schema: { type: "string" }, description: "Column to sort by, or several joined by `,` (later ones break ties): by value when all its values are numbers or dates, in the sheet's locale; stable; empty values last." },
   order: { name: "order", in: "query", schema: { anyOf: [{ type: "string", enum: ["asc", "desc"] }, { type: "string", pattern: "^(asc|desc)(,(asc|desc))+$" }], default: "asc" }, description: "`asc` or `desc` for every sort column, or one per sort column (`asc,desc`). Without `sort`, `desc` gives the sheet's rows last first." },
   filter: { name: "filter", in: "query", schema: { type: "string" }, description: "Conditions joined by `,`, all of which must hold: `column` + operator + value. `=` equals (`a=x|y`: any of them; `a=` is empty), `!=` differs (`a!=x|y`: none of them; `a!=` is not empty), `>` `>=` `<` `<=` (by value for numbers and for dates in date columns), `~` contains (case-insensitive), `~=` equals ignoring case, with `*` for any text (`name~=desk*` starts with, `*lamp` ends with, `*oak*` contains; `x|y` any). Numbers and dates in `=` and `!=` compare by value (`price=24.5` matches `$24.50`); ids always exactly (`id=05` is not row 5). Escape `,` `|` `\\` (and `*` in `~=`) with `\\`." },
-  filter_required: { name: "filter", in: "query", required: true, schema: { type: "string" }, description: "Conditions joined by `,` that choose the rows to delete, in the list's `filter` syntax. Marked required because a DELETE on the tab never means every row: the route answers 400 without a filter (it also serves a request that gives only `or`)." },
   or: { name: "or", in: "query", schema: { type: "array", items: { type: "string" } }, style: "form", explode: true, description: "Conditions joined by `,` of which at least one must hold (OR across columns), in the `filter` syntax; ANDed with `filter` and with any other `or` parameter." },
   select: { name: "select", in: "query", schema: { type: "string" }, description: "Columns to return, comma-separated (and `id`)." },
   formulas: { name: "formulas", in: "query", schema: { type: "boolean", default: false }, description: "Cells holding a formula answer with the formula (`=B2*C2`) instead of its result; other cells as usual (typed with `typed=true`). Only for keys the sheet's owner allowed to read formulas (dashboard, API keys, \"Can read formulas\"): other keys get 403 `forbidden`. The first such read of a cached copy costs one Google call; later ones none." },
-  typed: { name: "typed", in: "query", schema: { type: "boolean", default: false }, description: "Numbers, booleans and nulls by column type instead of display strings, read in the sheet's locale; dates as ISO 8601 (date columns `2024-01-15`, datetime columns with the sheet's time-zone offset), built from the cell's underlying value, so a display without the year (`Jan 15`) still gives the full date." },
+  typed: { name: "typed", in: "query", schema: { type: "boolean", default: false }, description: "Numbers, booleans and nulls by column type instead of display strings, read in the sheet's locale; dates as ISO 8601 (date columns `2024-01-15`, datetime columns with the sheet's time-zone offset), built from the cell's underlying value, so a display without the year (`Jan 15`) still gives the full date. Rows then have the tab's `TypedRow` shape, else its `Row` shape (display strings): a read declares either (`anyOf`), as OpenAPI cannot tie a schema to a query value." },
   "If-None-Match": { name: "If-None-Match", in: "header", schema: { type: "string" }, description: "An ETag from an earlier read: 304 with no body when the answer would be the same." },
   "If-Match": { name: "If-Match", in: "header", schema: { type: "string" }, description: "The row's ETag from your read: 412 and nothing changed when the row changed since." },
   "Idempotency-Key": { name: "Idempotency-Key", in: "header", schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" }, description: "1-255 visible ASCII characters (a UUID): a retry with the same key and body gets the first answer (`Idempotent-Replayed: true`) for 24 hours; another body with it is 409." },
@@ -377,16 +402,16 @@ function components(docs: SheetDocs, ids: Map<string, string>): Json {
 
 /** What this service POSTs to a sheet's webhook endpoints (OpenAPI 3.1 `webhooks`). */
 function sheetWebhooks(): Json {
-  const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description });
+  const header = (name: string, description: string, example: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description, example });
   return {
     sheetChange: {
       post: {
         operationId: "receiveSheetChange", tags: ["Events"], summary: "A change of the sheet, POSTed to each of its webhook endpoints",
         description: "Standard Webhooks: verify `webhook-signature` with the endpoint's `whsec_` secret (any Standard Webhooks library), deduplicate by `webhook-id`. A 2xx within 10 s is success; otherwise the delivery is retried with exponential backoff for a day, and a row's events arrive in order. For 24 hours after a secret rotation the header carries a signature by each replaced secret too. `webhook.test` is sent only by the dashboard's Send test event: no row changed.",
         parameters: [
-          header("webhook-id", "The event id: the same on every attempt and resend."),
-          header("webhook-timestamp", "Unix seconds of this attempt."),
-          header("webhook-signature", "`v1,<base64 HMAC-SHA256>`, several space-separated during a rotation's grace day."),
+          header("webhook-id", "The event id: the same on every attempt and resend.", "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W"),
+          header("webhook-timestamp", "Unix seconds of this attempt.", "1700000000"),
+          header("webhook-signature", "`v1,<base64 HMAC-SHA256>`, several space-separated during a rotation's grace day.", "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="),
         ],
         requestBody: {
           required: true,

@@ -97,3 +97,35 @@ export function exampleUpdateBody(docs: SheetDocs, tab: TabModel): Record<string
   if (column.name === key?.name) return { [column.name]: `${exampleKeyValue(docs, tab)} (edited)` };
   return { [column.name]: asInput(tab, column.name, value ?? "new value") };
 }
+
+/** The `_distinct` example column: the tab's first column (`id` on a tab without columns). */
+export const exampleColumn = (tab: TabModel) => tab.columns[0]?.name ?? "id";
+
+/** A value as a `filter` condition reads it: `,` `|` and `\` escaped. */
+const filterValue = (value: string) => value.replace(/[\\,|]/g, (ch) => `\\${ch}`);
+
+/**
+ * The `filter` a filtered PATCH (`after: false`) or DELETE (`after: true`, the row as that PATCH's
+ * example left it) sends: the key column equal to the created example row's key, so the examples
+ * run in order change and delete that row, never one of the sheet's own (a filter matching those
+ * would delete them, and past `limit` answer 409). Without a key column that can be named in a
+ * condition, `id=`: it matches no row (ids are never empty), a harmless request the API accepts.
+ */
+export function exampleWriteFilter(docs: SheetDocs, tab: TabModel, { after = false } = {}): string {
+  const key = exampleKeyColumn(tab);
+  // A name holding an operator or a separator cannot be written as a condition's column.
+  if (!key || /[!=<>~,|\\]/.test(key.name)) return "id=";
+  const edited = after ? exampleUpdateBody(docs, tab)[key.name] : undefined;
+  return `${key.name}=${filterValue(typeof edited === "string" ? edited : exampleKeyValue(docs, tab))}`;
+}
+
+/**
+ * An array PATCH item for the example row, by id: the update example's column set to the value
+ * the row already holds, so a run of the examples leaves the sheet's own rows as they were.
+ */
+export function exampleRewriteBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
+  const update = exampleUpdateBody(docs, tab);
+  const [name] = Object.keys(update);
+  const own = name === undefined ? undefined : docs.examples.get(tab.name)?.rows[0]?.[name];
+  return name === undefined ? {} : { id: exampleId(docs, tab), [name]: own === undefined ? update[name] : asInput(tab, name, own) };
+}

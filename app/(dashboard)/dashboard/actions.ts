@@ -53,7 +53,7 @@ export const registerSheetAction = sessionAction(
 export const pickerSessionAction = sessionAction(z.object({}), async (_input, user) => {
   const access = await pickerAccessToken(user.id);
   if (!access) {
-    throw new ApiError("forbidden", "Google no longer accepts SheetAPI's access to your Drive files. Connect Google again to choose a sheet.", { reason: "no_google_grant" });
+    throw new ApiError("forbidden", "Google no longer accepts SheetAPI's access to your Drive files. Connect Google again to choose a sheet.", { reason: "google_grant_revoked" });
   }
   const { picker } = config().google;
   return { token: access.token, email: access.email, scriptUrl: picker.scriptUrl, developerKey: picker.developerKey, appId: picker.appId };

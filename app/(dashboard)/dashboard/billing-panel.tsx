@@ -59,7 +59,7 @@ export async function BillingPanel({ billing, userId }: { billing: StripeBilling
       {summary.unavailable && <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Stripe could not be reached: invoices are not shown right now.</p>}
       {summary.invoices.length > 0 && (
         <table className="mt-4 w-full text-left text-sm" data-testid="billing-invoices">
-          <caption className="text-left text-xs text-slate-500">Past invoices</caption>
+          <caption className="text-left text-xs text-slate-600 dark:text-slate-400">Past invoices</caption>
           <tbody>
             {summary.invoices.map((i) => (
               <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800">

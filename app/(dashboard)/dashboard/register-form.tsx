@@ -21,6 +21,8 @@ type Registered = {
   base_url: string;
 };
 type Failure = { message: string; reason?: string; sheetId?: string };
+/** Reasons answered by connecting Google (first time, or again after Google stopped accepting the grant). */
+const NEEDS_GOOGLE = ["no_google_grant", "google_grant_revoked"];
 type Via = "service" | "grant";
 
 export interface RegisterFormProps {
@@ -61,12 +63,20 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
   const result = useRef<HTMLDivElement>(null);
   const failed = useRef<HTMLDivElement>(null);
   const prompt = useRef<HTMLDivElement>(null);
+  const nothing = useRef<HTMLDivElement>(null);
 
   // The key, or why not, is below the form: bring it into view (on a phone the Picker leaves the
   // top in view).
+  // Focus goes there too: the Picker's frame, which had it, is gone, and the button that opened it
+  // is disabled while the registration runs, so focus would fall to the page's body.
   useEffect(() => {
-    if (registered) result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+    if (!registered) return;
+    result.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+    result.current?.focus({ preventScroll: true });
   }, [registered]);
+  useEffect(() => {
+    if (nothingChosen) nothing.current?.focus({ preventScroll: true });
+  }, [nothingChosen]);
   useEffect(() => {
     if (awaitingPick && awaitingPick !== pickId) prompt.current?.scrollIntoView({ block: "center", behavior: "smooth" });
   }, [awaitingPick, pickId]);
@@ -84,7 +94,9 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       // The Picker is offered for the sheet itself: its id, not the address as pasted.
       const sheetId = sheetIdIn(sheetUrl);
       if (result.ok) setRegistered(result.data);
-      else if (result.reason === "not_picked" && sheetId) setAwaitingPick(sheetId);
+      // Google not connected yet: choosing the sheet in Drive (after Google's consent) is the usual
+      // first step, not a failure, and the person is on the dashboard the message would point to.
+      else if ((result.reason === "not_picked" || (result.reason === "no_google_grant" && !googleEmail)) && sheetId) setAwaitingPick(sheetId);
       else setFailure({ message: result.error, reason: result.reason, sheetId });
     });
   }
@@ -158,7 +170,7 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
         {busy === "picker" ? "Waiting for Google Drive…" : label}
       </button>
     ) : (
-      <a href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref} data-testid="connect-google" className={look}>{label}</a>
+      <a href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref} data-testid={fileId ? "connect-google-pending" : "connect-google"} className={look}>{label}</a>
     );
 
   return (
@@ -213,7 +225,7 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       </form>
 
       {nothingChosen && !failure && !registered && (
-        <div role="status" data-testid="nothing-chosen" className="mt-4 space-y-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-900">
+        <div role="status" data-testid="nothing-chosen" ref={nothing} tabIndex={-1} className="mt-4 outline-none space-y-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-900">
           <p className="font-medium">No sheet chosen.</p>
           <p className="text-slate-700 dark:text-slate-300">
             Google Drive lists only the spreadsheets {googleEmail ? <>the Google account <strong className="break-all">{googleEmail}</strong></> : "your Google account"} can
@@ -230,19 +242,19 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
         <div role="alert" data-testid="register-error" ref={failed} tabIndex={-1} className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="[overflow-wrap:anywhere]">{failure.message}</p>
           {/* A pasted sheet goes with the person to Google: the Picker then opens on it. */}
-          {failure.reason === "no_google_grant" && !googleEmail && (
+          {NEEDS_GOOGLE.includes(failure.reason ?? "") && !googleEmail && (
             <a href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref} data-testid="connect-google-failed" className={primary}>
               {failure.sheetId ? "Choose it in Google Drive" : CHOOSE}
             </a>
           )}
-          {failure.reason === "no_google_grant" && googleEmail && (
+          {NEEDS_GOOGLE.includes(failure.reason ?? "") && googleEmail && (
             <a href={connectHref} data-testid="connect-again" className={secondary}>Connect Google again</a>
           )}
         </div>
       )}
 
       {registered && (
-        <div className="mt-4 scroll-mt-4 space-y-3" data-testid="register-result" ref={result}>
+        <div className="mt-4 scroll-mt-4 space-y-3 outline-none" data-testid="register-result" ref={result} tabIndex={-1}>
           <p className="text-sm">
             {registered.created ? "Registered" : "Already registered"}:{" "}
             <Link href={`/dashboard/sheets/${registered.sheet_id}`} className="font-medium text-emerald-700 underline dark:text-emerald-400">

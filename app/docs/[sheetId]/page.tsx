@@ -197,7 +197,7 @@ export default async function SheetDocsPage({ params }: Props) {
           <p role="note" data-testid="trial-note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
             This sheet&apos;s owner is on the Free Trial: {docs.plan.burst} requests a minute and {docs.plan.hour} an hour, and every example you run
             with a key counts. To explore, the owner can{" "}
-            <Link href={ownerTryItHref(docs.sheet.id)} className="underline">try requests from the dashboard</Link>, which does not count,
+            <a href={ownerTryItHref(docs.sheet.id)} className="underline">try requests from the dashboard</a>, which does not count,
             or choose a larger plan.
           </p>
         )}
@@ -216,7 +216,7 @@ export default async function SheetDocsPage({ params }: Props) {
           <>
             <p className="text-sm text-slate-600 dark:text-slate-400">
               Paste a key with the Read permission and run a request from this page. The sheet&apos;s owner can also{" "}
-              <Link href={ownerTryItHref(docs.sheet.id)} className="underline" data-testid="owner-try-link">try it from the dashboard</Link>, which does not count against the plan.
+              <a href={ownerTryItHref(docs.sheet.id)} className="underline" data-testid="owner-try-link">try it from the dashboard</a>, which does not count against the plan.
             </p>
             <TryIt
               sheetId={docs.sheet.id}

@@ -33,7 +33,19 @@ export const usable = (g: GoogleGrant) => !g.needsReauth && g.scope.split(/\s+/)
  */
 const HOW = "Choose it with “Choose a sheet from Google Drive” on the dashboard: Google then confirms that you can open it.";
 
-export function noGrant(): ApiError {
+/**
+ * No grant to ask Google with. `revoked`: the account connected Google, but Google refuses that
+ * grant now (removed in the Google Account's settings, or expired): saying "not connected yet"
+ * would send the person looking for a step they already took.
+ */
+export function noGrant({ revoked = false } = {}): ApiError {
+  if (revoked) {
+    return new ApiError(
+      "forbidden",
+      "Registering a sheet needs Google to confirm that you can open it, and Google no longer accepts the access to your Google Drive files this account gave SheetAPI (it was removed in your Google Account's settings, or it expired). Connect Google again with “Choose a sheet from Google Drive”, then choose this one in Google Drive.",
+      { reason: "google_grant_revoked" },
+    );
+  }
   return new ApiError(
     "forbidden",
     `Registering a sheet needs Google to confirm that you can open it. Signing in shared only your name and email address, so this account has not connected Google yet for files: use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive.`,
@@ -97,7 +109,7 @@ async function spreadsheetExists(id: string, userId: string): Promise<boolean | 
 
 /** True when the person must pick the sheet in the Picker (or connect Google first) to prove access. */
 export function needsPicker(err: unknown): boolean {
-  return err instanceof ApiError && (err.extra.reason === "not_picked" || err.extra.reason === "no_google_grant");
+  return err instanceof ApiError && (err.extra.reason === "not_picked" || err.extra.reason === "no_google_grant" || err.extra.reason === "google_grant_revoked");
 }
 
 /** The account's usable grants, the most recent first; an empty list when none. */
@@ -128,13 +140,17 @@ async function askDrive(grant: GoogleGrant, id: string) {
  * an id none of their grants confirms is then checked once for existence, so a typo is named as one.
  */
 export async function proveAccess(userId: string, id: string, typed?: string): Promise<Proof> {
-  const grants = await usableGrants(userId);
-  if (!grants.length) throw noGrant();
+  const all = await listGrants({ userId });
+  const grants = all.filter(usable);
+  if (!grants.length) throw noGrant({ revoked: all.some((g) => g.needsReauth) });
   for (const grant of grants) {
     const proof = await proveWithGrant(grant, id);
     if (proof) return proof;
   }
-  const emails = grants.map((g) => g.email);
+  // Google refused every grant as revoked just now (each flagged): that, not the sheet, is the cause.
+  const left = await usableGrants(userId);
+  if (!left.length) throw noGrant({ revoked: true });
+  const emails = left.map((g) => g.email);
   if (typed !== undefined && (await spreadsheetExists(id, userId)) === false) throw notInDrive(id, typed, emails);
   throw notProven(id, emails, typed !== undefined);
 }

@@ -55,6 +55,20 @@ describe("registerSheet", () => {
     expect(await getSheet({ id: DEMO_SPREADSHEET_ID })).toBeUndefined();
   });
 
+  it("names a grant Google revoked as the cause, not a connection never made, on the first try and after", async () => {
+    const user = await createUser({ email: "revoked@example.com" });
+    await connectGoogleAccount(user, "revoked@example.com");
+    await svc.admin("/revoke", { email: "revoked@example.com" });
+    // First Google refuses the grant (invalid_grant), then the grant is known to be refused.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const err = await failure(registration.registerSheet({ userId: user.id, sheetUrl: address(DEMO_SPREADSHEET_ID) }));
+      expect(err.code).toBe("forbidden");
+      expect(err.extra.reason).toBe("google_grant_revoked");
+      expect(err.message).toContain("Google no longer accepts the access to your Google Drive files this account gave SheetAPI");
+      expect(err.message).not.toMatch(/not connected Google yet|One more step/);
+    }
+  });
+
   it("sends an id Google does not confirm for the person to the Picker as the next step", async () => {
     await connectGoogleAccount(owner, "owner@example.com");
     for (const id of [NO_ACCESS_SPREADSHEET_ID, DEMO_SPREADSHEET_ID]) {

@@ -24,6 +24,9 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
   const [permissions, setPermissions] = useState<Permission[]>(DEFAULT_PERMISSIONS);
   const [draft, setDraft] = useState(() => emptyDraft(visitorLimit));
   const [error, setError] = useState<string | null>(null);
+  // A refusal of the name itself: it no longer holds once the name is edited, so it goes then.
+  const [nameProblem, setNameProblem] = useState<string | null>(null);
+  const shown = nameProblem ?? error;
   const [created, setCreated] = useState<{ value: string; name: string; permissions: Permission[]; browser: boolean } | null>(null);
   const [pending, startTransition] = useTransition();
   const browser = kind === "publishable";
@@ -50,18 +53,22 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
     const trimmed = name.trim();
     const problem = trimmed === "" ? "Give the key a name." : takenNames.includes(trimmed) ? `This sheet already has a key named “${trimmed}”: give this one another name, so the two can be told apart.` : null;
     if (!problem) return false;
-    setError(problem);
+    setNameProblem(problem);
     nameInput.current?.focus();
     return true;
   }
 
   function submit() {
     setError(null);
+    setNameProblem(null);
     if (refuseName()) return;
     startTransition(async () => {
       const chosen: Permission[] = browser ? ["read"] : permissions;
       const result = await createKeyAction({ sheetId, name, permissions: chosen, ...(browser ? { browser: draftInput(draft) } : {}) });
       if (!result.ok) return setError(result.error);
+      // Nothing said about an earlier attempt stays beside the key just made.
+      setError(null);
+      setNameProblem(null);
       setCopied(false);
       setCreated({ value: result.data.value, name: name.trim(), permissions: chosen, browser });
       // The next key starts from the defaults, not from this key's name and settings.
@@ -95,7 +102,10 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
       </fieldset>
       {browser && <BrowserKeyFields draft={draft} onChange={setDraft} tabs={tabs} idPrefix="new-key" />}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <input ref={nameInput} value={name} onChange={(e) => setName(e.target.value)} aria-label="Key name" aria-invalid={error !== null && /name/.test(error)} aria-describedby={error ? "key-error" : undefined} placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
+        <input ref={nameInput} value={name} onChange={(e) => {
+            setName(e.target.value);
+            setNameProblem(null);
+          }} aria-label="Key name" aria-invalid={nameProblem !== null || (error !== null && /name/.test(error))} aria-describedby={shown ? "key-error" : undefined} placeholder={browser ? "Name, e.g. Shop website" : "Name, e.g. Production server"} data-testid="key-name"
           className="flex-1 rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700" />
         {!browser && <PermissionBoxes value={permissions} onChange={setPermissions} idPrefix="new-key" />}
         <button type="submit" ref={createButton} disabled={pending} data-testid="create-key"
@@ -103,7 +113,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
           {pending ? "Creating…" : "Create key"}
         </button>
       </div>
-      {error && <p role="alert" id="key-error" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{error}</p>}
+      {shown && <p role="alert" id="key-error" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{shown}</p>}
       {created && (
         <div ref={dialog} role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">
           {/* Scrolls inside itself on a short screen, so nothing of the key or the example is cut off. */}
