@@ -17,7 +17,7 @@ import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { runDueJobs, startWorkers, wakeStreams, type StreamRef } from "./queue";
 import { guardedPost } from "./target";
-import { deliveryErrorText } from "./delivery-errors";
+import { answerErrorText, deliveryErrorText } from "./delivery-errors";
 import { metrics } from "@/lib/observability/metrics";
 
 /** Seconds to wait after the n-th failed attempt (then the last figure), scaled by WEBHOOK_RETRY_SCALE. */
@@ -91,7 +91,7 @@ export async function attempt(endpoint: WebhookEndpoint, event: ChangeEvent, at 
   try {
     const res = await guardedPost(endpoint.url, headers, body);
     const ok = res.status >= 200 && res.status < 300;
-    return { ok, status: res.status, latencyMs: Math.round(performance.now() - started), error: ok ? null : `HTTP ${res.status}`, response: res.body, requestHeaders: redacted(headers) };
+    return { ok, status: res.status, latencyMs: Math.round(performance.now() - started), error: ok ? null : answerErrorText(res.status, res.location), response: res.body, requestHeaders: redacted(headers) };
   } catch (err) {
     return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: deliveryErrorText(err), response: null, requestHeaders: redacted(headers) };
   }
