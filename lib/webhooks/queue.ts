@@ -73,6 +73,9 @@ export function getBoss(): Promise<PgBoss> {
   return queue.boss;
 }
 
+/** Whether the queue is open in this process (stopQueue closes it; the next use opens it again). */
+export const queueOpen = () => queue.boss !== undefined;
+
 /** Says that these streams have something due (now, or at `startAfter`). */
 export async function wakeStreams(streams: StreamRef[], startAfter?: Date): Promise<void> {
   if (!streams.length) return;

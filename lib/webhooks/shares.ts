@@ -4,7 +4,7 @@
 // when one of its share's slots frees. A crash forgets who waits: the start-up sweep finds them.
 import { perProcess } from "@/lib/per-process";
 import { errorFields, log } from "@/lib/log";
-import { wakeStreams, type StreamRef } from "./queue";
+import { queueOpen, wakeStreams, type StreamRef } from "./queue";
 
 export const PER_ENDPOINT = 5;
 export const PER_ACCOUNT = 10;
@@ -40,11 +40,13 @@ function wakeWaiting(key: string, s: Share): StreamRef[] {
   return woken;
 }
 
+/** Wakes streams that waited; once the queue is stopped they are left to the start-up sweep (it would otherwise open again). */
 const wake = (refs: StreamRef[]) => {
-  if (refs.length) void wakeStreams(refs).catch((err: unknown) => log.warn({ ...errorFields(err) }, "webhooks: waiting streams could not be woken"));
+  if (refs.length && queueOpen()) void wakeStreams(refs).catch((err: unknown) => log.warn({ ...errorFields(err) }, "webhooks: waiting streams could not be woken"));
 };
 
 function recheck(): void {
+  if (!queueOpen()) shares.forEach((s) => s.waiting.clear());
   wake([...shares].flatMap(([key, s]) => wakeWaiting(key, s)));
   if (!shares.size && state.timer) {
     clearInterval(state.timer);
