@@ -16,8 +16,9 @@ import { decryptSecret, encryptSecret } from "@/lib/token-crypto";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { runDueJobs, startWorkers, wakeStreams, type StreamRef } from "./queue";
+import { takeShare } from "./shares";
 import { guardedPost } from "./target";
-import { deliveryErrorText } from "./delivery-errors";
+import { answerErrorText, deliveryErrorText } from "./delivery-errors";
 import { metrics } from "@/lib/observability/metrics";
 
 /** Seconds to wait after the n-th failed attempt (then the last figure), scaled by WEBHOOK_RETRY_SCALE. */
@@ -91,7 +92,7 @@ export async function attempt(endpoint: WebhookEndpoint, event: ChangeEvent, at 
   try {
     const res = await guardedPost(endpoint.url, headers, body);
     const ok = res.status >= 200 && res.status < 300;
-    return { ok, status: res.status, latencyMs: Math.round(performance.now() - started), error: ok ? null : `HTTP ${res.status}`, response: res.body, requestHeaders: redacted(headers) };
+    return { ok, status: res.status, latencyMs: Math.round(performance.now() - started), error: ok ? null : answerErrorText(res.status, res.location), response: res.body, requestHeaders: redacted(headers) };
   } catch (err) {
     return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: deliveryErrorText(err), response: null, requestHeaders: redacted(headers) };
   }
@@ -140,8 +141,24 @@ async function dropStream(ref: StreamRef): Promise<void> {
     .where(and(eq(webhookDeliveries.endpointId, ref.endpointId), eq(webhookDeliveries.stream, ref.stream), eq(webhookDeliveries.state, "pending")));
 }
 
-/** Delivers the stream's due events in order; schedules the next attempt when one fails. */
+/**
+ * Delivers the stream's due events in order; schedules the next attempt when one fails. Within
+ * its endpoint's and account's fair share (shares.ts): over it, the stream waits for a slot of
+ * that share, and nothing is attempted.
+ */
 export async function drainStream(ref: StreamRef): Promise<void> {
+  const [owner] = await getDb().select({ accountId: sheets.userId }).from(webhookEndpoints).innerJoin(sheets, eq(sheets.id, webhookEndpoints.sheetId)).where(eq(webhookEndpoints.id, ref.endpointId));
+  if (!owner) return;
+  const release = takeShare(owner.accountId, ref);
+  if (!release) return;
+  try {
+    await drainHeld(ref);
+  } finally {
+    release();
+  }
+}
+
+async function drainHeld(ref: StreamRef): Promise<void> {
   const db = getDb();
   for (let delivered = 0; delivered < DRAIN_BATCH; delivered++) {
     const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ref.endpointId));

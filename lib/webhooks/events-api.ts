@@ -6,10 +6,12 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { changeEvents } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
+import { checkSingle } from "@/lib/sheets/read/query-params";
 import { isTracked, startTracking } from "./changes";
 import { EVENT_TYPES } from "./diff";
 
-const KNOWN = new Set(["after", "limit", "tab", "type"]);
+const NAMES = ["after", "limit", "tab", "type"] as const;
+const KNOWN = new Set<string>(NAMES);
 
 function integer(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const raw = params.get(name);
@@ -20,6 +22,8 @@ function integer(params: URLSearchParams, name: string, fallback: number, min: n
 
 export async function listEvents(sheetId: string, params: URLSearchParams) {
   for (const name of params.keys()) if (!KNOWN.has(name)) throw new ApiError("validation_error", `Unknown query parameter "${name}" (allowed: after, limit, tab, type).`);
+  // Each takes one value, as in the rows API: `after=1&after=2` answers 400, not one of the two.
+  checkSingle(params, NAMES);
   const after = integer(params, "after", 0, 0, Number.MAX_SAFE_INTEGER);
   const limit = integer(params, "limit", 100, 1, 1000);
   const type = params.get("type");

@@ -20,11 +20,25 @@ export interface StreamRef {
 
 type Handler = (stream: StreamRef) => Promise<void>;
 
+/** Streams this process drains at once: each holds its slot only until its own drain ends. */
+const SLOTS = 100;
+/** Jobs taken per fetch, at most. */
+const FETCH_MAX = 20;
+/** How often an idle pool looks for due jobs (a wake in this process is seen at once). */
+const POLL_MS = 500;
+
 const queue = perProcess("webhooks:queue", () => ({
   boss: undefined as Promise<PgBoss> | undefined,
-  workers: [] as string[],
   handler: undefined as Handler | undefined,
+  /** The workers' pool, running until the handler is unset. */
+  pool: undefined as Promise<number> | undefined,
+  /** Pools waiting for a turn: called on a wake and when a slot frees. */
+  turns: new Set<() => void>(),
 }));
+
+const nudge = () => {
+  for (const turn of [...queue.turns]) turn();
+};
 
 /** pg-boss over PGlite: one-statement queries are prepared, scripts (its migrations, locked plans) run whole. */
 function pgliteAdapter(client: PGlite): PgBoss.Db {
@@ -59,62 +73,91 @@ export function getBoss(): Promise<PgBoss> {
   return queue.boss;
 }
 
+/** Whether the queue is open in this process (stopQueue closes it; the next use opens it again). */
+export const queueOpen = () => queue.boss !== undefined;
+
 /** Says that these streams have something due (now, or at `startAfter`). */
 export async function wakeStreams(streams: StreamRef[], startAfter?: Date): Promise<void> {
   if (!streams.length) return;
   const boss = await getBoss();
   for (const s of streams) await boss.send(STREAM_QUEUE, { ...s }, startAfter ? { startAfter } : {});
-  if (!startAfter) for (const id of queue.workers) boss.notifyWorker(id);
+  if (!startAfter) nudge();
 }
 
-/**
- * Starts this process's workers (idempotent). Each takes up to `batch` due jobs per fetch and
- * drains their streams side by side, so up to `workers` x `batch` streams are sent at once; a
- * stream's own deliveries stay one after another (deliver.ts).
- */
-export async function startWorkers(handler: Handler, { workers = 2, batch = 50 } = {}): Promise<void> {
-  if (queue.handler) return;
-  queue.handler = handler;
-  const boss = await getBoss();
-  for (let i = 0; i < workers; i++) {
-    const id = await boss.work<StreamRef>(STREAM_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: batch }, async (jobs) => {
-      const results = await Promise.allSettled(jobs.map((job) => queue.handler?.(job.data)));
-      // A failed drain fails the batch: pg-boss tries its jobs again (a delivered event is not sent twice).
-      const failed = results.find((r) => r.status === "rejected");
-      if (failed) throw (failed as PromiseRejectedResult).reason;
-    });
-    queue.workers.push(id);
-  }
+/** Runs one job's drain and settles the job: completed, or failed for pg-boss to offer again (a delivered event is not sent twice). */
+async function settle(boss: PgBoss, job: PgBoss.Job<StreamRef>, handler: Handler): Promise<void> {
+  const ok = await handler(job.data).then(() => true, () => false);
+  await (ok ? boss.complete(STREAM_QUEUE, job.id) : boss.fail(STREAM_QUEUE, job.id)).catch((err: unknown) => log.warn({ ...errorFields(err) }, "webhooks: a job could not be settled"));
 }
 
+/** Waits until a slot frees, a wake comes or the poll interval passes. */
+const nextTurn = (ms: number) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      queue.turns.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    queue.turns.add(done);
+  });
+
 /**
- * Runs the due jobs once, without workers polling (the serverless shape: a cron route calls it):
- * fetches up to `batch` at a time until none is due or `budgetMs` is spent. A failed drain fails
- * its job, which pg-boss offers again later. Answers how many jobs ran.
+ * Runs due jobs each on its own, up to `slots` at once: a job's slot frees when its own drain
+ * ends and is refilled at once, so a slow receiver holds one slot, never a batch of others'
+ * deliveries waiting for it (fair shares per account and endpoint: shares.ts). Goes on while
+ * `goOn(idle)` says so (idle: nothing due, nothing running), then waits for the drains started.
  */
-export async function runDueJobs(handler: Handler, { budgetMs, batch = 50 }: { budgetMs: number; batch?: number }): Promise<number> {
-  const boss = await getBoss();
-  const deadline = Date.now() + budgetMs;
+async function runPool(boss: PgBoss, handler: Handler, slots: number, goOn: (idle: boolean) => boolean): Promise<number> {
+  const running = new Set<Promise<void>>();
   let ran = 0;
-  while (Date.now() < deadline) {
-    const jobs = await boss.fetch<StreamRef>(STREAM_QUEUE, { batchSize: batch });
-    if (!jobs.length) break;
-    const results = await Promise.allSettled(jobs.map((job) => handler(job.data)));
-    const done = jobs.filter((_, i) => results[i]!.status === "fulfilled").map((job) => job.id);
-    const failed = jobs.filter((_, i) => results[i]!.status === "rejected").map((job) => job.id);
-    if (done.length) await boss.complete(STREAM_QUEUE, done);
-    if (failed.length) await boss.fail(STREAM_QUEUE, failed);
+  for (;;) {
+    const want = Math.min(slots - running.size, FETCH_MAX);
+    const jobs = want > 0 ? await boss.fetch<StreamRef>(STREAM_QUEUE, { batchSize: want }).catch((err: unknown) => (log.warn({ ...errorFields(err) }, "webhooks: fetching due jobs failed"), [])) : [];
+    for (const job of jobs) {
+      const run: Promise<void> = settle(boss, job, handler).finally(() => {
+        running.delete(run);
+        nudge();
+      });
+      running.add(run);
+    }
     ran += jobs.length;
+    if (!goOn(!jobs.length && !running.size)) break;
+    // A full fetch: more may be due now.
+    if (!want || jobs.length < want) await nextTurn(POLL_MS);
   }
+  await Promise.allSettled([...running]);
   return ran;
 }
 
-/** Stops the workers and the queue's connection (tests; a server stopping). */
+/** Starts this process's delivery pool (idempotent): up to `slots` streams drained at once, each on its own. */
+export async function startWorkers(handler: Handler, { slots = SLOTS } = {}): Promise<void> {
+  if (queue.handler) return;
+  queue.handler = handler;
+  const boss = await getBoss();
+  queue.pool = runPool(boss, handler, slots, () => queue.handler === handler);
+}
+
+/**
+ * Runs the due jobs once, without a standing pool (the serverless shape: a cron route calls it):
+ * each on its own, up to `slots` at once, until none is due or `budgetMs` is spent, then waits for
+ * the drains started. A failed drain fails its job, which pg-boss offers again later. Answers how
+ * many jobs ran.
+ */
+export async function runDueJobs(handler: Handler, { budgetMs, slots = 50 }: { budgetMs: number; slots?: number }): Promise<number> {
+  const deadline = Date.now() + budgetMs;
+  return runPool(await getBoss(), handler, slots, (idle) => !idle && Date.now() < deadline);
+}
+
+/** Stops the pool (letting drains under way end, 5 s at most) and the queue's connection (tests; a server stopping). */
 export async function stopQueue(): Promise<void> {
   const pending = queue.boss;
+  const pool = queue.pool;
   queue.boss = undefined;
   queue.handler = undefined;
-  queue.workers = [];
+  queue.pool = undefined;
+  nudge();
+  if (pool) await Promise.race([pool, new Promise((r) => setTimeout(r, 5000).unref())]);
   if (pending) await (await pending.catch(() => undefined))?.stop({ graceful: true, wait: true, timeout: 5000 });
 }
 

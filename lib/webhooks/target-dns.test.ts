@@ -2,7 +2,7 @@
 // address, or a special-purpose IPv6 address, is refused when saved and at connection time.
 import type { LookupAddress } from "node:dns";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkTarget, guardedPost, TargetRefused } from "./target";
+import { checkTarget, guardedPost, localTargetsHint, TargetRefused } from "./target";
 
 // Names under .test answer what this table says; anything else is not found.
 const ANSWERS: Record<string, LookupAddress[]> = {
@@ -35,27 +35,21 @@ beforeAll(() => {
 afterAll(() => vi.unstubAllEnvs());
 
 describe("webhook targets by name", () => {
-  it("refuses a name whose answer is refused, when the endpoint is saved", async () => {
-    const expected: Record<string, RegExp> = {
-      "compatible.test": /resolves to ::7f00:1, a loopback/,
-      "nat64.test": /carrying the IPv4 address 169\.254\.169\.254/,
-      "nat64-local.test": /resolves to 64:ff9b:1::808:808, a loopback/,
-      "sixtofour.test": /carrying the IPv4 address 10\.0\.0\.1/,
-      "teredo.test": /resolves to 2001:0:4136/,
-      "srv6.test": /resolves to 5f00::1/,
-      "zoned.test": /resolves to fe80::1%eth0/,
-      "mixed.test": /carrying the IPv4 address 192\.168\.1\.1/,
-    };
-    for (const [host, message] of Object.entries(expected)) {
+  it("refuses a name whose answer is refused, when the endpoint is saved, without saying what it resolves to", async () => {
+    // Naming the address would answer, for anyone, what the service's internal names point to.
+    for (const [host, answer] of [...Object.entries(ANSWERS), ["unknown.test", []] as const]) {
       const err = await checkTarget(`https://${host}/hook`).then(() => undefined, (e: unknown) => e);
       expect(err, host).toBeInstanceOf(TargetRefused);
-      expect((err as Error).message, host).toMatch(message);
+      const message = (err as Error).message;
+      expect(message, host).toBe(`${host} does not resolve to a public address (a loopback, link-local, private or reserved address is refused).${localTargetsHint()}`);
+      for (const { address } of answer) expect(message, host).not.toContain(address.split("%")[0]);
+      expect(message, host).not.toMatch(/carrying/);
     }
   });
 
   it("refuses the same answers at connection time, before anything is sent", async () => {
     for (const host of Object.keys(ANSWERS)) {
-      await expect(guardedPost(`http://${host}/hook`, {}, "{}"), host).rejects.toThrow(new RegExp(`${host.replace(/\./g, "\\.")} resolves to`));
+      await expect(guardedPost(`http://${host}/hook`, {}, "{}"), host).rejects.toThrow(`${host} does not resolve to a public address (`);
     }
   });
 });

@@ -2,22 +2,39 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { addressAllowed, checkTarget, checkTargetUrl, guardedPost, TargetRefused } from "./target";
+import { addressAllowed, checkTarget, checkTargetUrl, guardedPost, localTargetsHint, TargetRefused } from "./target";
 
 let direct: Server;
 let redirector: Server;
+let ported: Server;
+let internal: Server;
 let directPort: number;
 let redirectorPort: number;
+let portedPort: number;
+let internalPort: number;
+/** Requests that reached the servers no delivery may reach through a redirect. */
+const reached: string[] = [];
 
 const listen = (server: Server, host: string) => new Promise<number>((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 
 beforeAll(async () => {
-  vi.stubEnv("DATA_DIR", "/tmp/sheetapi-target-test");
-  // 127.0.0.2 stands for an allowed internal receiver; 127.0.0.1 for what must stay unreachable.
-  vi.stubEnv("WEBHOOK_ALLOWED_TARGETS", "127.0.0.2");
-  vi.stubEnv("WEBHOOK_TIMEOUT_MS", "2000");
-  direct = createServer((_req, res) => res.end("reached"));
+  direct = createServer((req, res) => {
+    reached.push(`direct ${req.url}`);
+    res.end("reached");
+  });
   directPort = await listen(direct, "127.0.0.1");
+  // 127.0.0.3 stands for an internal receiver allowed on its one port, 127.0.0.2 for a host allowed on all.
+  ported = createServer((req, res) => {
+    reached.push(`ported ${req.url}`);
+    res.end("ported");
+  });
+  portedPort = await listen(ported, "127.0.0.3");
+  // Another service of an allowed host (its Redis, say).
+  internal = createServer((req, res) => {
+    reached.push(`internal ${req.url}`);
+    res.end("internal");
+  });
+  internalPort = await listen(internal, "127.0.0.2");
   redirector = createServer((req, res) => {
     const to: Record<string, string> = {
       "/to-metadata": "http://169.254.169.254/latest/meta-data/",
@@ -25,14 +42,19 @@ beforeAll(async () => {
       "/to-compatible": `http://[::127.0.0.1]:${directPort}/`,
       "/to-6to4": `http://[2002:7F00:0001::1]:${directPort}/`,
       "/to-nat64": `http://[64:ff9b::7f00:1]:${directPort}/`,
+      "/to-allowed-port": `http://127.0.0.3:${portedPort}/`,
+      "/to-same-host": `http://127.0.0.2:${internalPort}/`,
     };
-    res.writeHead(307, { location: to[req.url ?? ""] ?? `http://127.0.0.1:${directPort}/` }).end();
+    res.writeHead(307, { location: to[req.url ?? ""] ?? `http://127.0.0.1:${directPort}/` }).end("moved");
   });
   redirectorPort = await listen(redirector, "127.0.0.2");
+  vi.stubEnv("DATA_DIR", "/tmp/sheetapi-target-test");
+  // 127.0.0.1 stands for what must stay unreachable, but for localhost on directPort alone.
+  vi.stubEnv("WEBHOOK_ALLOWED_TARGETS", `127.0.0.2, 127.0.0.3:${portedPort}, [::1]:4000, localhost:${directPort}`);
+  vi.stubEnv("WEBHOOK_TIMEOUT_MS", "2000");
 });
 afterAll(async () => {
-  direct.close();
-  redirector.close();
+  for (const server of [direct, redirector, ported, internal]) server.close();
   vi.unstubAllEnvs();
 });
 
@@ -89,8 +111,10 @@ describe("webhook targets", () => {
     expect(checkTargetUrl("http://[2002:808:808::1]/")).toBeInstanceOf(URL);
   });
 
-  it("refuses names that resolve to such addresses", async () => {
-    expect(await refused("http://localhost:9/")).toMatch(/resolves to (127\.0\.0\.1|::1)/);
+  it("refuses names that resolve to such addresses, without naming the address", async () => {
+    const message = await refused("http://localhost:9/");
+    expect(message).toMatch(/^localhost does not resolve to a public address \(a loopback, link-local, private or reserved address is refused\)\./);
+    expect(message.replace(localTargetsHint(), "")).not.toMatch(/127\.0\.0\.1|::1/);
   });
 
   it("refuses other schemes and credentials in the URL", async () => {
@@ -110,14 +134,35 @@ describe("webhook targets", () => {
     await expect(checkTarget(`http://127.0.0.2:${redirectorPort}/`)).resolves.toBeInstanceOf(URL);
   });
 
-  it("never connects to a refused address, and refuses redirects to one", async () => {
+  it("allows an entry given with a port on that port only", async () => {
+    expect(await guardedPost(`http://127.0.0.3:${portedPort}/`, {}, "{}")).toMatchObject({ status: 200, body: "ported" });
+    expect(await refused(`http://127.0.0.3:${portedPort + 1}/`)).toMatch(/^127\.0\.0\.3 is a loopback/);
+    expect(await refused("http://127.0.0.3/")).toMatch(/^127\.0\.0\.3 is a loopback/);
+    expect(addressAllowed("::1", 4000)).toBe(true);
+    expect(addressAllowed("::1", 4001)).toBe(false);
+    expect(addressAllowed("127.0.0.3")).toBe(false);
+    // A name with a port: reached there, refused elsewhere.
+    expect(await guardedPost(`http://localhost:${directPort}/`, {}, "{}")).toMatchObject({ status: 200, body: "reached" });
+    await expect(guardedPost(`http://localhost:${directPort + 1}/`, {}, "{}")).rejects.toThrow(/^localhost does not resolve to a public address/);
+    // An entry without a port still allows every port.
+    expect(await guardedPost(`http://127.0.0.2:${internalPort}/`, {}, "{}")).toMatchObject({ status: 200, body: "internal" });
+  });
+
+  it("never connects to a refused address, and follows no redirect", async () => {
+    reached.length = 0;
     await expect(guardedPost(`http://127.0.0.1:${directPort}/`, {}, "{}")).rejects.toThrow(/loopback/);
-    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/`, {}, "{}")).rejects.toThrow(/loopback/);
-    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-metadata`, {}, "{}")).rejects.toThrow(/169\.254\.169\.254/);
-    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-name`, {}, "{}")).rejects.toThrow(/localhost resolves to/);
-    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-compatible`, {}, "{}")).rejects.toThrow(/::7f00:1 is a loopback/);
-    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-6to4`, {}, "{}")).rejects.toThrow(/carrying the IPv4 address 127\.0\.0\.1/);
-    await expect(guardedPost(`http://127.0.0.2:${redirectorPort}/to-nat64`, {}, "{}")).rejects.toThrow(/carrying the IPv4 address 127\.0\.0\.1/);
+    for (const [path, location] of [
+      ["/", `http://127.0.0.1:${directPort}/`],
+      ["/to-metadata", "http://169.254.169.254/latest/meta-data/"],
+      ["/to-name", `http://localhost:${directPort}/`],
+      ["/to-6to4", `http://[2002:7F00:0001::1]:${directPort}/`],
+      // Allowed targets too: a redirect would take the delivery to a port nobody checked it for.
+      ["/to-allowed-port", `http://127.0.0.3:${portedPort}/`],
+      ["/to-same-host", `http://127.0.0.2:${internalPort}/`],
+    ]) {
+      expect(await guardedPost(`http://127.0.0.2:${redirectorPort}${path}`, {}, "{}"), path).toEqual({ status: 307, body: "moved", location });
+    }
+    expect(reached).toEqual([]);
   });
 
   it("bounds the time a receiver may take", async () => {

@@ -1,11 +1,7 @@
-// Webhook targets are checked against SSRF: only http(s), no credentials in the URL, and no
-// loopback, link-local (cloud metadata at 169.254.169.254), private, unique-local, multicast or
-// otherwise reserved address (ip-ranges.ts, IPv6 forms that carry an IPv4 address included),
-// checked on the addresses a name resolves to at connection time (the connection uses the very
-// address checked, so a name cannot resolve twice differently) and again for every redirect. WEBHOOK_ALLOWED_TARGETS lets a self-hosted install (and tests)
-// reach named hosts or ranges anyway. On embedded defaults (someone trying SheetAPI on their own
-// machine) this machine's own receivers are allowed too: localhost and loopback only, never the
-// private network or cloud metadata; a deployment keeps every rule above.
+// SSRF guard for webhook targets: http(s) only, no credentials, no loopback, link-local, private
+// or reserved address (ip-ranges.ts), checked on the very address each connection uses; no
+// redirect is followed. WEBHOOK_ALLOWED_TARGETS opens named hosts, addresses or ranges (on one
+// port or all); embedded defaults open this machine's loopback only.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -15,39 +11,55 @@ import { classifyAddress } from "./ip-ranges";
 
 export class TargetRefused extends Error {}
 
-interface Allowed {
-  hosts: Set<string>;
-  ranges: BlockList;
+/** One WEBHOOK_ALLOWED_TARGETS entry: a host name or an address range, on one port or (none given) on every port. */
+interface AllowedEntry {
+  host?: string;
+  range?: BlockList;
+  port?: number;
 }
 
 /** This machine, for embedded defaults: the loopback ranges and the name that means them. */
 const THIS_MACHINE = "localhost,127.0.0.0/8,::1";
 
-let allowedCache: { source: string; allowed: Allowed } | undefined;
-function allowed(): Allowed {
-  const cfg = config();
-  const source = [cfg.env.WEBHOOK_ALLOWED_TARGETS, cfg.embedded ? THIS_MACHINE : ""].filter(Boolean).join(",");
-  if (allowedCache?.source === source) return allowedCache.allowed;
-  const hosts = new Set<string>();
-  const ranges = new BlockList();
-  for (const entry of source.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean)) {
-    const [address, bits] = entry.split("/");
-    const family = isIP(address!);
-    if (family && bits) ranges.addSubnet(address!, Number(bits), family === 4 ? "ipv4" : "ipv6");
-    else if (family) ranges.addAddress(address!, family === 4 ? "ipv4" : "ipv6");
-    else hosts.add(entry);
-  }
-  allowedCache = { source, allowed: { hosts, ranges } };
-  return allowedCache.allowed;
+/** `name`, `name:port`, `10.0.0.0/8`, `10.0.0.5:8080`, `::1`, `[::1]:8080`, `[fd00::/8]:443`. */
+function parseEntry(entry: string): AllowedEntry {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const withPort = bracketed ? undefined : /^([^:]+):(\d+)$/.exec(entry);
+  const target = bracketed?.[1] ?? withPort?.[1] ?? entry;
+  const portText = bracketed?.[2] ?? withPort?.[2];
+  const port = portText === undefined ? undefined : Number(portText);
+  const [address, bits] = target.split("/");
+  const family = isIP(address!);
+  if (!family) return { host: target, port };
+  const range = new BlockList();
+  if (bits) range.addSubnet(address!, Number(bits), family === 4 ? "ipv4" : "ipv6");
+  else range.addAddress(address!, family === 4 ? "ipv4" : "ipv6");
+  return { range, port };
 }
 
-/** Whether a resolved address may be reached. */
-export function addressAllowed(address: string): boolean {
+let allowedCache: { source: string; entries: AllowedEntry[] } | undefined;
+function allowed(): AllowedEntry[] {
+  const cfg = config();
+  const source = [cfg.env.WEBHOOK_ALLOWED_TARGETS, cfg.embedded ? THIS_MACHINE : ""].filter(Boolean).join(",");
+  if (allowedCache?.source !== source) allowedCache = { source, entries: source.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean).map(parseEntry) };
+  return allowedCache.entries;
+}
+
+const onPort = (entry: AllowedEntry, port: number | undefined) => entry.port === undefined || entry.port === port;
+
+/** Whether the allowlist names this host (on this port): its connection then skips the address check. */
+const hostAllowed = (host: string, port: number) => allowed().some((e) => e.host === host && onPort(e, port));
+
+/** The port a URL connects to. */
+export const portOf = (url: URL) => Number(url.port || (url.protocol === "https:" ? 443 : 80));
+
+/** Whether a resolved address may be reached (on `port`; without one, what is allowed on every port). */
+export function addressAllowed(address: string, port?: number): boolean {
   const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-  if (allowed().ranges.check(address, family)) return true;
+  if (allowed().some((e) => e.range?.check(address, family) && onPort(e, port))) return true;
   const found = classifyAddress(address);
   // ::ffff:10.0.0.1, 64:ff9b::a00:1 or 2002:a00:1:: is judged (allowlist included) as 10.0.0.1.
-  return found.kind === "carries" ? addressAllowed(found.ipv4) : found.kind === "public";
+  return found.kind === "carries" ? addressAllowed(found.ipv4, port) : found.kind === "public";
 }
 
 const REFUSED = "a loopback, link-local, private or reserved address";
@@ -99,30 +111,36 @@ export function checkTargetUrl(raw: string): URL {
   if (url.username || url.password) throw new TargetRefused("The URL must not carry credentials; authenticate the webhook by its signature instead.");
   if (raw.length > 2000) throw new TargetRefused("The URL is longer than 2,000 characters.");
   const host = bareHost(url);
-  if (isIP(host) && !allowed().hosts.has(host) && !addressAllowed(host)) throw new TargetRefused(`${named(host)} is ${REFUSED}.${localTargetsHint()}`);
+  if (isIP(host) && !addressAllowed(host, portOf(url))) throw new TargetRefused(`${named(host)} is ${REFUSED}.${localTargetsHint()}`);
   return url;
 }
 
-/** DNS resolution that refuses private addresses: used for the connection itself. */
-function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void): void {
-  dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const list = addresses as LookupAddress[];
-    const refused = list.find((a) => !addressAllowed(a.address));
-    if (refused || !list.length) return callback(new TargetRefused(refused ? `${hostname} resolves to ${named(refused.address)}, ${REFUSED}.${localTargetsHint()}` : `${hostname} resolves to nothing.`), []);
-    if (options.all) return callback(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-}
+/**
+ * Why a name is refused. The same words whether it resolves to nothing or to a refused address,
+ * and never that address: otherwise the check would tell anyone what the service's internal
+ * names are and where they point.
+ */
+const notPublic = (hostname: string) => new TargetRefused(`${hostname} does not resolve to a public address (${REFUSED} is refused).${localTargetsHint()}`);
+
+/** DNS resolution that refuses private addresses (for a connection to `port`): used for the connection itself. */
+const guardedLookup =
+  (port: number) =>
+  (hostname: string, options: { all?: boolean; family?: number }, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void): void => {
+    dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const list = addresses as LookupAddress[];
+      if (!list.length || list.some((a) => !addressAllowed(a.address, port))) return callback(notPublic(hostname), []);
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
 
 /** Checks a URL before it is saved: its shape and what its name resolves to now. */
 export async function checkTarget(raw: string): Promise<URL> {
   const url = checkTargetUrl(raw);
   const host = bareHost(url);
-  if (isIP(host) || allowed().hosts.has(host)) return url;
-  await new Promise<void>((resolve, reject) =>
-    guardedLookup(host, { all: true }, (err) => (err ? reject(err instanceof TargetRefused ? err : new TargetRefused(`${host} cannot be resolved.`)) : resolve())),
-  );
+  if (isIP(host) || hostAllowed(host, portOf(url))) return url;
+  await new Promise<void>((resolve, reject) => guardedLookup(portOf(url))(host, { all: true }, (err) => (err ? reject(err instanceof TargetRefused ? err : notPublic(host)) : resolve())));
   return url;
 }
 
@@ -130,44 +148,36 @@ export interface PostResult {
   status: number;
   /** The start of the answer (up to `keepBytes`). */
   body: string;
+  /** Where a 3xx answer pointed: not followed. */
+  location?: string;
 }
 
-const MAX_REDIRECTS = 3;
-
 /**
- * POSTs `body` to the URL within `timeoutMs` in all (redirects included), reading at most
- * `maxBytes` of the answer. A redirect is followed (method and body kept) only to a target that
- * passes the same checks. Throws TargetRefused or a network error.
+ * POSTs `body` to the URL within `timeoutMs`, reading at most `maxBytes` of the answer. A
+ * redirect is not followed: it is the receiver's answer (a failure, not 2xx), since following it
+ * would let a receiver send the delivery to an address or port it was never checked for.
+ * Throws TargetRefused or a network error.
  */
 export async function guardedPost(raw: string, headers: Record<string, string>, body: string, { timeoutMs = config().env.WEBHOOK_TIMEOUT_MS, maxBytes = 64 * 1024, keepBytes = 2048 } = {}): Promise<PostResult> {
   const deadline = Date.now() + timeoutMs;
-  let target = raw;
-  for (let hop = 0; ; hop++) {
-    const url = checkTargetUrl(target);
-    const res = await postOnce(url, headers, body, deadline);
-    const location = res.headers.location;
-    if ([301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && location) {
-      res.resume();
-      if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
-      target = new URL(location, url).toString();
-      continue;
-    }
-    return { status: res.statusCode ?? 0, body: await readBounded(res, maxBytes, keepBytes, deadline) };
-  }
+  const res = await postOnce(checkTargetUrl(raw), headers, body, deadline);
+  const status = res.statusCode ?? 0;
+  const location = status >= 300 && status < 400 ? res.headers.location?.slice(0, 500) : undefined;
+  return { status, body: await readBounded(res, maxBytes, keepBytes, deadline), ...(location ? { location } : {}) };
 }
 
 function postOnce(url: URL, headers: Record<string, string>, body: string, deadline: number): Promise<IncomingMessage> {
   const remaining = deadline - Date.now();
   if (remaining <= 0) return Promise.reject(new Error("timed out"));
-  const host = bareHost(url);
-  const trusted = allowed().hosts.has(host);
+  const port = portOf(url);
+  const trusted = hostAllowed(bareHost(url), port);
   return new Promise((resolve, reject) => {
     const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(
       url,
       {
         method: "POST",
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        ...(trusted ? {} : { lookup: guardedLookup as never }),
+        ...(trusted ? {} : { lookup: guardedLookup(port) as never }),
         timeout: remaining,
       },
       resolve,
