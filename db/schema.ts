@@ -164,6 +164,8 @@ export const apiKeys = pgTable(
     visitorLimit: integer("visitor_limit"),
     /** The owner allows this key to read formulas (`?formulas=true`); off by default. */
     readFormulas: boolean("read_formulas").notNull().default(false),
+    /** The owner makes this key's writes refuse formulas (values starting with `=`) under USER_ENTERED writes. */
+    refuseFormulas: boolean("refuse_formulas").notNull().default(false),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),

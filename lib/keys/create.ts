@@ -8,7 +8,7 @@ import { publishKey } from "./key-record";
 import type { Permission } from "./permissions";
 
 /** `browser` given: a publishable key (`shp_`) with those settings, checked by the caller. */
-export async function createApiKey(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeySettings }): Promise<{ key: ApiKey; value: string }> {
+export async function createApiKey(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeySettings; refuseFormulas?: boolean }): Promise<{ key: ApiKey; value: string }> {
   const { browser } = input;
   const value = generateApiKey(browser ? "publishable" : "secret");
   const key = await insertApiKey({
@@ -19,6 +19,7 @@ export async function createApiKey(input: { userId: string; sheetId: string; nam
     hash: hashApiKey(value),
     displayPrefix: displayPrefix(value),
     permissions: input.permissions,
+    refuseFormulas: input.refuseFormulas === true,
     ...(browser
       ? { kind: "publishable", allowedOrigins: browser.origins, allowedTabs: browser.tabs, allowedColumns: browser.columns, visitorLimit: browser.visitorLimit }
       : {}),

@@ -19,6 +19,8 @@ export interface KeyRecord extends Versioned {
   browser?: BrowserScope;
   /** Present when the owner allows the key to read formulas (`?formulas=true`). */
   formulas?: true;
+  /** Present when the owner made the key's writes refuse formulas (lib/sheets/write/formula-guard.ts). */
+  refusesFormulas?: true;
 }
 
 /** What a publishable key may do beyond Read: from which origins, which tabs and columns, how often per visitor. */
@@ -53,6 +55,7 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     claimed: row.claimedAt !== null,
     ...(row.kind === "publishable" ? { browser: browserScope(row) } : {}),
     ...(row.readFormulas ? { formulas: true as const } : {}),
+    ...(row.refuseFormulas ? { refusesFormulas: true as const } : {}),
   };
 }
 

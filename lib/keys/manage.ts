@@ -23,6 +23,8 @@ export interface KeySummary {
   browser: BrowserKeySettings | null;
   /** The owner allows it to read formulas (`?formulas=true`). */
   readFormulas: boolean;
+  /** Its writes refuse values Google would enter as formulas (USER_ENTERED writes). */
+  refuseFormulas: boolean;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -40,6 +42,7 @@ export function summarizeKey(key: ApiKey): KeySummary {
         ? { origins: key.allowedOrigins, tabs: key.allowedTabs, columns: key.allowedColumns, visitorLimit: toKeyRecord(key).browser!.visitorLimit }
         : null,
     readFormulas: key.readFormulas,
+    refuseFormulas: key.refuseFormulas,
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -65,7 +68,7 @@ export async function listKeysForSheet({ userId, sheetId }: { userId: string; sh
 export type BrowserKeyInput = Parameters<typeof browserKeySettings>[0];
 
 /** `browser` given: a publishable key, which reads only (other permissions are refused). */
-export async function createKeyForSheet(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeyInput }) {
+export async function createKeyForSheet(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeyInput; refuseFormulas?: boolean }) {
   const browser = input.browser ? browserKeySettings(input.browser) : undefined;
   if (browser) checkPublishablePermissions(input.permissions);
   await ownedSheet(input.userId, input.sheetId);

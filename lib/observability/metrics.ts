@@ -70,7 +70,7 @@ export const metrics = {
   read: counter("sheetapi_sheet_reads_total", "Row reads by how the tab was served: HIT (cache), MISS (from Google), STALE (last good copy)."),
   webhookAttempt: counter("sheetapi_webhook_attempts_total", "Webhook delivery attempts, by outcome (delivered, failed)."),
   storeError: counter("sheetapi_limit_store_errors_total", "Limit store calls that failed or timed out, by store operation (authorize, ledger.add, ...)."),
-  databaseError: counter("sheetapi_database_errors_total", "Database work that failed: requests answered 503 because the database was unreachable (request), batch writes (batch), ledger roll-ups (rollup), webhook deliveries and sweeps (webhooks)."),
+  databaseError: counter("sheetapi_database_errors_total", "Database work that failed: requests answered 503 because the database was unreachable (request), batch writes (batch), ledger roll-ups (rollup), webhook deliveries and sweeps (webhooks), change events not stored (events)."),
 };
 
 const escape = (v: string | number) => String(v).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");

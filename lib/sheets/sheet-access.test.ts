@@ -6,7 +6,7 @@ import { toSheetRecord } from "@/lib/sheets/sheet-record";
 import { createUser } from "@/db/queries/users";
 import { PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { ApiError } from "@/lib/errors";
-import { proveAccessWithGoogle } from "@/testing/google";
+import { connectGoogleAccount, pickInGooglePicker, proveAccessWithGoogle } from "@/testing/google";
 import { startTestService, type TestService } from "@/testing/service";
 
 let svc: TestService;
@@ -43,6 +43,32 @@ describe("an owner's grant", () => {
     const before = okReads();
     await refreshSheetModel(toSheetRecord((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!));
     expect(okReads()).toBe(before + 1);
+  });
+
+  it("a 401 to the grant's live access token (revoked in Google) makes every sheet of the account due for its re-check at once", async () => {
+    const { refreshSheetModel } = await import("@/lib/sheets/read/schema");
+    const { registerSheet } = await import("@/lib/sheets/registration/registration");
+    await svc.admin("/token-ttl", { seconds: 3600 });
+    const alice = await createUser({ email: "alice@example.com" });
+    await connectGoogleAccount(alice, "alice@example.com");
+    const ids: string[] = [];
+    for (const title of ["Alice's first", "Alice's second"]) {
+      const { spreadsheetId } = await svc.admin("/spreadsheets", { title, members: { "alice@example.com": "owner" }, tabs: [{ title: "Items", rows: [["id"], [1]] }] });
+      ids.push(String(spreadsheetId));
+    }
+    await pickInGooglePicker(alice.id, ids);
+    for (const id of ids) await registerSheet({ userId: alice.id, sheetUrl: id, via: "grant" });
+    const record = async (id: string) => toSheetRecord((await getSheet({ id }))!);
+    // Each sheet's client now holds an access token Google honours for the hour.
+    for (const id of ids) await refreshSheetModel(await record(id));
+    for (const id of ids) expect((await getSheet({ id }))!.accessCheckedAt.getTime()).toBeGreaterThan(0);
+
+    await svc.admin("/revoke", { email: "alice@example.com" });
+    await expect(refreshSheetModel(await record(ids[0]!))).rejects.toMatchObject({ code: "forbidden" });
+    for (const id of ids) expect((await getSheet({ id }))!.accessCheckedAt.getTime()).toBe(0);
+    // The refused sheet's next call signs in afresh, and Google's invalid_grant flags it for the owner.
+    await expect(refreshSheetModel(await record(ids[0]!))).rejects.toMatchObject({ message: expect.stringMatching(/re-authorize/) });
+    expect((await getSheet({ id: ids[0]! }))!.needsReauth).toBe(true);
   });
 
   it("flags the sheet and answers forbidden once the grant is revoked", async () => {

@@ -34,9 +34,12 @@ export function credentialFor(sheet: SheetAccessRecord): GoogleCredential {
 const clientCache = new Map<string, { clients: GoogleClients; fingerprint: string }>();
 const MAX_CACHED = 1000;
 
+const cacheKeyOf = (sheet: SheetAccessRecord) =>
+  sheet.access === "oauth" ? `oauth:${sheet.id}` : sheet.access === "service_account" ? `service_account:${sheet.serviceAccount ?? ""}` : sheet.access;
+
 export function clientsFor(sheet: SheetAccessRecord): GoogleClients {
   const fingerprint = `${sheet.access}:${sheet.refreshTokenCiphertext ?? ""}`;
-  const key = sheet.access === "oauth" ? `oauth:${sheet.id}` : sheet.access === "service_account" ? `service_account:${sheet.serviceAccount ?? ""}` : sheet.access;
+  const key = cacheKeyOf(sheet);
   const hit = clientCache.get(key);
   if (hit && hit.fingerprint === fingerprint) return hit.clients;
   if (clientCache.size >= MAX_CACHED) clientCache.delete(clientCache.keys().next().value!);
@@ -68,10 +71,15 @@ const CONFIGURATION: Record<string, string> = {
   api_key_restricted: "Google refused the call: the service's Google API key is restricted from this API. The operator must allow it.",
 };
 
-/** Google answered "no access" (403 or 404) and meant it: not a rate limit or a configuration fault. */
-export function isNoAccess(err: unknown): boolean {
+/**
+ * Google answered "no access" (403 or 404) and meant it: not a rate limit or a configuration fault.
+ * Asked with an owner's grant (`"oauth"`), a 401 is a refusal too: Google no longer honours the
+ * grant's access token, which it ends at once when the grant is revoked.
+ */
+export function isNoAccess(err: unknown, credential?: GoogleCredential["kind"]): boolean {
   const failure = readGoogleError(err);
-  return !failure.problem && (failure.status === 403 || failure.status === 404);
+  if (failure.problem) return false;
+  return failure.status === 403 || failure.status === 404 || (credential === "oauth" && failure.status === 401 && !failure.invalidGrant);
 }
 
 /**
@@ -176,9 +184,16 @@ export async function withGoogle<T>(
       // The grant is the account's, shared by its sheets: the next registration asks Google again.
       if (sheet.refreshTokenCiphertext) await flagGrantNeedsReauth({ refreshTokenCiphertext: sheet.refreshTokenCiphertext });
       if (sheet.access === "oauth" && sheet.userId) await recheckAccessSoon({ userId: sheet.userId });
-    } else if (sheet.access === "oauth" && isNoAccess(err)) {
-      // Google refused the registrant's own grant: their access is re-checked on the next request.
-      await recheckAccessSoon({ id: sheet.id });
+    } else if (sheet.access === "oauth" && isNoAccess(err, "oauth")) {
+      if (failure.status === 401) {
+        // The grant's token is dead (revoked, as its next refresh will say): the grant is the
+        // account's, so all its sheets are re-checked, and this sheet's next call signs in afresh.
+        clientCache.delete(cacheKeyOf(sheet));
+        await recheckAccessSoon(sheet.userId ? { userId: sheet.userId } : { id: sheet.id });
+      } else {
+        // Google refused the registrant's own grant: their access is re-checked on the next request.
+        await recheckAccessSoon({ id: sheet.id });
+      }
     }
     throw translated;
   }

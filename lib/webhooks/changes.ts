@@ -10,8 +10,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Database } from "@/db/client";
 import { changeEvents, changeTracking, tabSnapshots, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { errorFields, log } from "@/lib/log";
+import { metrics } from "@/lib/observability/metrics";
 import { perProcess } from "@/lib/per-process";
 import type { JsonValue, TabData, TabRow } from "@/lib/sheets/values/rows";
+import { storableJson, withoutNul } from "@/lib/sheets/values/storable";
 import { copyOf, diffCopies, type Change, type TabCopy } from "./diff";
 import { wakeStreams, type StreamRef } from "./queue";
 
@@ -94,7 +96,7 @@ export async function noteTabRead(sheetId: string, data: TabData, startedAt: num
     if (kept?.digest === seen.digest && Date.now() - kept.at < DIGEST_MEMO_MS) return;
     await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, seen, new Date(startedAt), undefined));
   } catch (err) {
-    log.warn({ sheet: sheetId, tab: data.tab, ...errorFields(err) }, "webhooks: change detection failed");
+    failed(sheetId, data.tab, err, "webhooks: change detection failed; the tab's events wait for its next read");
   }
 }
 
@@ -113,8 +115,14 @@ export async function recordApiWrite(sheetId: string, data: TabData, write: ApiW
     const seen = seenOf(copyOf(data));
     await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, seen, new Date(), { copy: afterWrite(seen.copy, write), touched: touchedIds(seen.copy, write) }));
   } catch (err) {
-    log.warn({ sheet: sheetId, tab: data.tab, ...errorFields(err) }, "webhooks: recording a write's events failed");
+    failed(sheetId, data.tab, err, "webhooks: recording a write's events failed; its next read reports them as edits");
   }
+}
+
+/** Events not stored are webhooks and `/events` falling behind: said at error level and counted. */
+function failed(sheetId: string, tab: string, err: unknown, message: string): void {
+  metrics.databaseError({ during: "events" });
+  log.error({ sheet: sheetId, tab, ...errorFields(err) }, message);
 }
 
 /**
@@ -237,7 +245,8 @@ async function insertEvents(tx: Tx, sheetId: string, tab: string, events: { chan
   if (!events.length) return [];
   const inserted = await tx
     .insert(changeEvents)
-    .values(events.map(({ change, source }) => ({ id: newEventId(), sheetId, type: change.type, tab, rowId: change.rowId, source, data: eventData(sheetId, tab, change, source) })))
+    // A NUL from Google (which Postgres cannot hold) is stored as U+FFFD.
+    .values(events.map(({ change, source }) => ({ id: newEventId(), sheetId, type: change.type, tab, rowId: change.rowId === null ? null : withoutNul(change.rowId), source, data: storableJson(eventData(sheetId, tab, change, source)) })))
     .returning({ seq: changeEvents.seq, type: changeEvents.type, rowId: changeEvents.rowId });
   const endpoints = await tx.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.sheetId, sheetId), eq(webhookEndpoints.enabled, true)));
   const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];

@@ -1,6 +1,6 @@
 // GET /api/{sheetId}/events: its query parameters are checked before anything is read.
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { listEvents } from "./events-api";
 
 const refusal = (query: string) => listEvents("sheet", new URLSearchParams(query)).then(() => undefined, (e: unknown) => e);

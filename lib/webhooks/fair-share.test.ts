@@ -9,7 +9,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { webhookDeliveries } from "@/db/schema";
-import { memoryStore, setLimitStore } from "@/lib/limits/store";
+import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { registeredKey } from "@/testing/google";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";

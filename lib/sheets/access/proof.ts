@@ -168,7 +168,7 @@ export async function proveWithGrant(grant: GoogleGrant, id: string): Promise<Pr
     if (err instanceof ApiError) throw err; // the quota guard's 503
     const failure = readGoogleError(err);
     if (failure.invalidGrant) await grantRevoked(grant);
-    else if (!isNoAccess(err)) throw translateGoogleError(err);
+    else if (!isNoAccess(err, "oauth")) throw translateGoogleError(err);
     return undefined;
   }
 }

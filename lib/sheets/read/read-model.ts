@@ -1,8 +1,11 @@
 // Reads a spreadsheet's structure from Google: its title, its tabs, each tab's header row and a
 // sample of rows for type inference, in two calls whatever the number of tabs.
 import type { sheets_v4 } from "@googleapis/sheets";
+import { ApiError, MAX_ECHO } from "@/lib/errors";
+import { indexToColumn } from "@/lib/sheets/values/a1";
 import { DEFAULT_LOCALE } from "@/lib/sheets/values/cell-values";
-import { buildTabModel, type SampleCell, type SheetModel } from "@/lib/sheets/values/tab-model";
+import { hasNul, withoutNul } from "@/lib/sheets/values/storable";
+import { buildTabModel, type SampleCell, type SheetModel, type TabModel } from "@/lib/sheets/values/tab-model";
 
 /** Rows below the header sampled for column types. */
 export const TYPE_SAMPLE_ROWS = 100;
@@ -38,8 +41,23 @@ export async function readSheetModel(sheets: sheets_v4.Sheets, sheetId: string):
   }
   return {
     sheetId,
-    title: meta.properties?.title ?? sheetId,
-    tabs: tabs.map(({ name, gid }) => buildTabModel(name, grids.get(name) ?? [], gid, where)),
+    title: withoutNul(meta.properties?.title ?? sheetId),
+    tabs: tabs.map(({ name, gid }) => storableTab(buildTabModel(name, grids.get(name) ?? [], gid, where), grids.get(name)?.[0] ?? [])),
     updatedAt: Date.now(),
   };
+}
+
+const NUL_HELP = "holds a NUL character (U+0000, shown here as U+FFFD), which the service cannot store. Remove it in Google Sheets, then register the sheet again or refresh its schema.";
+
+/**
+ * The tab as it can be stored: a tab name or header cell with a NUL is refused (the service keys
+ * rows, events and reads on them, so a stand-in would name another tab or column), naming where
+ * it is; a date pattern's NUL, which only shapes how dates are read, becomes U+FFFD.
+ */
+function storableTab(tab: TabModel, header: SampleCell[]): TabModel {
+  const shown = `"${withoutNul(tab.name).slice(0, MAX_ECHO)}"`;
+  if (hasNul(tab.name)) throw new ApiError("validation_error", `The name of the tab ${shown} ${NUL_HELP}`, { tab: withoutNul(tab.name).slice(0, MAX_ECHO) });
+  const at = header.findIndex((c) => hasNul(c?.formattedValue ?? ""));
+  if (at >= 0) throw new ApiError("validation_error", `The header cell ${indexToColumn(at)}1 of the tab ${shown} ${NUL_HELP}`, { tab: tab.name, cell: `${indexToColumn(at)}1` });
+  return { ...tab, columns: tab.columns.map((c) => (c.pattern && hasNul(c.pattern) ? { ...c, pattern: withoutNul(c.pattern) } : c)) };
 }

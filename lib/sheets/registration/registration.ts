@@ -97,6 +97,7 @@ async function readModel(id: string, reach: Reach, proof: Proof): Promise<SheetM
   try {
     return await readSheetModel(createGoogleClients(config().google, credential).sheets, id);
   } catch (err) {
+    if (err instanceof ApiError) throw err; // a name the service cannot store
     throw translateGoogleError(err);
   }
 }

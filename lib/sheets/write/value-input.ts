@@ -10,7 +10,7 @@
 // Inside the batch, pasteData is what parses text as typed: each run of adjacent string cells
 // of a row written by updateCells is pasted over itself, tab-delimited, in the same batch, so
 // the write stays one all-or-nothing request and costs no extra Google call. A string holding a
-// tab or a line break (which a paste would split) or starting with a double quote (which a
+// tab or any line break (which a paste may split) or starting with a double quote (which a
 // paste may read as a quoted field) is not pasted: it stays text, as the UI would show it.
 // The id column is never pasted: an id names its row (DECISIONS 2), and a parsed id ("1e3" shown
 // as 1.00E+03, "1/2" as a date) would no longer find the row it was created with, nor refuse
@@ -21,7 +21,10 @@ import type { SheetsRequest } from "./write-guard";
 
 type Sheet = Partial<Pick<SheetRecord, "userEnteredWrites">>;
 
-const pastable = (v: string) => v !== "" && !/[\t\r\n]/.test(v) && !v.startsWith('"');
+// Every character a paste might take for a cell or row break: tab, CR, LF, and VT, FF, NEL, and
+// the line and paragraph separators (U+2028, U+2029), which Unicode counts as line breaks.
+const BREAKS = /[\t\r\n\v\f\u0085\u2028\u2029]/;
+const pastable = (v: string) => v !== "" && !BREAKS.test(v) && !v.startsWith('"');
 
 /** The index of the tab's `id` column, if it has one: the column asEntered leaves as written. */
 export function idColumnOf(data: { columns: { name: string; index: number }[]; hasIdColumn: boolean }): number | undefined {

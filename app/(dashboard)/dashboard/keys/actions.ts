@@ -14,7 +14,7 @@ const name = z.string().trim().min(1, "Give the key a name.").max(60, "Key names
 const names = z.array(z.string().max(200)).max(500).nullable();
 const browser = z.object({ origins: z.array(z.string().max(300)).max(100), tabs: names, columns: names, visitorLimit: z.number() });
 
-export const createKeyAction = sessionAction(z.object({ sheetId: z.string(), name, permissions, browser: browser.optional() }), async (input, user) => {
+export const createKeyAction = sessionAction(z.object({ sheetId: z.string(), name, permissions, browser: browser.optional(), refuseFormulas: z.boolean().optional() }), async (input, user) => {
   await limitAccountAction(user.id, "createKey");
   const created = await createKeyForSheet({ userId: user.id, ...input });
   revalidatePath(`/dashboard/sheets/${input.sheetId}`);

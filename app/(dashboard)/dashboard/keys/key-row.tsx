@@ -110,6 +110,11 @@ export function KeyRow({ apiKey, tabs }: { apiKey: KeySummary; tabs: TabColumns[
             />
             Can read formulas
           </label>
+          {apiKey.refuseFormulas && (
+            <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="key-refuses-formulas" title="Set at creation: writes from this key holding a formula are refused while the sheet parses written values as typed">
+              Refuses formulas
+            </span>
+          )}
         </div>
         {!revoked && (
           <div className="flex flex-wrap gap-2">

@@ -22,6 +22,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
   const [name, setName] = useState("");
   const [kind, setKind] = useState<"secret" | "publishable">("secret");
   const [permissions, setPermissions] = useState<Permission[]>(DEFAULT_PERMISSIONS);
+  const [refuseFormulas, setRefuseFormulas] = useState(false);
   const [draft, setDraft] = useState(() => emptyDraft(visitorLimit));
   const [error, setError] = useState<string | null>(null);
   // A refusal of the name itself: it no longer holds once the name is edited, so it goes then.
@@ -33,7 +34,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
   // Anything typed or chosen that a created key would keep; creating resets the form, and so ends it.
   const started = name.trim() !== "" || (browser
     ? JSON.stringify(draftInput(draft)) !== JSON.stringify(draftInput(emptyDraft(visitorLimit)))
-    : permissions.join() !== DEFAULT_PERMISSIONS.join());
+    : permissions.join() !== DEFAULT_PERMISSIONS.join() || refuseFormulas);
   // The new key's value is shown once: until it is copied, leaving asks as unsaved edits do.
   const [copied, setCopied] = useState(false);
   const uncopied = created !== null && !copied;
@@ -64,7 +65,8 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
     if (refuseName()) return;
     startTransition(async () => {
       const chosen: Permission[] = browser ? ["read"] : permissions;
-      const result = await createKeyAction({ sheetId, name, permissions: chosen, ...(browser ? { browser: draftInput(draft) } : {}) });
+      const refuses = !browser && chosen.includes("write") && refuseFormulas;
+      const result = await createKeyAction({ sheetId, name, permissions: chosen, ...(browser ? { browser: draftInput(draft) } : {}), ...(refuses ? { refuseFormulas: true } : {}) });
       if (!result.ok) return setError(result.error);
       // Nothing said about an earlier attempt stays beside the key just made.
       setError(null);
@@ -75,6 +77,7 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
       setName("");
       setKind("secret");
       setPermissions(DEFAULT_PERMISSIONS);
+      setRefuseFormulas(false);
       setDraft(emptyDraft(visitorLimit));
       router.refresh();
     });
@@ -113,6 +116,19 @@ function CreateKeyForm({ sheetId, target, quota, tabs, visitorLimit, takenNames 
           {pending ? "Creating…" : "Create key"}
         </button>
       </div>
+      {!browser && permissions.includes("write") && (
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" checked={refuseFormulas} onChange={(e) => setRefuseFormulas(e.target.checked)} data-testid="new-key-refuse-formulas" className="mt-1" />
+          <span>
+            <span className="font-medium">Refuse formulas</span>{" "}
+            <span className="text-slate-500 dark:text-slate-400">
+              while this sheet parses written values as typed, a write from this key with a value Google would enter as a formula (starting with{" "}
+              <code>=</code>, or <code>+</code> or <code>-</code> before a letter) is refused and nothing is written; a value starting with an
+              apostrophe is written as text. Fixed once the key is created.
+            </span>
+          </span>
+        </label>
+      )}
       {shown && <p role="alert" id="key-error" data-testid="key-error" className="text-sm text-red-700 dark:text-red-300">{shown}</p>}
       {created && (
         <div ref={dialog} role="dialog" aria-modal="true" aria-label="Your new API key" data-testid="key-dialog" className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-2 sm:p-4">

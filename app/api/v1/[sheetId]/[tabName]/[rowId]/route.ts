@@ -3,6 +3,7 @@ import { notModified, wantsFresh } from "@/lib/http/conditional";
 import { jsonText, ok } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/routes/with-api-key";
+import { refuseFormulas } from "@/lib/sheets/write/formula-guard";
 import { checkWriteParams } from "@/lib/sheets/read/query-params";
 import { deleteRow, rowAfterUnknownWrites, updateRow } from "@/lib/sheets/write/row-writes";
 import { findTab, findWriteTab, rowAnswer } from "@/lib/sheets/read/rows-api";
@@ -29,9 +30,10 @@ export const GET = withApiKey<Params>(
 // PUT /api/v1/{sheetId}/{tabName}/{rowId} - change the named fields only (PATCH does the same);
 // with If-Match, only if the row is still as read (else 412)
 export const PUT = withApiKey<Params>(
-  async ({ req, url, params, sheet }) => {
+  async ({ req, url, params, sheet, key }) => {
     checkWriteParams(url.searchParams, []);
     const body = await readJsonBody(req);
+    refuseFormulas(key, sheet, body);
     const { row, etag } = await updateRow(sheet, await findWriteTab(sheet, params.tabName), params.rowId, body, { ifMatch: req.headers.get("if-match") });
     return ok({ data: row }, { headers: { ETag: etag } });
   },
