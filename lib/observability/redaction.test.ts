@@ -7,10 +7,12 @@ import { join } from "node:path";
 const API_KEY = "AIzaSyRedactionTestKey0123456789abcdef";
 const METRICS_TOKEN = "redaction-test-metrics-token-0123";
 
-beforeAll(() => {
+beforeAll(async () => {
   vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-redaction-")));
   vi.stubEnv("GOOGLE_API_KEY", API_KEY);
   vi.stubEnv("METRICS_TOKEN", METRICS_TOKEN);
+  // The process loads its configuration at start; the censor knows the secrets from then on.
+  (await import("@/lib/env")).config();
 });
 afterAll(() => vi.unstubAllEnvs());
 afterEach(async () => {

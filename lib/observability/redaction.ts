@@ -1,7 +1,7 @@
 // Secrets never leave in a trace or a log line: the API key googleapis puts in every public-sheet
 // URL (`?key=`), tokens and codes in query strings, and any configured secret's value wherever it
 // appears (span names, URL attributes, error messages, log lines).
-import { config, type AppConfig } from "@/lib/env";
+import { loadedConfig, type AppConfig } from "@/lib/env";
 
 export const CENSOR = "[redacted]";
 
@@ -12,7 +12,6 @@ const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
 const MIN_SECRET_LENGTH = 8;
 
 let memo: { cfg: AppConfig; values: string[] } | undefined;
-let resolving = false;
 
 function secretsOf(cfg: AppConfig): string[] {
   const e = cfg.env;
@@ -39,19 +38,15 @@ function secretsOf(cfg: AppConfig): string[] {
   return [...values].sort((a, b) => b.length - a.length);
 }
 
-/** The configured secrets' values; none while the configuration cannot be read (or is being read). */
+/**
+ * The configured secrets' values, once the process has loaded its configuration (it does at
+ * start). Never loads it itself: a log line must not read the environment or write DATA_DIR.
+ */
 function secretValues(): string[] {
-  if (resolving) return [];
-  resolving = true;
-  try {
-    const cfg = config();
-    if (memo?.cfg !== cfg) memo = { cfg, values: secretsOf(cfg) };
-    return memo.values;
-  } catch {
-    return [];
-  } finally {
-    resolving = false;
-  }
+  const cfg = loadedConfig();
+  if (!cfg) return [];
+  if (memo?.cfg !== cfg) memo = { cfg, values: secretsOf(cfg) };
+  return memo.values;
 }
 
 /** `text` with every credential in it censored. */

@@ -81,7 +81,7 @@ it("exports spans of a public-sheet read without the API key or any other config
   failing.setAttribute("detail", [SECRETS.CRON_SECRET, SECRETS.AUTH_SECRET, SECRETS.ENCRYPTION_KEY, SECRETS.GOOGLE_CLIENT_SECRET, SECRETS.STRIPE_WEBHOOK_SECRET].join(" "));
   failing.end();
 
-  await (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().forceFlush?.();
+  await ((trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as { forceFlush?: () => Promise<void> }).forceFlush?.();
   await vi.waitFor(() => expect(exported.length).toBeGreaterThan(0));
   const text = Buffer.concat(exported).toString("latin1");
   // The spans arrived, their URLs kept apart from the credential.
