@@ -87,6 +87,8 @@ const schema = z.object({
   CRON_SECRET: optional,
   /** Bearer token for GET /metrics (Prometheus); unset, the route answers 404. */
   METRICS_TOKEN: optional,
+  /** The port `npm run worker` serves GET /metrics on (the same exposition and token rule); unset, none. */
+  WORKER_METRICS_PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
   /** How long a stopping server waits for the requests under way: at least the longest a request may take. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   AUTH_SECRET: optional,
@@ -411,3 +413,6 @@ export function config(): AppConfig {
   cached ??= loadConfig();
   return cached;
 }
+
+/** The configuration if something has loaded it already (never loads it: for the log writer). */
+export const loadedConfig = (): AppConfig | undefined => cached;

@@ -3,6 +3,7 @@
 // the redaction below is the safety net for header objects and error details that carry them.
 import pino from "pino";
 import { logLevel } from "./env";
+import { redactSecrets } from "./observability/redaction";
 import { requestLogFields } from "./observability/request-context";
 import { perProcess } from "./per-process";
 
@@ -47,7 +48,8 @@ export const log = pino({
     paths: ["headers.x-api-key", "headers.authorization", "headers.cookie", "*.headers.x-api-key", "*.headers.authorization", "*.headers.cookie", ...SECRET_NAMES],
     censor: CENSOR,
   },
-}, { write: (line: string) => target.write(line) });
+  // Values are censored too: an error's message can hold a URL with `?key=` or a token in it.
+}, { write: (line: string) => target.write(redactSecrets(line)) });
 
 /** An error's message and name for a log line (not its whole object: errors may carry requests). */
 export const errorFields = (err: unknown) => (err instanceof Error ? { err: { name: err.name, message: err.message } } : { err: { message: String(err) } });

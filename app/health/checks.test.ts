@@ -21,6 +21,36 @@ afterAll(async () => {
 });
 
 describe("GET /health", () => {
+  it("is public in the spec's shape: what runs per component and whether it answers, no figures, no address", async () => {
+    const { GET } = await import("@/app/health/route");
+    const { setDatabase } = await import("@/db/client");
+    const { memoryStore, setLimitStore } = await import("@/lib/store/store");
+    const { freshPglite } = await import("@/testing/databases");
+    const db = await freshPglite();
+    setDatabase(db);
+    setLimitStore(memoryStore());
+    try {
+      const res = await GET(new Request("http://x/health"));
+      const text = await res.text();
+      const body = JSON.parse(text);
+      expect(res.status).toBe(200);
+      expect(Object.keys(body).sort()).toEqual(["checks", "status", "success"]);
+      expect(body.status).toBe("ok");
+      expect(Object.keys(body.checks).sort()).toEqual(["database", "limit_store", "sheets_backend"]);
+      expect(body.checks).toMatchObject({
+        database: { status: "ok", kind: "pglite" },
+        limit_store: { status: "ok", kind: "memory" },
+        sheets_backend: { status: "ok", kind: "emulator" },
+      });
+      for (const check of Object.values(body.checks)) expect(Object.keys(check as object).sort()).toEqual(["detail", "kind", "latency_ms", "status"]);
+      expect(text).not.toContain(google.url);
+      expect(text).not.toMatch(/embedded"|webhooks|recent_calls|pending/);
+    } finally {
+      setLimitStore(undefined);
+      await db.close();
+    }
+  }, 90_000);
+
   it("answers 503 naming the limit store, then the sheets backend too once Google stops", async () => {
     const { GET } = await import("@/app/health/route");
     const { setDatabase } = await import("@/db/client");

@@ -1,12 +1,12 @@
 import { route } from "@/lib/routes/route";
-import { checkMetricsToken, metricsText } from "@/lib/routes/metrics-endpoint";
+import { checkMetricsToken, METRICS_HEADERS, metricsText } from "@/lib/routes/metrics-endpoint";
 
 export const dynamic = "force-dynamic";
 
 // GET /metrics - Prometheus' text format, behind METRICS_TOKEN (lib/routes/metrics-endpoint.ts).
 const metrics = route(async ({ req }) => {
   checkMetricsToken(req);
-  return new Response(await metricsText(), { headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" } });
+  return new Response(await metricsText(), { headers: METRICS_HEADERS });
 });
 
 export { metrics as GET };

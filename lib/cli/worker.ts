@@ -2,14 +2,15 @@
 // instances and workers apart (the web instances then set WEB_RUNS_WORKER=0): webhook delivery
 // and retries (pg-boss), the hourly retention sweep, and the roll-up of the usage ledger into
 // Postgres. SIGTERM stops the queue (deliveries under way finish), rolls the ledger up a last
-// time and exits. Postgres only: the embedded database opens in one process at a time, and
-// `npm start` runs this work inside the server.
+// time and exits. WORKER_METRICS_PORT serves its GET /metrics. Postgres only: the embedded
+// database opens in one process at a time, and `npm start` runs this work inside the server.
 import { closeDatabase, getDatabaseHandle } from "@/db/client";
 import { ConfigError, loadConfig } from "@/lib/env";
 import { flushAll } from "@/lib/lifecycle/flushes";
 import { limitStoreProblem } from "@/lib/store/store-check";
 import { rollUpUsage } from "@/lib/usage/usage-ledger";
 import { errorFields, log } from "@/lib/log";
+import { serveMetrics } from "@/lib/routes/metrics-server";
 import { startDelivery } from "@/lib/webhooks/deliver";
 import { stopQueue } from "@/lib/webhooks/queue";
 
@@ -31,7 +32,11 @@ async function main(): Promise<void> {
   getDatabaseHandle();
   await startDelivery();
   const rollUps = setInterval(() => void rollUpUsage().catch(() => undefined), cfg.env.USAGE_FLUSH_MS);
-  log.info({ roll_up_ms: cfg.env.USAGE_FLUSH_MS }, "worker: delivering webhooks, sweeping old events, rolling usage up");
+  const port = cfg.env.WORKER_METRICS_PORT;
+  const host = cfg.env.HOST ?? (cfg.production ? "0.0.0.0" : "127.0.0.1");
+  const metricsServer = port ? await serveMetrics(port, host).catch((err: unknown) => fail(`WORKER_METRICS_PORT=${port}: ${(err as Error).message}`)) : undefined;
+  if (port && !cfg.env.METRICS_TOKEN) log.warn({ port }, "worker: METRICS_TOKEN is not set, so GET /metrics answers 404 (as on the web instances)");
+  log.info({ roll_up_ms: cfg.env.USAGE_FLUSH_MS, metrics_port: port }, "worker: delivering webhooks, sweeping old events, rolling usage up");
 
   let stopping = false;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -39,6 +44,7 @@ async function main(): Promise<void> {
       if (stopping) return;
       stopping = true;
       clearInterval(rollUps);
+      metricsServer?.close();
       void (async () => {
         await stopQueue().catch((err: unknown) => log.warn({ ...errorFields(err) }, "worker: the queue did not stop cleanly"));
         const failed = await flushAll();

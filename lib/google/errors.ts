@@ -4,6 +4,7 @@
 // API not enabled in the project, a token without the scope a method needs and API-key
 // restrictions. A failed token exchange is either an owner's revoked grant (invalid_grant on a
 // refresh) or the service's own service account failing to sign in (the JWT-bearer grant).
+import { redactSecrets } from "@/lib/observability/redaction";
 
 export type GoogleProblem =
   /** Drive's 403 userRateLimitExceeded / rateLimitExceeded, or 429: retry like any rate limit. */
@@ -83,7 +84,8 @@ export function readGoogleError(err: unknown): GoogleFailure {
   return {
     status,
     reason: typeof error === "string" ? error : String(e.code ?? "NETWORK"),
-    message: data?.error_description ?? e.message ?? String(err),
+    // A network failure's message holds the request's URL, and a public read's has `?key=` in it.
+    message: redactSecrets(data?.error_description ?? e.message ?? String(err)),
     reasons: [],
     problem,
     invalidGrant: grantGone,

@@ -1,10 +1,11 @@
 // GET /health: the database, the limit store and the sheets backend, each with a bounded check.
+// Public, so it says what runs and whether it answers, nothing more: volumes, the webhook backlog
+// and Google's recent figures are in /metrics, behind its token; no address is named.
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/store/store";
-import { deliveryProgress } from "@/lib/webhooks/endpoints";
-import { recentGoogleOutcomes, serviceAccountSignInFailure, type GoogleOutcomes } from "@/lib/google/outcomes";
+import { recentGoogleOutcomes, serviceAccountSignInFailure } from "@/lib/google/outcomes";
 
 export interface CheckResult {
   status: "ok" | "down";
@@ -12,13 +13,18 @@ export interface CheckResult {
   detail: string;
 }
 
+/** What runs behind each check: the embedded stand-ins are named as such, per component. */
+export type Kinds = { database: "postgres" | "pglite"; limit_store: "upstash" | "memory"; sheets_backend: "google" | "emulator" };
+
 export interface HealthReport {
   healthy: boolean;
   /** Everything answers, but Google has refused or failed half of this instance's recent calls. */
   degraded: boolean;
-  checks: { database: CheckResult; limit_store: CheckResult; sheets_backend: Omit<CheckResult, "status"> & { status: CheckResult["status"] | "degraded"; recent_calls: GoogleOutcomes } };
-  /** Webhook delivery backlog and progress (null when the database cannot tell). */
-  webhooks: Awaited<ReturnType<typeof deliveryProgress>> | null;
+  checks: {
+    database: CheckResult & { kind: Kinds["database"] };
+    limit_store: CheckResult & { kind: Kinds["limit_store"] };
+    sheets_backend: Omit<CheckResult, "status"> & { status: CheckResult["status"] | "degraded"; kind: Kinds["sheets_backend"] };
+  };
 }
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -52,20 +58,20 @@ export async function checkHealth(): Promise<HealthReport> {
   const cfg = config();
   const store = getLimitStore();
   const sheetsRoot = cfg.google.rootUrl ?? "https://sheets.googleapis.com";
-  let webhooks: HealthReport["webhooks"] = null;
   const [database, limit_store, sheets_backend] = await Promise.all([
-    timed(cfg.database.kind, async () => {
-      await getDb().execute(sql`select 1`);
-      webhooks = await deliveryProgress().catch(() => null);
-    }),
-    timed(store.kind === "memory" ? "in-process memory" : "upstash", () => store.ping()),
-    timed(cfg.google.emulated ? `emulators/google at ${sheetsRoot}` : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
+    timed(cfg.database.kind === "postgres" ? "Postgres" : "PGlite, embedded under DATA_DIR", () => getDb().execute(sql`select 1`)),
+    timed(store.kind === "memory" ? "in-process memory, this instance's own" : "Upstash REST API", () => store.ping()),
+    timed(cfg.google.emulated ? "emulators/google, not Google" : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
   ]);
-  const recent = recentGoogleOutcomes();
+  const degraded = recentGoogleOutcomes().degraded;
   // Google reachable but failing most calls is "degraded", not "down": the service still answers
   // (cached and stale reads, the dashboard), and a 503 would have load balancers take every
   // instance out of rotation for an outage none of them can fix.
-  const sheetsStatus: HealthReport["checks"]["sheets_backend"]["status"] = sheets_backend.status === "ok" && recent.degraded ? "degraded" : sheets_backend.status;
-  const checks = { database, limit_store, sheets_backend: { ...sheets_backend, status: sheetsStatus, recent_calls: recent } };
-  return { healthy: Object.values(checks).every((c) => c.status !== "down"), degraded: recent.degraded, checks, webhooks };
+  const sheetsStatus: HealthReport["checks"]["sheets_backend"]["status"] = sheets_backend.status === "ok" && degraded ? "degraded" : sheets_backend.status;
+  const checks: HealthReport["checks"] = {
+    database: { ...database, kind: cfg.database.kind },
+    limit_store: { ...limit_store, kind: store.kind },
+    sheets_backend: { ...sheets_backend, status: sheetsStatus, kind: cfg.google.emulated ? "emulator" : "google" },
+  };
+  return { healthy: Object.values(checks).every((c) => c.status !== "down"), degraded, checks };
 }

@@ -1,6 +1,7 @@
 // The real Postgres stopped and started again under the service. While it is down: cached reads
 // and writes still work (the hot path needs neither), a key that must be read from the database
-// gets a clear 503 within its bound, /health says the database is down, and usage counts wait
+// gets a clear 503 within its bound, /health says the database is down, /health/ready stays 200
+// (degraded: the load balancer keeps the instance that serves what it holds), and usage counts wait
 // in memory. When it is back, everything recovers by itself and no usage count is lost.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase, type DatabaseHandle } from "@/db/client";
@@ -42,6 +43,7 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
   });
 
   const health = async () => callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });
+  const ready = async () => callRoute((await import("@/app/health/ready/route")).GET, { path: "/health/ready", params: {} });
   const timed = async <T>(call: () => Promise<T>) => {
     const started = Date.now();
     return { result: await call(), ms: Date.now() - started };
@@ -51,6 +53,7 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     expect((await api.list("Products")).status).toBe(200);
     expect((await api.create("Products", { name: "Written before the outage" })).status).toBe(201);
     await flushUsage();
+    expect((await ready()).body).toMatchObject({ status: "ready" }); // a load balancer's probe, before the cut
     await pg!.stop();
 
     expect((await api.list("Products")).status).toBe(200); // records and rows from the caches
@@ -74,6 +77,8 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     const h = await health();
     expect(h.status).toBe(503);
     expect(h.body).toMatchObject({ checks: { database: { status: "down" }, limit_store: { status: "ok" } } });
+    const r = await ready();
+    expect([r.status, r.body.status, r.body.checks]).toEqual([200, "degraded", { database: "down", limit_store: "ok", sheets_backend: "ok", draining: false }]);
     await flushUsage(); // fails, and keeps its counts
     // Both failures show in /metrics: the request answered 503, the batch that could not be written.
     expect(dbErrors("request")).toBe(requestsBefore + 1);

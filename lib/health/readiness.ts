@@ -1,13 +1,17 @@
 // GET /health/ready: whether this instance should get traffic (DECISIONS 21). Only what this
-// instance cannot serve without takes it out: the database, or its own stop under way. The limit
-// store or Google being down or refusing is reported but keeps it in: every instance shares them,
-// reads still work (DECISIONS 18a), and taking all of them out would turn an outage of one
-// dependency into an outage of the whole service. Makes no call to Google.
+// instance truly cannot serve without takes it out: its own stop under way, or a database it has
+// never reached (or that has no schema: migrations not run), since it then holds nothing to serve.
+// A database lost after it answered, the limit store or Google down or refusing are reported as
+// degraded and keep it in: every instance shares them, it still serves what it holds (cached
+// reads, writes whose ids the limit store counts: DECISIONS 18a), and taking every instance out
+// at once would turn the outage of one dependency into an outage of the whole service.
+// Makes no call to Google.
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDatabaseHandle, type DatabaseHandle } from "@/db/client";
 import { isDraining } from "@/lib/lifecycle/drain";
 import { getLimitStore } from "@/lib/store/store";
 import { recentGoogleOutcomes } from "@/lib/google/outcomes";
+import { perProcess } from "@/lib/per-process";
 import { timed } from "./checks";
 
 export interface Readiness {
@@ -15,23 +19,51 @@ export interface Readiness {
   status: "ready" | "degraded" | "not_ready";
   /** What is degraded or down, in words (empty when all is well). */
   reasons: string[];
-  checks: { database: "ok" | "down"; limit_store: "ok" | "down"; sheets_backend: "ok" | "degraded"; draining: boolean };
+  checks: { database: "ok" | "down" | "no_schema"; limit_store: "ok" | "down"; sheets_backend: "ok" | "degraded"; draining: boolean };
+}
+
+/** Databases that have answered this process with their schema in place. */
+const answered = perProcess("health:databases-answered", () => new WeakSet<DatabaseHandle>());
+
+/** Postgres' "undefined_table": the schema the service reads is not there. */
+const noSchema = (err: unknown) => [err, (err as { cause?: unknown })?.cause].some((e) => (e as { code?: string } | undefined)?.code === "42P01");
+
+async function probeDatabase(): Promise<{ state: Readiness["checks"]["database"]; detail: string; seen: boolean }> {
+  let handle: DatabaseHandle;
+  try {
+    handle = getDatabaseHandle();
+  } catch (err) {
+    return { state: "down", detail: (err as Error).message, seen: false };
+  }
+  let missing = false;
+  const result = await timed("database", async () => {
+    try {
+      await handle.db.execute(sql`select 1 from users limit 0`);
+    } catch (err) {
+      missing = noSchema(err);
+      throw err;
+    }
+  });
+  if (result.status === "ok") answered.add(handle);
+  return { state: missing ? "no_schema" : result.status, detail: result.detail, seen: answered.has(handle) };
 }
 
 export async function checkReadiness(): Promise<Readiness> {
   const draining = isDraining();
-  const [database, store] = await Promise.all([timed("database", () => getDb().execute(sql`select 1`)), timed("limit store", () => getLimitStore().ping())]);
+  const [database, store] = await Promise.all([probeDatabase(), timed("limit store", () => getLimitStore().ping())]);
   const google = recentGoogleOutcomes().degraded ? "degraded" : "ok";
   const reasons: string[] = [];
   if (draining) reasons.push("this instance is stopping");
-  if (database.status === "down") reasons.push(`database down (${database.detail})`);
+  if (database.state === "no_schema") reasons.push("the database has no schema: run `npm run db:migrate`");
+  else if (database.state === "down" && !database.seen) reasons.push(`database not reached since this instance started (${database.detail})`);
+  else if (database.state === "down") reasons.push(`database down (${database.detail}): cached reads and writes go on, requests that need the database answer 503`);
   if (store.status === "down") reasons.push(`limit store down (${store.detail}): reads are served uncounted, writes answer 503`);
   if (google === "degraded") reasons.push("Google Sheets is refusing or failing most recent calls: reads are served from cache, writes may fail");
-  const ready = !draining && database.status === "ok";
+  const ready = !draining && database.state !== "no_schema" && (database.state === "ok" || database.seen);
   return {
     ready,
     status: !ready ? "not_ready" : reasons.length ? "degraded" : "ready",
     reasons,
-    checks: { database: database.status, limit_store: store.status, sheets_backend: google, draining },
+    checks: { database: database.state, limit_store: store.status, sheets_backend: google, draining },
   };
 }

@@ -9,6 +9,8 @@ import { renderMetrics } from "@/lib/observability/metrics";
 
 const BACKLOG_TIMEOUT_MS = 1_000;
 
+export const METRICS_HEADERS = { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" };
+
 /** Throws the envelope's 404 when metrics are off, 401 without the token. */
 export function checkMetricsToken(req: Request): void {
   const token = config().env.METRICS_TOKEN;

@@ -6,7 +6,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { changeEvents } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
-import { checkSingle } from "@/lib/sheets/read/query-params";
+import { checkSingle } from "@/lib/http/query-params";
 import { isTracked, startTracking } from "./changes";
 import { EVENT_TYPES } from "./diff";
 

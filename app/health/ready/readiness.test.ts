@@ -1,8 +1,10 @@
-// /health/ready and /health/live: readiness stays 200 while only the limit store is down (the
-// body says so), and answers 503 when the database is unreachable or the instance is stopping.
+// /health/ready and /health/live: readiness stays 200 (degraded, the body says why) while the
+// limit store is down or the database it reached is lost, and answers 503 when the database was
+// never reached or has no schema, or the instance is stopping.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 beforeAll(() => {
@@ -14,7 +16,7 @@ beforeAll(() => {
 afterAll(() => vi.unstubAllEnvs());
 
 describe("GET /health/ready and /health/live", () => {
-  it("is ready but degraded without the limit store, not ready without the database or while stopping", async () => {
+  it("is ready but degraded without the limit store or a database it reached, not ready without one it never reached or while stopping", async () => {
     const { GET: ready } = await import("@/app/health/ready/route");
     const { GET: live } = await import("@/app/health/live/route");
     const { openDatabase, setDatabase } = await import("@/db/client");
@@ -28,7 +30,7 @@ describe("GET /health/ready and /health/live", () => {
     expect(body).toMatchObject({ success: true, status: "degraded", checks: { database: "ok", limit_store: "down", draining: false } });
     expect(body.message).toContain("limit store down");
 
-    // Nothing listens on port 1: the database is unreachable.
+    // Nothing listens on port 1: a database this instance never reached.
     const unreachable = openDatabase({ kind: "postgres", url: "postgres://postgres@127.0.0.1:1/none" });
     setDatabase(unreachable);
     res = await ready(new Request("http://x/health/ready"));
@@ -40,6 +42,23 @@ describe("GET /health/ready and /health/live", () => {
     expect((await live(new Request("http://x/health/live"))).status).toBe(200);
     await unreachable.close();
 
+    // A database that answered: ready. Its schema gone (migrations not run): nothing to serve.
+    // Then lost: the instance still serves what it holds.
+    const lost = await freshPglite();
+    setDatabase(lost);
+    expect((await ready(new Request("http://x/health/ready"))).status).toBe(200);
+    await lost.db.execute(sql`drop table users cascade`);
+    res = await ready(new Request("http://x/health/ready"));
+    body = await res.json();
+    expect([res.status, body.status, body.checks.database]).toEqual([503, "not_ready", "no_schema"]);
+    expect(body.message).toContain("npm run db:migrate");
+    await lost.close();
+    res = await ready(new Request("http://x/health/ready"));
+    body = await res.json();
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ success: true, status: "degraded", checks: { database: "down", draining: false } });
+    expect(body.message).toContain("cached reads and writes go on");
+
     setDatabase(db);
     const { drainRequests } = await import("@/lib/lifecycle/drain");
     expect(await drainRequests(0)).toBe(0);
@@ -49,5 +68,5 @@ describe("GET /health/ready and /health/live", () => {
     expect(body).toMatchObject({ status: "not_ready", checks: { database: "ok", draining: true } });
     expect(body.message).toContain("this instance is stopping");
     await db.close();
-  });
+  }, 120_000);
 });

@@ -3,23 +3,12 @@
 // as cache-busters (jQuery's `_=1700000000000`, `_ts=`), and they never mean anything here.
 // `fresh` is the URL form of `Cache-Control: no-cache`, for tools that cannot set headers.
 import { ApiError, quoted } from "@/lib/errors";
+import { checkSingle } from "@/lib/http/query-params";
 
 /** Accepted by every read, besides its own parameters. */
 const READ_CONTROLS = ["fresh"];
 
 export const isClientParam = (name: string) => name.startsWith("_");
-
-/**
- * Parameters that take one value: sent twice, they answer 400 rather than one of the two being
- * used in silence (`limit=10&limit=1000`).
- */
-export function checkSingle(params: URLSearchParams, names: readonly string[]): void {
-  for (const name of names) {
-    const values = params.getAll(name);
-    if (values.length < 2) continue;
-    throw new ApiError("validation_error", `The query parameter ${quoted(name)} was sent ${values.length} times; it takes one value.`);
-  }
-}
 
 /** The first parameter not in `allowed` (names starting with `_` aside). */
 const unknownParam = (params: URLSearchParams, allowed: readonly string[]) => [...params.keys()].find((name) => !allowed.includes(name) && !isClientParam(name));

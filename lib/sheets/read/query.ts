@@ -2,7 +2,8 @@
 // numbers or dates, empty values last), filters with = != > >= < <= ~ and `a|b` alternatives,
 // select. Values are read in the sheet's own locale: "1.234,5" in a de_DE sheet is 1234.5.
 import { ApiError, quoted } from "@/lib/errors";
-import { checkParams, checkSingle } from "./query-params";
+import { checkSingle } from "@/lib/http/query-params";
+import { checkParams } from "./query-params";
 import type { TabData, TabRow } from "@/lib/sheets/values/rows";
 import { columnIndex, decisions, isRange, positionsOf, rankRange, sortOrder, type Condition, type Operator, type SortKey } from "./tab-index";
 
