@@ -81,7 +81,7 @@ const schema = z.object({
    * suspended. Default 14 days.
    */
   ACCESS_PROOF_GRACE_MS: z.coerce.number().int().min(0).default(14 * 24 * 60 * 60 * 1000),
-  /** Whether the web server also runs the background work (webhook delivery, retention); 0 where `npm run worker` runs apart. */
+  /** Whether the web server also runs the background work (webhook delivery, retention); 0 where the worker (lib/cli/worker.ts) runs apart. */
   WEB_RUNS_WORKER: flag.default(true),
   /** Bearer secret a scheduler sends to /cron/webhooks and /cron/sweeps (Vercel Cron sends CRON_SECRET); unset, they answer 404. */
   CRON_SECRET: optional,
@@ -344,8 +344,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (required.length) {
       throw new ConfigError(
         `Production needs these settings: ${[...required, ...stripe].join(", ")}. ` +
-          `Set them (see docs/operations.md, Deploy${stripe.length ? ', and "Billing setup (Stripe)"' : ""}), or set ALLOW_EMBEDDED=true to run on embedded defaults` +
-          `${stripe.length ? " (and BILLING=off to run without payment)" : ""}.`,
+          "Set them (see docs/operations.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults." +
+          (stripe.length ? ' For STRIPE_* see "Billing setup (Stripe)" there, or set BILLING=off to run without payment.' : ""),
       );
     }
   }
