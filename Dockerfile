@@ -3,7 +3,7 @@
 #   web    (default) the standalone server, `node server.js` as PID 1 under tini, non-root,
 #          with a HEALTHCHECK on /health/live: no build step, no devDependencies, no sources.
 #   tools  the sources with their dependencies, for the release step (`npm run db:migrate`),
-#          the worker (`npm run worker`) and, for staging, emulators/google and emulators/upstash.
+#          the worker (`node --import tsx lib/cli/worker.ts`) and, for staging, the emulators.
 # This repository's CI has no container engine: it runs the same standalone server
 # (.ci/production-drill.sh) instead of this image.
 ARG NODE_IMAGE=node:20-bookworm-slim

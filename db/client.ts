@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -20,9 +21,12 @@ export interface DatabaseHandle {
   url?: string;
   /**
    * Names this database among others sharing one limit store (staging beside production, test
-   * runs side by side), for what the store keeps on the database's behalf (the usage ledger).
+   * runs side by side), for what the store keeps on the database's behalf (the usage ledger, the
+   * key and sheet records): read from the database itself (databaseScope), once.
    */
-  scope: string;
+  scope(): Promise<string>;
+  /** What versions before the database's own id named it by: a digest of its address, for ledgers they left. */
+  addressScope?: string;
   close(): Promise<void>;
 }
 
@@ -30,13 +34,39 @@ export interface DatabaseHandle {
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   if (target.kind === "postgres") {
     const client = postgres(target.url, { max: 10, connect_timeout: 5, prepare: target.prepare ?? true, onnotice: () => {} });
-    return { db: drizzlePostgres(client, { schema }), kind: "postgres", url: target.url, scope: scopeOf(target.url), close: () => client.end({ timeout: 5 }) };
+    const db = drizzlePostgres(client, { schema });
+    return { db, kind: "postgres", url: target.url, scope: databaseScope(db), addressScope: scopeOf(target.url), close: () => client.end({ timeout: 5 }) };
   }
   if (!target.dir.startsWith("memory://")) mkdirSync(target.dir, { recursive: true });
   const gate = process.env[DATABASE_GATE_VAR];
   const client = gate ? gatedPglite(target.dir, gate) : new PGlite(target.dir);
-  const scope = target.dir.startsWith("memory://") ? randomUUID() : scopeOf(target.dir);
-  return { db: drizzlePglite(client, { schema }), kind: "pglite", scope, close: () => client.close() };
+  const db = drizzlePglite(client, { schema });
+  // A throwaway database is alone by nature (and its clones must not share its name).
+  if (target.dir.startsWith("memory://")) {
+    const scope = randomUUID();
+    return { db, kind: "pglite", scope: () => Promise.resolve(scope), close: () => client.close() };
+  }
+  return { db, kind: "pglite", scope: databaseScope(db), addressScope: scopeOf(target.dir), close: () => client.close() };
+}
+
+/**
+ * The database's own name, the same for every instance whatever address reaches it: its id
+ * (drawn on first use, kept in database_identity) with its name, so a copy made as another
+ * database of the same server differs. Read once; a failed read is tried again on the next call.
+ */
+function databaseScope(db: Database): () => Promise<string> {
+  let found: Promise<string> | undefined;
+  const read = async () => {
+    await db.insert(schema.databaseIdentity).values({ id: randomUUID() }).onConflictDoNothing();
+    const [row] = rowsOf<{ id: string; name: string }>(await db.execute(sql`select id, current_database() as name from database_identity`));
+    if (!row) throw new Error("database_identity has no row");
+    return createHash("sha256").update(`${row.id}\t${row.name}`).digest("hex").slice(0, 16);
+  };
+  return () =>
+    (found ??= read().catch((err: unknown) => {
+      found = undefined;
+      throw err;
+    }));
 }
 
 /** A short digest of where the database is (the password left out: a rotated one is the same database). */

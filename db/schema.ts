@@ -393,6 +393,17 @@ export const stripeEvents = pgTable("stripe_events", {
   processedAt: timestamp("processed_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
+/**
+ * The database's own name among others sharing one limit store (db/client.ts, databaseScope): one
+ * row, its id drawn at random the first time an instance asks, so every instance finds the same
+ * one whatever address it reaches the database by.
+ */
+export const databaseIdentity = pgTable("database_identity", {
+  one: boolean("one").primaryKey().default(true),
+  id: text("id").notNull(),
+  createdAt: createdAt(),
+});
+
 export type User = typeof users.$inferSelect;
 export type GoogleGrant = typeof googleGrants.$inferSelect;
 export type SheetClaim = typeof sheetClaims.$inferSelect;

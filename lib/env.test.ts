@@ -36,6 +36,21 @@ describe("loadConfig", () => {
     expect(message).toContain("ALLOW_EMBEDDED=true");
   });
 
+  it("names Stripe's settings in the same go when production has nothing set", () => {
+    const message = (() => {
+      try {
+        loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir() });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return "";
+    })();
+    for (const name of [...PRODUCTION_REQUIRED, "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_STARTER", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_BUSINESS"]) expect(message).toContain(name);
+    expect(message).toMatch(/BILLING=off/);
+    // BILLING=off named: Stripe is not asked for.
+    expect(() => loadConfig({ NODE_ENV: "production", BILLING: "off", DATA_DIR: dataDir() })).toThrow(/^(?![\s\S]*STRIPE_)Production needs/);
+  });
+
   it("runs production on embedded defaults only when told to, without demo data unless asked", () => {
     const cfg = loadConfig({ NODE_ENV: "production", ALLOW_EMBEDDED: "true", BILLING: "off", DATA_DIR: dataDir() });
     expect(cfg.database.kind).toBe("pglite");

@@ -81,14 +81,16 @@ const schema = z.object({
    * suspended. Default 14 days.
    */
   ACCESS_PROOF_GRACE_MS: z.coerce.number().int().min(0).default(14 * 24 * 60 * 60 * 1000),
-  /** Whether the web server also runs the background work (webhook delivery, retention); 0 where `npm run worker` runs apart. */
+  /** Whether the web server also runs the background work (webhook delivery, retention); 0 where the worker (lib/cli/worker.ts) runs apart. */
   WEB_RUNS_WORKER: flag.default(true),
   /** Bearer secret a scheduler sends to /cron/webhooks and /cron/sweeps (Vercel Cron sends CRON_SECRET); unset, they answer 404. */
   CRON_SECRET: optional,
   /** Bearer token for GET /metrics (Prometheus); unset, the route answers 404. */
   METRICS_TOKEN: optional,
-  /** The port `npm run worker` serves GET /metrics on (the same exposition and token rule); unset, none. */
+  /** The port the worker serves GET /metrics on (the same exposition and token rule); unset, none. */
   WORKER_METRICS_PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
+  /** How long the server and the worker wait at start for a Postgres that does not answer, before they stop. */
+  DATABASE_START_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
   /** How long a stopping server waits for the requests under way: at least the longest a request may take. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   AUTH_SECRET: optional,
@@ -338,11 +340,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const production = env.NODE_ENV === "production";
   if (production && !env.ALLOW_EMBEDDED) {
     // The list of service accounts stands in for the single one.
-    const missing = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
-    if (missing.length) {
+    const required = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
+    // Stripe's named in the same go, so a first start lists all; alone, billingConfig says it.
+    const stripe = env.BILLING === "off" ? [] : STRIPE_SETTINGS.filter((name) => !env[name]);
+    if (required.length) {
       throw new ConfigError(
-        `Production needs these settings: ${missing.join(", ")}. ` +
-          "Set them (see docs/operations.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults.",
+        `Production needs these settings: ${[...required, ...stripe].join(", ")}. ` +
+          "Set them (see docs/operations.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults." +
+          (stripe.length ? ' For STRIPE_* see "Billing setup (Stripe)" there, or set BILLING=off to run without payment.' : ""),
       );
     }
   }

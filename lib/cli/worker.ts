@@ -1,11 +1,11 @@
-// `npm run worker`: the background work in a process of its own, for deployments that run web
-// instances and workers apart (the web instances then set WEB_RUNS_WORKER=0): webhook delivery
-// and retries (pg-boss), the hourly retention sweep, and the roll-up of the usage ledger into
-// Postgres. SIGTERM stops the queue (deliveries under way finish), rolls the ledger up a last
-// time and exits. WORKER_METRICS_PORT serves its GET /metrics. Postgres only: the embedded
-// database opens in one process at a time, and `npm start` runs this work inside the server.
-import { closeDatabase, getDatabaseHandle } from "@/db/client";
+// The worker (`node --import tsx lib/cli/worker.ts`), for deployments that run it apart from web
+// instances (which then set WEB_RUNS_WORKER=0): webhook delivery (pg-boss), the hourly sweep, the
+// ledger roll-up. Postgres only. A setting it cannot use stops it at start with one line; SIGTERM
+// stops the queue (deliveries under way finish), rolls the ledger up a last time and exits.
+// WORKER_METRICS_PORT serves its GET /metrics.
+import { closeDatabase } from "@/db/client";
 import { ConfigError, loadConfig } from "@/lib/env";
+import { databaseProblemAtStart } from "@/lib/lifecycle/database-check";
 import { flushAll } from "@/lib/lifecycle/flushes";
 import { limitStoreProblem } from "@/lib/store/store-check";
 import { rollUpUsage } from "@/lib/usage/usage-ledger";
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   if (cfg.database.kind !== "postgres") fail("The worker needs DATABASE_URL (Postgres): on the embedded database `npm start` runs the background work inside the server.");
   const storeProblem = await limitStoreProblem(cfg.limitStore);
   if (storeProblem) fail(storeProblem.message);
-  getDatabaseHandle();
+  const databaseProblem = await databaseProblemAtStart(cfg.database.url, cfg.env.DATABASE_START_WAIT_MS);
+  if (databaseProblem) fail(databaseProblem);
   await startDelivery();
   const rollUps = setInterval(() => void rollUpUsage().catch(() => undefined), cfg.env.USAGE_FLUSH_MS);
   const port = cfg.env.WORKER_METRICS_PORT;
@@ -56,4 +57,5 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// Anything else that stops the start is one line too, not a stack trace.
+main().catch((err: unknown) => fail(`The worker could not start: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`));

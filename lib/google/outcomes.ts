@@ -52,6 +52,15 @@ export function recentGoogleOutcomes(now = Date.now()): GoogleOutcomes {
   return { calls: events.length, rate_limited: count("rate_limited"), failed: count("failed"), held_back: count("held_back"), degraded: latest.length >= 5 && bad * 2 >= latest.length };
 }
 
+/**
+ * Google itself is failing now: of this instance's Sheets calls in the last minute that left (the
+ * guard's held-back ones aside), half or more failed on Google's side (5xx, no answer, its setup).
+ */
+export function googleFailingNow(now = Date.now()): boolean {
+  const { calls, failed, held_back } = recentGoogleOutcomes(now);
+  return failed > 0 && failed * 2 >= calls - held_back;
+}
+
 // Whether the service account could last sign in (its JWT-bearer token exchange): a bad key, a
 // deleted account or a skewed clock breaks every service-account sheet at once, and is the
 // operator's to fix, so /health reports it as the sheets backend being down.

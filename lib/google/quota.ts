@@ -25,6 +25,7 @@ import { ApiError } from "@/lib/errors";
 import { getLimitStore, type ConsumeSpec } from "@/lib/store/store";
 import type { SheetAccess } from "@/db/schema";
 import { metrics } from "@/lib/observability/metrics";
+import { googleFailingNow } from "./outcomes";
 
 const MINUTE_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -127,9 +128,13 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
     if (freeAt > deadline) {
       metrics.quotaGuard({ result: "refused", kind });
       const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
+      // Failing calls and their retries fill the windows too: then the cause to name is Google's outage.
+      const cause = googleFailingNow(now)
+        ? `Google Sheets is unavailable at the moment (most recent calls to it failed)`
+        : `Google Sheets' per-minute ${kind} quota for this sheet's ${whose(result.exceeded)} is used up`;
       throw new QuotaRefusal(
         "service_unavailable",
-        `Google Sheets' per-minute ${kind} quota for this sheet's ${whose(result.exceeded)} is used up; retry in ${retryAfter} s.${kind === "write" ? " Nothing was written." : ""}`,
+        `${cause}; retry in ${retryAfter} s.${kind === "write" ? " Nothing was written." : ""}`,
         {},
         { "Retry-After": String(retryAfter) },
       );

@@ -41,7 +41,7 @@ export interface MissingKey extends Versioned {
 export const KEY_RECORD_TTL_SECONDS = 600;
 export const MISSING_KEY_TTL_SECONDS = 60;
 /** Named by the database the record copies, as sheet records are (sheet-record.ts). */
-export const keyRecordKey = (hash: string) => `sheetapi:key:${getDatabaseHandle().scope}:${hash}`;
+export const keyRecordKey = async (hash: string) => `sheetapi:key:${await getDatabaseHandle().scope()}:${hash}`;
 
 export function toKeyRecord(row: ApiKey): KeyRecord {
   return {
@@ -73,5 +73,5 @@ function browserScope(row: ApiKey): BrowserScope {
  * that did not reach the store must not be reported as done.
  */
 export async function publishKey(row: ApiKey): Promise<void> {
-  await getLimitStore().setIfNewer(keyRecordKey(row.hash), toKeyRecord(row), KEY_RECORD_TTL_SECONDS);
+  await getLimitStore().setIfNewer(await keyRecordKey(row.hash), toKeyRecord(row), KEY_RECORD_TTL_SECONDS);
 }

@@ -67,7 +67,7 @@ describe("key management", () => {
     expect((err as ApiError).code).toBe("service_unavailable");
     setLimitStore(healthy);
     await manage.revokeKey({ userId: owner.id, keyId: key.id });
-    const [record] = await healthy.mget<{ revoked: boolean }>([keyRecordKey(hashApiKey(value))]);
+    const [record] = await healthy.mget<{ revoked: boolean }>([await keyRecordKey(hashApiKey(value))]);
     expect(record?.revoked).toBe(true);
   });
 

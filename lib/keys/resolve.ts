@@ -28,8 +28,10 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string | undefin
   let dataVersion: number | undefined;
   let storeUp = !skipStore;
   if (storeUp) {
+    // Outside the try: the names come from the database (its id), and its failure is no store outage.
+    const names = sheetId === undefined ? [await keyRecordKey(hash)] : [await keyRecordKey(hash), await sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])];
     try {
-      const [k, s, v] = await store.mget<unknown>(sheetId === undefined ? [keyRecordKey(hash)] : [keyRecordKey(hash), sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])]);
+      const [k, s, v] = await store.mget<unknown>(names);
       cachedKey = k as KeyRecord | MissingKey | null;
       cachedSheet = (s ?? null) as SheetRecord | null;
       if (sheetId !== undefined && tab !== undefined) dataVersion = Number(v ?? 0);
@@ -46,7 +48,7 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string | undefin
   if (!key) {
     const row = await findApiKeyByHash({ hash });
     key = row ? toKeyRecord(row) : { v: 0, missing: true };
-    await fill(keyRecordKey(hash), key, row ? KEY_RECORD_TTL_SECONDS : MISSING_KEY_TTL_SECONDS);
+    await fill(await keyRecordKey(hash), key, row ? KEY_RECORD_TTL_SECONDS : MISSING_KEY_TTL_SECONDS);
   }
   if ("missing" in key) return { key: null, sheet: null, dataVersion };
   if (sheetId === undefined || key.sheetId !== sheetId) return { key, sheet: null, dataVersion };
@@ -59,6 +61,6 @@ export async function loadSheetRecord(sheetId: string, { writeBack = true } = {}
   const row = await getSheet({ id: sheetId });
   if (!row) return null;
   const sheet = toSheetRecord(row);
-  if (writeBack) await getLimitStore().setIfNewer(sheetRecordKey(sheetId), sheet, SHEET_RECORD_TTL_SECONDS).catch(() => undefined);
+  if (writeBack) await getLimitStore().setIfNewer(await sheetRecordKey(sheetId), sheet, SHEET_RECORD_TTL_SECONDS).catch(() => undefined);
   return sheet;
 }

@@ -1,12 +1,15 @@
-// The server's check at start: missing production settings and a refused limit-store token stop
-// it (exit 1, one line); a store that does not answer is logged and the server goes on.
+// The server's check at start: missing production settings, a Postgres that does not answer
+// within the wait and a refused limit-store token stop it (exit 1, one line); a store that does
+// not answer is logged and the server goes on.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { log, setLogTarget } from "@/lib/log";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
 const lines: { level: string; msg: string }[] = [];
-afterEach(() => {
+afterEach(async () => {
+  const { closeDatabase } = await import("@/db/client");
+  await closeDatabase();
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
   setLogTarget(undefined);
@@ -38,6 +41,14 @@ describe("the server's check at start", () => {
     expect(await check({ NODE_ENV: "production", ALLOW_EMBEDDED: "", DATABASE_URL: "" })).toEqual([1]);
     expect(lines[0]).toMatchObject({ level: "fatal" });
     expect(lines[0]!.msg).toMatch(/^Production needs these settings: APP_URL, DATABASE_URL, .*docs\/operations\.md, Deploy/);
+  });
+
+  it("stops, in one line, when the database does not answer within the wait", async () => {
+    const started = Date.now();
+    expect(await check({ NODE_ENV: "test", DATABASE_URL: "postgres://postgres:secret@127.0.0.1:1/none", DATABASE_START_WAIT_MS: "2000" })).toEqual([1]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "fatal", msg: "Cannot reach the database at postgres://postgres:***@127.0.0.1:1/none: connection refused. Gave up after 2 s." });
   });
 
   it("stops when the limit store refuses the token, and only warns when it does not answer", async () => {

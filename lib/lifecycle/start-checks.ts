@@ -1,21 +1,29 @@
 // The server's own check at start, for deployments that run it directly (`node server.js`, the
 // Docker image) rather than through `npm start`, which checks before it starts the server: the
-// configuration, and a limit store that refuses the token stop the process with one line naming
-// the fix. A store that does not answer is an outage, not a setting: the server starts and serves
+// configuration, a Postgres that does not answer within a bounded wait and a limit store that
+// refuses the token stop the process with one line naming the fix. A store that does not answer is an outage, not a setting: the server starts and serves
 // reads uncounted until it is back (DECISIONS 18a), and says so.
 import { config, ConfigError } from "@/lib/env";
 import { limitStoreProblem } from "@/lib/store/store-check";
+import { databaseProblemAtStart } from "./database-check";
 import { log } from "@/lib/log";
 
 export async function checkAtStart(exit: (code: number) => void = (code) => process.exit(code)): Promise<void> {
-  let store;
+  let cfg;
   try {
-    store = config().limitStore;
+    cfg = config();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     log.fatal(err.message);
     return exit(1);
   }
+  // The embedded database has no address to get wrong, and opens once `npm start` hands it over.
+  const databaseProblem = cfg.database.kind === "postgres" ? await databaseProblemAtStart(cfg.database.url, cfg.env.DATABASE_START_WAIT_MS) : undefined;
+  if (databaseProblem) {
+    log.fatal(databaseProblem);
+    return exit(1);
+  }
+  const store = cfg.limitStore;
   const problem = await limitStoreProblem(store);
   if (!problem) return;
   if (problem.cause === "refused") {

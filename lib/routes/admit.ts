@@ -87,8 +87,9 @@ async function inOneTrip(hash: string, sheetId: string, tab: string | undefined,
   if (!owner || owner.sheetId !== sheetId) return {};
   // The key id is not in the hint: the visitor window is keyed by the key's hash, which is as unique.
   const request = requestSpec(await accountLimits(owner.userId), member, undefined, undefined, visitorOf(hash, owner.visitorLimit, address));
+  // Outside the try: the names come from the database (its id), and its failure is no store outage.
+  const reads = [await keyRecordKey(hash), await sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])];
   try {
-    const reads = [keyRecordKey(hash), sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])];
     const { values, consumed } = await getLimitStore().authorize(reads, owner, request.spec);
     if (!consumed) return {};
     const [key, sheet, version] = values as [KeyRecord, SheetRecord | null, unknown];

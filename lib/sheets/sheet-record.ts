@@ -34,7 +34,7 @@ export const SHEET_RECORD_TTL_SECONDS = 600;
 // Named by the database the record copies: deployments sharing one Redis (staging beside
 // production, a test run beside a drill) never read each other's records, whose versions
 // would otherwise compete (setIfNewer keeps the higher one).
-export const sheetRecordKey = (id: string) => `sheetapi:sheet:${getDatabaseHandle().scope}:${id}`;
+export const sheetRecordKey = async (id: string) => `sheetapi:sheet:${await getDatabaseHandle().scope()}:${id}`;
 
 export function toSheetRecord(row: Sheet): SheetRecord {
   return {
@@ -60,7 +60,7 @@ export function toSheetRecord(row: Sheet): SheetRecord {
 /** Writes a changed row to the store, so every instance sees the change on its next request. */
 export async function publishSheet(row: Sheet | undefined): Promise<void> {
   if (!row) return;
-  await getLimitStore().setIfNewer(sheetRecordKey(row.id), toSheetRecord(row), SHEET_RECORD_TTL_SECONDS);
+  await getLimitStore().setIfNewer(await sheetRecordKey(row.id), toSheetRecord(row), SHEET_RECORD_TTL_SECONDS);
 }
 
 /** For changes whose propagation is not safety-critical: a failure leaves the cached copy to expire. */

@@ -1,14 +1,15 @@
 // The usage ledger on the Upstash store (emulators/upstash over the real Redis): counts survive
 // the process that took them, roll up into Postgres exactly once when several instances roll up
 // at the same moment, and a roll-up that died after writing (before dropping its batch) is not
-// counted again by the next one.
+// counted again by the next one. Counts are filed under the database's own id, so an instance that
+// reaches the same Postgres by another address rolls up what a killed one left.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase, type DatabaseHandle } from "@/db/client";
+import { openDatabase, setDatabase, type DatabaseHandle } from "@/db/client";
 import { usageByDay } from "@/db/queries/usage";
 import { createUser } from "@/db/queries/users";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
-import { freshPglite } from "@/testing/databases";
-import { testRedisUrl } from "@/testing/services";
+import { freshPglite, freshPostgres } from "@/testing/databases";
+import { testPostgresUrl, testRedisUrl } from "@/testing/services";
 import { recordUsage } from "./metering";
 import { utcDay } from "./utc-day";
 import { setLimitStore, upstashStore, type LimitStore } from "@/lib/store/store";
@@ -16,6 +17,7 @@ import { upstashRedis } from "@/lib/store/upstash-requester";
 import { rollUpUsage } from "./usage-ledger";
 
 const redisUrl = await testRedisUrl();
+const postgresUrl = await testPostgresUrl();
 let bridge: UpstashEmulator;
 let db: DatabaseHandle;
 let store: LimitStore;
@@ -59,12 +61,12 @@ describe.skipIf(!redisUrl)("usage ledger (Upstash store)", () => {
     const { getDatabaseHandle } = await import("@/db/client");
     const { sheetStatField, usageField } = await import("./ledger-fields");
     const gone = { userId: "deleted-account", sheetId: "s1", keyId: "k9", day: utcDay(Date.now()), statusClass: "2xx" };
-    await ledger.add(getDatabaseHandle().scope, { counts: [[usageField(gone), 3], [sheetStatField("deleted-sheet", gone.day, "cacheHits"), 2]], latest: [] });
+    await ledger.add(await getDatabaseHandle().scope(), { counts: [[usageField(gone), 3], [sheetStatField("deleted-sheet", gone.day, "cacheHits"), 2]], latest: [] });
     await count(4);
     await rollUpUsage();
     expect(await total()).toBe(before + 4);
     // Nothing left behind in the store for the next roll-up to trip on.
-    expect(await ledger.seal(getDatabaseHandle().scope, "check")).toEqual([]);
+    expect(await ledger.seal(await getDatabaseHandle().scope(), "check")).toEqual([]);
   });
 
   it("finishes a batch whose roller died before dropping it, without counting it twice", async () => {
@@ -79,5 +81,51 @@ describe.skipIf(!redisUrl)("usage ledger (Upstash store)", () => {
     await count(2);
     await rollUpUsage();
     expect(await total()).toBe(56);
+  });
+});
+
+describe.skipIf(!redisUrl || !postgresUrl)("usage ledger of one Postgres reached by two addresses", () => {
+  let bridge: UpstashEmulator;
+  let first: DatabaseHandle;
+  let second: DatabaseHandle;
+  let userId: string;
+
+  beforeAll(async () => {
+    bridge = await startUpstashEmulator({ redisUrl: redisUrl!, token: "t" });
+    setLimitStore(upstashStore(upstashRedis({ url: bridge.url, token: "t", timeoutMs: 5_000 })));
+    first = await freshPostgres(postgresUrl!);
+    // The same database, spelled otherwise: another host name for the same server and a parameter.
+    const other = new URL(first.url!);
+    other.hostname = other.hostname === "localhost" ? "127.0.0.1" : "localhost";
+    other.searchParams.set("application_name", "second-instance");
+    second = openDatabase({ kind: "postgres", url: other.toString() });
+    setDatabase(first);
+    userId = (await createUser({ email: "two-addresses@example.com", plan: "business" })).id;
+  });
+  afterAll(async () => {
+    setLimitStore(undefined);
+    await bridge?.stop();
+    await second?.close();
+    await first?.close();
+  });
+
+  const total = async () => (await usageByDay({ userId, from: "2000-01-01", to: "9999-12-31" })).reduce((sum, r) => sum + r.count, 0);
+
+  it("rolls up, from either address, the counts an instance on the other one left", async () => {
+    expect(await second.scope()).toBe(await first.scope());
+    // The first instance counts, then is killed before its roll-up.
+    await Promise.all(Array.from({ length: 6 }, () => recordUsage({ userId, sheetId: "s1", keyId: "k1", status: 200, storeAnswered: true })));
+    setDatabase(second);
+    await rollUpUsage();
+    expect(await total()).toBe(6);
+  });
+
+  it("still rolls up a ledger filed under the address, as versions before the database's id left it", async () => {
+    const ledger = (await import("@/lib/store/store")).getLimitStore().ledger!;
+    const { usageField } = await import("./ledger-fields");
+    setDatabase(second);
+    await ledger.add(second.addressScope!, { counts: [[usageField({ userId, sheetId: "s1", keyId: "k1", day: utcDay(Date.now()), statusClass: "2xx" }), 2]], latest: [] });
+    await rollUpUsage();
+    expect(await total()).toBe(8);
   });
 });

@@ -5,6 +5,8 @@
 // Postgres: the ledger is sealed into a batch (atomically, lua-scripts.ts), the batch is added to
 // Postgres under its id (once, db/queries/usage.ts), then dropped. A roller dying half-way leaves
 // the batch sealed; the next roll-up, on any instance, finishes it without counting it twice.
+// The ledger is filed under the database's own id (db/client.ts), not its address: an instance
+// that reaches the same database by another address rolls up what any other one left.
 import { randomUUID } from "node:crypto";
 import { getDatabaseHandle } from "@/db/client";
 import { addLedgerBatch } from "@/db/queries/usage";
@@ -23,13 +25,18 @@ export const usageLedger = (): UsageLedger | undefined => getLimitStore().ledger
 
 /** Adds one entry to the ledger; rejects when the store does not answer (the caller keeps it). */
 export async function addToLedger(ledger: UsageLedger, entry: LedgerEntry): Promise<void> {
-  await ledger.add(getDatabaseHandle().scope, entry);
+  await ledger.add(await getDatabaseHandle().scope(), entry);
   state.timer ??= setTimeout(() => void rollUpUsage().catch(() => undefined), config().env.USAGE_FLUSH_MS);
   state.timer.unref?.();
 }
 
 async function rollUpOnce(ledger: UsageLedger): Promise<void> {
-  const scope = getDatabaseHandle().scope;
+  const handle = getDatabaseHandle();
+  // Also the ledger versions before the database's id filed under this instance's address.
+  for (const scope of new Set([await handle.scope(), ...(handle.addressScope ? [handle.addressScope] : [])])) await rollUpScope(ledger, scope);
+}
+
+async function rollUpScope(ledger: UsageLedger, scope: string): Promise<void> {
   const batches = await ledger.seal(scope, `${Date.now()}:${randomUUID()}`);
   for (const id of batches) {
     const { unreadable, ...rows } = readLedgerBatch(await ledger.batch(id));
