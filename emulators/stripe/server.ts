@@ -1,6 +1,7 @@
 // emulators/stripe: the part of Stripe's API a subscription business uses (customers, prices,
-// Checkout in subscription mode, subscriptions, invoices, the customer portal, events), its hosted
-// pages, signed webhook deliveries with retries, and an admin API for tests, on one loopback port.
+// Checkout in subscription mode with listing and expiry, subscriptions, invoices, refunds, the
+// customer portal and its configurations, events, idempotent requests), its hosted pages, signed
+// webhook deliveries with retries, and an admin API for tests, on one loopback port.
 // The official `stripe` client reaches it through its `host`, `port` and `protocol` options.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
