@@ -1,8 +1,7 @@
-// The customer portal's configuration, made by the service rather than left to Stripe's
-// dashboard: plan changes among the prices sold, an upgrade invoiced and charged at once
-// (`always_invoice`), cancellation at the period's end. Stripe's portal offers no setting that
-// holds an upgrade until it is paid (API 2024-04-10), so the plan of a past-due subscription
-// is the one last paid for (subscription-sync). Found again by its fingerprint in metadata.
+// The customer portal's configuration, made by the service (found again by a fingerprint in its
+// metadata): plan changes among the prices sold, invoiced and charged at once (`always_invoice`),
+// cancellation at the period's end. The portal cannot hold an upgrade until paid (API 2024-04-10):
+// subscription-sync gives a past-due subscription the plan last paid for instead.
 import { createHash } from "node:crypto";
 import type Stripe from "stripe";
 import { perProcess } from "@/lib/per-process";

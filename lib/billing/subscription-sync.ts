@@ -1,8 +1,7 @@
 // The plan follows the subscription (DECISIONS 14). Whatever event arrives, in whatever order and
-// however often, the account is set from the customer's subscriptions as Stripe holds them now:
-// a late or repeated event can then never undo a newer state. While a subscription is past due,
-// the plan is the one last paid for, or the subscription's own if lower: an upgrade whose invoice
-// is unpaid gives nothing.
+// however often, the account is set from the customer's subscriptions as Stripe holds them now.
+// While past due, the plan is the one last paid for, or the subscription's own if lower: an
+// upgrade whose invoice is unpaid gives nothing.
 import type Stripe from "stripe";
 import { updateSubscriptionState, type SubscriptionState } from "@/db/queries/billing";
 import { forgetAccountLimits } from "@/lib/limits/accounts";
