@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { Brand } from "@/app/components/brand";
 import { SubmitButton } from "@/app/components/submit-button";
 import { signIn } from "@/lib/auth/auth";
+import { refuseMalformedInput } from "@/lib/auth/actions";
 import { safeReturn, withFragment } from "@/lib/auth/return-to";
 import { pendingReturn } from "@/lib/auth/sign-in-cancel";
 import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
@@ -30,6 +31,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
 
   async function signInWithGoogle(form: FormData) {
     "use server";
+    if (!(form instanceof FormData)) refuseMalformedInput("sign in", form);
     await signIn("google", { redirectTo: withFragment(returnTo, String(form.get("fragment") ?? "")) });
   }
 

@@ -16,6 +16,18 @@ export async function saveBillingCustomer({ userId, customerId }: { userId: stri
   return (await getBillingAccount({ userId }))!;
 }
 
+/**
+ * Runs `work` holding the account's billing row lock: two checkouts opened at once for one
+ * account take turns, so the second sees (and expires) the first's session. `work` must not use
+ * the database itself.
+ */
+export async function withBillingLock<T>({ userId }: { userId: string }, work: () => Promise<T>): Promise<T> {
+  return getDb().transaction(async (tx) => {
+    await tx.select({ userId: billingAccounts.userId }).from(billingAccounts).where(eq(billingAccounts.userId, userId)).for("update");
+    return work();
+  });
+}
+
 export interface SubscriptionState {
   subscriptionId: string | null;
   status: string | null;

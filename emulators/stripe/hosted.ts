@@ -8,6 +8,15 @@ import { checkoutPage, portalPage } from "./pages";
 import type { StripeState } from "./state";
 
 export function hostedPages(state: StripeState) {
+  /** What the session's configuration allows: the prices offered and how a change is prorated (the default one: every price, invoiced at once). */
+  function updateRules(session: Obj): { prices: Obj[]; proration: string } {
+    const configuration = state.portalConfigurations.get(session.configuration as string);
+    if (!configuration) return { prices: [...state.prices.values()], proration: "always_invoice" };
+    const update = (configuration.features as { subscription_update: { enabled: boolean; products: { prices: string[] }[]; proration_behavior: string } }).subscription_update;
+    const offered = update.enabled ? update.products.flatMap((p) => p.prices) : [];
+    return { prices: [...state.prices.values()].filter((p) => offered.includes(p.id)), proration: update.proration_behavior };
+  }
+
   function portalView(session: Obj, message?: string) {
     const subscription = [...state.subscriptions.values()].find((s) => s.customer === session.customer && s.status !== "canceled");
     const price = subscription ? ((subscription.items as { data: Obj[] }).data[0]!.price as Obj) : undefined;
@@ -17,7 +26,7 @@ export function hostedPages(state: StripeState) {
       subscription,
       price,
       pendingPrice: pending ? state.prices.get(pending) : undefined,
-      prices: [...state.prices.values()],
+      prices: updateRules(session).prices,
       invoices: [...state.invoices.values()].filter((i) => i.customer === session.customer).sort((x, y) => (y.created as number) - (x.created as number)),
       cardLast4: subscription ? state.cardLast4(subscription.default_payment_method) : undefined,
       message,
@@ -37,12 +46,13 @@ export function hostedPages(state: StripeState) {
       return "Card updated.";
     }
     if (action === "update") {
-      const price = state.prices.get(text(form, "price") ?? "");
+      const rules = updateRules(session);
+      const price = rules.prices.find((p) => p.id === text(form, "price"));
       if (!price) return "Choose a plan.";
       const current = (subscription.items as { data: Obj[] }).data[0]!.price as Obj;
       if (price.id === current.id) { state.pendingPrices.delete(subscription.id); return "Plan unchanged."; }
       if ((price.unit_amount as number) > (current.unit_amount as number)) {
-        state.changePrice(subscription, price, "always_invoice");
+        state.changePrice(subscription, price, rules.proration);
         return "Plan upgraded.";
       }
       state.pendingPrices.set(subscription.id, price.id);

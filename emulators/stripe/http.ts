@@ -21,9 +21,9 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload), "request-id": newId("req"), "stripe-version": API_VERSION });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload), "request-id": newId("req"), "stripe-version": API_VERSION, ...headers });
   res.end(payload);
 }
 

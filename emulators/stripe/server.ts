@@ -1,14 +1,17 @@
 // emulators/stripe: the part of Stripe's API a subscription business uses (customers, prices,
-// Checkout in subscription mode, subscriptions, invoices, the customer portal, events), its hosted
-// pages, signed webhook deliveries with retries, and an admin API for tests, on one loopback port.
+// Checkout in subscription mode with listing and expiry, subscriptions, invoices, refunds, the
+// customer portal and its configurations, events, idempotent requests), its hosted pages, signed
+// webhook deliveries with retries, and an admin API for tests, on one loopback port.
 // The official `stripe` client reaches it through its `host`, `port` and `protocol` options.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { adminRoutes } from "./admin";
 import { parseForm, text, type Form } from "./form";
 import { hostedPages } from "./hosted";
+import { IdempotentRequests } from "./idempotency";
 import { invalid, missing, readBody, sendHtml, sendJson, StripeError } from "./http";
 import { listObject, newId, type Obj, type PriceSeed } from "./model";
+import { portalConfiguration } from "./portal-config";
 import { StripeState } from "./state";
 import { DEFAULT_RETRY_DELAYS_MS, WebhookDeliveries, type WebhookEndpoint } from "./webhooks";
 
@@ -71,22 +74,45 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     if (method === "GET" && path === "/v1/prices") return listObject("/v1/prices", [...state.prices.values()].slice(0, limitOf(params)));
     if (method === "GET" && a === "prices" && b && !c) return priceOf(b, "id");
     if (method === "POST" && path === "/v1/checkout/sessions") return createCheckoutSession(form);
-    if (method === "GET" && a === "checkout" && b === "sessions" && c) return state.sessions.get(c) ?? (() => { throw missing("checkout.session", c); })();
+    if (method === "GET" && path === "/v1/checkout/sessions") return listCheckoutSessions(params);
+    if (a === "checkout" && b === "sessions" && c) {
+      const session = state.sessions.get(c) ?? (() => { throw missing("checkout.session", c, "session"); })();
+      if (method === "GET" && parts.length === 3) return session;
+      if (method === "POST" && parts[3] === "expire" && parts.length === 4) {
+        if (session.status !== "open") throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".`);
+        state.expireCheckoutSession(session);
+        return session;
+      }
+    }
     if (method === "GET" && path === "/v1/subscriptions") return listSubscriptions(params);
     if (a === "subscriptions" && b && !c) {
       const subscription = subscriptionOf(b);
       if (method === "GET") return subscription;
       if (method === "POST") return updateSubscription(subscription, form);
-      if (method === "DELETE") {
-        if (subscription.status === "canceled") throw invalid(`A canceled subscription can only update its cancellation_details and metadata.`);
-        state.cancelNow(subscription);
-        return subscription;
-      }
+      if (method === "DELETE") return cancelSubscription(subscription, form);
     }
     if (method === "GET" && path === "/v1/invoices") return listInvoices(params);
     if (method === "GET" && path === "/v1/invoices/upcoming") return upcoming(params);
     if (method === "GET" && a === "invoices" && b && !c) return state.invoices.get(b) ?? (() => { throw missing("invoice", b); })();
     if (method === "POST" && path === "/v1/billing_portal/sessions") return createPortalSession(form);
+    if (method === "POST" && path === "/v1/billing_portal/configurations") {
+      const configuration = portalConfiguration(form, state.now(), (id) => state.prices.has(id), metadataOf(form));
+      state.portalConfigurations.set(configuration.id, configuration);
+      return configuration;
+    }
+    if (method === "GET" && path === "/v1/billing_portal/configurations") {
+      const active = params.get("active");
+      const all = [...state.portalConfigurations.values()].filter((x) => active === null || String(x.active) === active);
+      const limit = limitOf(params);
+      return listObject("/v1/billing_portal/configurations", all.slice(0, limit), all.length > limit);
+    }
+    if (method === "GET" && a === "billing_portal" && b === "configurations" && c && parts.length === 3) {
+      return state.portalConfigurations.get(c) ?? (() => { throw missing("billing_portal.configuration", c, "configuration"); })();
+    }
+    if (method === "POST" && path === "/v1/refunds") {
+      return state.refunds.create({ charge: text(form, "charge"), paymentIntent: text(form, "payment_intent"), amount: text(form, "amount"), reason: text(form, "reason"), metadata: metadataOf(form) });
+    }
+    if (method === "GET" && path === "/v1/refunds") return state.refunds.list(params, limitOf(params));
     if (method === "GET" && a === "events" && b && !c) return state.events.get(b) ?? (() => { throw missing("event", b); })();
     throw new StripeError(404, { message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`, type: "invalid_request_error" });
   }
@@ -107,6 +133,30 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     const quantity = text(first, "quantity") ?? "1";
     if (quantity !== "1") throw invalid("Only a quantity of 1 is supported.", "line_items[0][quantity]");
     return state.createCheckoutSession({ customer: customer.id, price, successUrl, cancelUrl: text(form, "cancel_url") ?? null, clientReferenceId: text(form, "client_reference_id") ?? null, metadata: metadataOf(form) });
+  }
+
+  function listCheckoutSessions(params: URLSearchParams): unknown {
+    const status = params.get("status");
+    if (status !== null && !["complete", "expired", "open"].includes(status)) throw invalid("Invalid status: must be one of complete, expired, or open", "status");
+    const [customer, subscription] = [params.get("customer"), params.get("subscription")];
+    const all = [...state.sessions.values()].filter((x) => (!customer || x.customer === customer) && (!status || x.status === status) && (!subscription || x.subscription === subscription));
+    all.sort((x, y) => (y.created as number) - (x.created as number));
+    const limit = limitOf(params);
+    return listObject("/v1/checkout/sessions", all.slice(0, limit), all.length > limit);
+  }
+
+  /** `DELETE /v1/subscriptions/{id}`: ends it now. Final invoices and proration credits are not emulated, and are refused rather than ignored. */
+  function cancelSubscription(subscription: Obj, form: Form): Obj {
+    if (subscription.status === "canceled") throw invalid("A canceled subscription can only update its cancellation_details and metadata.");
+    for (const name of ["invoice_now", "prorate"]) {
+      const value = text(form, name);
+      if (value !== undefined && value !== "true" && value !== "false") throw invalid(`Invalid boolean: ${value}`, name);
+      if (value === "true") throw invalid(`${name}=true is not available in this emulator.`, name);
+    }
+    const details = form.cancellation_details;
+    if (details !== undefined && (typeof details !== "object" || Array.isArray(details))) throw invalid("Invalid object", "cancellation_details");
+    state.cancelNow(subscription, { comment: details ? text(details, "comment") : undefined, feedback: details ? text(details, "feedback") : undefined });
+    return subscription;
   }
 
   function listSubscriptions(params: URLSearchParams): unknown {
@@ -144,7 +194,9 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   function listInvoices(params: URLSearchParams): unknown {
     const customer = params.get("customer");
     const subscription = params.get("subscription");
-    const all = [...state.invoices.values()].filter((i) => (!customer || i.customer === customer) && (!subscription || i.subscription === subscription));
+    const status = params.get("status");
+    if (status !== null && !["draft", "open", "paid", "uncollectible", "void"].includes(status)) throw invalid("Invalid status: must be one of draft, open, paid, uncollectible, or void", "status");
+    const all = [...state.invoices.values()].filter((i) => (!customer || i.customer === customer) && (!subscription || i.subscription === subscription) && (!status || i.status === status));
     all.sort((x, y) => (y.created as number) - (x.created as number));
     const limit = limitOf(params);
     return listObject("/v1/invoices", all.slice(0, limit), all.length > limit);
@@ -165,11 +217,13 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     const customerId = text(form, "customer");
     if (!customerId) throw invalid("Missing required param: customer.", "customer");
     customerOf(customerId);
+    const configuration = text(form, "configuration");
+    if (configuration !== undefined && !state.portalConfigurations.has(configuration)) throw missing("billing_portal.configuration", configuration, "configuration");
     const id = newId("bps");
     const session: Obj = {
       id,
       object: "billing_portal.session",
-      configuration: "bpc_emulated_default",
+      configuration: configuration ?? "bpc_emulated_default",
       created: state.now(),
       customer: customerId,
       flow: null,
@@ -184,6 +238,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   }
 
   const admin = adminRoutes(state, deliveries, calls);
+  const idempotent = new IdempotentRequests();
   const hosted = hostedPages(state);
 
   const server = createServer((req, res) => {
@@ -203,11 +258,28 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
             throw new StripeError(401, { message: key ? `Invalid API Key provided: ${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${key.slice(-4)}` : "You did not provide an API key.", type: "invalid_request_error" });
           }
           calls.push({ method, path: url.pathname });
-          const form = method === "GET" || method === "DELETE" ? parseForm(url.search.slice(1)) : parseForm(await readBody(req));
-          const body = await api(method, url.pathname, url.searchParams, form);
-          options.onAnswer?.({ method, path: url.pathname, status: 200, body });
-          sendJson(res, 200, body);
-          options.log?.(`${method} ${url.pathname} 200`);
+          const raw = method === "GET" || method === "DELETE" ? url.search.slice(1) : await readBody(req);
+          const idempotencyKey = method === "POST" ? req.headers["idempotency-key"] : undefined;
+          if (typeof idempotencyKey === "string") {
+            const replayed = idempotent.replay(idempotencyKey, url.pathname, raw);
+            if (replayed) {
+              sendJson(res, replayed.status, replayed.answer, { "idempotent-replayed": "true" });
+              options.log?.(`${method} ${url.pathname} ${replayed.status} (replayed)`);
+              return;
+            }
+          }
+          let status = 200;
+          let body: unknown;
+          try {
+            body = await api(method, url.pathname, url.searchParams, parseForm(raw));
+          } catch (error) {
+            if (!(error instanceof StripeError)) throw error;
+            [status, body] = [error.status, { error: error.body }];
+          }
+          if (typeof idempotencyKey === "string") idempotent.keep(idempotencyKey, url.pathname, raw, status, body);
+          options.onAnswer?.({ method, path: url.pathname, status, body });
+          sendJson(res, status, body);
+          options.log?.(`${method} ${url.pathname} ${status}`);
           return;
         }
         if (await hosted(req, res, url)) return;

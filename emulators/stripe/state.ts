@@ -2,6 +2,7 @@
 // on a clock tests can move. Money moves as Stripe's test cards say it does.
 import { addMonths, customerObject, newId, priceObject, type Obj, type PriceSeed } from "./model";
 import { checkoutSessionObject, invoiceObject, subscriptionItemObject, subscriptionObject, type InvoiceLine } from "./objects";
+import { Refunds } from "./refunds";
 
 /** Stripe's documented test cards (https://docs.stripe.com/testing). */
 export const TEST_CARDS = {
@@ -36,6 +37,8 @@ export class StripeState {
   readonly invoices = new Map<string, Obj>();
   readonly events = new Map<string, Obj>();
   readonly portalSessions = new Map<string, Obj>();
+  readonly portalConfigurations = new Map<string, Obj>();
+  readonly refunds = new Refunds(() => this.now());
   /** Cards by payment method id; their numbers never leave the emulator. */
   private readonly cards = new Map<string, Card>();
   /** Downgrades a subscription takes at its period's end (as a portal schedule does). */
@@ -85,6 +88,12 @@ export class StripeState {
     this.sessions.set(id, session);
     this.sessionPrices.set(id, input.price.id);
     return session;
+  }
+
+  /** `POST /v1/checkout/sessions/{id}/expire`: an open session can no longer be paid. */
+  expireCheckoutSession(session: Obj): void {
+    Object.assign(session, { status: "expired", url: null });
+    this.event("checkout.session.expired", session);
   }
 
   priceOfSession(sessionId: string): Obj {
@@ -154,7 +163,7 @@ export class StripeState {
     this.event("invoice.created", invoice);
     this.event("invoice.finalized", invoice);
     this.markPaid(invoice);
-    Object.assign(session, { status: "complete", payment_status: "paid", subscription: subscription.id, invoice: invoice.id, customer_details: { address: null, email: this.customers.get(customerId)!.email, name: null, phone: null, tax_exempt: "none", tax_ids: [] } });
+    Object.assign(session, { status: "complete", url: null, payment_status: "paid", subscription: subscription.id, invoice: invoice.id, customer_details: { address: null, email: this.customers.get(customerId)!.email, name: null, phone: null, tax_exempt: "none", tax_ids: [] } });
     this.event("customer.subscription.created", subscription);
     this.event("invoice.paid", invoice);
     this.event("invoice.payment_succeeded", invoice);
@@ -194,6 +203,10 @@ export class StripeState {
 
   private markPaid(invoice: Obj): void {
     const now = this.now();
+    if ((invoice.amount_due as number) > 0) {
+      const { charge, paymentIntent } = this.refunds.charge(invoice.amount_due as number, invoice.currency as string);
+      Object.assign(invoice, { charge, payment_intent: paymentIntent });
+    }
     Object.assign(invoice, { status: "paid", paid: true, attempted: true, attempt_count: (invoice.attempt_count as number) + 1, amount_paid: invoice.amount_due, amount_remaining: 0, next_payment_attempt: null });
     (invoice.status_transitions as Record<string, unknown>).paid_at = now;
   }
@@ -359,9 +372,9 @@ export class StripeState {
     this.event("customer.subscription.updated", subscription, previous);
   }
 
-  cancelNow(subscription: Obj): void {
+  cancelNow(subscription: Obj, details: { comment?: string; feedback?: string } = {}): void {
     const now = this.now();
-    Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancellation_details: { comment: null, feedback: null, reason: "cancellation_requested" } });
+    Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancellation_details: { comment: details.comment ?? null, feedback: details.feedback ?? null, reason: "cancellation_requested" } });
     this.stopRetries(subscription);
     this.event("customer.subscription.deleted", subscription);
   }

@@ -219,4 +219,47 @@ describe("emulators/stripe", () => {
     const wrongKey = new Stripe("sk_test_wrong", { host: "127.0.0.1", port: emulator.port, protocol: "http", maxNetworkRetries: 0 });
     await expect(wrongKey.customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });
+
+  it("lists and expires Checkout sessions, refunds a paid invoice's charge, cancels with a comment, keeps portal configurations, replays idempotent requests", async () => {
+    const customer = await stripe.customers.create({ email: "tabs@example.com" });
+    const open = (price: string) => stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, line_items: [{ price, quantity: 1 }], success_url: "http://app.test/done" });
+    const [first, second] = [await open(TEST_PRICES[2]!.id), await open(TEST_PRICES[0]!.id)];
+    expect((await stripe.checkout.sessions.list({ customer: customer.id, status: "open" })).data.map((x) => x.id).sort()).toEqual([first.id, second.id].sort());
+    const expired = await stripe.checkout.sessions.expire(first.id);
+    expect([expired.status, expired.url]).toEqual(["expired", null]);
+    await expect(stripe.checkout.sessions.expire(first.id)).rejects.toMatchObject({ statusCode: 400 });
+    expect(await (await payCheckout(first.url!, "4242424242424242")).text()).toContain("no longer active");
+    expect((await payCheckout(second.url!, "4242424242424242")).status).toBe(303);
+    expect((await stripe.checkout.sessions.list({ customer: customer.id, status: "open" })).data).toEqual([]);
+    await expect(stripe.checkout.sessions.list({ customer: customer.id, status: "paid" as never })).rejects.toMatchObject({ statusCode: 400, param: "status" });
+
+    const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;
+    const [invoice] = (await stripe.invoices.list({ subscription: subscription!.id, status: "paid" })).data;
+    expect([invoice!.charge, invoice!.payment_intent]).toEqual([expect.stringMatching(/^ch_/), expect.stringMatching(/^pi_/)]);
+    await expect(stripe.subscriptions.cancel(subscription!.id, { prorate: true })).rejects.toMatchObject({ statusCode: 400, param: "prorate" });
+    const canceled = await stripe.subscriptions.cancel(subscription!.id, { cancellation_details: { comment: "duplicate" } });
+    expect([canceled.status, canceled.cancellation_details?.comment]).toEqual(["canceled", "duplicate"]);
+    const refund = await stripe.refunds.create({ charge: invoice!.charge as string, amount: 500, reason: "duplicate" }, { idempotencyKey: "refund-once" });
+    expect([refund.amount, refund.status, refund.payment_intent]).toEqual([500, "succeeded", invoice!.payment_intent]);
+    // The same key and parameters replay the first answer; other parameters are refused.
+    expect((await stripe.refunds.create({ charge: invoice!.charge as string, amount: 500, reason: "duplicate" }, { idempotencyKey: "refund-once" })).id).toBe(refund.id);
+    await expect(stripe.refunds.create({ charge: invoice!.charge as string, amount: 100 }, { idempotencyKey: "refund-once" })).rejects.toMatchObject({ statusCode: 400, type: "StripeIdempotencyError" });
+    await expect(stripe.refunds.create({ payment_intent: invoice!.payment_intent as string, amount: 401 })).rejects.toMatchObject({ statusCode: 400, param: "amount" });
+    expect((await stripe.refunds.create({ payment_intent: invoice!.payment_intent as string })).amount).toBe(400);
+    await expect(stripe.refunds.create({ charge: invoice!.charge as string })).rejects.toMatchObject({ statusCode: 400, code: "charge_already_refunded" });
+    expect((await stripe.refunds.list({ charge: invoice!.charge as string })).data.map((r) => r.amount).sort()).toEqual([400, 500]);
+
+    const configuration = await stripe.billingPortal.configurations.create({
+      business_profile: { headline: "Plans" },
+      features: { subscription_update: { enabled: true, default_allowed_updates: ["price"], products: [{ product: "prod_starter", prices: [TEST_PRICES[0]!.id] }], proration_behavior: "always_invoice" } },
+      metadata: { mark: "one" },
+    });
+    expect(configuration.features.subscription_update).toMatchObject({ enabled: true, proration_behavior: "always_invoice" });
+    expect((await stripe.billingPortal.configurations.list({ active: true })).data.map((c) => c.id)).toContain(configuration.id);
+    expect((await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: configuration.id })).configuration).toBe(configuration.id);
+    await expect(stripe.billingPortal.sessions.create({ customer: customer.id, configuration: "bpc_missing" })).rejects.toMatchObject({ statusCode: 404 });
+    await settle();
+    expect(eventsOf(customer.id).map((e) => e.type)).toContain("checkout.session.expired");
+    for (const event of eventsOf(customer.id)) expect(validateEvent(event as never)).toEqual([]);
+  });
 });

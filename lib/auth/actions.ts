@@ -1,6 +1,7 @@
 // The one wrapper for dashboard server actions: signs in, validates with zod, and returns
 // `{ error }` instead of throwing, so forms can show the message.
 import { headers } from "next/headers";
+import { notFound } from "next/navigation";
 import type { z } from "zod";
 import { ApiError } from "@/lib/errors";
 import { newRequestId, requestIdOf } from "@/lib/http/request-id";
@@ -29,11 +30,35 @@ async function actionContext(input: unknown): Promise<RequestContext> {
   return { req_id: h ? requestIdOf(h) : newRequestId(), route, ...(sheet ? { sheet } : {}) };
 }
 
+const kindOf = (input: unknown) => (input === null ? "null" : Array.isArray(input) ? "array" : typeof input === "object" ? (input.constructor?.name ?? "object") : typeof input);
+
+/**
+ * Input no page of this site sends (a forged or broken request): one warning line and a 404
+ * answer (Next.js answers an action's `notFound()` with its status), never a 500 with a stack.
+ */
+export function refuseMalformedInput(action: string, input: unknown): never {
+  log.warn({ action, input: kindOf(input) }, "dashboard action: malformed input refused");
+  notFound();
+}
+
+/**
+ * The one wrapper for form actions (`<form action>`, `useActionState`): the form's fields reach
+ * `fn`, anything else is refused as above before `fn` runs.
+ */
+export function formAction<S, R>(name: string, fn: (before: S, form: FormData) => Promise<R>) {
+  return async (before: S, form: unknown): Promise<R> => {
+    if (!(form instanceof FormData)) refuseMalformedInput(name, form);
+    return fn(before, form);
+  };
+}
+
 export function sessionAction<S extends z.ZodType, T>(schema: S, fn: (input: z.infer<S>, user: SessionUser) => Promise<T>) {
   return async (input: unknown): Promise<ActionResult<T>> => inRequest(await actionContext(input), () => runAction(schema, fn, input));
 }
 
 async function runAction<S extends z.ZodType, T>(schema: S, fn: (input: z.infer<S>, user: SessionUser) => Promise<T>, input: unknown): Promise<ActionResult<T>> {
+  // Every action's input is an object of fields: anything else is not from its page.
+  if (!input || typeof input !== "object" || Array.isArray(input)) refuseMalformedInput("session action", input);
   const user = await currentUser();
   if (!user) return { ok: false, error: "Your session has ended. Sign in again." };
   const parsed = schema.safeParse(input);

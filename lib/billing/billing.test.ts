@@ -12,12 +12,13 @@ import { setDatabase, type DatabaseHandle } from "@/db/client";
 import { getBillingAccount } from "@/db/queries/billing";
 import { createUser, getUserById } from "@/db/queries/users";
 import type { StripeEmulator } from "@/emulators/stripe/server";
-import { payCheckout, startTestStripe, TEST_PRICES, TEST_SECRET_KEY } from "@/emulators/stripe/test-support";
+import { clientFor, payCheckout, startTestStripe, TEST_PRICES, TEST_SECRET_KEY } from "@/emulators/stripe/test-support";
 import { signatureHeader } from "@/emulators/stripe/webhooks";
 import { accountLimits } from "@/lib/limits/accounts";
 import { freshPglite } from "@/testing/databases";
 import { POST } from "@/app/api/stripe/webhook/route";
 import { openPortal, startCheckout } from "./checkout";
+import { DUPLICATE_MARK, unusedShare } from "./duplicates";
 
 const SECRET = "whsec_billing_test";
 interface Delivery { body: string; signature: string; type: string; id: string }
@@ -198,5 +199,68 @@ describe("billing through Stripe", () => {
     await expect(startCheckout({ id: user.id, email: user.email }, "constructor")).rejects.toMatchObject({ code: "validation_error" });
     expect(await openPortal({ id: user.id })).toMatch(/\/p\/session\/bps_/);
     expect([...emulator.state.customers.values()].filter((c) => (c.metadata as Record<string, string>).account_id === user.id)).toHaveLength(1);
+  });
+
+  it("two Checkout sessions opened before either is paid: opening the second expires the first, which can no longer be paid", async () => {
+    const user = await createUser({ email: `tabs-${Math.random()}@example.com` });
+    const first = await startCheckout({ id: user.id, email: user.email }, "business");
+    const second = await startCheckout({ id: user.id, email: user.email }, "starter");
+    const late = await payCheckout(first, "4242424242424242");
+    expect(late.status).not.toBe(303);
+    expect(await late.text()).toContain("no longer active");
+    expect((await payCheckout(second, "4242424242424242")).status).toBe(303);
+    const customer = (await getBillingAccount({ userId: user.id }))!.stripeCustomerId;
+    expect([...emulator.state.subscriptions.values()].filter((x) => x.customer === customer)).toHaveLength(1);
+  });
+
+  it("a second paid subscription is canceled and refunded its unused part; the plan stays on the first, once however often events come", async () => {
+    const user = await createUser({ email: `twice-${Math.random()}@example.com` });
+    const from = deliveries.length;
+    const business = await startCheckout({ id: user.id, email: user.email }, "business");
+    const customer = (await getBillingAccount({ userId: user.id }))!.stripeCustomerId;
+    // A session opened another way (before this version, or by a tab racing the expiry).
+    const stripe = clientFor(emulator);
+    const other = await stripe.checkout.sessions.create({ mode: "subscription", customer, line_items: [{ price: TEST_PRICES[0]!.id, quantity: 1 }], success_url: "http://localhost/done" });
+    expect((await payCheckout(business, "4242424242424242")).status).toBe(303);
+    expect((await payCheckout(other.url!, "4242424242424242")).status).toBe(303);
+    for (const e of await deliveredSince(from)) expect((await send(e)).status).toBe(200);
+    expect(await planOf(user.id)).toBe("business");
+    const subs = (await stripe.subscriptions.list({ customer, status: "all" })).data;
+    const kept = subs.find((x) => x.status === "active")!;
+    const dropped = subs.find((x) => x.status === "canceled")!;
+    expect([subs.length, kept.items.data[0]!.price.id, dropped.cancellation_details?.comment]).toEqual([2, TEST_PRICES[2]!.id, `${DUPLICATE_MARK}${kept.id}`]);
+    const invoice = await stripe.invoices.retrieve(dropped.latest_invoice as string);
+    const refunds = (await stripe.refunds.list({ charge: invoice.charge as string })).data;
+    expect(refunds.map((r) => [r.amount, r.reason])).toEqual([[unusedShare(900, { start: dropped.current_period_start, end: dropped.current_period_end }, dropped.canceled_at!), "duplicate"]]);
+    expect(refunds[0]!.amount).toBeGreaterThan(890);
+    // The cancellation's own events, and any later one, refund nothing more.
+    const after = (await deliveredSince(from)).filter((e) => e.type === "customer.subscription.deleted");
+    expect(after).toHaveLength(1);
+    expect((await send(after[0]!)).status).toBe(200);
+    expect((await stripe.refunds.list({ charge: invoice.charge as string })).data).toHaveLength(1);
+    const billing = (await getBillingAccount({ userId: user.id }))!;
+    expect([billing.subscriptionId, billing.priceId, billing.status, await planOf(user.id)]).toEqual([kept.id, TEST_PRICES[2]!.id, "active", "business"]);
+  });
+
+  it("an upgrade in the portal while the card fails gives nothing until it is paid; the portal is the service's configuration", async () => {
+    const { user, events } = await subscribedAccount();
+    for (const e of events) await send(e);
+    const billing = (await getBillingAccount({ userId: user.id }))!;
+    const portal = await openPortal({ id: user.id });
+    const configuration = emulator.state.portalConfigurations.get(emulator.state.portalSessions.get(portal.split("/").pop()!)!.configuration as string)!;
+    expect(configuration.features).toMatchObject({ subscription_update: { enabled: true, proration_behavior: "always_invoice", products: TEST_PRICES.map((p) => ({ product: p.product, prices: [p.id] })) } });
+    await fetch(`${emulator.url}/__admin/fail_payments`, { method: "POST", body: JSON.stringify({ customer: billing.stripeCustomerId }) });
+    let from = deliveries.length;
+    const form = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" } };
+    expect(await (await fetch(`${portal}/update`, { ...form, body: `price=${TEST_PRICES[2]!.id}` })).text()).toContain("Plan upgraded.");
+    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId))) await send(e);
+    const pastDue = (await getBillingAccount({ userId: user.id }))!;
+    expect([pastDue.status, pastDue.priceId, await planOf(user.id), (await accountLimits(user.id)).plan]).toEqual(["past_due", TEST_PRICES[2]!.id, "starter", "starter"]);
+    // A working card, and Stripe's retry pays the upgrade: Business from then on.
+    await fetch(`${portal}/card`, { ...form, body: "cardNumber=4242424242424242" });
+    from = deliveries.length;
+    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 3 * 86_400 }) });
+    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId))) await send(e);
+    expect([(await getBillingAccount({ userId: user.id }))!.status, await planOf(user.id)]).toEqual(["active", "business"]);
   });
 });

@@ -19,6 +19,11 @@ export function stripeFor(billing: StripeBilling): Stripe {
   return client;
 }
 
+/** An error of Stripe's client (Stripe refused, failed or could not be reached), not of this service. */
+export function isStripeError(err: unknown): boolean {
+  return err instanceof Stripe.errors.StripeError;
+}
+
 /** Billing's settings, or a clear refusal when no payment is configured. */
 export function stripeBilling(): StripeBilling {
   const billing = config().billing;

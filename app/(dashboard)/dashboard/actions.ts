@@ -4,7 +4,7 @@ import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getSheetForUser, setSheetSettings } from "@/db/queries/sheets";
-import { sessionAction } from "@/lib/auth/actions";
+import { formAction, sessionAction } from "@/lib/auth/actions";
 import { currentUser } from "@/lib/auth/session";
 import { changePlan } from "@/lib/limits/accounts";
 import { isPlanId } from "@/lib/plans";
@@ -124,7 +124,7 @@ export type PlanChange = { ok: true; plan: string } | { ok: false; error: string
  * follow within the account cache's 30 s. A plan the service does not sell (a forged form)
  * changes nothing and says so; with billing on, plans change only through Stripe.
  */
-export async function changePlanAction(_before: PlanChange, form: FormData): Promise<PlanChange> {
+export const changePlanAction = formAction("change plan", async (_before: PlanChange, form: FormData): Promise<PlanChange> => {
   const user = await currentUser();
   if (!user) return { ok: false, error: "Your session has ended: sign in again to change the plan." };
   if (config().billing.enabled) return { ok: false, error: "Plans are paid for through Stripe here: use the upgrade buttons or Manage billing." };
@@ -133,7 +133,7 @@ export async function changePlanAction(_before: PlanChange, form: FormData): Pro
   await changePlan(user.id, plan);
   revalidatePath("/dashboard", "layout");
   return { ok: true, plan };
-}
+});
 
 /** The new key has been shown: it must not be shown again. */
 export async function dismissNewKeyAction(): Promise<void> {

@@ -26,7 +26,7 @@ export async function BillingPanel({ billing, userId }: { billing: StripeBilling
       </ul>
       {account?.status === "past_due" && (
         <p role="alert" data-testid="billing-past-due" className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-          Your last payment failed. Stripe is trying again over the next days and your plan stays as it is meanwhile; update your card
+          Your last payment failed. Stripe is trying again over the next days and the plan last paid for stays meanwhile (an unpaid upgrade applies once it is paid); update your card
           with Manage billing. If every retry fails, the account returns to Free Trial: your keys keep working within its limits.
         </p>
       )}
