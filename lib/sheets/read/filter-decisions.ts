@@ -1,9 +1,9 @@
 // Filter decisions: per distinct value of a condition's column, whether a cell holding it matches,
 // kept with the tab's copy. What deciding costs is known before it starts (a unit per distinct
-// value, and per character for `~` and `~=`, once per pattern), so a request can be refused
+// value, and for `~` and `~=` per character and per part between stars, once per pattern), so a request can be refused
 // before the work, and a read decides in slices that give the event loop back between them.
 import { comparableTarget, equalsByValue } from "@/lib/sheets/values/cell-values";
-import { likePattern } from "@/lib/sheets/values/like";
+import { likePattern, likeSegments } from "@/lib/sheets/values/like";
 import { finder } from "@/lib/sheets/values/text-search";
 import type { TabData } from "@/lib/sheets/values/rows";
 import { columnIndex, comparer, inRange, type ColumnIndex, type Condition, type RangeOp } from "./tab-index";
@@ -33,9 +33,14 @@ export function decisionWork(data: TabData, condition: Condition): number {
   const c = columnIndex(data, condition.column);
   if (c.decisions.has(keyOf(condition))) return 0;
   const valueChars = condition.values.reduce((n, v) => n + v.length, 0);
-  if (!textual(condition)) return c.distinct.length + valueChars;
-  return condition.values.length * (charsOf(c) + c.distinct.length) + valueChars;
+  if (!textual(condition)) return c.distinct.length * PER_VALUE + valueChars;
+  return condition.values.reduce((n, v) => n + charsOf(c) + c.distinct.length * perValue(condition.op, v), valueChars);
 }
+
+/** Units a test of one value costs besides the characters it reads (a call costs about 8 of those). */
+const PER_VALUE = 8;
+/** Per value and pattern: a test, and one per part between stars of a `~=` pattern. */
+const perValue = (op: Condition["op"], value: string) => PER_VALUE * (op === "~=" ? likeSegments(value).length : 1);
 
 /** Whether the distinct value `d` matches; `folded(d)` is its case-folded text. */
 function testerOf(data: TabData, c: ColumnIndex, { op, values }: Condition, folded: (d: number) => string): (d: number) => boolean {
@@ -86,22 +91,33 @@ export function decisions(data: TabData, condition: Condition): Decided {
   return keep(c, condition, match);
 }
 
-/** The same, deciding about `slice` work units at a time and awaiting `pause()` between slices. */
-export async function decisionsInSlices(data: TabData, condition: Condition, slice: number, pause: () => Promise<unknown>): Promise<Decided> {
+/** Work done since the last pause, shared by the conditions of one request. */
+export interface Pacer {
+  units: number;
+  slice: number;
+  pause: () => Promise<unknown>;
+}
+
+/** The same, awaiting `pacer.pause()` each time about `pacer.slice` work units were done. */
+export async function decisionsInSlices(data: TabData, condition: Condition, pacer: Pacer): Promise<Decided> {
   const c = columnIndex(data, condition.column);
   const kept = c.decisions.get(keyOf(condition));
   if (kept) return { ids: c.ids, match: kept };
   const { folded, done } = folding(c, condition);
-  const test = testerOf(data, c, condition, folded);
-  const perChar = textual(condition) ? condition.values.length : 0;
+  // A `~=` list tests its patterns one at a time: one long cell against many of them is long work.
+  const parts = condition.op === "~=" ? condition.values.map((v) => ({ ...condition, values: [v] })) : [condition];
+  const tests = parts.map((part) => testerOf(data, c, part, folded));
+  const perDistinct = parts.map((part) => (textual(part) ? perValue(part.op, part.values[0]!) : PER_VALUE));
+  const perChar = textual(condition) ? 1 : 0;
   const match = new Uint8Array(c.distinct.length);
-  let units = 0;
   for (let d = 0; d < match.length; d++) {
-    match[d] = test(d) ? 1 : 0;
-    units += 1 + perChar * c.distinct[d]!.length;
-    if (units >= slice) {
-      units = 0;
-      await pause();
+    for (let t = 0; t < tests.length && !match[d]; t++) {
+      match[d] = tests[t]!(d) ? 1 : 0;
+      pacer.units += perDistinct[t]! + perChar * c.distinct[d]!.length;
+      if (pacer.units >= pacer.slice) {
+        pacer.units = 0;
+        await pacer.pause();
+      }
     }
   }
   done();
