@@ -60,15 +60,15 @@ async function main() {
   // As Google sends a tab: text parsed from JSON (flat strings, as a cache holds them).
   const tabOf = (cell: (i: number) => string): TabData => parseTabValues("Big", JSON.parse(JSON.stringify([["id", "t"], ...Array.from({ length: 100_000 }, (_, i) => [String(i + 1), cell(i)])])) as string[][], model);
   const short = (i: number) => `row-${String(i).padStart(7, "0")}-x`;
-  const long = (i: number) => `${"a".repeat(490)}${String(i).padStart(10, "0")}`;
+  const long = (i: number) => `${"a".repeat(390)}${String(i).padStart(10, "0")}`;
   const stars = `*${"0*".repeat(31)}`;
   // Each ends as the cells do, so every part between the stars is looked for.
-  const needle = `${"a".repeat(300)}b${"a".repeat(150)}`;
+  const needle = `${"a".repeat(250)}b${"a".repeat(100)}`;
   // Each: its tab, and its conditions given how many (the most the budget lets through is used).
   const cases: { name: string; cell: (i: number) => string; query: (n: number) => string; max: number }[] = [
     { name: "`~=` of 32 stars, short cells, as many alternatives as the budget lets through", cell: short, query: (n) => `filter=${encodeURIComponent(`t~=${Array.from({ length: n }, (_, k) => `${stars}${k}-x`).join("|")}`)}`, max: 500 },
-    { name: "`~=` with a 452-character part between stars, 500-character cells", cell: long, query: (n) => `filter=${encodeURIComponent(`t~=${Array.from({ length: n }, (_, k) => `*${needle}${k}*`).join("|")}`)}`, max: 50 },
-    { name: "`~` of 1,000 characters, 500-character cells", cell: long, query: (n) => `filter=${encodeURIComponent(Array.from({ length: n }, (_, k) => `t~${"a".repeat(999)}${k}`).join(","))}`, max: 50 },
+    { name: "`~=` with a 352-character part between stars, 400-character cells", cell: long, query: (n) => `filter=${encodeURIComponent(`t~=${Array.from({ length: n }, (_, k) => `*${needle}${k}*`).join("|")}`)}`, max: 50 },
+    { name: "`~` of 1,000 characters, 400-character cells", cell: long, query: (n) => `filter=${encodeURIComponent(Array.from({ length: n }, (_, k) => `t~${"a".repeat(999)}${k}`).join(","))}`, max: 50 },
     { name: "`~` conditions, short cells, up to the condition limit", cell: short, query: (n) => `filter=${encodeURIComponent(Array.from({ length: n }, (_, k) => `t~-${k}-`).join(","))}`, max: 100 },
   ];
 
