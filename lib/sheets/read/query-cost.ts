@@ -13,7 +13,7 @@ export const MAX_STARS = 32;
 export const MAX_CONDITIONS = 100;
 /** A few hundred ms of CPU at worst (bench/filter-worst.ts), given back to others in slices. */
 export const WORK_BUDGET = 50_000_000;
-/** Work decided between two turns of the event loop: 10-40 ms at worst (bench/filter-worst.ts). */
+/** Work decided between two turns of the event loop: 20-50 ms at worst (bench/filter-worst.ts). */
 export const SLICE_UNITS = 2_000_000;
 
 const bad = (message: string) => new ApiError("validation_error", message);
