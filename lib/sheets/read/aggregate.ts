@@ -9,7 +9,8 @@ import { typedValue, type JsonValue } from "@/lib/sheets/values/cell-values";
 import { filterMask, knows, listed, parseBoolean, parseListQuery, queryColumns, splitEscaped, type ListQuery } from "./query";
 import { checkParams } from "./query-params";
 import type { TabData } from "@/lib/sheets/values/rows";
-import { columnIndex, columnValues, sortOrder, type ColumnValues } from "./tab-index";
+import type { Decided } from "./filter-decisions";
+import { columnIndex, columnValues, sortOrder, type ColumnValues, type Condition } from "./tab-index";
 
 export const FUNCTIONS = ["sum", "avg", "min", "max"] as const;
 type Fn = (typeof FUNCTIONS)[number];
@@ -76,9 +77,9 @@ export function parseDistinct(params: URLSearchParams, data: TabData | null): Ag
 /** The filters `_aggregate` and `_distinct` take (`filter`, `or`), as a list query's parameters. */
 export const filtersOf = (params: URLSearchParams) => new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or"));
 
-/** `filters`: the query's `filter` and `or`, parsed (as `parseListQuery(filtersOf(params), ...)`). */
-export function aggregate(data: TabData, q: AggregateQuery, filters: Pick<ListQuery, "filters" | "anyOf">): { groups: Group[]; total: number; rows: number } {
-  const matched = filterMask(data, filters);
+/** `filters`: the query's `filter` and `or`, parsed (as `parseListQuery(filtersOf(params), ...)`); `decided`: their decisions (decideAll). */
+export function aggregate(data: TabData, q: AggregateQuery, filters: Pick<ListQuery, "filters" | "anyOf">, decided?: Map<Condition, Decided>): { groups: Group[]; total: number; rows: number } {
+  const matched = filterMask(data, filters, decided);
   // Groups by each key column's distinct values, from the tab's indexes (kept with its copy).
   const keys = q.groupBy.map((column) => columnValues(data, column));
   const order = q.groupBy.length ? sortOrder(data, q.groupBy.map((column) => ({ column, order: "asc" as const }))) : undefined;

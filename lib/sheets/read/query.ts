@@ -5,7 +5,9 @@ import { ApiError, quoted } from "@/lib/errors";
 import { checkSingle } from "@/lib/http/query-params";
 import { checkParams } from "./query-params";
 import type { TabData, TabRow } from "@/lib/sheets/values/rows";
-import { columnIndex, decisions, isRange, positionsOf, rankRange, sortOrder, type Condition, type Operator, type SortKey } from "./tab-index";
+import type { Decided } from "./filter-decisions";
+import { checkConditionCount, checkPattern, checkWork, decidedOf } from "./query-cost";
+import { columnIndex, isRange, positionsOf, rankRange, sortOrder, type Condition, type Operator, type SortKey } from "./tab-index";
 
 export type { Condition, Operator, SortKey } from "./tab-index";
 
@@ -95,6 +97,7 @@ function parseCondition(text: string, columns: Columns): Condition {
   if (!knows(columns, column)) throw bad(`Unknown filter column ${quoted(column)}. Columns: ${listed(columns)}.`);
   const rest = text.slice(at + op.length);
   const values = ALTERNATIVES.has(op) ? splitEscaped(rest, "|") : [splitEscaped(rest, "|").join("|")];
+  checkPattern(op, values);
   return { column, op, values };
 }
 
@@ -109,6 +112,7 @@ export function parseListQuery(params: URLSearchParams, columns: Columns, { maxL
   // `filter` sent twice means both, as conditions joined by `,` do.
   const filters = params.getAll("filter").flatMap(conditions);
   const anyOf = params.getAll("or").map(conditions).filter((group) => group.length > 0);
+  checkConditionCount(filters.length + anyOf.flat().length);
   return { limit, offset, sort: first?.column, order: first?.order ?? (params.get("order") === "desc" ? "desc" : "asc"), filters, anyOf, thenBy, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
 }
 
@@ -149,9 +153,11 @@ export function queryColumns(data: TabData): string[] {
  * The rows a query keeps, in its order, paged, and how many match in all. Each condition is read
  * from its column's decisions per distinct value (tab-index.ts); a range filter on the first sort
  * column, or the narrowest range of an unsorted query, is the slice of the kept order it selects,
- * so only the rows in it are visited.
+ * so only the rows in it are visited. `decided`: the conditions' decisions (decideAll), else
+ * decided here, within the work budget.
  */
-export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total: number } {
+export function applyQuery(data: TabData, q: ListQuery, decided?: Map<Condition, Decided>): { rows: TabRow[]; total: number } {
+  if (!decided) checkWork(data, conditionsOf(q));
   const keys: SortKey[] = q.sort ? [{ column: q.sort, order: q.order }, ...(q.thenBy ?? [])] : [];
   const order = keys.length ? sortOrder(data, keys) : undefined;
   let visit: Uint32Array | undefined = order;
@@ -177,8 +183,9 @@ export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total
     const j = reversed ? start + end - 1 - k : k;
     return visit ? visit[j]! : j;
   };
-  const all = conditions.map((c) => decisions(data, c));
-  const groups = (q.anyOf ?? []).map((group) => group.map((c) => decisions(data, c)));
+  const decide = decidedOf(data, decided);
+  const all = conditions.map(decide);
+  const groups = (q.anyOf ?? []).map((group) => group.map(decide));
   const page: TabRow[] = [];
   if (!all.length && !groups.length) {
     // Nothing left to test: the page is a slice.
@@ -195,12 +202,15 @@ export function applyQuery(data: TabData, q: ListQuery): { rows: TabRow[]; total
   return { rows: page, total };
 }
 
-type Decided = ReturnType<typeof decisions>;
+/** Every condition of the query, `filter` and `or`. */
+export const conditionsOf = (q: Pick<ListQuery, "filters" | "anyOf">): Condition[] => [...q.filters, ...(q.anyOf ?? []).flat()];
 
 /** Per row, in sheet order: 1 when it passes the query's filters (`filter` and `or`). */
-export function filterMask(data: TabData, q: Pick<ListQuery, "filters" | "anyOf">): Uint8Array {
-  const all = q.filters.map((c) => decisions(data, c));
-  const groups = (q.anyOf ?? []).map((group) => group.map((c) => decisions(data, c)));
+export function filterMask(data: TabData, q: Pick<ListQuery, "filters" | "anyOf">, decided?: Map<Condition, Decided>): Uint8Array {
+  if (!decided) checkWork(data, conditionsOf(q));
+  const decide = decidedOf(data, decided);
+  const all = q.filters.map(decide);
+  const groups = (q.anyOf ?? []).map((group) => group.map(decide));
   const mask = new Uint8Array(data.rows.length);
   for (let i = 0; i < mask.length; i++) mask[i] = matches(all, groups, i) ? 1 : 0;
   return mask;

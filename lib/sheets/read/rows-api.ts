@@ -7,7 +7,8 @@ import { acceptedFormat, type ReadFormat } from "@/lib/http/negotiate";
 import { aggregate, filtersOf, parseAggregate, parseDistinct } from "./aggregate";
 import { csvStream } from "./csv";
 import { checkParams } from "./query-params";
-import { applyQuery, MAX_CSV_ROWS, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
+import { applyQuery, conditionsOf, MAX_CSV_ROWS, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
+import { decideAll } from "./query-cost";
 import { rowEtag, rowToJson } from "@/lib/sheets/values/rows";
 import { findRow } from "@/lib/sheets/read/tab-index";
 import { getSheetModel, refreshSheetModel } from "@/lib/sheets/read/schema";
@@ -132,7 +133,7 @@ export async function listRows(sheet: SheetRecord, tab: TabModel, version: numbe
 async function queryRows(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, params: URLSearchParams, options: ReadOptions, formulas: boolean) {
   const query = parseListQuery(params, queryColumns(read.data));
   const { data } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
-  const { rows, total } = applyQuery(data, query);
+  const { rows, total } = applyQuery(data, query, await decideAll(data, conditionsOf(query)));
   const view = { ...query, formulas: await formulasFor(sheet, read, formulas) };
   return { rows: rows.map((r) => rowToJson(data, r, view)), meta: { total, limit: query.limit, offset: query.offset, returned: rows.length } };
 }
@@ -166,7 +167,7 @@ export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number
   const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null, { maxLimit: MAX_CSV_ROWS }));
   const query = parseListQuery(params, queryColumns(read.data), { maxLimit: MAX_CSV_ROWS });
   const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
-  const { rows, total } = applyQuery(data, query);
+  const { rows, total } = applyQuery(data, query, await decideAll(data, conditionsOf(query)));
   const columns = [...(data.hasIdColumn ? [] : ["id"]), ...data.columns.map((c) => c.name).filter((name) => !query.select || name === "id" || query.select.includes(name))];
   const formulas = await formulasFor(sheet, read, asked);
   return {
@@ -217,6 +218,6 @@ export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: 
   const query = parse(read.data);
   const filters = parseListQuery(filtersOf(params), queryColumns(read.data));
   const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, { ...filters, typed: query.typed }, query.groupBy), options);
-  const result = aggregate(data, query, filters);
+  const result = aggregate(data, query, filters, await decideAll(data, conditionsOf(filters)));
   return { cache, readAt: data.readAt, query, ...result };
 }

@@ -8,8 +8,7 @@
 // values are numbers or dates (in the sheet's locale), else by text; empty values last in both
 // directions; later keys break ties, and rows equal on every key keep their sheet order. Orders
 // are counting sorts over the ranks of the distinct values, composed key by key (stable).
-import { comparableTarget, comparableValue, equalsByValue, isDateType, type ValueColumn } from "@/lib/sheets/values/cell-values";
-import { likePattern } from "@/lib/sheets/values/like";
+import { comparableTarget, comparableValue, isDateType, type ValueColumn } from "@/lib/sheets/values/cell-values";
 import type { TabData, TabRow } from "@/lib/sheets/values/rows";
 import { columnsOfRows, storedColumns, type StoredColumn } from "@/lib/sheets/values/tab-columns";
 
@@ -46,6 +45,8 @@ export interface ColumnIndex extends ColumnValues {
   /** True when every non-empty value has a number: the column sorts by value. */
   numeric: boolean;
   folded?: string[];
+  /** The characters of its distinct values (what a `~` or `~=` pattern reads). */
+  chars?: number;
   decisions: Map<string, Uint8Array>;
   ranking?: Ranking;
 }
@@ -223,7 +224,7 @@ export type RangeOp = ">" | ">=" | "<" | "<=";
 export const isRange = (op: Condition["op"]): op is RangeOp => op === ">" || op === ">=" || op === "<" || op === "<=";
 
 /** Compares a distinct value with a target: by number when both have one, else by text. */
-function comparer(c: ColumnIndex, target: string, targetNumber: number | undefined) {
+export function comparer(c: ColumnIndex, target: string, targetNumber: number | undefined) {
   return (d: number) => {
     const n = c.numbers[d]!;
     if (!Number.isNaN(n) && targetNumber !== undefined) return n - targetNumber;
@@ -232,56 +233,7 @@ function comparer(c: ColumnIndex, target: string, targetNumber: number | undefin
   };
 }
 
-const inRange = (op: RangeOp, diff: number) => (op === ">" ? diff > 0 : op === ">=" ? diff >= 0 : op === "<" ? diff < 0 : diff <= 0);
-
-/** Decisions kept per column: many for a column of few values, one for a column of 100,000. */
-const decisionsKept = (c: ColumnIndex) => Math.min(64, Math.max(1, Math.floor(0x40000 / Math.max(1, c.distinct.length))));
-
-/** Per distinct value of the condition's column: 1 when a cell holding it matches. */
-export function decisions(data: TabData, condition: Condition): { ids: Uint16Array | Uint32Array; match: Uint8Array } {
-  const c = columnIndex(data, condition.column);
-  // JSON, not joined text: a value holding the separator must not share a list's decisions.
-  const key = JSON.stringify([condition.op, condition.values]);
-  let match = c.decisions.get(key);
-  if (!match) {
-    match = decide(data, c, condition);
-    if (c.decisions.size >= decisionsKept(c)) c.decisions.delete(c.decisions.keys().next().value!);
-    c.decisions.set(key, match);
-  }
-  return { ids: c.ids, match };
-}
-
-function decide(data: TabData, c: ColumnIndex, { op, values }: Condition): Uint8Array {
-  const match = new Uint8Array(c.distinct.length);
-  const each = (test: (v: string, d: number) => boolean) => c.distinct.forEach((v, d) => (match[d] = test(v, d) ? 1 : 0));
-  switch (op) {
-    case "=":
-    case "!=": {
-      // As displayed, or for numbers and dates by value: price=24.5 matches "24,50 €".
-      const wanted = new Set(values);
-      const byValue = new Set(equalsByValue(c.column) ? values.map((v) => comparableTarget(v, c.column, data.where)).filter((n) => n !== undefined) : []);
-      each((v, d) => (wanted.has(v) || (!Number.isNaN(c.numbers[d]!) && byValue.has(c.numbers[d]!))) === (op === "="));
-      break;
-    }
-    case "~": {
-      const needle = values[0]!.toLowerCase();
-      c.folded ??= c.distinct.map((v) => v.toLowerCase());
-      each((_, d) => c.folded![d]!.includes(needle));
-      break;
-    }
-    case "~=": {
-      const patterns = values.map(likePattern);
-      each((v) => patterns.some((p) => p.test(v)));
-      break;
-    }
-    default: {
-      // An empty cell has no order.
-      const compare = comparer(c, values[0]!, comparableTarget(values[0]!, c.column, data.where));
-      each((v, d) => v !== "" && inRange(op, compare(d)));
-    }
-  }
-  return match;
-}
+export const inRange = (op: RangeOp, diff: number) => (op === ">" ? diff > 0 : op === ">=" ? diff >= 0 : op === "<" ? diff < 0 : diff <= 0);
 
 /**
  * The ranks a range condition keeps, [from, to), when they are consecutive in the column's sort

@@ -134,9 +134,12 @@ function localePatterns(locale: string): string[] {
   return patterns;
 }
 
+const MAX_DATE_TEXT = 120;
+
 /** A displayed date or date-time, read with the column's pattern first, then the locale's defaults. */
 export function parseDisplayedDate(text: string, pattern: string | undefined, locale: string): WallClock | undefined {
-  if (!/\d/.test(text)) return undefined;
+  // No date display is this long; a pattern's adjacent name fields read longer text in n x n steps.
+  if (text.length > MAX_DATE_TEXT || !/\d/.test(text)) return undefined;
   for (const p of pattern ? [pattern, ...localePatterns(locale)] : localePatterns(locale)) {
     const wall = parseWith(text, p, locale);
     if (wall) return wall;

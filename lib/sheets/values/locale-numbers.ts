@@ -39,8 +39,11 @@ export function separators(locale: string): Separators {
   return found;
 }
 
-/** A number as JSON writes it: what API clients send in filters ("1234.5", "-3", "2e3"). */
-const PLAIN = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/**
+ * A number as JSON writes it: what API clients send in filters ("1234.5", "-3", "2e3"). One way
+ * to read each text: `\d+\.?\d*` split a run of digits every way, n x n steps on a long one.
+ */
+const PLAIN = /^-?(\d+(?:\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
 /** The digits of a displayed number, read with the locale's marks; undefined when they do not fit. */
 function readDigits(core: string, { group, digits }: Separators): number | undefined {

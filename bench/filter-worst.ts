@@ -1,0 +1,135 @@
+// The costliest filters the API accepts, and what they cost, in one process (no server, no Google
+// call: the work a read does on a cached copy). Two measures:
+// - the case an outside review found, 5 cells of 50,000 characters and an 8,000-character `~=`
+//   pattern, by the backtracking walk the matcher replaced and by the matcher now (the API now
+//   refuses that pattern: over 1,000 characters);
+// - on 100,000-row tabs, queries built to cost the most within the limits and the work budget:
+//   CPU ms, the longest CPU time between two turns of the event loop, and the old way's cost
+//   (on a sample of the values).
+//   npx tsx bench/filter-worst.ts [--rounds 3]
+import { parseArgs } from "node:util";
+import { log, runBench } from "./support";
+
+const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "3" } } });
+const ROUNDS = Number(args.rounds);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+// The matcher `~=` used before: a glob walk backtracking to the last star (pattern x text steps).
+function oldLike(value: string): (text: string) => boolean {
+  const STAR = Symbol("star");
+  const chars = Array.from(value.toLowerCase());
+  const p: (string | symbol)[] = [];
+  for (let i = 0; i < chars.length; i++) p.push(chars[i] === "\\" && chars[i + 1] === "*" ? chars[++i]! : chars[i] === "*" ? STAR : chars[i]!);
+  return (text) => {
+    const t = Array.from(text.toLowerCase());
+    let [i, j, star, mark] = [0, 0, -1, 0];
+    while (i < t.length) {
+      if (j < p.length && p[j] !== STAR && p[j] === t[i]) [i, j] = [i + 1, j + 1];
+      else if (j < p.length && p[j] === STAR) [star, j, mark] = [j, j + 1, i];
+      else if (star >= 0) [j, i, mark] = [star + 1, mark + 1, mark + 1];
+      else return false;
+    }
+    while (j < p.length && p[j] === STAR) j++;
+    return j === p.length;
+  };
+}
+
+async function main() {
+  const { parseTabValues } = await import("@/lib/sheets/values/rows");
+  const { likePattern } = await import("@/lib/sheets/values/like");
+  const { applyQuery, conditionsOf, parseListQuery, queryColumns } = await import("@/lib/sheets/read/query");
+  const { decideAll, queryWork, WORK_BUDGET } = await import("@/lib/sheets/read/query-cost");
+  const { columnIndex } = await import("@/lib/sheets/read/tab-index");
+  type TabData = ReturnType<typeof parseTabValues>;
+
+  log("the reviewed case: 5 cells of 50,000 characters, an 8,000-character pattern");
+  const cells = JSON.parse(JSON.stringify(Array.from({ length: 5 }, () => "a".repeat(50_000)))) as string[];
+  const reviewed = `*${"a".repeat(7_998)}b*`;
+  let t0 = performance.now();
+  cells.forEach((c) => oldLike(reviewed)(c));
+  const reviewedOld = performance.now() - t0;
+  t0 = performance.now();
+  for (let r = 0; r < 100; r++) cells.forEach((c) => likePattern(reviewed).test(c));
+  const reviewedNew = (performance.now() - t0) / 100;
+
+  const model = { name: "Big", gid: 0, hasIdColumn: true, columns: [{ name: "id", index: 0, type: "number" as const }, { name: "t", index: 1, type: "string" as const }] };
+  // As Google sends a tab: text parsed from JSON (flat strings, as a cache holds them).
+  const tabOf = (cell: (i: number) => string): TabData => parseTabValues("Big", JSON.parse(JSON.stringify([["id", "t"], ...Array.from({ length: 100_000 }, (_, i) => [String(i + 1), cell(i)])])) as string[][], model);
+  const short = (i: number) => `row-${String(i).padStart(7, "0")}-x`;
+  const long = (i: number) => `${"a".repeat(390)}${String(i).padStart(10, "0")}`;
+  const stars = `*${"0*".repeat(31)}`;
+  // Each ends as the cells do, so every part between the stars is looked for.
+  const needle = `${"a".repeat(250)}b${"a".repeat(100)}`;
+  // Each: its tab, and its conditions given how many (the most the budget lets through is used).
+  const cases: { name: string; cell: (i: number) => string; query: (n: number) => string; max: number }[] = [
+    { name: "`~=` of 32 stars, short cells, as many alternatives as the budget lets through", cell: short, query: (n) => `filter=${encodeURIComponent(`t~=${Array.from({ length: n }, (_, k) => `${stars}${k}-x`).join("|")}`)}`, max: 500 },
+    { name: "`~=` with a 352-character part between stars, 400-character cells", cell: long, query: (n) => `filter=${encodeURIComponent(`t~=${Array.from({ length: n }, (_, k) => `*${needle}${k}*`).join("|")}`)}`, max: 50 },
+    { name: "`~` of 350 characters (`ab` then `a`s: indexOf's worst), 400-character cells", cell: long, query: (n) => `filter=${encodeURIComponent(Array.from({ length: n }, (_, k) => `t~ab${"a".repeat(346)}${k}`).join(","))}`, max: 50 },
+    { name: "`~` conditions, short cells, up to the condition limit", cell: short, query: (n) => `filter=${encodeURIComponent(Array.from({ length: n }, (_, k) => `t~-${k}-`).join(","))}`, max: 100 },
+  ];
+
+  const rowsOut: string[] = [];
+  for (const c of cases) {
+    log(c.name);
+    const fresh = () => {
+      const data = tabOf(c.cell);
+      columnIndex(data, "t");
+      return data;
+    };
+    let data = fresh();
+    const parse = (n: number) => parseListQuery(new URLSearchParams(c.query(n)), queryColumns(data));
+    let n = 1;
+    while (n < c.max && queryWork(data, conditionsOf(parse(n + 1))) <= WORK_BUDGET) n++;
+    const query = parse(n);
+    const work = queryWork(data, conditionsOf(query));
+    const cpu: number[] = [];
+    const held: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      data = fresh();
+      // How long the event loop waits while the query runs: the gaps between its turns.
+      // CPU time, not wall time: the machine's other work preempting a turn is not charged to it.
+      let last = cpuMs();
+      let gap = 0;
+      let running = true;
+      const tick = () => {
+        const now = cpuMs();
+        gap = Math.max(gap, now - last);
+        last = now;
+        if (running) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const start = cpuMs();
+      applyQuery(data, query, await decideAll(data, conditionsOf(query)));
+      cpu.push(cpuMs() - start);
+      running = false;
+      held.push(Math.max(gap, cpuMs() - last));
+    }
+    // The old way on 1,000 of the 100,000 values, scaled: `~=` by the walk, `~` by includes.
+    const sample = JSON.parse(JSON.stringify(Array.from({ length: 1_000 }, (_, i) => c.cell(i * 100)))) as string[];
+    const conditions = conditionsOf(query);
+    t0 = performance.now();
+    for (const cond of conditions) {
+      const tests = cond.op === "~=" ? cond.values.map(oldLike) : [(t: string) => t.toLowerCase().includes(cond.values[0]!.toLowerCase())];
+      for (const v of sample) tests.some((test) => test(v));
+    }
+    const old = ((performance.now() - t0) * 100_000) / sample.length;
+    const conditionCount = query.filters.length;
+    const alternatives = conditions.reduce((k, x) => k + x.values.length, 0);
+    rowsOut.push(`| ${c.name}: ${conditionCount} condition(s), ${alternatives} pattern(s) | ${(work / 1e6).toFixed(1)} M | ${median(cpu).toFixed(0)} ms (max ${Math.max(...cpu).toFixed(0)}) | ${Math.max(...held).toFixed(1)} ms | ${old.toFixed(0)} ms | ${(old / median(cpu)).toFixed(1)}x |`);
+  }
+
+  console.log(`\n| measure | result |`);
+  console.log(`|---|---|`);
+  console.log(`| reviewed case (5 x 50,000 characters, 8,000-character pattern), old walk | ${reviewedOld.toFixed(0)} ms |`);
+  console.log(`| the same, matcher now | ${reviewedNew.toFixed(2)} ms (${(reviewedOld / reviewedNew).toFixed(0)}x less) |`);
+  console.log(`\nWork budget ${WORK_BUDGET.toLocaleString("en-US")} units a request; 100,000 rows, copies built fresh each round (no kept decisions), ${ROUNDS} rounds.\n`);
+  console.log(`| query (the costliest accepted of its kind) | work units | CPU, median | longest between event-loop turns (CPU) | old way (1,000-value sample x 100) | old / now |`);
+  console.log(`|---|---|---|---|---|---|`);
+  for (const r of rowsOut) console.log(r);
+}
+
+runBench(main);
