@@ -1,8 +1,5 @@
-// `~=`: equal ignoring case, with `*` standing for any run of characters (`name~=desk*` starts
-// with "desk", `*lamp` ends with it, `*oak*` contains it); `\*` is a literal star. Case is folded
-// the Unicode way (`~=CAFÉ` matches "café"); the text compared is the cell as the sheet shows it.
-// Matched by the linear-backtracking glob walk, never a regular expression: a pattern such as
-// `*a*a*a*a*b` against a long cell costs at most pattern x text steps, not exponential time.
+// `~=`: equal ignoring case (Unicode folding), `*` for any run of characters, `\*` a literal star.
+// A linear glob walk, never a regular expression, so no pattern costs exponential time (README.md).
 const STAR = Symbol("star");
 type Token = string | typeof STAR;
 
