@@ -1,8 +1,5 @@
-// Runs once when the server starts: requests Next.js cannot route are answered in the envelope
-// (lib/http/raw-requests.ts), and webhook deliveries start with it, so a backlog left by a
-// restart is sent without waiting for the next change. Not awaited, and begun a moment after the
-// start: Next.js waits for register() before it answers anything, and loading the queue (pg-boss,
-// the database) would take the CPU the first answers need (bench/RESULTS.md, Start).
+// Runs once when the server starts: the envelope for requests Next.js cannot route, and webhook
+// deliveries, begun a moment late so the first answers get the CPU (docs/architecture.md).
 const DELIVERY_START_DELAY_MS = 2_000;
 
 export async function register(): Promise<void> {

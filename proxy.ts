@@ -1,10 +1,5 @@
-// In front of the pages (route handlers do the same for themselves in lib/routes/route.ts): every
-// answer carries an X-Request-Id; a dashboard page tells its layout which page was asked for, so
-// sign-in returns there; a POST from another site's page is refused with 403 before Next.js sees
-// it; a page rendered per request gets its Content-Security-Policy with a nonce of its own
-// (lib/http/page-policy.ts), which Next.js reads from the request and puts on its scripts. Pages
-// take POSTs only as server actions (the `next-action` header, or a form's `$ACTION_ID_` field),
-// and Next.js refuses a foreign one with a 500 and a stack trace in the log.
+// In front of the pages: request ids, the return page for sign-in, the per-request CSP nonce, and
+// a 403 for another site's POST before Next.js answers it with a 500 (docs/architecture.md).
 import { NextResponse, type NextRequest } from "next/server";
 import { RETURN_TO_HEADER } from "@/lib/auth/return-to";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/http/request-id";

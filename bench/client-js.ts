@@ -1,8 +1,5 @@
-// The client JavaScript each page ships: every script a fresh Chromium load of the page fetches,
-// counted on the wire (compressed, as sent) and decoded (what the browser parses and runs). Pages
-// behind sign-in are loaded as the demo account (the emulator's consent screen, embedded
-// defaults). Run against a server already started with `npm start`:
-//   PORT=3660 GOOGLE_EMULATOR_PORT=4660 DATA_DIR=/tmp/bench-data npm start
+// The client JavaScript each page ships, on the wire and decoded, from a fresh Chromium load
+// (bench/README.md). Against a server already started with `npm start`:
 //   npx tsx bench/client-js.ts --base http://localhost:3660 --sheet 1AcmeStoreDemoSpreadsheet0000000000000000001
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";

@@ -1,8 +1,5 @@
-// What it would cost to write each answer's usage count to the embedded database (PGlite) before
-// the answer is sent, so that a kill -9 of an embedded server lost none, against what embedded
-// defaults do: count in memory and write one batch every USAGE_FLUSH_MS (docs/operations.md, "What a crash
-// can lose"). PGlite runs in the server's own process and thread: a write's CPU time is taken
-// from the answers. Measured on an on-disk PGlite, as `npm start` opens it (DATA_DIR/pglite).
+// What writing each answer's usage to PGlite before the answer is sent would cost, against the
+// embedded defaults' batches (bench/README.md).
 //   npx tsx bench/embedded-usage-write.ts [--writes 2000] [--concurrency 50]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

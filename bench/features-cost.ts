@@ -1,9 +1,5 @@
 // What the rows API's richer reads and writes by value cost on a 100,000-row tab, against plain
-// listing, in one run and one process over one emulators/google: CPU per query on the cached copy
-// (a plain page, an `or` + `~=` filter, a two-column sort, `_aggregate` with group_by and sums,
-// `_distinct`, and the whole tab as CSV), measures interleaved round by round; then Google calls
-// and latency of a filtered update and delete of 100 rows and of an upsert of 100 rows (50 new),
-// against a plain uncached listing (a read from Google) and a one-row update.
+// listing (bench/README.md).
 //   npx tsx bench/features-cost.ts [--rows 100000] [--rounds 5]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

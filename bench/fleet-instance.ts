@@ -1,8 +1,5 @@
-// One service instance for bench/fleet-quota.ts: the service's modules in their own process
-// (their own tab cache and change checks), on the database, limit store and emulators/google the
-// parent names in the environment. Answers the parent's messages: set up a sheet (an account, a
-// spreadsheet shared with the address the dashboard shows that account, its registration) or
-// read a tab through the rows route, as a client would.
+// One service instance for bench/fleet-quota.ts, in its own process on the stores the parent
+// names: sets up a sheet or reads a tab through the rows route when the parent asks.
 import { randomUUID } from "node:crypto";
 
 type Message = { id: number } & ({ op: "sheet" } | { op: "read"; sheetId: string; key: string; fresh?: boolean });

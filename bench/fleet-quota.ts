@@ -1,14 +1,5 @@
-// Google calls of a fleet, and of several Google identities (issue 38, targets 4 and 5).
-//  1. A busy sheet that does not change, read for --seconds through one instance, then another
-//     such sheet through two instances taking turns (each its own process, sharing Postgres and
-//     Upstash, as two servers do): Sheets reads and Drive change checks Google saw.
-//  2. Busy sheets served before the guard's first refusal, with 1 and with 3 service accounts
-//     (GOOGLE_SERVICE_ACCOUNTS): sheets are added one at a time, each on a new account shared with
-//     the address the dashboard gives that account, and each spends what a busy sheet spends in a
-//     minute on the default TTL of 10 s (6 Sheets reads, made here as no-cache reads); the count
-//     stops at the first read the guard refuses (answered STALE or 503). Default quotas: 60 reads a
-//     minute per identity, 300 per project, an account's fair share half of what others left.
-// Needs the real Postgres and Redis on loopback (Upstash through emulators/upstash).
+// Google calls of a fleet, and busy sheets served with 1 and 3 Google identities (issue 38,
+// targets 4 and 5; bench/README.md). Needs the real Postgres and Redis on loopback.
 //   npx tsx bench/fleet-quota.ts [--seconds 30] [--reads-per-second 10]
 import { fork, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";

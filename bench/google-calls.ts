@@ -1,17 +1,5 @@
-// What ordinary traffic costs in Google calls, on the embedded defaults (Google's default quotas:
-// 60 Sheets reads and 60 writes a minute per identity, an account's fair share half of it),
-// and how many requests the quota guard then refuses (503). Each scenario runs on its own sheet
-// and account, at the start of a quiet quota minute, and prints the calls emulators/google saw
-// (its /__admin/calls) by method:
-//   - 30 concurrent single-row creates; 30 concurrent PUTs on different rows;
-//   - 30 pairs of create then list, one after the other, as fast as they answer (pairs); the same
-//     after a first list that reads the tab in the same minute (pairs-cold);
-//   - a contract run: list, get, create, update, delete on each of 3 tabs, plus errors (404, 400),
-//     about 150 requests paced over 2 minutes;
-//   - csv after a read: a written tab, its copy expired, a read that loads it again, then `.csv`
-//     and JSON reads with other limits.
-// Route handlers run in-process against emulators/google, PGlite and the in-process limit store,
-// as bench/google-quota.ts does: Google's side of the story does not depend on the HTTP server.
+// What ordinary traffic costs in Google calls on embedded defaults, and what the quota guard then
+// refuses, scenario by scenario (bench/README.md).
 //   npx tsx bench/google-calls.ts [--only creates,puts,pairs,pairs-cold,contract,csv] [--contract-seconds 120]
 import { parseArgs } from "node:util";
 import { inProcessService } from "./in-process";

@@ -1,12 +1,5 @@
-// The Google quota guard under a realistic load: 1,000 reads a minute spread over 20 tabs of 5
-// sheets that one Google identity (the service account) serves, while people edit the sheets in
-// the Sheets UI (one edit every 2 s on a random tab, each forcing a re-read). Google allows that
-// identity 60 Sheets calls a minute. Reports, per minute of the run, the Sheets calls Google saw
-// (values.get + values.batchGet), Drive change checks, and what clients got (status, X-Cache).
-// Runs the route handlers in-process (withApiKey, the cache, the guard, googleapis) against
-// emulators/google, PGlite and the in-process limit store: Google's side of the story does not
-// depend on the HTTP server in front. Plan limits are raised (1,000 a minute is past Business's
-// burst of 500): this measures Google's side, not ours.
+// The Google quota guard under 1,000 reads a minute on one identity while the sheets are edited in
+// the Sheets UI (bench/README.md).
 //   npx tsx bench/google-quota.ts [--minutes 2] [--reads-per-minute 1000]
 import { parseArgs } from "node:util";
 import { inProcessService } from "./in-process";

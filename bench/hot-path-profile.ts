@@ -1,14 +1,5 @@
-// Where a cached answer's CPU goes inside next-server: V8's sampling profiler attached to the
-// server of one `npm start` instance (embedded defaults, or the production shape with
-// --production) while autocannon loads one path, then each category's CPU per answer: the
-// product's own modules (the build's chunks of lib/ and app/), Next.js, undici (Request,
-// Response, Headers), Node.js internals, async hooks, the garbage collector, and native calls
-// (socket writes, microtask runs) by name. The profile is kept for a closer look (Chrome
-// DevTools, or any .cpuprofile viewer). Runs on the same build as bench/hot-path.ts
-// (SHEETAPI_BENCH_ROUTES=1), made first when stale. `--target bare` profiles the bare route
-// answering the same body, `--target floor` the same with the rows API's headers at a static path
-// (where the rows API's reads are routed), `--target dynamic` behind the rows API's own dynamic
-// path shape (the sides of bench/hot-path.ts), so two profiles tell where the difference goes.
+// Where a cached answer's CPU goes inside next-server: V8's profiler under load, CPU per answer by
+// category, for the rows API or one of bench/hot-path.ts's floors (bench/README.md).
 //   npx tsx bench/hot-path-profile.ts [--production] [--path list|row] [--target api|bare|floor|dynamic] [--seconds 10]
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

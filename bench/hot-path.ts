@@ -1,25 +1,6 @@
-// The hot path against the framework's floor: cached reads of the rows API (a list of 100 rows,
-// one row) against a bare route handler of the same `next start` build that answers the same
-// JSON from memory with one JSON.stringify (app/api/bench/bare, built only for the benchmarks).
-// Every API request goes through the key check, the plan limiter (limits raised by
-// RATE_LIMIT_MULTIPLIER so the load is never refused), the cache, metering and the log line.
-// Two instances of one build, one after the other under load:
-//   embedded: PGlite and the in-process limit store (the defaults)
-//   production shape: the real Postgres (a fresh database) and emulators/upstash over the real
-//   Redis; skipped when Postgres or Redis does not answer on its usual port.
-// Each round measures the bare route and the rows API back to back (the order rotates), and
-// the ratio of each round is reported as min / median / max over the rounds. Two more sides send
-// the same bare answer with the headers the rows API sets on it, at a static path
-// (app/api/bench/bare-headers: what Next.js spends on those headers, and the rows API's own floor,
-// since its reads are routed to a static path: lib/http/read-paths.ts) and behind the rows API's
-// dynamic path shape (app/api/bench/bare-dynamic/{sheetId}/...: what a route with dynamic
-// segments would cost), so the product's own share can be told from the framework's.
-// Beside throughput, the CPU time the service's own processes spent per answer (next-server; in the production shape
-// also the Upstash bridge) is read from /proc: on a machine shared with other work it moves far
-// less than throughput does, and its ratio (bare / rows API) is what throughput would show alone.
+// The hot path against the framework's floor: cached reads of the rows API against a bare route of
+// the same build, embedded and in the production shape, in rotating rounds (bench/README.md).
 //   npx tsx bench/hot-path.ts [--duration 8] [--connections 50] [--rounds 3] [--port-base N]
-// `--port-base N`: the two instances on N and N+1, emulators/google on N+2, the Upstash bridge on
-// N+3 and a database of its own, so two checkouts on one machine can measure side by side.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,9 +1,5 @@
-// What an answer's ledger entry costs the limit store's path (lib/usage/usage-ledger.ts): the
-// usage count alone as one HINCRBY (before sheet stats and last use joined it), against the entry
-// each answer now writes, one EVALSHA adding the usage count and a sheet stat and keeping the
-// key's last use. Both through the service's own Upstash client and requester, against
-// emulators/upstash (its own process, so its CPU is read apart) over the real Redis, at the
-// concurrency of a loaded instance, in alternating rounds so drift falls on both.
+// What an answer's ledger entry costs the limit store's path: one HINCRBY against the one EVALSHA
+// each answer now writes, over emulators/upstash (bench/README.md).
 //   npx tsx bench/ledger-entry-cost.ts [--calls 4000] [--concurrency 50] [--rounds 3] [--port 3689]
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";

@@ -1,11 +1,5 @@
-// The hot-path cost of plan limits: cached-read throughput with the limiter against the same
-// build with RATE_LIMITS=off, measured in one run, in alternating rounds so drift hits both.
-// Pairs of `npm start` instances on the same emulators/google:
-//   embedded: in-process limit store, PGlite (one instance each)
-//   production shape: Upstash (emulators/upstash over the real Redis) and the real Postgres,
-//   both instances sharing them; run when Redis and Postgres answer on their usual ports.
-// With limits on, a request's key check and its count are one store round trip; with limits
-// off the key check alone still makes that round trip, so the ratio is the limiter's own cost.
+// The hot-path cost of plan limits: cached-read throughput with the limiter against
+// RATE_LIMITS=off, in alternating rounds, embedded and in the production shape (bench/README.md).
 //   npx tsx bench/limiter-cost.ts [--duration 10] [--connections 50] [--rounds 2]
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

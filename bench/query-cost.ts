@@ -1,11 +1,5 @@
-// What a query costs on a tab's cached copy, by tab size, in one process (no server, no Google
-// call: the work a read does once the copy is in cache). Three measures:
-// - CPU per filter+sort+page query (parse, filter, sort, page, the page as JSON) on 10,000 and
-//   100,000 rows, sizes and queries interleaved in every round, and the x10-rows cost ratio;
-// - a row by id on 100,000 rows (find it, as JSON, its ETag): reads per CPU ms of the last row /
-//   of the first, blocks of each interleaved;
-// - heap (V8 heap + array buffers, after a full GC) of a cached 100,000 x 10 tab with the indexes
-//   its queries built, against the size of its JSON as Google sends it (values.get).
+// What a query costs on a tab's cached copy, by tab size, in one process: CPU per query, a row by
+// id, and the heap of a cached 100,000 x 10 tab (bench/README.md).
 //   npx tsx --expose-gc bench/query-cost.ts [--rounds 5]
 import { parseArgs } from "node:util";
 import { log, rows as grid, runBench } from "./support";

@@ -1,10 +1,5 @@
-// Load benchmark of the rows API against `npm start` (a real `next start`) with emulators/google.
-// The limiter runs on every request as in production, with its limits raised so that the load
-// itself is never refused.
-// Prints, from one run: cached list and single-row throughput and latency as ratios to a bare
-// route handler returning the same JSON in the same build; Google calls per 1,000 reads; how
-// many Google calls 1,000 concurrent reads of a cold tab make; and warm filter+sort+page latency
-// and server memory on a 100,000-row by 10-column tab.
+// Load benchmark of the rows API against `npm start` with emulators/google, the limiter on with
+// raised limits: ratios to the bare route, Google calls, a cold tab, a 100,000-row tab (bench/README.md).
 //   npx tsx bench/rows-load.ts [--duration 10] [--connections 50]
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,11 +1,5 @@
-// What a write to one tab costs the reads of the sheet's other tabs. A spreadsheet holds a
-// 100,000 x 10 tab ("Big") and a 100-row tab ("Small"), both cached. Each round times reads of
-// Small as they are (cached) and reads of Small right after a create on Big, interleaved, and
-// prints their ratio (target: <= 1.5), with the Google reads each side caused. Then an edit made
-// in the Sheets UI: the cached tabs are read again in one batch.
-// Route handlers in-process (withApiKey, the cache, googleapis) against emulators/google with
-// Drive reporting changes at once (the hardest case: every write's change is seen), PGlite and the
-// in-process limit store; the sheet's cache TTL is longer than the run.
+// What a write to one tab costs the reads of the sheet's other tabs (target: ratio <= 1.5), then
+// an edit in the Sheets UI (bench/README.md).
 //   npx tsx bench/sibling-reads.ts [--rounds 5] [--pairs 10]
 import { parseArgs } from "node:util";
 import { inProcessService } from "./in-process";

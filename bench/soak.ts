@@ -1,10 +1,5 @@
-// Soak: mixed reads and writes against two `next start` instances in the production shape (the
-// real Postgres and emulators/upstash over the real Redis, shared; emulators/google with the
-// Google quota guard at Google's own limits). Reads run flat out from 16 workers spread over both
-// instances (lists with filters, sorts and pages, single rows, conditional GETs); one writer
-// creates, updates and deletes rows on its own tab at a pace Google's per-minute quota allows.
-// Reports per minute: throughput, p50/p99, unexpected answers (target 0), server memory (RSS)
-// and Google calls; and the memory growth from the first minute to the last.
+// Soak: mixed reads and writes against two instances in the production shape, per minute
+// throughput, latency, unexpected answers, memory and Google calls (bench/README.md).
 //   npx tsx bench/soak.ts [--minutes 10] [--workers 16] [--write-every-ms 6000]
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

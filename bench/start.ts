@@ -1,7 +1,5 @@
-// `npm start` with a build present: how long until the server answers (GET /api) and is healthy
-// (GET /health 200: database, limit store and Google reachable), and what each process holds in
-// memory once idle: the launcher that stays beside the server, next-server and emulators/google.
-// One start on a fresh data directory, then `--rounds` starts on the same one (min/median/max).
+// `npm start` with a build present: time to answer and to a healthy /health, and each process's
+// memory once idle (bench/README.md).
 //   npx tsx bench/start.ts [--rounds 3]   (build first: `npm start` once)
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

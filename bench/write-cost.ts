@@ -1,9 +1,5 @@
-// The cost of the guarded write path (DECISIONS 5-7a) against the one before it, in one run and
-// one process: Google calls and latency per create, update and delete; 4 writers updating one
-// tab at once (the lock's tail); and what one create does when Google answers after the
-// service's timeout while still applying it. The earlier write path is loaded from git (the
-// commit before lib/sheets/write/write-guard.ts came in) beside the current one; both write through
-// the same in-process service modules to one emulators/google.
+// The cost of the guarded write path (DECISIONS 5-7a) against the one before it, loaded from git
+// (bench/README.md).
 //   npx tsx bench/write-cost.ts [--ops 30] [--rounds 3]
 import { execSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,9 +1,5 @@
-// The write lock's tail: 4 writers updating rows of one tab at once, each write timed from the
-// call (waiting for the tab's lock included) to its answer. Three shapes, interleaved per round:
-// one instance on the embedded store, one instance on emulators/upstash over the real Redis, and
-// two instances (two processes) sharing that store, 2 writers each. Each shape runs in fresh
-// worker processes that call the service's write path (lib/sheets/write/row-writes.ts) directly, against
-// one emulators/google; the ratio p99 / p50 of each measure is what issue 17's target is about.
+// The write lock's tail: 4 writers on one tab, in three store shapes, p99 / p50 per measure
+// (issue 17's target; bench/README.md).
 //   npx tsx bench/write-lock.ts [--ops 12] [--rounds 3]
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

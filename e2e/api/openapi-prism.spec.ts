@@ -1,8 +1,5 @@
-// The sheet's OpenAPI document against the running service, through Prism in validating-proxy
-// mode (`prism proxy --errors`): every request and every answer of a realistic session is checked
-// against the document. Any violation fails the test: the document must describe what the
-// service really answers (typed and untyped rows, select, 304, 412, ETag, idempotent replays,
-// schema, usage and the 400/401/403/404/429 cases).
+// The sheet's OpenAPI document against the running service through Prism's validating proxy
+// (`prism proxy --errors`): any request or answer of a realistic session it does not describe fails.
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";

@@ -1,10 +1,6 @@
-// Access follows Google (DECISIONS 18): an editor registers the owner's sheet through her own grant;
-// the owner removes her in Google. Google refusing her grant makes SheetAPI re-check her access at
-// once: her keys answer 403 and her dashboard says the sheet is suspended, with "Prove access
-// again". The owner then registers his own file and takes it: his dashboard shows it writable, and
-// hers says it was claimed (her key answers 401). A registration made before proof existed is
-// served during its grace: its page and the list say by when to prove access, and proving it
-// makes it current. On a phone and on a desktop, without sideways scrolling.
+// Access follows Google (DECISIONS 18): an editor removed in Google is suspended, the owner takes
+// the sheet back, and a registration made before proof existed is served during its grace; on a
+// phone and on a desktop.
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { registerSheet, registerThroughGrant } from "../support/dashboard";

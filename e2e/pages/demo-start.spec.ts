@@ -1,9 +1,5 @@
-// `npm start` on embedded defaults with the demo: the banner comes last and says how to see the
-// demo in the dashboard, that way works, and the launcher left beside the server stays small.
-// Runs its own instance (own port and data directory, the suite's emulator), since the suite's
-// server starts without the demo. It starts as a newcomer's does, on the embedded database and
-// limit store: on the suite's shared Postgres and Redis the demo account would own the demo sheet
-// that other tests register, and share their Google quota windows.
+// `npm start` on embedded defaults with the demo. Its own instance on the embedded stores: on the
+// suite's shared Postgres and Redis the demo account would own the sheet other tests register.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";

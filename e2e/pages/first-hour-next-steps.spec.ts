@@ -1,8 +1,5 @@
-// The owner's first hour, third look (issue 41): registering by address says what comes next
-// (the Picker on that sheet, or that the id was mistyped, or who holds the sheet and what to do),
-// an empty emulated Drive can make a sample sheet, the emulated Picker is a modal dialog, the
-// dashboard's first button comes early with one name, the landing header keeps its words whole
-// at 360 px, and a #fragment survives sign-in.
+// The owner's first hour, third look (issue 41): what registering by address says comes next, the
+// sample sheet, the Picker dialog, the dashboard's first button, 360 px, #fragment after sign-in.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { chooseFromDrive, clickInPicker, googlePicker, openRegisterForm, registerSheet } from "../support/dashboard";

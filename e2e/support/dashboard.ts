@@ -80,10 +80,6 @@ export async function registerSheet(page: Page, sheetId: string): Promise<string
 }
 
 /**
- * A one-time key's value, copied as the person would (selected and copied): until then, leaving
- * the registration result or the flashed key on a sheet's page asks first.
- */
-/**
  * Signs `email` in and registers `sheetId` through the private flow: /auth/google, Google's
  * consent, then the Picker proves access (`/dashboard?pick=`); the new key the result shows.
  */
@@ -99,6 +95,10 @@ export async function registerThroughGrant(page: Page, email: string, sheetId: s
   return copyNewKey(page.getByTestId("register-result"));
 }
 
+/**
+ * A one-time key's value, copied as the person would (selected and copied): until then, leaving
+ * the registration result or the flashed key on a sheet's page asks first.
+ */
 export async function copyNewKey(scope: Page | Locator): Promise<string> {
   const value = scope.getByTestId("new-key-value").first();
   const text = (await value.textContent())!.trim();

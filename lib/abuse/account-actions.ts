@@ -1,8 +1,5 @@
 // Per-account limits on actions that cost Google calls, create secrets or send traffic elsewhere:
-// registering sheets, creating keys, the owner's dashboard "Try it" reads (which do not count
-// against the plan), and webhook replays and resends (signed POSTs to a URL the owner chose; a
-// replay queues up to 10,000). A sliding hour in the limit store, so they hold across instances;
-// without the store they are not enforced (sign-in still is), rather than locking owners out.
+// a sliding hour in the limit store, not enforced without it rather than locking owners out (README.md).
 import { ApiError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { rateLimitHeaders } from "@/lib/limits/limiter";

@@ -1,10 +1,5 @@
-// Invalid-key floods: requests whose key is missing or wrong have no account to be counted
-// against, so each instance throttles them per client address instead (a sliding minute in
-// memory: no store call, so a flood costs the shared stores nothing). Past the allowance a bad
-// key from the address gets 429 instead of 401, until its failures age out. A valid key is never
-// refused for its address: the key is checked first (a cached lookup). The answers to bad keys
-// carry that allowance as their rate-limit headers (SPEC, Limits 6: every response carries them),
-// since it is the limit the caller's next bad key meets.
+// Invalid-key floods, throttled per client address in each instance's memory (no store call, so a
+// flood costs the shared stores nothing): 429 instead of 401 past the allowance (README.md).
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { PEER_ADDRESS_HEADER, stampedPeer, visitorAddress } from "@/lib/http/peer-address";

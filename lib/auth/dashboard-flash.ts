@@ -1,13 +1,5 @@
-// What a redirecting flow hands to the dashboard page it lands on (a new key, what went wrong): a
-// short-lived, httpOnly cookie scoped to /dashboard, never the URL, and `Secure` whenever the app
-// is served over https (APP_URL).
-//
-// The payload is sealed with AES-256-GCM (token-crypto.ts, the refresh tokens' helper) under a
-// key derived from ENCRYPTION_KEY for this use alone, so a new API key never sits readable in the
-// browser's cookie store, a proxy's log or a stray plain-HTTP request. Sealed in the cookie rather
-// than kept in a table under a random id: nothing to migrate, to sweep when never read, or to
-// share between instances, and the page still deletes the cookie once it has shown it. GCM also
-// proves this service wrote the payload, so no one can plant a value for the page to show.
+// What a redirecting flow hands to the dashboard page it lands on: a short-lived httpOnly cookie,
+// sealed with AES-256-GCM so a new key is never readable in transit or storage (README.md).
 import { hkdfSync } from "node:crypto";
 import { config } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/token-crypto";

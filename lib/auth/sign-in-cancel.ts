@@ -1,8 +1,5 @@
-// Google's Cancel on its sign-in screen comes back to the OAuth callback as `?error=access_denied`,
-// which next-auth reports as a generic OAuthCallbackError (the same code as a forged or expired
-// callback) and sends to the sign-in page without the page the person was going to. This answers
-// it first: the sign-in page says it was cancelled, and Continue with Google goes on to where
-// they were going.
+// Google's Cancel on its sign-in screen, answered before next-auth turns it into a generic error
+// and loses the page the person was going to (README.md).
 import type { NextRequest } from "next/server";
 import { config } from "@/lib/env";
 import { safeReturn } from "./return-to";

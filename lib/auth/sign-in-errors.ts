@@ -1,9 +1,5 @@
-// What the sign-in page says after next-auth sends the browser back with `?error=<code>`. Only
-// these fixed sentences are ever shown, never text taken from the URL (as the dashboard's own
-// error flash does, lib/auth/error-flash.ts): anyone can link to /signin?error=<anything>, and the
-// real site must not display a stranger's words. The codes are those @auth/core puts in the
-// redirect (the `type` of a client-safe error, `Configuration` for every other failure) and the
-// older names next-auth v4 used, which links and bookmarks may still carry.
+// What the sign-in page says for `?error=<code>`: fixed sentences only, never text from the URL,
+// which anyone can link to (README.md).
 const TRY_AGAIN = "Sign-in did not complete. Try again.";
 const RETRY_GOOGLE = "Google's answer could not be checked, so sign-in did not complete. Try again.";
 const OTHER_ACCOUNT = "This email address is already linked to another sign-in. Sign in with the Google account you used the first time.";

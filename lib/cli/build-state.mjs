@@ -1,8 +1,5 @@
-// Whether the production build in .next is current: shared by the launcher (start.mjs, plain
-// JavaScript, which may start the server before the preparation has checked) and the preparation
-// (prepare.ts, which builds). A build is stale when there is none, the sources changed since it
-// was made, or it was made for the benchmarks (with their bench-only routes) and this start is
-// not, or back.
+// Whether the production build in .next is current, shared by the launcher and the preparation:
+// stale when missing, older than the sources, or made with the other bench setting (README.md).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";

@@ -1,11 +1,5 @@
 // The work `npm start` does before and beside the server, in a process of its own that exits when
-// done (so the database engine, the build and this module graph do not stay in memory beside the
-// server): checks the configuration, builds the app when needed, hands the launcher (start.mjs)
-// what to run, then applies the migrations and seeds the demo account and hands it the banner.
-// On the embedded database the server starts meanwhile: PGlite opens in one process at a time, so
-// the server opens it only once a gate file written here is gone (db/client.ts), and its first
-// answers that need no database do not wait. On Postgres the migrations come first, as a server
-// must not query a schema they are still changing.
+// done: configuration, build, migrations, demo seed (README.md).
 import { createPublicKey } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";

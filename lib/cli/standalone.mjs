@@ -1,8 +1,5 @@
-// The standalone server `next build` makes with `output: "standalone"` (next.config.ts): one
-// directory that runs with `node .next/standalone/server.js`, no build and no devDependencies.
-// Next.js leaves the static assets and public/ out of it (a CDN may serve them); this service
-// serves them itself, so they are copied beside server.js after every build. Run on its own by
-// `npm run build`; imported by the start command's build step.
+// The standalone server `next build` makes, with the static assets and public/ copied beside
+// server.js, since this service serves them itself (README.md).
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

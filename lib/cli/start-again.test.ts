@@ -1,8 +1,5 @@
-// `npm start` again with the same configuration on the same build: the server starts from the
-// kept plan before the preparation has checked anything, its database opens once the preparation
-// is done with it, and rows are served. A changed setting starts the usual way. Needs a current
-// build (CI has one from its start check; elsewhere `npm start` once). LOG_LEVEL and other
-// variables the configuration does not read may differ: the server reads them from the launcher.
+// `npm start` again with the same configuration on the same build starts from the kept plan; a
+// changed setting starts the usual way. Needs a current build (`npm start` once).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,9 +1,5 @@
-// The last start's plan, kept beside the build (.next/start-plans/): when `npm start` runs again
-// with the same configuration (every variable lib/env.ts reads has the same value, the same
-// arguments) on the same build, the launcher starts the server from it at once, while the
-// preparation checks the configuration, the build and the database beside it; the preparation's
-// own plan then confirms it (or the server is started again from that plan). Only the variables'
-// names and a digest of their values are kept, never the values: some are secrets.
+// The last start's plan, kept beside the build so a start with the same configuration starts the
+// server at once; only variables' names and a digest of their values are kept (README.md).
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,9 +1,5 @@
-// `npm start` (and `npm run dev` with --dev): the launcher. Plain JavaScript with nothing but
-// Node's own modules, because it stays alive as the parent of the server (to stop what it started
-// and to print the ready banner), so it must stay small. The work runs in processes that end:
-// lib/cli/prepare.ts (configuration, build, migrations, demo seed: on the embedded database the
-// server starts while the migrations run), emulators/google on embedded defaults (its own
-// process, for as long as the server runs), and `next start`.
+// `npm start` (and `npm run dev` with --dev): the launcher. Plain JavaScript with only Node's own
+// modules, since it stays alive as the server's parent; the work runs in processes that end (README.md).
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { setPriority } from "node:os";

@@ -1,8 +1,5 @@
-// The worker (`node --import tsx lib/cli/worker.ts`), for deployments that run it apart from web
-// instances (which then set WEB_RUNS_WORKER=0): webhook delivery (pg-boss), the hourly sweep, the
-// ledger roll-up. Postgres only. A setting it cannot use stops it at start with one line; SIGTERM
-// stops the queue (deliveries under way finish), rolls the ledger up a last time and exits.
-// WORKER_METRICS_PORT serves its GET /metrics.
+// The worker, for deployments that run it apart from web instances (WEB_RUNS_WORKER=0): webhook
+// delivery, the hourly sweep and the ledger roll-up, on Postgres only (README.md).
 import { closeDatabase } from "@/db/client";
 import { ConfigError, loadConfig } from "@/lib/env";
 import { databaseProblemAtStart } from "@/lib/lifecycle/database-check";

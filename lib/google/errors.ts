@@ -1,9 +1,5 @@
-// Google's failures, read in one place: the HTTP status, Google's status word and message, the
-// machine-readable reasons (`details[].reason`, `errors[].reason`), and what they mean for the
-// service. A 403 is not always "no access": Google also answers 403 for a rate limit (Drive), an
-// API not enabled in the project, a token without the scope a method needs and API-key
-// restrictions. A failed token exchange is either an owner's revoked grant (invalid_grant on a
-// refresh) or the service's own service account failing to sign in (the JWT-bearer grant).
+// Google's failures, read in one place: status, status word, message and reasons, and what they
+// mean for the service (a 403 is not always "no access"; see README.md).
 import { redactSecrets } from "@/lib/observability/redaction";
 
 export type GoogleProblem =

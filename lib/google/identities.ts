@@ -1,11 +1,5 @@
-// Which of the service's Google identities (service accounts, GOOGLE_SERVICE_ACCOUNTS) a sheet is
-// shared with. Each identity has its own per-minute Sheets quota, so spreading sheets over several
-// multiplies the busy sheets the service can serve. The choice is made per customer account, once
-// and before any sheet is shared: the first time an account needs an address (the dashboard shows
-// it), it is given the identity the fewest accounts have, and keeps it (users.service_account).
-// Registration checks that address first and the service's others after, so a sheet shared with
-// another of them registers too; the identity a sheet is registered with stays with the sheet
-// (sheets.service_account) for good. An identity added later takes the new accounts.
+// Which of the service's Google identities (GOOGLE_SERVICE_ACCOUNTS) a sheet is shared with: each
+// has its own Sheets quota, so an account is given the least used one, once (README.md).
 import { assignServiceAccount, countUsersByServiceAccount, getUserById } from "@/db/queries/users";
 import { config } from "@/lib/env";
 

@@ -1,9 +1,4 @@
-// The Google quota guard: Sheets calls of one Google identity stay under its per-minute quota
-// (here 4, so the test is quick), reads of several tabs coalesce into one batchGet, a read that
-// finds no slot serves its last good copy (STALE) or a clean 503, the owner's stats count it all,
-// and an account alone on the identity may use all of it but a reserve for late arrivals, while under contention each gets a fair
-// share (half of what the others left free): one account's burst, or two accounts' together,
-// leave the others their slots.
+// The Google quota guard, with a quota of 4 per identity so the test is quick.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";

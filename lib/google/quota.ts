@@ -1,25 +1,6 @@
-// The Google quota guard. Every customer's sheets share one Google Cloud project, and Google
-// allows each identity (the service account, or an owner's own grant) and the project only so
-// many Sheets reads a minute, and as many writes, counted apart (60 and 300 by default:
-// GOOGLE_QUOTA_PER_IDENTITY_MINUTE, GOOGLE_QUOTA_PER_PROJECT_MINUTE). Each call reserves a slot
-// in both windows of its kind in the limit store
-// first, so all instances together stay under them; when a window is full the call waits for a
-// slot up to GOOGLE_QUOTA_WAIT_MS, and otherwise gives up with 503 before Google would answer 429
-// (reads then fall back to their last good copy). Drive change checks have their own, larger
-// quota and are not reserved here; the re-checks of registrants' access (Drive files.get with
-// their own grants) are, as kind "drive", under Drive's default quotas (DRIVE_PER_MINUTE).
-// Fair shares apply under contention only: in a calendar minute, an account whose calls are the
-// only ones on a window may use it all but a reserve (a lone busy client is not held to half a
-// quota nobody else wants), and all of it on its owner's own grant, which no one else shares; the
-// reserve, a quarter of a shared window (half the share), is what an account arriving later in the
-// minute finds even after another account's burst came first. Once other accounts have used the
-// window that minute, one account may take at most GOOGLE_QUOTA_ACCOUNT_SHARE (half) of what the
-// others have left free. One account's burst under contention leaves the others half the window; two accounts acting together (plans change without payment)
-// still leave a third of it, three a fourth, and so on; and an account always gets a call while
-// the window has a slot. A fixed half each would let two accounts take it all and leave every
-// other account's calls a 503. The share is reckoned from counts of one kind: the identity's and
-// the account's calls in the same calendar minute. The identity's sliding minute (the burst
-// window) is what keeps Google's own per-minute quota, whatever the calendar says.
+// The Google quota guard: every call reserves a slot in its identity's and the project's
+// per-minute windows in the limit store, so all instances together stay under Google's quota,
+// with fair shares between accounts under contention (README.md).
 import { config } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { getLimitStore, type ConsumeSpec } from "@/lib/store/store";

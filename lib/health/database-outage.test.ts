@@ -1,8 +1,5 @@
-// The real Postgres stopped and started again under the service. While it is down: cached reads
-// and writes still work (the hot path needs neither), a key that must be read from the database
-// gets a clear 503 within its bound, /health says the database is down, /health/ready stays 200
-// (degraded: the load balancer keeps the instance that serves what it holds), and usage counts wait
-// in memory. When it is back, everything recovers by itself and no usage count is lost.
+// The real Postgres stopped and started again under the service: what works meanwhile, what
+// /health says, and that everything recovers with no usage count lost.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase, type DatabaseHandle } from "@/db/client";
 import { createUser } from "@/db/queries/users";

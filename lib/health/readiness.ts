@@ -1,11 +1,5 @@
-// GET /health/ready: whether this instance should get traffic (DECISIONS 21). Only what this
-// instance truly cannot serve without takes it out: its own stop under way, or a database it has
-// never reached (or that has no schema: migrations not run), since it then holds nothing to serve.
-// A database lost after it answered, the limit store or Google down or refusing are reported as
-// degraded and keep it in: every instance shares them, it still serves what it holds (cached
-// reads, writes whose ids the limit store counts: DECISIONS 18a), and taking every instance out
-// at once would turn the outage of one dependency into an outage of the whole service.
-// Makes no call to Google.
+// GET /health/ready (DECISIONS 21): out only for what this instance cannot serve without (its own
+// stop, a database never reached); shared dependencies down are degraded, kept in (README.md).
 import { sql } from "drizzle-orm";
 import { getDatabaseHandle, type DatabaseHandle } from "@/db/client";
 import { isDraining } from "@/lib/lifecycle/drain";

@@ -1,8 +1,5 @@
-// A stopping server loses nothing: on SIGTERM (or SIGINT) it stops accepting connections, lets
-// the requests under way finish (up to SHUTDOWN_DRAIN_MS, the longest a request may take), writes
-// every in-memory batch (usage, sheet stats, last-used stamps), stops the webhook queue, closes
-// the database and exits. Next.js's own handler would exit as soon as the HTTP side is closed,
-// before any of that is written: it is replaced.
+// A stopping server loses nothing: drain, write every in-memory batch, stop the queue, close the
+// database, exit. Replaces Next.js's handler, which exits before any of that (README.md).
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { perProcess } from "@/lib/per-process";

@@ -1,8 +1,5 @@
-// The server's own check at start, for deployments that run it directly (`node server.js`, the
-// Docker image) rather than through `npm start`, which checks before it starts the server: the
-// configuration, a Postgres that does not answer within a bounded wait and a limit store that
-// refuses the token stop the process with one line naming the fix. A store that does not answer is an outage, not a setting: the server starts and serves
-// reads uncounted until it is back (DECISIONS 18a), and says so.
+// The server's own check at start, for deployments that run it directly rather than through
+// `npm start`: a wrong setting stops the process with one line naming the fix (README.md).
 import { config, ConfigError } from "@/lib/env";
 import { limitStoreProblem } from "@/lib/store/store-check";
 import { databaseProblemAtStart } from "./database-check";

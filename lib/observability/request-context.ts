@@ -1,8 +1,5 @@
-// The request a piece of work is done for, so that every log line written while answering it
-// (a degraded store, an unreachable database, Google refusing) names the request id, the route
-// and the sheet without each caller passing them. Set by lib/routes/route.ts; read by lib/log.ts.
-// It also carries what a key request counted for its sheet's stats until its usage is written
-// (lib/usage/request-tally.ts), so no second store of per-request state is needed.
+// The request a piece of work is done for, so every log line names its request id, route and
+// sheet without callers passing them; also its sheet stats tally (README.md).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { SheetStatsRow } from "@/db/schema";
 import { perProcess } from "@/lib/per-process";

@@ -1,9 +1,5 @@
-// "Last used" stamps. With a shared limit store a stamp goes to its ledger, with the answer's
-// usage count (lib/usage/metering.ts) or on its own, and is rolled up into Postgres with the
-// usage (lib/usage/usage-ledger.ts): a killed instance loses none. On the in-process store, or
-// while the store does not answer, stamps are collected in memory and written in one batch at
-// most every few seconds, after the answers. Held once per process (routes, pages and the
-// stopping server's flush see the same set).
+// Keys' "last used" stamps: to the shared store's ledger with the answer's usage, or batched in
+// this process on the in-process store (README.md).
 import { stampApiKeysUsed } from "@/db/queries/api-keys";
 import { registerFlush } from "@/lib/lifecycle/flushes";
 import { lastUsedField } from "@/lib/usage/ledger-fields";

@@ -1,12 +1,5 @@
-// The names of the limit store's ledger fields (lib/usage/usage-ledger.ts), and how a sealed
-// batch of them is read back. Three kinds share one ledger, so one atomic step per request writes
-// them all and one roll-up moves them all:
-//   usage       account, sheet, key, UTC day, status class  (a counter)
-//   sheet stat  "stats", sheet, UTC day, column               (a counter)
-//   last use    "used", key                                   (a stamp: the latest Unix ms)
-// Tab-separated, not JSON: the Upstash client turns any reply that parses as JSON into a value.
-// None of the parts can hold a tab (ids, a date, a status class, a column name). Usage fields
-// carry no kind, as ledgers written before the other kinds existed do, so those still roll up.
+// The names of the ledger's fields (usage, sheet stats, last use) and how a sealed batch of them
+// is read back. Tab-separated, not JSON: the Upstash client parses JSON replies (README.md).
 import type { LedgerBatch } from "@/db/queries/usage";
 import type { SheetStatsRow, UsageRow } from "@/db/schema";
 

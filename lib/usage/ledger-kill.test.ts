@@ -1,8 +1,5 @@
-// With a shared limit store, what an answer counts (usage, the sheet's stats, its key's last use)
-// is in the store before the answer leaves: an instance killed (-9) right after answering has
-// lost none of it. The test answers real requests, then does only what another instance (or the
-// cron sweep) would do for a dead one, the ledger's roll-up, and finds every count in Postgres;
-// this process's own batches, which a kill would lose, are then found to hold nothing more.
+// An instance killed (-9) right after answering has lost nothing it counted: after only the
+// ledger's roll-up (what another instance would do), every count is in Postgres.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf } from "@/db/client";

@@ -1,10 +1,6 @@
-// Usage records for the charts and reports (the limit store does the limiting): every answer to
-// a valid key is counted per account, sheet, key, UTC day and status class. With a shared limit
-// store the count goes to its ledger before the answer is sent, in one atomic write with the
-// sheet stats the request counted and its key's last use, and is rolled up into Postgres
-// (usage-ledger.ts): no crash loses any of them. Without one (the in-process store), or while
-// the store does not answer, they are kept in this process's batches and written to Postgres
-// every USAGE_FLUSH_MS and when the server stops.
+// Usage records for the charts and reports (the limit store does the limiting): every answer to a
+// valid key, per account, sheet, key, UTC day and status class, to the ledger or this process's
+// batches (README.md).
 import { addUsage } from "@/db/queries/usage";
 import { counterBatch } from "@/lib/usage/counter-batch";
 import { keepKeyUsed } from "@/lib/usage/last-used";

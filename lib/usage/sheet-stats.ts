@@ -1,10 +1,5 @@
-// Per sheet and UTC day: the Google Sheets calls made for it and how its reads were served, for
-// the owner's dashboard. With a shared limit store the counts go to its ledger and are rolled up
-// into Postgres (lib/usage/usage-ledger.ts), so a killed instance loses none: a key request's
-// counts ride on the ledger write of its usage (lib/usage/request-tally.ts), others (dashboard
-// previews, the worker's change checks) are sent on their own. On the in-process store, or while
-// the store does not answer, they are kept in this process's batch and written every
-// USAGE_FLUSH_MS and when the server stops.
+// Per sheet and UTC day: the Google calls made for it and how its reads were served, for the
+// owner's dashboard; to the ledger or this process's batch (README.md).
 import { addSheetStats, sheetStats } from "@/db/queries/sheet-stats";
 import { counterBatch } from "@/lib/usage/counter-batch";
 import { sheetStatField, type SheetStatColumn } from "@/lib/usage/ledger-fields";

@@ -1,8 +1,4 @@
-// The usage ledger on the Upstash store (emulators/upstash over the real Redis): counts survive
-// the process that took them, roll up into Postgres exactly once when several instances roll up
-// at the same moment, and a roll-up that died after writing (before dropping its batch) is not
-// counted again by the next one. Counts are filed under the database's own id, so an instance that
-// reaches the same Postgres by another address rolls up what a killed one left.
+// The usage ledger on the Upstash store (emulators/upstash over the real Redis).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, setDatabase, type DatabaseHandle } from "@/db/client";
 import { usageByDay } from "@/db/queries/usage";

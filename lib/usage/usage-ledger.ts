@@ -1,12 +1,6 @@
-// Usage counted where it survives the process: with a shared limit store (Upstash), each answer
-// adds its entry to the store's ledger before it is sent (its usage count, the sheet stats its
-// work counted, its key's last use), so an instance killed (-9) at any moment has lost none of
-// them for an answer a client received. Any instance (or the cron sweep) rolls the ledger up into
-// Postgres: the ledger is sealed into a batch (atomically, lua-scripts.ts), the batch is added to
-// Postgres under its id (once, db/queries/usage.ts), then dropped. A roller dying half-way leaves
-// the batch sealed; the next roll-up, on any instance, finishes it without counting it twice.
-// The ledger is filed under the database's own id (db/client.ts), not its address: an instance
-// that reaches the same database by another address rolls up what any other one left.
+// Usage counted where it survives the process: each answer's entry is in the shared store's
+// ledger before it is sent, and any instance rolls the ledger up into Postgres exactly once
+// (README.md).
 import { randomUUID } from "node:crypto";
 import { getDatabaseHandle } from "@/db/client";
 import { addLedgerBatch } from "@/db/queries/usage";

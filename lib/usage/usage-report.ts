@@ -1,9 +1,5 @@
-// GET /billing/usage and the dashboard's usage page: the billing period's use as the limiter
-// sees it (the store's counters, exact and immediate), with the durable per-day records in
-// Postgres behind the charts and as the fallback when the store cannot be reached.
-//   daily_average   = requests_used / days elapsed in the period (at least 1, so the first hours
-//                     of a period do not extrapolate wildly)
-//   projected_usage = daily_average x the period's length in days, never below requests_used
+// GET /billing/usage and the dashboard's usage page: the period's use from the store's counters,
+// the per-day records in Postgres behind the charts and as the fallback (README.md).
 import { usageByDay, usageByKey, usageTotal } from "@/db/queries/usage";
 import type { AccountLimits } from "@/lib/limits/accounts";
 import { effectivePlan, peekWindows, type LimitDecision, type WindowUse } from "@/lib/limits/limiter";

@@ -1,23 +1,6 @@
-// Proof of access is current, not historical (DECISIONS 18): the account that registered a sheet
-// must still be able to open it (and edit it, if it registered it writable) in Google. Its access
-// is asked again with its own grant (Drive files.get, lib/sheets/access/proof.ts) while the sheet is in
-// use: the first request after ACCESS_RECHECK_INTERVAL_MS since the last check starts one check.
-// A sheet reached through the registrant's grant is asked about with that very grant, the one its
-// reads go out with: another Google account of theirs that can open the file does not keep a
-// registration current whose reads Google refuses. Reached through the service account or link
-// sharing, any of the registrant's grants may prove it (the service's access proves nothing).
-//
-// Fleet-wide: the check time and the answer are columns of the sheet's row, and the answer goes
-// out through the sheet's record in the limit store like any other change (lib/sheets/sheet-record.ts),
-// so every instance honours it on its next request. One instance takes each turn (a conditional
-// update of the check time); on it, concurrent requests share one flight.
-//
-// The request that finds the check due waits for it, up to CHECK_WAIT_MS, so a change in Google
-// is honoured within the interval by that very request; past the bound (Google slow) it goes on
-// with the last known state and the check lands for the requests after it. Requests on other
-// instances meanwhile go on with the last known state too: they are at most one check late.
-// Google failing (outage, quota) proves nothing either way: the state stays and the check is
-// tried again RETRY_AFTER_FAILURE_MS later.
+// Proof of access is current, not historical (DECISIONS 18): while a sheet is in use, the
+// registrant's access is asked again with its own grant once per ACCESS_RECHECK_INTERVAL_MS, one
+// instance taking each turn for the fleet (README.md).
 import { getGrant } from "@/db/queries/grants";
 import { getSheet, recordAccessCheck, saveSheetGrant, takeAccessCheck } from "@/db/queries/sheets";
 import type { AccessState, GoogleGrant, Sheet, SheetProof } from "@/db/schema";
@@ -86,9 +69,8 @@ async function ownGrant(row: Pick<Sheet, "grantId" | "userId">): Promise<GoogleG
 /**
  * What Google says the registrant may do with the sheet now; undefined when it cannot open it, or
  * when no grant is left to ask with (revoked, or never given): that proves nothing, so the
- * registration lapses until they connect Google and prove again. A sheet reached through a grant
- * is asked about with that grant only. Google failing for any other reason is thrown: an outage
- * never suspends a sheet.
+ * registration lapses until they connect Google and prove again. Google failing for any other
+ * reason is thrown: an outage never suspends a sheet.
  */
 async function askGoogle(row: Pick<Sheet, "id" | "userId" | "access" | "grantId">): Promise<Proof["level"] | undefined> {
   if (row.access === "oauth") {

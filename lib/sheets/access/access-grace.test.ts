@@ -1,8 +1,5 @@
-// A registration made before proof of access existed (proof "none", no Google grant) is not
-// suspended silently at its first re-check (docs/security.md): it is marked unproven and served,
-// webhook deliveries kept, for ACCESS_PROOF_GRACE_MS from that check; suspended once the grace ends
-// without proof; current again at once when its owner proves access. Shortened here to GRACE, on
-// both limit stores and two instances.
+// A registration made before proof of access existed gets a grace period at its first re-check
+// (docs/security.md); GRACE shortens it, on both limit stores and two instances.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";

@@ -1,8 +1,6 @@
-// Proof of access is current, not historical (DECISIONS 18), while a registration is merely in use:
-// a change made in Google (a member removed or made a viewer, link sharing turned off, a grant
-// revoked) takes effect within ACCESS_RECHECK_INTERVAL_MS on every instance, with the registrant's
-// own grant asked once a turn. Shortened here to INTERVAL; two instances of the service share the
-// database and the limit store, on both limit stores. The probe's reproductions (issue 36) first.
+// Proof of access is current, not historical (DECISIONS 18): a change made in Google takes effect
+// within the re-check interval (INTERVAL here) on every instance, on both limit stores. The
+// probe's reproductions (issue 36) first.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";

@@ -1,9 +1,5 @@
-// A contested registration asks Google again about the account holding it (DECISIONS 18: proof is
-// current, not historical, and another account claiming the sheet is news that cannot wait for the
-// next scheduled re-check): an editor who registered a sheet and was later removed from it, or
-// made a viewer, or whose grant was revoked, must not keep it from a current editor. One Drive
-// files.get with the holder's own grant, spent only when another account proves it can edit; the
-// answer is recorded for the holder's registration too (lib/sheets/access/access-check.ts).
+// A contested registration asks Google again about the account holding it (DECISIONS 18), so a
+// holder whose access lapsed does not keep a sheet from a current editor (README.md).
 import type { Sheet } from "@/db/schema";
 import { recheckAccess } from "@/lib/sheets/access/access-check";
 

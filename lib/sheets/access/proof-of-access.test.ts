@@ -1,8 +1,5 @@
-// Only people with access to a sheet can register it (DECISIONS 18): B cannot take C's sheet in any
-// sharing state, by address, by id or through the private flow; edit proof claims a sheet held
-// with view proof, whose keys then stop with a message saying why; between current editors the first
-// stands, but the file's owner takes it back and an editor takes it from a holder whose access
-// lapsed in Google (asked again when contested, and when the holder registers it again).
+// Only people with access to a sheet can register it (DECISIONS 18), in every sharing state and
+// flow, and who holds a contested sheet.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { getSheet, listClaimsAgainst } from "@/db/queries/sheets";

@@ -1,9 +1,5 @@
-// Aggregates over a tab's cached copy (no Google call when the copy is current): the rows the
-// filter (and `or`) keeps, grouped by the values of `group_by` columns as the sheet shows them,
-// with count and sum/avg/min/max of number, currency and percent columns, read in the sheet's
-// locale ("24,50 €" is 24.5, "15%" is 0.15). Empty cells and text that is not a number are left
-// out of sum/avg/min/max (avg divides by the cells counted), and a group without any gives null.
-// Groups come in the order of their values, as `sort` orders them (empty last).
+// Aggregates over a tab's cached copy: count and sum/avg/min/max per group, values read in the
+// sheet's locale (README.md).
 import { ApiError, quoted } from "@/lib/errors";
 import { typedValue, type JsonValue } from "@/lib/sheets/values/cell-values";
 import { filterMask, knows, listed, parseBoolean, parseListQuery, queryColumns, splitEscaped, type ListQuery } from "./query";

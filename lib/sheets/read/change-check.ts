@@ -1,27 +1,6 @@
-// Noticing edits made directly in the spreadsheet: the file's modifiedTime from the Drive API
-// (a separate, larger quota than Sheets), asked at most once per CHANGE_CHECK_INTERVAL_MS per
-// sheet across the fleet: the last answer is kept in the limit store, an instance that finds it
-// older than the interval claims the next check there (one claim per interval, atomically) and
-// the others take the claimant's answer, epoch included, when they look again. Without the store
-// each instance asks for itself. Concurrent askers in an instance share one call. Drive cannot
-// say which tab changed, so a change it reports starts a new "change epoch" of the sheet: every
-// cached tab read in an earlier epoch is out of date (and the tab cache reads them again
-// together, in one batch). The TTL bounds staleness in every case, since Drive's time can lag an
-// edit by minutes.
-//
-// Writes through the service change the file too, and their tabs are re-read through their own
-// versions: a change of modifiedTime that writes explain must not throw away the other tabs. Next
-// to the sheet's write count, the limit store keeps when the newest write the service confirmed
-// for the sheet was confirmed (any instance, any tab): a Drive modifiedTime no later than that is
-// explained by the service's own writes, on every instance (so Drive is not asked after each
-// write, and an edit in the Sheets UI after the write, being later, is not taken for it). Where
-// the store has no such time, a change is explained when the write count moved since the last
-// change seen. An edit that lands together with a write is then shown by the TTL, not sooner:
-// DECISIONS 12 lets Drive make an edit show sooner, never later.
-// An instance that finds the fleet's answer old and loses the claim to another does not look in
-// the store again on every read: it looks at most once per LOOK_AGAIN_MS until the answer comes,
-// and a check that failed is published too, so the others wait for the next interval alike.
-// Epochs are random, so every instance means the same change by the same epoch.
+// Noticing edits made in the Sheets UI: Drive's modifiedTime, asked at most once per interval per
+// sheet across the fleet; a change the service's own writes do not explain starts a new change
+// epoch of the sheet (README.md; DECISIONS 12).
 import { randomInt } from "node:crypto";
 import { withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";

@@ -1,12 +1,5 @@
-// The underlying values of a tab's date and date-time columns. The cached copy holds cells as the
-// sheet displays them (DECISIONS 3), and a display such as "Jan 15" or "15/01" has no year: typed
-// values, date filters and date sorts then read the cell's serial number instead (days since
-// 1899-12-30, the fraction the time of day, a wall clock in the spreadsheet's time zone).
-//
-// Google calls: one values.batchGet (UNFORMATTED_VALUE, SERIAL_NUMBER) of only those columns,
-// only for a copy that some read needs them for (typed, or a filter or sort on a date column),
-// once per cached copy; a tab without date columns never costs it. It runs beside the copy's own
-// read when a read needs both at once.
+// The serial numbers of a tab's date and date-time columns, since a display such as "Jan 15" has
+// no year (DECISIONS 3): one extra read per cached copy, only when a read needs them (README.md).
 import { indexToColumn } from "@/lib/sheets/values/a1";
 import { isDateType } from "@/lib/sheets/values/cell-values";
 import { withGoogle } from "@/lib/sheets/sheet-access";

@@ -1,10 +1,5 @@
-// Reads of a tab one instance made, trusted by the others (one fleet, not N copies): after each
-// read from Google an instance records in the limit store when it read the tab, at which data
-// version and change epoch, and a fingerprint of what it got. Another instance whose copy has
-// expired but matches that record on all three (same version: no write through the service since;
-// same epoch: no change Drive reported; same fingerprint: the sheet held exactly its copy's values
-// when the other instance read it) serves its copy as if read then, without a Google call.
-// DECISIONS 12 holds: a copy is only ever served as fresh as a read that saw the same values.
+// Reads of a tab one instance made, trusted by the others when version, change epoch and values'
+// fingerprint match (one fleet, not N copies; DECISIONS 12 holds: README.md).
 import { createHash } from "node:crypto";
 import { getLimitStore } from "@/lib/store/store";
 import type { TabData } from "@/lib/sheets/values/rows";

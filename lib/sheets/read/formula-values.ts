@@ -1,10 +1,5 @@
-// `?formulas=true`: each cell that holds a formula answers with the formula ("=B2*C2") instead of
-// its result, for keys the sheet's owner allowed (403 for the others). The formulas come from one
-// spreadsheets.get of the tab's grid (userEnteredValue.formulaValue is set on formula cells only,
-// which tells a formula from text that merely starts with "="), once per cached copy and only for
-// reads that ask, and are kept with the copy. The grid's formattedValue rides along: a formula
-// read after an edit the cached copy does not show yet is paired with its cell only when that
-// cell still shows what the copy has.
+// `?formulas=true`: formula cells answer with the formula instead of its result, for keys the
+// owner allowed; one grid read per cached copy, only for reads that ask (README.md).
 import { ApiError } from "@/lib/errors";
 import { withGoogle } from "@/lib/sheets/sheet-access";
 import { quoteTab } from "@/lib/sheets/read/read-model";

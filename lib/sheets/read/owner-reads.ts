@@ -1,8 +1,5 @@
-// The owner's "Try it" in the dashboard: GET reads of their own sheet through the signed-in
-// session instead of a key. It runs the API's own read path (findTab, listRows, getRow: the same
-// tab cache, change checks and Google quota guard), so what the owner sees is what a key would
-// get. It is metered apart from the plan, on its own allowance per account, so trying the
-// product does not spend the requests the owner's apps need.
+// The owner's "Try it" in the dashboard: the API's own read path through the signed-in session,
+// metered on its own allowance, not the plan's (README.md).
 import { currentAccess } from "@/lib/sheets/access/access-check";
 import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
 import { limitAccountAction } from "@/lib/abuse/account-actions";

@@ -1,10 +1,5 @@
-// What a browser key may read: the tabs and columns its owner chose. A tab outside the list does
-// not exist for the key (404, and error messages name only the tabs it can read); a column
-// outside the list is removed from the tab before any query runs, so it can appear in no row,
-// CSV, aggregate or distinct answer, and a filter, sort, select or group_by naming it is refused
-// as an unknown column (400), as if it did not exist. (Its name is no secret: the public docs
-// page lists every column; its values are.) `id` always stays: it is the row's identifier, which
-// every answer carries.
+// What a browser key may read: the tabs and columns its owner chose. Columns outside the list are
+// removed before any query runs, so no answer can carry their values (README.md).
 import type { TabData } from "@/lib/sheets/values/rows";
 import { reshapeRows } from "@/lib/sheets/values/tab-columns";
 

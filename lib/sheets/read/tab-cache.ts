@@ -1,16 +1,6 @@
-// Tab values cached in process (DECISIONS 12). An entry is served while three things hold: the
-// tab's data version in the limit store is the one it was read at (a write to the tab through any
-// instance bumps it; each tab has its own, so a write leaves the sheet's other cached tabs and
-// their indexes alone), it is younger than the sheet's cache TTL, and Drive has not reported a
-// change of the file since that writes do not explain (change-check.ts: the sheet's change epoch,
-// asked at most once per CHANGE_CHECK_INTERVAL_MS). Drive's modifiedTime can lag an edit by
-// minutes, so it only ever makes an edit show sooner: the TTL bounds how late an edit made in the
-// Sheets UI shows, whatever Drive says. `Cache-Control: no-cache` reads the sheet itself.
-// When Google is rate limiting or down, the last good copy is served marked STALE, up to the
-// sheet's stale bound. Concurrent misses for a tab share one call. The serial numbers of a tab's
-// date columns are read only for reads that need them (`dates`), once per cached copy, and kept
-// with it (date-values.ts). An expired copy that another instance has just read with the same
-// values, at the same version and epoch, is served without a read (fleet-reads.ts).
+// Tab values cached in process (DECISIONS 12): a copy is served while its data version is the
+// tab's, it is younger than the TTL and Drive reported no change writes do not explain; the last
+// good copy serves STALE while Google fails (README.md).
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { ApiError } from "@/lib/errors";
 import { getLimitStore } from "@/lib/store/store";

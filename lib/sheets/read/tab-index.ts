@@ -1,13 +1,5 @@
-// Indexes of a tab's copy, each built on first use and kept as long as the copy (a write or an
-// edit brings a new copy, which builds its own): per column, the numbers its distinct values
-// compare by, their case-folded text, their ranks in sort order, and the filter decisions asked
-// of them; the sort orders queries asked for; rows by id. Work per distinct value is done once,
-// so a query costs one pass over the rows it can match, reading a byte per condition and row.
-//
-// Sorting (DECISIONS 9, `sort=a,b&order=asc,desc`): each key orders by value when all its non-empty
-// values are numbers or dates (in the sheet's locale), else by text; empty values last in both
-// directions; later keys break ties, and rows equal on every key keep their sheet order. Orders
-// are counting sorts over the ranks of the distinct values, composed key by key (stable).
+// Indexes of a tab's copy, each built on first use and kept with the copy, so a query costs one
+// pass over the rows it can match; sorting as DECISIONS 9 has it (README.md).
 import { comparableTarget, comparableValue, isDateType, type ValueColumn } from "@/lib/sheets/values/cell-values";
 import type { TabData, TabRow } from "@/lib/sheets/values/rows";
 import { columnsOfRows, storedColumns, type StoredColumn } from "@/lib/sheets/values/tab-columns";

@@ -1,8 +1,5 @@
-// Per-tab data versions: a write to one tab re-reads only that tab on the next read (on the
-// writer's instance not even that: its copy is the write's read-back); the sheet's
-// other cached tabs (and the indexes built on them) survive, the write's own change of the file's
-// modifiedTime included. A change Drive reports that no write explains re-reads the cached tabs
-// together, in one batch; a schema refresh re-reads them all.
+// Per-tab data versions: a write re-reads only its own tab; a change Drive reports that no write
+// explains re-reads the cached tabs together; a schema refresh re-reads them all.
 import { randomUUID } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";

@@ -1,9 +1,5 @@
-// What a displayed cell is worth, by its column's type and the sheet's locale and time zone:
-// its typed JSON value (`?typed=true`) and the number filters and sort compare it by. Numbers,
-// currency and percents compare by value in any locale; dates and date-times by the moment they
-// name, never by their display text: from the cell's serial number when the cached copy has it
-// (date-values.ts), which stays right when the display leaves out the year ("Jan 15"), else from
-// the display read with the column's pattern.
+// What a displayed cell is worth, by its column's type and the sheet's locale and time zone: its
+// typed value and what filters and sorts compare; dates by the moment they name (README.md).
 import { isoDate, isoDateTime, parseDisplayedDate, parseFilterDate, serialWallClock, wallClockMs, type WallClock } from "./locale-dates";
 import { parseDisplayedNumber, parseFilterNumber } from "./locale-numbers";
 import type { ColumnType } from "./tab-model";

@@ -1,8 +1,5 @@
-// Dates as a spreadsheet displays them, read back into ISO 8601. A cell shows a date through its
-// number format pattern ("dd.MM.yyyy", "d mmmm yyyy", "M/d/yyyy h:mm AM/PM"); the schema keeps
-// each column's pattern, so a displayed value is read with it, else with the locale's own short
-// date order, else as ISO. Sheets stores date-times as wall-clock time in the spreadsheet's time
-// zone: the ISO form carries that zone's offset at that moment (daylight saving included).
+// Dates as a spreadsheet displays them, read back into ISO 8601 with the column's pattern, the
+// locale's date order or as ISO, in the spreadsheet's time zone (README.md).
 import { bcp47 } from "./locale-numbers";
 
 /** A wall-clock date and time, as the sheet shows it. */
