@@ -3,7 +3,7 @@
 // Google's: status, JSON shape and every value but the volatile ones (VOLATILE_FIELDS).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SERVED_BATCH_REQUESTS } from "./sheets-api";
+import { SERVED_BATCH_REQUESTS } from "./sheets-api/batch-update";
 
 export interface Interaction {
   method: string;

@@ -12,7 +12,13 @@ import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
 import { getDeveloperMetadata, searchDeveloperMetadata } from "./metadata";
-import { appendValues, batchClearValues, batchUpdate, batchUpdateValues, clearValues, getSpreadsheet, isTrue, readValues, updateValues } from "./sheets-api";
+import { batchUpdate } from "./sheets-api/batch-update";
+import { isTrue } from "./sheets-api/ranges";
+import { getSpreadsheet } from "./sheets-api/spreadsheet-get";
+import { appendValues } from "./sheets-api/values-append";
+import { batchClearValues, clearValues } from "./sheets-api/values-clear";
+import { readValues } from "./sheets-api/values-get";
+import { batchUpdateValues, updateValues } from "./sheets-api/values-update";
 import { SpreadsheetStore } from "./store";
 
 export interface GoogleEmulatorOptions {

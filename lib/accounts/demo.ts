@@ -6,7 +6,7 @@ import { findApiKeyByHash, insertApiKey } from "@/db/queries/api-keys";
 import { getSheet, insertSheet, recordAccessCheck } from "@/db/queries/sheets";
 import { createUser, getUserByEmail, linkSignInAccount } from "@/db/queries/users";
 import type { AppConfig } from "@/lib/env";
-import { generatedSecrets } from "@/lib/env";
+import { generatedSecrets } from "@/lib/env/secrets";
 import { EMULATOR_DEFAULTS } from "@/lib/emulator-defaults";
 import { displayPrefix, generateApiKey, hashApiKey } from "@/lib/api-key";
 import { newId } from "@/lib/keys/ids";

@@ -6,7 +6,8 @@ import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PRIVATE_SPREADSHEET_ID } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { startTestService, type TestService } from "@/testing/service";
-import { openApiDocument, tabIdentifiers } from "./openapi";
+import { openApiDocument } from "./openapi";
+import { tabIdentifiers } from "./openapi/names";
 import { loadSheetDocs } from "./sheet-docs";
 import { proveAccessWithGoogle } from "@/testing/google";
 
