@@ -10,7 +10,8 @@ import { refuseUnknownColumns } from "./row-checks";
 import { assignIds, withEarlierIds } from "./row-ids";
 import { insertRows, newRowCells } from "./row-cells";
 import { asEntered, idColumnOf } from "./value-input";
-import { coalescedWrite, WAIT, type BatchKind, type BatchPlan, type Part, type Planned } from "./write-batches";
+import { coalescedWrite } from "./write-batches";
+import { WAIT, type BatchKind, type BatchPlan, type Part, type Planned } from "./batch-plan";
 import { earlierLanded, requireWritable, rowApi, type CreateRequest, type EarlierLanded } from "./write-request";
 
 export type CreateResult = { created: number; rows: Record<string, JsonValue>[] };

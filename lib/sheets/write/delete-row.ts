@@ -3,7 +3,8 @@
 import { OutcomeUnknown } from "@/lib/errors";
 import { currentRow } from "./row-checks";
 import { appendBlankRow, refusesDeletingEveryRow, rowsRange } from "./row-cells";
-import { coalescedWrite, type BatchKind } from "./write-batches";
+import { coalescedWrite } from "./write-batches";
+import type { BatchKind } from "./batch-plan";
 import { requireWritable, rowApi, type RowRequest } from "./write-request";
 
 /** One delete a batch: its refusal (every row of the grid) is retried with a blank row appended first. */

@@ -7,7 +7,8 @@ import { checkColumns, checkRowShape, displayed, unknownColumnsOr, type RowInput
 import { currentRow, refuseUnknownColumns } from "./row-checks";
 import { cellUpdates } from "./row-cells";
 import { asEntered } from "./value-input";
-import { coalescedWrite, WAIT, type BatchKind, type BatchPlan, type Planned } from "./write-batches";
+import { coalescedWrite } from "./write-batches";
+import { WAIT, type BatchKind, type BatchPlan, type Planned } from "./batch-plan";
 import { requireWritable, rowApi, type RowRequest } from "./write-request";
 
 export type UpdatedRow = { row: Record<string, JsonValue>; etag: string };

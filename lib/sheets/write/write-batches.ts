@@ -10,8 +10,6 @@ import { tabLockKey } from "./tab-turn";
 import { writeBatch } from "./batch-send";
 import type { BatchKind, BatchSheet, Queue, Waiting, WriteJob } from "./batch-plan";
 
-export { WAIT, type BatchKind, type BatchPlan, type Part, type Planned } from "./batch-plan";
-
 /** How long the first request of an idle tab waits for others to join its batch. */
 const JOIN_WINDOW_MS = 3;
 /** Batches one turn of the tab's lock may send: other instances' writers get their turn too. */
