@@ -29,8 +29,9 @@ async function main() {
     const { rowToJson } = await import("@/lib/sheets/values/rows");
     const { aggregate, parseAggregate, parseDistinct } = await import("@/lib/sheets/read/aggregate");
     const { csvStream } = await import("@/lib/sheets/read/csv");
-    const { updateWhere, deleteWhere, upsertRows } = await import("@/lib/sheets/write/bulk-writes");
-    const { updateRow } = await import("@/lib/sheets/write/row-writes");
+    const { updateWhere, deleteWhere } = await import("@/lib/sheets/write/filtered-writes");
+    const { upsertRows } = await import("@/lib/sheets/write/keyed-writes");
+    const { updateRow } = await import("@/lib/sheets/write/update-row");
 
     const grid = [["id", "sku", "status", "customer", "qty", "price", "note"], ...Array.from({ length: ROWS }, (_, i) => [i + 1, `SKU-${i + 1}`, STATUSES[i % 5], `customer ${i % 997}`, i % 50, (i % 1000) / 10, i % 7 ? "" : "gift"])];
     log(`creating a ${ROWS.toLocaleString("en-US")}-row tab`);
@@ -88,10 +89,10 @@ async function main() {
     const writes: [string, () => Promise<unknown>][] = [];
     let serial = 0;
     writes.push(["plain list, read from Google", () => fetchTab(sheet, model)]);
-    writes.push(["one-row update (PUT)", () => updateRow(sheet, model, String(1 + (serial++ % 1000)), { note: `n${serial}` })]);
-    writes.push(["filtered update, 100 rows", () => { const from = 2000 + (serial++ % 50) * 100; return updateWhere(sheet, model, new URLSearchParams(`filter=id>=${from},id<${from + 100}&limit=100`), { note: `u${serial}` }); }]);
-    writes.push(["upsert 100 rows (50 new)", () => { const base = serial++ * 50; return upsertRows(sheet, model, "sku", Array.from({ length: 100 }, (_, i) => ({ sku: i < 50 ? `SKU-${i + 1}` : `NEW-${base + i}`, note: "up" }))); }]);
-    writes.push(["filtered delete, ~100 rows", () => deleteWhere(sheet, model, new URLSearchParams(`filter=customer=customer ${serial++ % 997}&limit=1000`))]);
+    writes.push(["one-row update (PUT)", () => updateRow({ sheet, tab: model, rowId: String(1 + (serial++ % 1000)), body: { note: `n${serial}` } })]);
+    writes.push(["filtered update, 100 rows", () => { const from = 2000 + (serial++ % 50) * 100; return updateWhere({ sheet, tab: model, params: new URLSearchParams(`filter=id>=${from},id<${from + 100}&limit=100`), body: { note: `u${serial}` } }); }]);
+    writes.push(["upsert 100 rows (50 new)", () => { const base = serial++ * 50; return upsertRows({ sheet, tab: model, params: new URLSearchParams({ upsert: "sku" }), body: Array.from({ length: 100 }, (_, i) => ({ sku: i < 50 ? `SKU-${i + 1}` : `NEW-${base + i}`, note: "up" })) }); }]);
+    writes.push(["filtered delete, ~100 rows", () => deleteWhere({ sheet, tab: model, params: new URLSearchParams(`filter=customer=customer ${serial++ % 997}&limit=1000`) })]);
     const wt = new Map<string, { ms: number[]; calls: number[] }>();
     for (let round = 0; round < ROUNDS; round++) {
       for (let k = 0; k < writes.length; k++) {

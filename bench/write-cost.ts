@@ -39,7 +39,14 @@ async function main() {
     const { withGoogle } = await import("@/lib/sheets/sheet-access");
     const { readSheetModel } = await import("@/lib/sheets/read/read-model");
     const before = (await import(`../${BASELINE}`)) as unknown as Impl;
-    const after = (await import("@/lib/sheets/write/row-writes")) as unknown as Impl;
+    // The current verbs take one request object: adapted to the baseline's positional calls.
+    const [{ createRows }, { updateRow }, { deleteRow }] = await Promise.all([import("@/lib/sheets/write/create-rows"), import("@/lib/sheets/write/update-row"), import("@/lib/sheets/write/delete-row")]);
+    type Args = [Parameters<typeof createRows>[0]["sheet"], Parameters<typeof createRows>[0]["tab"]];
+    const after: Impl = {
+      createRows: (...a) => createRows({ sheet: (a as Args)[0], tab: (a as Args)[1], body: a[2] }),
+      updateRow: (...a) => updateRow({ sheet: (a as Args)[0], tab: (a as Args)[1], rowId: a[2] as string, body: a[3] }),
+      deleteRow: (...a) => deleteRow({ sheet: (a as Args)[0], tab: (a as Args)[1], rowId: a[2] as string }),
+    };
 
     const newSheet = async (rows = 200) => {
       const grid = [["id", "name", "qty", "note"], ...Array.from({ length: rows }, (_, i) => [i + 1, `row ${i + 1}`, i, ""])];

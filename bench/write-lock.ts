@@ -24,11 +24,12 @@ async function worker() {
   const next = () => new Promise<unknown>((r) => (inbox.length ? r(inbox.shift()) : waiting.push(r)));
   const { withGoogle } = await import("@/lib/sheets/sheet-access");
   const { readSheetModel } = await import("@/lib/sheets/read/read-model");
-  const { createRows, updateRow } = await import("@/lib/sheets/write/row-writes");
+  const { createRows } = await import("@/lib/sheets/write/create-rows");
+  const { updateRow } = await import("@/lib/sheets/write/update-row");
   const setup = (await next()) as Go;
   const sheet = { id: setup.sheetId, access: "service_account" as const, refreshTokenCiphertext: null, cacheTtlSeconds: 10, maxStaleSeconds: 0, writable: true };
   const model = (await withGoogle(sheet, "spreadsheets.get", (c) => readSheetModel(c.sheets, sheet.id))).tabs[0]!;
-  await updateRow(sheet, model, String(100 + setup.writers[0]!), { note: "warm" });
+  await updateRow({ sheet, tab: model, rowId: String(100 + setup.writers[0]!), body: { note: "warm" } });
   process.send!({ ready: true });
   await next();
   const ms: number[] = [];
@@ -37,7 +38,7 @@ async function worker() {
     setup.writers.map(async (w) => {
       for (let i = 0; i < setup.ops; i++) {
         const t0 = performance.now();
-        await updateRow(sheet, model, String(1 + w * setup.ops + i), { qty: w, note: `w${w} #${i}` }).catch(() => failed++);
+        await updateRow({ sheet, tab: model, rowId: String(1 + w * setup.ops + i), body: { qty: w, note: `w${w} #${i}` } }).catch(() => failed++);
         ms.push(performance.now() - t0);
       }
     }),
@@ -45,7 +46,7 @@ async function worker() {
   process.send!({ ms, failed });
   // Then, when asked, creates one after another (the parent counts their Google calls).
   await next();
-  for (let i = 0; i < setup.ops; i++) await createRows(sheet, model, { name: `new ${i}` });
+  for (let i = 0; i < setup.ops; i++) await createRows({ sheet, tab: model, body: { name: `new ${i}` } });
   process.send!({ created: setup.ops });
   await next();
 }

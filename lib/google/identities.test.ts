@@ -11,7 +11,7 @@ import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { rowsClient } from "@/testing/rows-client";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey, uploadServiceAccountKey } from "@/testing/google";
-import { createRows } from "@/lib/sheets/write/row-writes";
+import { createRows } from "@/lib/sheets/write/create-rows";
 import { findWriteTab } from "@/lib/sheets/read/rows-api";
 import { toSheetRecord } from "@/lib/sheets/sheet-record";
 
@@ -88,7 +88,7 @@ describe("several service accounts", () => {
     // The record as it was before the sheet was registered again with another service account.
     const earlier = { ...current, v: current.v - 1, serviceAccount: ACCOUNTS[0]!.client_email };
     const model = await findWriteTab(current, "Items");
-    const [before, after] = await Promise.allSettled([createRows(earlier, model, { name: "before" }), createRows(current, model, { name: "after" })]);
+    const [before, after] = await Promise.allSettled([createRows({ sheet: earlier, tab: model, body: { name: "before" } }), createRows({ sheet: current, tab: model, body: { name: "after" } })]);
     expect(before.status).toBe("rejected");
     expect(after).toMatchObject({ status: "fulfilled", value: { created: 1 } });
   });

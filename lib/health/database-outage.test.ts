@@ -58,7 +58,7 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     expect((await api.create("Products", { name: "Written during the outage" })).status).toBe(201);
     // A tab whose counter the store lost knows no safe next id without the database's mark.
     const { getLimitStore } = await import("@/lib/store/store");
-    const { idCounterKey } = await import("@/lib/sheets/write/row-writes");
+    const { idCounterKey } = await import("@/lib/sheets/write/row-ids");
     await getLimitStore().del(idCounterKey(DEMO_SPREADSHEET_ID, svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.sheetId));
     const unsure = await api.create("Products", { name: "Refused during the outage" });
     expect([unsure.status, unsure.body.error]).toEqual([503, "service_unavailable"]);

@@ -9,7 +9,7 @@ import { hashApiKey, KEY_FORMAT, KEY_PREFIXES } from "@/lib/api-key";
 import { originAllowed } from "@/lib/keys/browser";
 import type { KeyRecord } from "@/lib/keys/key-record";
 import { noteKeyUsed } from "@/lib/usage/last-used";
-import { PERMISSION_LABELS, type Permission } from "@/lib/keys/permissions";
+import { requirePermission, type Permission } from "@/lib/keys/permissions";
 import { givenBack, limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { recordUsage } from "@/lib/usage/metering";
 import { currentAccess } from "@/lib/sheets/access/access-check";
@@ -25,7 +25,7 @@ import { API_KEY_HEADER, carriesTwoKeys, requestKey } from "@/lib/http/key-carri
 import { METHODS, type Method } from "@/lib/http/methods";
 import { route, type NextContext, type RouteContext } from "./route";
 
-export { API_KEY_HEADER };
+export { API_KEY_HEADER, requirePermission };
 
 export interface KeyContext<P> extends RouteContext<P> {
   key: KeyRecord;
@@ -100,13 +100,6 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
 }
 
 const AUTH_CHALLENGE = 'Bearer realm="SheetAPI"';
-
-/** 403 unless the key holds `permission`; `why`, when the route's own permission is not the only one the request needs. */
-export function requirePermission(key: KeyRecord, permission: Permission | undefined, why = ""): void {
-  if (!permission || key.permissions.includes(permission)) return;
-  if (key.browser) throw new ApiError("forbidden", `Browser (publishable) keys only read; this request needs the ${PERMISSION_LABELS[permission]} permission: use a secret key, on a server.`);
-  throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.${why ? ` ${why}` : ""}`);
-}
 
 /** Runs the handler; whatever it answers, the answer gets the limit headers and is metered. */
 async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision | undefined, req: Request, requestId: string, run: () => Promise<Response>): Promise<Response> {

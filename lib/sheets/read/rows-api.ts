@@ -149,7 +149,16 @@ export interface ReadAnswer extends Answer {
  * copy (as the key may see it) per query, so the same query of the same copy is answered as sent
  * before, without querying or serializing again.
  */
-export async function listAnswer(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}): Promise<ReadAnswer> {
+/** A list read as the route asks it: the tab, the data version it was asked at, the query and the key's allowances. */
+export interface ListRequest {
+  sheet: SheetRecord;
+  tab: TabModel;
+  version: number | undefined;
+  params: URLSearchParams;
+  options?: ReadOptions;
+}
+
+export async function listAnswer({ sheet, tab, version, params, options = {} }: ListRequest): Promise<ReadAnswer> {
   // Checked before a kept answer is looked up: a key without the allowance never gets one.
   const asked = formulasAsked(params, options);
   const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null));
@@ -162,7 +171,7 @@ export async function listAnswer(sheet: SheetRecord, tab: TabModel, version: num
 }
 
 /** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
-export async function listCsv(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
+export async function listCsv({ sheet, tab, version, params, options = {} }: ListRequest) {
   const asked = formulasAsked(params, options);
   const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null, { maxLimit: MAX_CSV_ROWS }));
   const query = parseListQuery(params, queryColumns(read.data), { maxLimit: MAX_CSV_ROWS });

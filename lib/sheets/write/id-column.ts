@@ -1,10 +1,13 @@
 // Gives a tab without an `id` column one (DECISIONS 7a: the dashboard offers it, since row-number
-// ids move when rows above are inserted or deleted). One atomic, guarded write under the tab's
-// lock: a column inserted right after the last named column (nothing to its right is
+// ids move when rows above are inserted or deleted). One atomic, guarded write by the locked single
+// step path: a column inserted right after the last named column (nothing to its right is
 // overwritten), headed `id`, and filled with 1, 2, 3... down the non-blank rows; the tab's id
 // counter starts above them, and the schema is read again.
 import { ApiError, OutcomeUnknown } from "@/lib/errors";
-import { cellData, nextIds, requireWritable, underTabLock, type WriteSheet } from "./row-writes";
+import { cellData } from "./row-cells";
+import { nextIds } from "./row-ids";
+import { lockedStep } from "./tab-turn";
+import { requireWritable, type WriteSheet } from "./write-request";
 import { refreshSheetModel } from "@/lib/sheets/read/schema";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { fetchTab } from "@/lib/sheets/read/tab-cache";
@@ -13,7 +16,7 @@ import { guardedWrite, markerRequest } from "./write-guard";
 
 export async function addIdColumn(sheet: WriteSheet & Pick<SheetRecord, "schemaUpdatedAt">, model: TabModel): Promise<{ column: number; rows: number }> {
   requireWritable(sheet);
-  const result = await underTabLock(sheet, model, async () => {
+  const result = await lockedStep(sheet, model, async () => {
     const data = await fetchTab(sheet, model);
     if (data.hasIdColumn) throw new ApiError("conflict", `The tab "${model.name}" already has an id column.`);
     const column = data.columns.length ? Math.max(...data.columns.map((c) => c.index)) + 1 : 0;

@@ -3,16 +3,9 @@
 // written again and the request gets the earlier attempt's answer, marked as replayed. The write
 // routes go through here, so each says only what it writes and how it answers.
 import { idempotent, REPLAYED, type EarlierAttempt } from "@/lib/sheets/write/idempotency";
-import type { EarlierLanded } from "./bulk-writes";
+import type { EarlierLanded, ReplayOptions } from "./write-request";
 
-/** What a write is told of the request's Idempotency-Key and of the earlier attempt with it. */
-export interface ReplayOptions {
-  idempotencyKey?: string;
-  /** The earlier attempt's write, whose outcome was unknown: settled before anything is written. */
-  earlierWrite?: number;
-  /** The answer the earlier attempt would have had (a create reuses its row ids). */
-  earlierAnswer?: unknown;
-}
+export type { ReplayOptions };
 
 /** A write's result as the answer to give: its own, or the earlier attempt's when that one landed. */
 export type AnswerOf = <T>(result: T | EarlierLanded) => T;

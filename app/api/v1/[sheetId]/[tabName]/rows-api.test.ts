@@ -255,7 +255,7 @@ describe("creating rows", () => {
     expect(idOf(await ids.create("Items", { name: "e" }))).toBe("5");
     // The store's counter, when it has one, still counts: a mark never lowers it.
     const { getLimitStore } = await import("@/lib/store/store");
-    const { idCounterKey } = await import("@/lib/sheets/write/row-writes");
+    const { idCounterKey } = await import("@/lib/sheets/write/row-ids");
     const olderGid = svc.google.store.get(sheetId)!.tabs.find((t) => t.title === "Older")!.sheetId;
     await getLimitStore().put(idCounterKey(sheetId, olderGid), 40 as unknown as object, 60);
     expect(idOf(await ids.create("Older", { name: "b" }))).toBe("41");

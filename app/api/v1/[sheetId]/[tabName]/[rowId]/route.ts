@@ -1,12 +1,10 @@
-import { readJsonBody } from "@/lib/http/body";
 import { notModified, wantsFresh } from "@/lib/http/conditional";
-import { jsonText, ok } from "@/lib/http/envelope";
+import { jsonText } from "@/lib/http/envelope";
 import { readHeaders } from "@/lib/http/read-headers";
 import { keyRouteMethods, withApiKey } from "@/lib/routes/with-api-key";
-import { refuseFormulas } from "@/lib/sheets/write/formula-guard";
-import { checkWriteParams } from "@/lib/sheets/read/query-params";
-import { deleteRow, rowAfterUnknownWrites, updateRow } from "@/lib/sheets/write/row-writes";
-import { findTab, findWriteTab, rowAnswer } from "@/lib/sheets/read/rows-api";
+import { rowAfterUnknownWrites } from "@/lib/sheets/write/tab-turn";
+import { deleteOneRow, putRow } from "@/lib/sheets/write/write-routes";
+import { findTab, rowAnswer } from "@/lib/sheets/read/rows-api";
 
 export const dynamic = "force-dynamic";
 type Params = { sheetId: string; tabName: string; rowId: string };
@@ -29,25 +27,10 @@ export const GET = withApiKey<Params>(
 
 // PUT /api/v1/{sheetId}/{tabName}/{rowId} - change the named fields only (PATCH does the same);
 // with If-Match, only if the row is still as read (else 412)
-export const PUT = withApiKey<Params>(
-  async ({ req, url, params, sheet, key }) => {
-    checkWriteParams(url.searchParams, []);
-    const body = await readJsonBody(req);
-    refuseFormulas(key, sheet, body);
-    const { row, etag } = await updateRow(sheet, await findWriteTab(sheet, params.tabName), params.rowId, body, { ifMatch: req.headers.get("if-match") });
-    return ok({ data: row }, { headers: { ETag: etag } });
-  },
-  { permission: "write" },
-);
+export const PUT = withApiKey<Params>(({ req, url, params, sheet, key }) => putRow({ req, key, sheet, tabName: params.tabName, rowId: params.rowId, params: url.searchParams }), { permission: "write" });
 export const PATCH = PUT;
 
 // DELETE /api/v1/{sheetId}/{tabName}/{rowId} - remove exactly this row; with If-Match, only if unchanged
-export const DELETE = withApiKey<Params>(
-  async ({ req, url, params, sheet }) => {
-    checkWriteParams(url.searchParams, []);
-    return ok({ message: await deleteRow(sheet, await findWriteTab(sheet, params.tabName), params.rowId, { ifMatch: req.headers.get("if-match") }) });
-  },
-  { permission: "write" },
-);
+export const DELETE = withApiKey<Params>(({ req, url, params, sheet, key }) => deleteOneRow({ req, key, sheet, tabName: params.tabName, rowId: params.rowId, params: url.searchParams }), { permission: "write" });
 
 export const { POST, OPTIONS } = keyRouteMethods(["GET", "PUT", "PATCH", "DELETE"]);
