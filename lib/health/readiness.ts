@@ -6,8 +6,7 @@
 // reads, writes whose ids the limit store counts: DECISIONS 18a), and taking every instance out
 // at once would turn the outage of one dependency into an outage of the whole service.
 // Makes no call to Google.
-import { sql } from "drizzle-orm";
-import { getDatabaseHandle, type DatabaseHandle } from "@/db/client";
+import { schemaProbe } from "@/db/queries/database";
 import { isDraining } from "@/lib/lifecycle/drain";
 import { getLimitStore } from "@/lib/store/store";
 import { recentGoogleOutcomes } from "@/lib/google/outcomes";
@@ -23,22 +22,22 @@ export interface Readiness {
 }
 
 /** Databases that have answered this process with their schema in place. */
-const answered = perProcess("health:databases-answered", () => new WeakSet<DatabaseHandle>());
+const answered = perProcess("health:databases-answered", () => new WeakSet<object>());
 
 /** Postgres' "undefined_table": the schema the service reads is not there. */
 const noSchema = (err: unknown) => [err, (err as { cause?: unknown })?.cause].some((e) => (e as { code?: string } | undefined)?.code === "42P01");
 
 async function probeDatabase(): Promise<{ state: Readiness["checks"]["database"]; detail: string; seen: boolean }> {
-  let handle: DatabaseHandle;
+  let handle: object, probe: () => Promise<void>;
   try {
-    handle = getDatabaseHandle();
+    ({ database: handle, probe } = schemaProbe());
   } catch (err) {
     return { state: "down", detail: (err as Error).message, seen: false };
   }
   let missing = false;
   const result = await timed("database", async () => {
     try {
-      await handle.db.execute(sql`select 1 from users limit 0`);
+      await probe();
     } catch (err) {
       missing = noSchema(err);
       throw err;
