@@ -49,9 +49,9 @@ export async function listChangeEvents({ sheetId, after, type, tab, limit }: { s
 }
 
 /** Which of the sheet's events a replay sends: in a time range, of the given types and tabs (all when empty). */
+type EventRange = { sheetId: string; from: Date; to: Date; types: string[]; tabs: string[] };
 const inRange = ({ sheetId, from, to, types, tabs }: EventRange) =>
   and(eq(changeEvents.sheetId, sheetId), gte(changeEvents.createdAt, from), lte(changeEvents.createdAt, to), types.length ? inArray(changeEvents.type, types) : undefined, tabs.length ? inArray(changeEvents.tab, tabs) : undefined);
-type EventRange = { sheetId: string; from: Date; to: Date; types: string[]; tabs: string[] };
 
 /** The range's first `limit` events, oldest first. */
 export async function eventsInRange(range: EventRange & { limit: number }, db: Database = getDb()): Promise<{ seq: number; tab: string; rowId: string | null }[]> {
