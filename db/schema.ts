@@ -416,5 +416,7 @@ export type SheetStatsRow = typeof sheetStatsDaily.$inferInsert;
 export type ChangeEvent = typeof changeEvents.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type NewWebhookDelivery = typeof webhookDeliveries.$inferInsert;
+export type NewWebhookEndpoint = typeof webhookEndpoints.$inferInsert;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 export type BillingAccount = typeof billingAccounts.$inferSelect;

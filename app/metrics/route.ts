@@ -1,12 +1,9 @@
-import { route } from "@/lib/routes/route";
-import { checkMetricsToken, METRICS_HEADERS, metricsText } from "@/lib/routes/metrics-endpoint";
+import { METRICS_HEADERS, metricsText } from "@/lib/routes/metrics-endpoint";
+import { withMetricsToken } from "@/lib/routes/with-operator-token";
 
 export const dynamic = "force-dynamic";
 
-// GET /metrics - Prometheus' text format, behind METRICS_TOKEN (lib/routes/metrics-endpoint.ts).
-const metrics = route(async ({ req }) => {
-  checkMetricsToken(req);
-  return new Response(await metricsText(), { headers: METRICS_HEADERS });
-});
+// GET /metrics - Prometheus' text format, behind METRICS_TOKEN (lib/routes/with-operator-token.ts).
+const metrics = withMetricsToken(async () => new Response(await metricsText(), { headers: METRICS_HEADERS }));
 
 export { metrics as GET };

@@ -14,6 +14,12 @@ export async function getSheet({ id }: { id: string }): Promise<Sheet | undefine
   return getDb().query.sheets.findFirst({ where: eq(sheets.id, id) });
 }
 
+/** Just the sheet's access state (the delivery worker asks before each attempt). */
+export async function sheetAccessState({ id }: { id: string }): Promise<AccessState | undefined> {
+  const [row] = await getDb().select({ state: sheets.accessState }).from(sheets).where(eq(sheets.id, id));
+  return row?.state;
+}
+
 export async function getSheetForUser({ id, userId }: { id: string; userId: string }): Promise<Sheet | undefined> {
   return getDb().query.sheets.findFirst({ where: and(eq(sheets.id, id), eq(sheets.userId, userId)) });
 }

@@ -1,8 +1,7 @@
 // GET /health: the database, the limit store and the sheets backend, each with a bounded check.
 // Public, so it says what runs and whether it answers, nothing more: volumes, the webhook backlog
 // and Google's recent figures are in /metrics, behind its token; no address is named.
-import { sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { pingDatabase } from "@/db/queries/database";
 import { config } from "@/lib/env";
 import { getLimitStore } from "@/lib/store/store";
 import { recentGoogleOutcomes, serviceAccountSignInFailure } from "@/lib/google/outcomes";
@@ -59,7 +58,7 @@ export async function checkHealth(): Promise<HealthReport> {
   const store = getLimitStore();
   const sheetsRoot = cfg.google.rootUrl ?? "https://sheets.googleapis.com";
   const [database, limit_store, sheets_backend] = await Promise.all([
-    timed(cfg.database.kind === "postgres" ? "Postgres" : "PGlite, embedded under DATA_DIR", () => getDb().execute(sql`select 1`)),
+    timed(cfg.database.kind === "postgres" ? "Postgres" : "PGlite, embedded under DATA_DIR", pingDatabase),
     timed(store.kind === "memory" ? "in-process memory, this instance's own" : "Upstash REST API", () => store.ping()),
     timed(cfg.google.emulated ? "emulators/google, not Google" : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
   ]);

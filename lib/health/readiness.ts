@@ -1,7 +1,6 @@
 // GET /health/ready (DECISIONS 21): out only for what this instance cannot serve without (its own
 // stop, a database never reached); shared dependencies down are degraded, kept in (README.md).
-import { sql } from "drizzle-orm";
-import { getDatabaseHandle, type DatabaseHandle } from "@/db/client";
+import { schemaProbe } from "@/db/queries/database";
 import { isDraining } from "@/lib/lifecycle/drain";
 import { getLimitStore } from "@/lib/store/store";
 import { recentGoogleOutcomes } from "@/lib/google/outcomes";
@@ -17,22 +16,22 @@ export interface Readiness {
 }
 
 /** Databases that have answered this process with their schema in place. */
-const answered = perProcess("health:databases-answered", () => new WeakSet<DatabaseHandle>());
+const answered = perProcess("health:databases-answered", () => new WeakSet<object>());
 
 /** Postgres' "undefined_table": the schema the service reads is not there. */
 const noSchema = (err: unknown) => [err, (err as { cause?: unknown })?.cause].some((e) => (e as { code?: string } | undefined)?.code === "42P01");
 
 async function probeDatabase(): Promise<{ state: Readiness["checks"]["database"]; detail: string; seen: boolean }> {
-  let handle: DatabaseHandle;
+  let handle: object, probe: () => Promise<void>;
   try {
-    handle = getDatabaseHandle();
+    ({ database: handle, probe } = schemaProbe());
   } catch (err) {
     return { state: "down", detail: (err as Error).message, seen: false };
   }
   let missing = false;
   const result = await timed("database", async () => {
     try {
-      await handle.db.execute(sql`select 1 from users limit 0`);
+      await probe();
     } catch (err) {
       missing = noSchema(err);
       throw err;

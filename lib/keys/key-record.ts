@@ -1,7 +1,7 @@
 // What the hot path needs to know about an API key, cached in the limit store and rewritten on
 // every change (create, permissions, revoke), so a revocation reaches every instance at once.
 import type { ApiKey } from "@/db/schema";
-import { getDatabaseHandle } from "@/db/client";
+import { databaseScope } from "@/db/queries/database";
 import { getLimitStore, type Versioned } from "@/lib/store/store";
 import { DEFAULT_VISITOR_LIMIT } from "./browser";
 import { isPermission, type Permission } from "./permissions";
@@ -41,7 +41,7 @@ export interface MissingKey extends Versioned {
 export const KEY_RECORD_TTL_SECONDS = 600;
 export const MISSING_KEY_TTL_SECONDS = 60;
 /** Named by the database the record copies, as sheet records are (sheet-record.ts). */
-export const keyRecordKey = async (hash: string) => `sheetapi:key:${await getDatabaseHandle().scope()}:${hash}`;
+export const keyRecordKey = async (hash: string) => `sheetapi:key:${await databaseScope()}:${hash}`;
 
 export function toKeyRecord(row: ApiKey): KeyRecord {
   return {

@@ -2,7 +2,7 @@
 // standalone server, the worker): a wrong DATABASE_URL stops them with one line, as `npm start`
 // and the release step do, instead of a server that never answers or a stack trace. A database
 // still starting beside them (compose, a restart) gets a bounded while (DATABASE_START_WAIT_MS).
-import { getDatabaseHandle } from "@/db/client";
+import { databaseScope } from "@/db/queries/database";
 import { describeDatabaseError } from "@/db/migrator";
 
 // Worth waiting for: the server is not up (yet), or is still starting (57P03).
@@ -14,7 +14,7 @@ export async function databaseProblemAtStart(target: string, waitMs: number): Pr
   for (;;) {
     try {
       // Reading the database's id is a real query, and the one every counted request needs first.
-      await getDatabaseHandle().scope();
+      await databaseScope();
       return undefined;
     } catch (err) {
       const e = err as { code?: string; cause?: { code?: string } };

@@ -1,22 +1,12 @@
 // GET /metrics: the process's metrics for Prometheus, with the webhook backlog read at scrape
-// time. Off unless METRICS_TOKEN is set (404), and only with that token (`Authorization: Bearer`):
+// time. Off unless METRICS_TOKEN is set (404), and only with that token (with-operator-token.ts):
 // route names, volumes and error rates are not for the public.
-import { config } from "@/lib/env";
-import { bearerMatches } from "@/lib/http/bearer";
-import { ApiError } from "@/lib/errors";
 import { deliveryProgress } from "@/lib/webhooks/endpoints";
 import { renderMetrics } from "@/lib/observability/metrics";
 
 const BACKLOG_TIMEOUT_MS = 1_000;
 
 export const METRICS_HEADERS = { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" };
-
-/** Throws the envelope's 404 when metrics are off, 401 without the token. */
-export function checkMetricsToken(req: Request): void {
-  const token = config().env.METRICS_TOKEN;
-  if (!token) throw new ApiError("not_found", "No route GET /metrics. See GET /api for the routes.");
-  if (!bearerMatches(req, token)) throw new ApiError("unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.");
-}
 
 export async function metricsText(): Promise<string> {
   const backlog = await Promise.race([

@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { errorBody } from "@/lib/http/envelope";
 import { ApiError } from "@/lib/errors";
-import { checkMetricsToken, METRICS_HEADERS, metricsText } from "@/lib/routes/metrics-endpoint";
+import { METRICS_HEADERS, metricsText } from "@/lib/routes/metrics-endpoint";
+import { checkMetricsToken } from "@/lib/routes/with-operator-token";
 
 function requestOf(req: IncomingMessage, url: URL): Request {
   const headers = new Headers();

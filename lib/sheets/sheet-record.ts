@@ -1,7 +1,7 @@
 // What the hot path needs to know about a sheet, cached in the limit store so a request touches
 // neither Postgres nor Google when its data is cached. Written through on every change.
 import type { AccessState, Sheet, SheetAccess } from "@/db/schema";
-import { getDatabaseHandle } from "@/db/client";
+import { databaseScope } from "@/db/queries/database";
 import { getLimitStore, type Versioned } from "@/lib/store/store";
 import { errorFields, log } from "@/lib/log";
 
@@ -34,7 +34,7 @@ export const SHEET_RECORD_TTL_SECONDS = 600;
 // Named by the database the record copies: deployments sharing one Redis (staging beside
 // production, a test run beside a drill) never read each other's records, whose versions
 // would otherwise compete (setIfNewer keeps the higher one).
-export const sheetRecordKey = async (id: string) => `sheetapi:sheet:${await getDatabaseHandle().scope()}:${id}`;
+export const sheetRecordKey = async (id: string) => `sheetapi:sheet:${await databaseScope()}:${id}`;
 
 export function toSheetRecord(row: Sheet): SheetRecord {
   return {

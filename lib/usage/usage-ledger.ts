@@ -2,7 +2,7 @@
 // ledger before it is sent, and any instance rolls the ledger up into Postgres exactly once
 // (README.md).
 import { randomUUID } from "node:crypto";
-import { getDatabaseHandle } from "@/db/client";
+import { databaseScope, ledgerScopes } from "@/db/queries/database";
 import { addLedgerBatch } from "@/db/queries/usage";
 import { config } from "@/lib/env";
 import { registerFlush } from "@/lib/lifecycle/flushes";
@@ -19,15 +19,14 @@ export const usageLedger = (): UsageLedger | undefined => getLimitStore().ledger
 
 /** Adds one entry to the ledger; rejects when the store does not answer (the caller keeps it). */
 export async function addToLedger(ledger: UsageLedger, entry: LedgerEntry): Promise<void> {
-  await ledger.add(await getDatabaseHandle().scope(), entry);
+  await ledger.add(await databaseScope(), entry);
   state.timer ??= setTimeout(() => void rollUpUsage().catch(() => undefined), config().env.USAGE_FLUSH_MS);
   state.timer.unref?.();
 }
 
 async function rollUpOnce(ledger: UsageLedger): Promise<void> {
-  const handle = getDatabaseHandle();
   // Also the ledger versions before the database's id filed under this instance's address.
-  for (const scope of new Set([await handle.scope(), ...(handle.addressScope ? [handle.addressScope] : [])])) await rollUpScope(ledger, scope);
+  for (const scope of await ledgerScopes()) await rollUpScope(ledger, scope);
 }
 
 async function rollUpScope(ledger: UsageLedger, scope: string): Promise<void> {

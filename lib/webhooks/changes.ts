@@ -6,9 +6,11 @@
 // the next re-read finds nothing new, so a write's events are never produced twice.
 // Copies move forward only: a read that started before the stored copy was taken is ignored.
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
-import { getDb, type Database } from "@/db/client";
-import { changeEvents, changeTracking, tabSnapshots, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { countSheetEvents, insertChangeEvents, isSheetTracked, lockTabSnapshot, saveTabSnapshot, tabSnapshotContent, trackSheet } from "@/db/queries/change-events";
+import { inTransaction, type Executor } from "@/db/queries/transaction";
+import { insertDeliveries } from "@/db/queries/webhook-deliveries";
+import { listEnabledEndpoints } from "@/db/queries/webhook-endpoints";
+import type { NewWebhookDelivery } from "@/db/schema";
 import { errorFields, log } from "@/lib/log";
 import { metrics } from "@/lib/observability/metrics";
 import { perProcess } from "@/lib/per-process";
@@ -17,7 +19,6 @@ import { storableJson, withoutNul } from "@/lib/sheets/values/storable";
 import { copyOf, diffCopies, type Change, type TabCopy } from "./diff";
 import { wakeStreams, type StreamRef } from "./queue";
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type EventSource = "api" | "sheet";
 
 const TRACKING_CACHE_MS = 5_000;
@@ -60,15 +61,15 @@ const tabKey = (sheetId: string, tab: string) => `${sheetId}\u0000${tab}`;
 export async function isTracked(sheetId: string): Promise<boolean> {
   const known = state.tracked.get(sheetId);
   if (known && Date.now() - known.at < TRACKING_CACHE_MS) return known.on;
-  const rows = await getDb().select({ id: changeTracking.sheetId }).from(changeTracking).where(eq(changeTracking.sheetId, sheetId)).limit(1);
+  const on = await isSheetTracked({ sheetId });
   if (state.tracked.size > 10_000) state.tracked.clear();
-  state.tracked.set(sheetId, { on: rows.length > 0, at: Date.now() });
-  return rows.length > 0;
+  state.tracked.set(sheetId, { on, at: Date.now() });
+  return on;
 }
 
 /** From now on the sheet's changes become events (its tabs' next reads are the starting copies). */
 export async function startTracking(sheetId: string): Promise<void> {
-  await getDb().insert(changeTracking).values({ sheetId }).onConflictDoNothing();
+  await trackSheet({ sheetId });
   state.tracked.set(sheetId, { on: true, at: Date.now() });
 }
 
@@ -195,14 +196,13 @@ const only = (copy: TabCopy, ids: Set<string>): TabCopy => ({ ...copy, rows: cop
  */
 async function observe(sheetId: string, tab: string, seen: Seen, observedAt: Date, after: { copy: TabCopy; touched?: Set<string> } | undefined): Promise<void> {
   const key = tabKey(sheetId, tab);
-  const where = and(eq(tabSnapshots.sheetId, sheetId), eq(tabSnapshots.tab, tab));
-  const { streams, stored: kept } = await getDb().transaction(async (tx) => {
-    const [stored] = await tx.select({ observedAt: tabSnapshots.observedAt, digest: tabSnapshots.digest }).from(tabSnapshots).where(where).for("update");
+  const { streams, stored: kept } = await inTransaction(async (tx) => {
+    const stored = await lockTabSnapshot({ sheetId, tab }, tx);
     if (stored && stored.observedAt.getTime() > observedAt.getTime()) return { streams: [] as StreamRef[], stored: undefined };
     const events: { change: Change; source: EventSource }[] = [];
     if (stored && stored.digest !== seen.digest) {
       const kept = state.copies.get(key);
-      const previous = kept?.digest === stored.digest ? kept.copy : (JSON.parse((await tx.select({ content: tabSnapshots.content }).from(tabSnapshots).where(where))[0]!.content) as TabCopy);
+      const previous = kept?.digest === stored.digest ? kept.copy : (JSON.parse((await tabSnapshotContent({ sheetId, tab }, tx))!) as TabCopy);
       for (const change of diffCopies(previous, seen.copy)) events.push({ change, source: "sheet" });
     }
     let next = seen;
@@ -213,10 +213,7 @@ async function observe(sheetId: string, tab: string, seen: Seen, observedAt: Dat
     }
     if (stored?.digest !== next.digest || after) {
       const { digest, content } = next;
-      await tx
-        .insert(tabSnapshots)
-        .values({ sheetId, tab, observedAt, digest, content })
-        .onConflictDoUpdate({ target: [tabSnapshots.sheetId, tabSnapshots.tab], set: { observedAt, digest, content } });
+      await saveTabSnapshot({ sheetId, tab, observedAt, digest, content }, tx);
     }
     return { streams: await insertEvents(tx, sheetId, tab, events), stored: next };
   });
@@ -241,15 +238,15 @@ function eventData(sheetId: string, tab: string, change: Change, source: EventSo
 export const streamOf = (tab: string, rowId: string | null) => `${tab}\u001f${rowId ?? ""}`;
 
 /** Stores events and a delivery of each for every enabled endpoint that wants it. */
-async function insertEvents(tx: Tx, sheetId: string, tab: string, events: { change: Change; source: EventSource }[]): Promise<StreamRef[]> {
+async function insertEvents(tx: Executor, sheetId: string, tab: string, events: { change: Change; source: EventSource }[]): Promise<StreamRef[]> {
   if (!events.length) return [];
-  const inserted = await tx
-    .insert(changeEvents)
+  const inserted = await insertChangeEvents(
     // A NUL from Google (which Postgres cannot hold) is stored as U+FFFD.
-    .values(events.map(({ change, source }) => ({ id: newEventId(), sheetId, type: change.type, tab, rowId: change.rowId === null ? null : withoutNul(change.rowId), source, data: storableJson(eventData(sheetId, tab, change, source)) })))
-    .returning({ seq: changeEvents.seq, type: changeEvents.type, rowId: changeEvents.rowId });
-  const endpoints = await tx.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.sheetId, sheetId), eq(webhookEndpoints.enabled, true)));
-  const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
+    events.map(({ change, source }) => ({ id: newEventId(), sheetId, type: change.type, tab, rowId: change.rowId === null ? null : withoutNul(change.rowId), source, data: storableJson(eventData(sheetId, tab, change, source)) })),
+    tx,
+  );
+  const endpoints = await listEnabledEndpoints({ sheetId }, tx);
+  const deliveries: NewWebhookDelivery[] = [];
   for (const endpoint of endpoints) {
     if (endpoint.tabs.length && !endpoint.tabs.includes(tab)) continue;
     for (const event of inserted) {
@@ -257,13 +254,12 @@ async function insertEvents(tx: Tx, sheetId: string, tab: string, events: { chan
       deliveries.push({ id: `dlv_${randomBytes(12).toString("base64url")}`, endpointId: endpoint.id, eventSeq: event.seq, stream: streamOf(tab, event.rowId) });
     }
   }
-  if (deliveries.length) await tx.insert(webhookDeliveries).values(deliveries);
+  await insertDeliveries(deliveries, tx);
   const unique = new Map(deliveries.map((d) => [`${d.endpointId}\u0000${d.stream}`, { endpointId: d.endpointId, stream: d.stream }]));
   return [...unique.values()];
 }
 
 /** For tests and the health page: how many events a sheet has. */
 export async function eventCount(sheetId: string): Promise<number> {
-  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(changeEvents).where(eq(changeEvents.sheetId, sheetId));
-  return row?.n ?? 0;
+  return countSheetEvents({ sheetId });
 }

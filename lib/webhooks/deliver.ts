@@ -7,11 +7,13 @@
 // (after a day of retries with exponential backoff). An endpoint failing for three days is
 // disabled, and its owner sees why on the sheet's webhooks page.
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { getDb, rowsOf } from "@/db/client";
+import { getChangeEvent } from "@/db/queries/change-events";
+import { sheetAccessState } from "@/db/queries/sheets";
+import { cancelPendingStream, claimStreamHead, pendingStreams, recordDeliveryAttempt } from "@/db/queries/webhook-deliveries";
+import { endpointAccount, getEndpoint, setEndpointHealth } from "@/db/queries/webhook-endpoints";
+import type { ChangeEvent, WebhookDelivery, WebhookEndpoint } from "@/db/schema";
 import { startRetentionSweeps } from "./retention";
-import { changeEvents, sheets, webhookAttempts, webhookDeliveries, webhookEndpoints, type ChangeEvent, type WebhookDelivery, type WebhookEndpoint } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/token-crypto";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
@@ -62,19 +64,6 @@ export function signedHeaders(secrets: string[], msgId: string, at: Date, body: 
   };
 }
 
-/** Takes the stream's oldest undelivered delivery if it is due and no one holds it. */
-async function claimHead({ endpointId, stream }: StreamRef): Promise<WebhookDelivery | undefined> {
-  const rows = await getDb().execute(sql`
-    update webhook_deliveries d set leased_until = now() + make_interval(secs => ${LEASE_S})
-    from (select id from webhook_deliveries where endpoint_id = ${endpointId} and stream = ${stream} and state = 'pending' order by event_seq limit 1) head
-    where d.id = head.id and (d.leased_until is null or d.leased_until < now()) and d.next_attempt_at <= now()
-    returning d.id`);
-  const id = rowsOf<{ id: string }>(rows)[0]?.id;
-  if (!id) return undefined;
-  const [delivery] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
-  return delivery;
-}
-
 export interface AttemptOutcome {
   ok: boolean;
   status: number | null;
@@ -105,40 +94,35 @@ async function record(endpoint: WebhookEndpoint, delivery: WebhookDelivery, outc
   const now = new Date();
   const attempts = delivery.attempts + 1;
   metrics.webhookAttempt({ outcome: outcome.ok ? "delivered" : "failed" });
-  const db = getDb();
-  await db.insert(webhookAttempts).values({ deliveryId: delivery.id, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, requestHeaders: outcome.requestHeaders, response: outcome.response });
+  const attempt = { status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, requestHeaders: outcome.requestHeaders, response: outcome.response };
   const last = { attempts, lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastError: outcome.error, lastResponse: outcome.response, leasedUntil: null };
   if (outcome.ok) {
-    await db.update(webhookDeliveries).set({ ...last, state: "delivered", deliveredAt: now }).where(eq(webhookDeliveries.id, delivery.id));
-    await db.update(webhookEndpoints).set({ lastSuccessAt: now, failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+    await recordDeliveryAttempt({ id: delivery.id, attempt, set: { ...last, state: "delivered", deliveredAt: now } });
+    await setEndpointHealth({ id: endpoint.id, set: { lastSuccessAt: now, failingSince: null } });
     return undefined;
   }
   const givingUp = now.getTime() - delivery.createdAt.getTime() >= GIVE_UP_AFTER_S * 1000 * scale();
   const next = new Date(now.getTime() + retryDelayMs(attempts));
-  await db.update(webhookDeliveries).set({ ...last, state: givingUp ? "failed" : "pending", nextAttemptAt: next }).where(eq(webhookDeliveries.id, delivery.id));
+  await recordDeliveryAttempt({ id: delivery.id, attempt, set: { ...last, state: givingUp ? "failed" : "pending", nextAttemptAt: next } });
   const failingSince = endpoint.failingSince ?? now;
   if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_S * 1000 * scale()) {
     const reason = `Disabled on ${now.toISOString()}: every delivery failed since ${failingSince.toISOString()} (last: ${outcome.error ?? "no answer"}). Fix the receiver, then enable it again: undelivered events are sent then.`;
-    await db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
+    await setEndpointHealth({ id: endpoint.id, set: { enabled: false, disabledReason: reason, failingSince } });
     log.warn({ endpoint: endpoint.id, sheet: endpoint.sheetId }, "webhooks: endpoint disabled after failing for days");
   } else if (!endpoint.failingSince) {
-    await db.update(webhookEndpoints).set({ failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
+    await setEndpointHealth({ id: endpoint.id, set: { failingSince } });
   }
   return givingUp ? undefined : next;
 }
 
 /** The registrant of the sheet can no longer open it in Google (DECISIONS 18): nothing of it is sent. */
 async function sheetSuspended(sheetId: string): Promise<boolean> {
-  const [row] = await getDb().select({ state: sheets.accessState }).from(sheets).where(eq(sheets.id, sheetId));
-  return row?.state === "suspended";
+  return (await sheetAccessState({ id: sheetId })) === "suspended";
 }
 
 /** Drops the stream's waiting deliveries: not sent later, even once access is restored. */
 async function dropStream(ref: StreamRef): Promise<void> {
-  await getDb()
-    .update(webhookDeliveries)
-    .set({ state: "cancelled", leasedUntil: null })
-    .where(and(eq(webhookDeliveries.endpointId, ref.endpointId), eq(webhookDeliveries.stream, ref.stream), eq(webhookDeliveries.state, "pending")));
+  await cancelPendingStream(ref);
 }
 
 /**
@@ -147,9 +131,9 @@ async function dropStream(ref: StreamRef): Promise<void> {
  * that share, and nothing is attempted.
  */
 export async function drainStream(ref: StreamRef): Promise<void> {
-  const [owner] = await getDb().select({ accountId: sheets.userId }).from(webhookEndpoints).innerJoin(sheets, eq(sheets.id, webhookEndpoints.sheetId)).where(eq(webhookEndpoints.id, ref.endpointId));
-  if (!owner) return;
-  const release = takeShare(owner.accountId, ref);
+  const accountId = await endpointAccount({ id: ref.endpointId });
+  if (!accountId) return;
+  const release = takeShare(accountId, ref);
   if (!release) return;
   try {
     await drainHeld(ref);
@@ -159,14 +143,13 @@ export async function drainStream(ref: StreamRef): Promise<void> {
 }
 
 async function drainHeld(ref: StreamRef): Promise<void> {
-  const db = getDb();
   for (let delivered = 0; delivered < DRAIN_BATCH; delivered++) {
-    const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ref.endpointId));
+    const endpoint = await getEndpoint({ id: ref.endpointId });
     if (!endpoint?.enabled) return;
     if (await sheetSuspended(endpoint.sheetId)) return dropStream(ref);
-    const delivery = await claimHead(ref);
+    const delivery = await claimStreamHead({ ...ref, leaseS: LEASE_S });
     if (!delivery) return;
-    const [event] = await db.select().from(changeEvents).where(eq(changeEvents.seq, delivery.eventSeq));
+    const event = await getChangeEvent({ seq: delivery.eventSeq });
     if (!event) continue;
     const outcome = await attempt(endpoint, event);
     const retryAt = await record(endpoint, delivery, outcome);
@@ -177,10 +160,7 @@ async function drainHeld(ref: StreamRef): Promise<void> {
 
 /** Due streams that have no job (jobs sent just before a crash, an endpoint enabled again). */
 export async function wakeDueStreams(endpointId?: string): Promise<number> {
-  const rows = await getDb()
-    .selectDistinct({ endpointId: webhookDeliveries.endpointId, stream: webhookDeliveries.stream })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.state, "pending"), endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined));
+  const rows = await pendingStreams({ endpointId });
   await wakeStreams(rows);
   return rows.length;
 }

@@ -3,9 +3,10 @@
 // Every function takes the sheet id the owner was checked against, so an id from another sheet
 // finds nothing.
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, rowsOf, type Database } from "@/db/client";
-import { changeEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
+import { inTransaction, type Executor } from "@/db/queries/transaction";
+import { deliveryCounts, recentDeliveries } from "@/db/queries/webhook-deliveries";
+import { deleteEndpointOfSheet, getEndpointForSheet, insertEndpoint, listEndpoints as listSheetEndpoints, updateEndpointOfSheet } from "@/db/queries/webhook-endpoints";
+import type { WebhookEndpoint } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
 import { planLimits } from "@/lib/plans";
 import { startTracking } from "./changes";
@@ -34,7 +35,7 @@ async function checkedInput(input: EndpointInput): Promise<{ url: string; events
 }
 
 export async function listEndpoints(sheetId: string): Promise<WebhookEndpoint[]> {
-  return getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.sheetId, sheetId)).orderBy(webhookEndpoints.createdAt);
+  return listSheetEndpoints({ sheetId });
 }
 
 /** Adds an endpoint; the secret is in the answer and nowhere else in clear. */
@@ -44,18 +45,14 @@ export async function addEndpoint(sheetId: string, plan: string, input: Endpoint
   const allowed = planLimits(plan).endpointsPerSheet;
   if (existing.length >= allowed) throw new ApiError("forbidden", `Your plan allows ${allowed} webhook endpoint${allowed === 1 ? "" : "s"} per sheet; remove one or change plan.`);
   const secret = newSecret();
-  const [endpoint] = await getDb()
-    .insert(webhookEndpoints)
-    .values({ id: `ep_${randomBytes(12).toString("base64url")}`, sheetId, ...checked, secretCiphertext: sealSecret(secret) })
-    .returning();
+  const endpoint = await insertEndpoint({ id: `ep_${randomBytes(12).toString("base64url")}`, sheetId, ...checked, secretCiphertext: sealSecret(secret) });
   await startTracking(sheetId);
-  return { endpoint: endpoint!, secret };
+  return { endpoint, secret };
 }
 
 /** The sheet's endpoint; 404 when the sheet has no such endpoint. `forUpdate`: its row locked, in the transaction `db`. */
-export async function owned(sheetId: string, endpointId: string, db: Pick<Database, "select"> = getDb(), { forUpdate = false } = {}): Promise<WebhookEndpoint> {
-  const query = db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId)));
-  const [endpoint] = await (forUpdate ? query.for("update") : query);
+export async function owned(sheetId: string, endpointId: string, db?: Executor, { forUpdate = false } = {}): Promise<WebhookEndpoint> {
+  const endpoint = await getEndpointForSheet({ sheetId, endpointId, forUpdate }, db);
   if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
   return endpoint;
 }
@@ -63,10 +60,7 @@ export async function owned(sheetId: string, endpointId: string, db: Pick<Databa
 export async function updateEndpoint(sheetId: string, endpointId: string, input: EndpointInput & { enabled: boolean }): Promise<void> {
   const before = await owned(sheetId, endpointId);
   const checked = await checkedInput(input);
-  await getDb()
-    .update(webhookEndpoints)
-    .set({ ...checked, enabled: input.enabled, ...(input.enabled ? { disabledReason: null, failingSince: null } : {}) })
-    .where(eq(webhookEndpoints.id, endpointId));
+  await updateEndpointOfSheet({ sheetId, endpointId, set: { ...checked, enabled: input.enabled, ...(input.enabled ? { disabledReason: null, failingSince: null } : {}) } });
   // Enabled again: what waited is sent now, in order.
   if (input.enabled && !before.enabled) await wakeDueStreams(endpointId);
 }
@@ -81,17 +75,17 @@ export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
  */
 export async function rotateSecret(sheetId: string, endpointId: string, now = Date.now()): Promise<string> {
   const secret = newSecret();
-  await getDb().transaction(async (tx) => {
+  await inTransaction(async (tx) => {
     const before = await owned(sheetId, endpointId, tx, { forUpdate: true });
     const previousSecrets = [{ ciphertext: before.secretCiphertext, until: new Date(now + ROTATION_GRACE_MS).toISOString() }, ...inGrace(before.previousSecrets, now)];
-    await tx.update(webhookEndpoints).set({ secretCiphertext: sealSecret(secret), previousSecrets }).where(eq(webhookEndpoints.id, endpointId));
+    await updateEndpointOfSheet({ sheetId, endpointId, set: { secretCiphertext: sealSecret(secret), previousSecrets } }, tx);
   });
   return secret;
 }
 
 export async function removeEndpoint(sheetId: string, endpointId: string): Promise<void> {
   await owned(sheetId, endpointId);
-  await getDb().delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  await deleteEndpointOfSheet({ sheetId, endpointId });
 }
 
 export interface LogEntry {
@@ -113,17 +107,8 @@ export interface LogEntry {
 /** The endpoint's most recent deliveries, newest first. */
 export async function deliveryLog(sheetId: string, endpointId: string, limit = 50): Promise<LogEntry[]> {
   await owned(sheetId, endpointId);
-  const rows = await getDb()
-    .select({ d: webhookDeliveries, e: changeEvents })
-    .from(webhookDeliveries)
-    .innerJoin(changeEvents, eq(changeEvents.seq, webhookDeliveries.eventSeq))
-    .where(eq(webhookDeliveries.endpointId, endpointId))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
-    .limit(limit);
-  const ids = rows.map(({ d }) => d.id);
-  const attempts = ids.length ? await getDb().select({ deliveryId: webhookAttempts.deliveryId, headers: webhookAttempts.requestHeaders }).from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(webhookAttempts.id) : [];
-  const lastHeaders = new Map(attempts.map((a) => [a.deliveryId, a.headers as Record<string, string>]));
-  return rows.map(({ d, e }) => ({
+  const rows = await recentDeliveries({ endpointId, limit });
+  return rows.map(({ d, e, headers }) => ({
     id: d.id,
     state: d.state,
     attempts: d.attempts,
@@ -131,7 +116,7 @@ export async function deliveryLog(sheetId: string, endpointId: string, limit = 5
     lastLatencyMs: d.lastLatencyMs,
     lastError: d.lastError,
     lastResponse: d.lastResponse,
-    requestHeaders: lastHeaders.get(d.id) ?? null,
+    requestHeaders: headers,
     nextAttemptAt: d.nextAttemptAt,
     deliveredAt: d.deliveredAt,
     createdAt: d.createdAt,
@@ -141,18 +126,7 @@ export async function deliveryLog(sheetId: string, endpointId: string, limit = 5
 
 /** Backlog and progress, for /health and the dashboard. */
 export async function deliveryProgress(sheetId?: string) {
-  const scope = sheetId ? sql`and e.sheet_id = ${sheetId}` : sql``;
-  const result = await getDb().execute(sql`
-    select
-      count(*) filter (where d.state = 'pending')::int as pending,
-      count(*) filter (where d.state = 'pending' and d.next_attempt_at <= now())::int as due,
-      count(*) filter (where d.state = 'pending' and d.attempts > 0)::int as retrying,
-      count(*) filter (where d.state = 'failed')::int as failed,
-      count(*) filter (where d.state = 'delivered' and d.delivered_at > now() - interval '1 hour')::int as delivered_last_hour,
-      extract(epoch from now() - min(d.created_at) filter (where d.state = 'pending'))::float as oldest_pending_seconds
-    from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-    where true ${scope}`);
-  const r = rowsOf(result)[0] ?? {};
+  const r = await deliveryCounts({ sheetId });
   return {
     pending: Number(r.pending ?? 0),
     due: Number(r.due ?? 0),

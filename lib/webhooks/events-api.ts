@@ -2,9 +2,7 @@
 // receiving webhooks. It needs the Read permission (events carry row values, which Read already
 // grants; Schema alone does not). The first call starts change tracking for the sheet. Paging
 // is by cursor: `after` is the last `seq` seen; the answer's `meta.next_after` is the next one.
-import { and, asc, eq, gt } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { changeEvents } from "@/db/schema";
+import { listChangeEvents } from "@/db/queries/change-events";
 import { ApiError } from "@/lib/errors";
 import { checkSingle } from "@/lib/http/query-params";
 import { isTracked, startTracking } from "./changes";
@@ -31,12 +29,7 @@ export async function listEvents(sheetId: string, params: URLSearchParams) {
   const tab = params.get("tab");
   const tracking = await isTracked(sheetId);
   if (!tracking) await startTracking(sheetId);
-  const rows = await getDb()
-    .select()
-    .from(changeEvents)
-    .where(and(eq(changeEvents.sheetId, sheetId), gt(changeEvents.seq, after), type ? eq(changeEvents.type, type) : undefined, tab !== null ? eq(changeEvents.tab, tab) : undefined))
-    .orderBy(asc(changeEvents.seq))
-    .limit(limit + 1);
+  const rows = await listChangeEvents({ sheetId, after, type, tab, limit: limit + 1 });
   const page = rows.slice(0, limit);
   return {
     data: page.map((e) => ({ id: e.id, seq: e.seq, type: e.type, timestamp: e.createdAt.toISOString(), data: e.data })),

@@ -7,15 +7,15 @@
 // is sent until a 2xx or a day of retries (docs/webhooks.md), and they are bounded already by how fast the
 // sheet changes, that day and the disabling of an endpoint that fails for three days.
 import { randomBytes } from "node:crypto";
-import { and, count, eq, gte, inArray, lte } from "drizzle-orm";
-import { getDb, type Database } from "@/db/client";
-import { changeEvents, webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
+import { countEventsInRange, eventsInRange } from "@/db/queries/change-events";
+import { inTransaction, type Executor } from "@/db/queries/transaction";
+import { countPendingDeliveries, getDeliveryOfEndpoint, insertDeliveries } from "@/db/queries/webhook-deliveries";
+import { endpointOfSheetExists, getEndpointForSheet } from "@/db/queries/webhook-endpoints";
+import type { WebhookEndpoint } from "@/db/schema";
 import { limitAccountAction } from "@/lib/abuse/account-actions";
 import { ApiError } from "@/lib/errors";
 import { streamOf } from "./changes";
 import { wakeStreams } from "./queue";
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Undelivered deliveries an endpoint may hold before a resend or replay adds to them. */
 export const PENDING_CAP = 10_000;
@@ -34,26 +34,24 @@ interface Scope {
  * with the endpoint's row locked (so two replays at once cannot both fill the same room) and
  * the room left under the cap.
  */
-async function withRoom<T>({ userId, sheetId, endpointId }: Scope, action: "replay" | "resend", work: (tx: Tx, endpoint: WebhookEndpoint, room: number) => Promise<T>): Promise<T> {
-  const mine = and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sheetId, sheetId));
-  const [found] = await getDb().select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(mine);
-  if (!found) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+async function withRoom<T>({ userId, sheetId, endpointId }: Scope, action: "replay" | "resend", work: (tx: Executor, endpoint: WebhookEndpoint, room: number) => Promise<T>): Promise<T> {
+  if (!(await endpointOfSheetExists({ sheetId, endpointId }))) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
   await limitAccountAction(userId, action);
-  return getDb().transaction(async (tx) => {
-    const [endpoint] = await tx.select().from(webhookEndpoints).where(mine).for("update");
+  return inTransaction(async (tx) => {
+    const endpoint = await getEndpointForSheet({ sheetId, endpointId, forUpdate: true }, tx);
     if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
-    const [pending] = await tx.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, "pending")));
-    return work(tx, endpoint, Math.max(0, PENDING_CAP - Number(pending?.n ?? 0)));
+    const pending = await countPendingDeliveries({ endpointId }, tx);
+    return work(tx, endpoint, Math.max(0, PENDING_CAP - pending));
   });
 }
 
 /** Sends a delivery's event again (same webhook-id: a receiver that has it can ignore it). */
 export async function resendDelivery(request: Scope & { deliveryId: string }): Promise<void> {
   const stream = await withRoom(request, "resend", async (tx, endpoint, room) => {
-    const [original] = await tx.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, request.deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)));
+    const original = await getDeliveryOfEndpoint({ endpointId: endpoint.id, id: request.deliveryId }, tx);
     if (!original) throw new ApiError("not_found", "No such delivery for this endpoint.");
     if (!room) throw new ApiError("conflict", `This endpoint already has ${PENDING_CAP.toLocaleString("en-US")} deliveries waiting to be sent; resend once they are delivered or given up.`);
-    await tx.insert(webhookDeliveries).values({ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: original.eventSeq, stream: original.stream });
+    await insertDeliveries([{ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: original.eventSeq, stream: original.stream }], tx);
     return original.stream;
   });
   await wakeStreams([{ endpointId: request.endpointId, stream }]);
@@ -81,18 +79,12 @@ function replayMessage(queued: number, notQueued: number): string {
 export async function replayRange(request: Scope & { from: Date; to: Date }): Promise<ReplayOutcome> {
   if (!(request.from <= request.to)) throw new ApiError("validation_error", "The range's start must be before its end.");
   const { deliveries, notQueued } = await withRoom(request, "replay", async (tx, endpoint, room) => {
-    const wanted = and(
-      eq(changeEvents.sheetId, request.sheetId),
-      gte(changeEvents.createdAt, request.from),
-      lte(changeEvents.createdAt, request.to),
-      endpoint.events.length ? inArray(changeEvents.type, endpoint.events) : undefined,
-      endpoint.tabs.length ? inArray(changeEvents.tab, endpoint.tabs) : undefined,
-    );
-    const events = room ? await tx.select({ seq: changeEvents.seq, tab: changeEvents.tab, rowId: changeEvents.rowId }).from(changeEvents).where(wanted).orderBy(changeEvents.seq).limit(room) : [];
+    const wanted = { sheetId: request.sheetId, from: request.from, to: request.to, types: endpoint.events, tabs: endpoint.tabs };
+    const events = room ? await eventsInRange({ ...wanted, limit: room }, tx) : [];
     // Only a range that filled the room can have more: count it then, to say how many were left out.
-    const total = events.length < room ? events.length : Number((await tx.select({ n: count() }).from(changeEvents).where(wanted))[0]?.n ?? 0);
+    const total = events.length < room ? events.length : await countEventsInRange(wanted, tx);
     const deliveries = events.map((e) => ({ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: e.seq, stream: streamOf(e.tab, e.rowId) }));
-    if (deliveries.length) await tx.insert(webhookDeliveries).values(deliveries);
+    await insertDeliveries(deliveries, tx);
     return { deliveries, notQueued: total - events.length };
   });
   await wakeStreams([...new Set(deliveries.map((d) => d.stream))].map((stream) => ({ endpointId: request.endpointId, stream })));

@@ -2,8 +2,7 @@
 // busy sheet's history does not grow without end. Removing an event removes its deliveries and
 // their attempts (foreign keys cascade). An event an endpoint still waits to receive (a pending
 // delivery, e.g. of an endpoint disabled for longer than that) is kept until it is sent or given up.
-import { sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { deleteEventsBefore } from "@/db/queries/change-events";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { metrics } from "@/lib/observability/metrics";
@@ -19,15 +18,7 @@ export async function pruneOldEvents(now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - config().env.EVENT_RETENTION_DAYS * 86_400_000);
   let removed = 0;
   for (;;) {
-    const result = await getDb().execute(sql`
-      delete from change_events where seq in (
-        select e.seq from change_events e
-        where e.created_at < ${cutoff.toISOString()}::timestamptz
-          and not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq and d.state = 'pending')
-        order by e.seq
-        limit ${BATCH}
-      ) returning seq`);
-    const count = rowsOf(result).length;
+    const count = await deleteEventsBefore({ cutoff, batch: BATCH });
     removed += count;
     if (count < BATCH) return removed;
   }
