@@ -1,14 +1,7 @@
 "use client";
-// Asks before unsaved edits are lost. A reload, a closed tab or an address typed in the browser
-// unloads the page: the browser's own "Leave site?" prompt (beforeunload) covers those. A link
-// inside the app is followed by the App Router without unloading anything, and the router has no
-// way to hold a navigation, so a click on such a link asks with confirm() and, if declined, is
-// prevented before the router sees it (next/link skips clicks whose default was prevented).
-// The browser's Back button cannot be held either (popstate comes after the move), so while
-// something is unsaved the page adds a history entry of its own, at the same address: Back first
-// leaves that entry, which changes nothing on screen, and asks; declined, the entry is put back,
-// agreed, the page goes back for real. Saved or reverted, the entry is taken away again.
-// Not covered: navigations started from code, such as a form action that redirects.
+// Asks before unsaved edits are lost: on unload (beforeunload), on an in-app link click (confirm(),
+// prevented before the router sees it) and on Back (a history entry of its own). How each is held,
+// and what is not covered: app/components/README.md.
 import { useEffect, useState } from "react";
 
 const QUESTION = "You have unsaved changes. Leave this page and lose them?";

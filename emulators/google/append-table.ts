@@ -1,13 +1,5 @@
-// Where values.append writes. Google: "The input range is used to search for existing data and
-// find a 'table' within that range. Values will be appended to the next row of the table,
-// starting with the first column of the table." As recorded at Google:
-// - the range searched is the input range's own cells: a one-cell range (`A1`) looks at that cell
-//   only, a whole tab at every row of it;
-// - no value there: the rows are written at the range's top-left cell and no tableRange is given;
-// - otherwise the table is the block of cells around the last row of the range holding a value,
-//   bounded by blank rows and blank columns (`x | blank | y` in row 1 is the table `A1`), grown
-//   downwards and rightwards past the range, never above or left of its top-left cell. So with a
-//   whole tab holding two blocks, the rows go after the second; from `A1`, after the first.
+// Where values.append writes: the "table" Google finds in the input range and appends after, as
+// recorded at Google (emulators/google/README.md says how the table is found).
 import type { GridRange } from "./a1";
 import { cellAt, type Tab } from "./model";
 

@@ -1,8 +1,6 @@
-// copyPaste and cutPaste within a spreadsheet: cells (values, their own formats and notes) copied
-// or moved as the Sheets UI's copy, cut and paste do. A copy onto a destination that is a
-// multiple of the source's size repeats it to fill the destination, as Google does. Formulas are
-// refused rather than copied wrong: Google rewrites their relative references as they move,
-// which the emulator does not.
+// copyPaste and cutPaste within a spreadsheet: cells (values, own formats, notes) copied or moved
+// as the Sheets UI does, repeated to fill a multiple-sized destination. Formulas are refused rather
+// than copied wrong: Google rewrites their relative references, which the emulator does not.
 import { badRequest } from "./errors";
 import { gridRangeOf, type Merge } from "./merges";
 import { noteAt, setNote } from "./notes";

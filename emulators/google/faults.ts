@@ -1,11 +1,5 @@
-// Faults that tests arm per route, for the next `count` calls. What a slow or failing Google does
-// to a write, in the three ways that matter:
-// - late: `delayMs` holds the call before it is applied, so the write lands after the client gave
-//   up (Google may apply a write whose answer never arrives); `answerDelayMs` applies it at once
-//   and holds only the answer;
-// - fail without applying: `status` alone;
-// - apply, then fail: `status` with `applied: true` (the change is kept, the answer is an error).
-// A 403 that is not "no access" (`reason`) is armed the same way.
+// Faults that tests arm per route, for the next `count` calls: late, failing without applying, or
+// applying then failing, what a slow or failing Google does to a write (emulators/google/README.md).
 import { badRequest, faultError, reasonError, type FaultReason, type GoogleError } from "./errors";
 
 const DRIVE_ONLY_REASONS: FaultReason[] = ["userRateLimitExceeded", "rateLimitExceeded"];

@@ -1,8 +1,6 @@
-// Who is calling: an API key (anonymous, public reads only) or a bearer access token that this
-// emulator's token endpoint issued (a service account's JWT-bearer exchange, or an OAuth grant).
-// Anything else sent as a bearer token, a self-signed JWT included, is refused with 401 as
-// Sheets v4 and Drive v3 refuse it. Scopes are checked per method before the file is looked at (which files a
-// `drive.file` token reaches is the Picker's grants' business).
+// Who is calling: an API key (public reads only) or a bearer token this emulator's token endpoint
+// issued; anything else, a self-signed JWT included, gets 401 as Sheets v4 and Drive v3 give it.
+// Scopes are checked per method before the file is looked at.
 import type { IncomingMessage } from "node:http";
 import { GoogleError, permissionDenied, scopeInsufficient, unauthenticated } from "./errors";
 import type { Role, Spreadsheet } from "./model";

@@ -1,8 +1,6 @@
-// What a spreadsheet's locale (`properties.locale`) changes in FORMATTED_VALUE: the decimal and
-// grouping separators, the default patterns of each number format type, month and day names.
-// The three locales the emulator is tested in are spelled out as Google shows them; any other
-// locale takes its separators and names from the ICU data Node ships with. What a person may type
-// (user-entered.ts) follows the same rules: the separators, the currency and date patterns.
+// What a spreadsheet's locale changes in FORMATTED_VALUE: separators, number format patterns,
+// month and day names. Three tested locales are spelled out as Google shows them; others come from
+// Node's ICU data. user-entered.ts follows the same rules.
 
 export interface LocaleRules {
   decimal: string;

@@ -1,8 +1,6 @@
-// Developer metadata as Google documents it (spreadsheets.developerMetadata): entries tagged on
-// the spreadsheet, a sheet, or a range of rows or columns, with a spreadsheet-unique positive
-// `metadataId`. Row and column entries move with inserts and deletes above them and are deleted
-// with what they tag; `developerMetadata.search` finds them by id, key, value or location.
-// Google caps the metadata per spreadsheet and per sheet at 30,000 characters (keys and values).
+// Developer metadata as Google documents it: entries on the spreadsheet, a sheet, or rows or columns
+// (which move with inserts and deletes), searchable by id, key, value or location, capped at
+// 30,000 characters per spreadsheet and per sheet.
 import { badRequest } from "./errors";
 import type { DeveloperMetadata, MetadataLocation } from "./metadata-types";
 import type { Spreadsheet } from "./model";

@@ -1,9 +1,6 @@
-// Google-like OAuth 2.0 / OpenID Connect for the emulator: oauth2-mock-server does the protocol;
-// this adds what Google does around it: a consent page where the tester picks the account, the
-// scopes granted per code and per refresh token, Google's refresh-token rules (see refreshRules),
-// revocation (invalid_grant), the service-account JWT-bearer grant, a registry of the access
-// tokens issued (the only bearer tokens the APIs honour), and a configurable access-token
-// lifetime so tests can watch refreshes happen.
+// Google-like OAuth 2.0 / OpenID Connect: oauth2-mock-server does the protocol, this adds what
+// Google does around it (consent page, granted scopes, refresh-token rules, revocation, JWT-bearer
+// grant, the registry of issued tokens; emulators/google/README.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 import { emulatedSubjectOf } from "@/lib/emulator-defaults";

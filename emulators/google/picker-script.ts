@@ -1,10 +1,6 @@
-// The browser half of the Picker stand-in, served as /js/api.js: the same JavaScript shape as
-// Google's apis.google.com/js/api.js + gapi.load("picker") (google.picker.PickerBuilder, DocsView,
-// ViewId, Action, Response, Document), so the product's page runs unchanged against either.
-// The picker itself is a frame on the emulator's origin, as Google's is on docs.google.com: only
-// a click there grants the app a file. Like Google's, it is a modal dialog: the page behind it is
-// inert while it is open (focus stays in the picker), Escape cancels, and focus returns to where
-// it was when it closes.
+// The browser half of the Picker stand-in, served as /js/api.js with the same JavaScript shape as
+// Google's gapi picker, so the product's page runs unchanged against either. The picker is a modal
+// frame on the emulator's origin, as Google's is (emulators/google/README.md).
 export const PICKER_SCRIPT = String.raw`(function () {
   var script = document.currentScript;
   var ORIGIN = new URL(script ? script.src : location.href).origin;

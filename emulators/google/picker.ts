@@ -1,8 +1,6 @@
-// The Google Picker stand-in, server half: /js/api.js (the loader), /picker (the frame that lists
-// the signed-in person's spreadsheets) and /picker/pick (a click there: the app is given
-// drive.file access to that one file, as Google does when setAppId names the app's project).
-// /picker/sample stands in for Google Sheets' "Blank spreadsheet", which no local machine has:
-// an empty Drive offers to make one, owned by the person, and grants the app nothing by itself.
+// The Google Picker stand-in, server half: the loader, the frame listing the person's spreadsheets,
+// the pick that grants drive.file access to one file, and a stand-in for "Blank spreadsheet"
+// (emulators/google/README.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { grantFile } from "./drive-file";
 import { GoogleError } from "./errors";

@@ -1,8 +1,5 @@
-// The emulator measured against real Google: every recorded interaction (recordings/, README
-// there) is sent again, in the order it ran, and the emulator's answer is compared with the one
-// Google gave (replay.ts says how, and which fields are volatile). Each recording starts by
-// creating a spreadsheet through Drive; the replay creates the same one through the admin API and
-// maps Google's ids to the emulator's from then on.
+// The emulator measured against real Google: every recorded interaction (recordings/) is sent again
+// in order and the emulator's answer compared with Google's (replay.ts says how).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGoogleEmulator, type GoogleEmulator } from "./server";
 import { EMULATOR_SERVICE_ACCOUNT } from "./seed";

@@ -1,8 +1,6 @@
-// Access tokens as Google treats them: only tokens its token endpoint issued are honoured (a
-// self-signed JWT sent as a bearer token is refused by Sheets v4 and Drive v3), each with the
-// account it speaks for, its scopes and its expiry. Service accounts get theirs through the
-// JWT-bearer grant (RFC 7523): an assertion signed with RS256 by a key whose public half Google
-// holds, checked for `aud`, `iat`/`exp` and `scope`.
+// Access tokens as Google treats them: only tokens its token endpoint issued are honoured, each with
+// its account, scopes and expiry; service accounts get theirs through the JWT-bearer grant
+// (RFC 7523, emulators/google/README.md).
 import { createPublicKey, createVerify, randomBytes, type KeyObject } from "node:crypto";
 
 /** The `token_uri` of every Google service-account key file, and the `aud` Google expects. */

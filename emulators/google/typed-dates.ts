@@ -1,8 +1,6 @@
-// Dates and times typed into the Sheets UI, read as Google reads them in the spreadsheet's locale:
-// the day, month and year in the order and with the separator of the locale's date pattern
-// (en_US 1/2/2024 is January 2; en_GB 1/2/2024 and de_DE 1.2.2024 are February 1), ISO
-// yyyy-mm-dd in every locale, either one followed by a time, and a time or a duration on its own.
-// A day that does not exist (2/30/2024) is not a date: the text stays text.
+// Dates and times typed into the Sheets UI, read as Google reads them in the spreadsheet's locale
+// (the locale's day/month order, ISO everywhere, times and durations). A day that does not exist
+// (2/30/2024) stays text.
 import type { Cell } from "./cells";
 import type { LocaleRules } from "./locales";
 import { dateToSerial } from "./number-format";

@@ -1,8 +1,6 @@
-// Text written with valueInputOption=USER_ENTERED, or pasted, read as the Sheets UI reads what a
-// person types in the spreadsheet's locale: a formula, a boolean, a number with the locale's
-// separators, a percent, an amount in the locale's currency, scientific notation, a date or a
-// time (typed-dates.ts). Anything else is stored exactly as sent. Where Google's reading is not
-// known for sure the text stays text, so that no product comes to rely on parsing Google may not do.
+// Text written with USER_ENTERED, or pasted, read as the Sheets UI reads what a person types in the
+// spreadsheet's locale. Where Google's reading is not known for sure the text stays text, so no
+// product comes to rely on parsing Google may not do (emulators/google/README.md).
 import type { Cell, NumberFormat, Scalar } from "./cells";
 import { localeRules, type LocaleRules } from "./locales";
 import { typedDateTime } from "./typed-dates";

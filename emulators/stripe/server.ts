@@ -1,7 +1,5 @@
-// emulators/stripe: the part of Stripe's API a subscription business uses (customers, prices,
-// Checkout in subscription mode with listing and expiry, subscriptions, invoices, refunds, the
-// customer portal and its configurations, events, idempotent requests), its hosted pages, signed
-// webhook deliveries with retries, and an admin API for tests, on one loopback port.
+// emulators/stripe: the part of Stripe's API a subscription business uses, its hosted pages, signed
+// webhook deliveries and an admin API for tests, on one loopback port (emulators/stripe/README.md).
 // The official `stripe` client reaches it through its `host`, `port` and `protocol` options.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,8 +1,6 @@
-// Answers serialized once and kept beside the cached copy they were made from: a repeated read of
-// the same copy with the same query neither queries nor serializes again. The key is the copy
-// itself (each read from Google makes a new object; a write or an edit replaces it) with the
-// request's query, so a kept answer can never outlive its copy: an answer of a replaced copy is
-// simply never asked for again and ages out. Bounded in characters, least recently used first.
+// Answers serialized once and kept beside the cached copy they were made from, keyed by that copy
+// and the query, so a repeated read neither queries nor serializes again and a kept answer never
+// outlives its copy. Bounded in characters, least recently used first (lib/http/README.md).
 import { perProcess } from "@/lib/per-process";
 
 export interface Answer {

@@ -1,8 +1,6 @@
-// Hostile input at every route, property-based (fast-check, fixed seed, bounded runs): random and
-// crafted query strings, path segments, headers and bodies (huge numbers, deep nesting, unicode,
-// __proto__ keys, wrong content types, filters with every operator and escape, 10 MB bodies).
-// Invariants: never a 5xx, never a hang, always the spec's envelope, and a rejected write leaves
-// the spreadsheet exactly as it was.
+// Hostile input at every route, property-based (fast-check, fixed seed, bounded runs). Invariants:
+// never a 5xx, never a hang, always the spec's envelope, and a rejected write leaves the
+// spreadsheet exactly as it was.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";

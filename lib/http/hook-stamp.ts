@@ -1,9 +1,6 @@
-// What lib/http/raw-requests.ts learns before Next.js sees a request (the peer's address, the
-// path a read was asked at) reaches the route handlers as request headers. A client can send any
-// header, so each value carries a secret made once per process for that header alone: a request
-// the hook did not stamp (one accepted before it was installed, one to a server it does not
-// patch) carries no value a client could have chosen, and one header's secret says nothing of
-// another's.
+// Carries what lib/http/raw-requests.ts learns before Next.js (peer address, asked path) to the
+// route handlers as request headers, each stamped with a per-process, per-header secret so no
+// client can forge one (lib/http/README.md).
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { perProcess } from "@/lib/per-process";
 

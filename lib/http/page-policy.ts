@@ -1,12 +1,6 @@
-// The pages' Content-Security-Policy. A page served by the proxy (proxy.ts) gets a policy with a
-// nonce made for that answer: Next.js reads it from the request and puts it on the scripts it
-// writes, and 'strict-dynamic' lets those scripts load the rest (the app's chunks, Google's
-// Picker), so no inline script runs unless this server wrote it for this answer. The one other
-// page, the prerendered 404 (served by app/[...path]/route.ts for unknown paths), is given the
-// answer's nonce under a path the proxy serves, and the static policy elsewhere (also from
-// next.config.ts), which allows inline scripts; it shows nothing a sheet or a visitor wrote.
-//
-// Imported by next.config.ts too, hence no path aliases here.
+// The pages' Content-Security-Policy: a per-answer nonce with 'strict-dynamic' on proxied pages,
+// a static policy elsewhere (lib/http/README.md). Imported by next.config.ts too, hence no path
+// aliases here.
 
 // The Google Picker (registering a sheet) is the one third-party content: Google's loader script
 // and its frame. When Google is emulated (no OAuth client configured, or an API root set), the

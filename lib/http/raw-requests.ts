@@ -1,10 +1,6 @@
-// Requests that never reach a route: Next.js turns every request into a web `Request` first, and
-// undici refuses TRACE, TRACK and CONNECT (a bare 500 in text/plain), Next.js answers methods it
-// does not know with an empty 400, and a path whose percent-encoding does not decode (`/%ZZ`,
-// `/%C3%28`) with a bare 500. These are answered here, in the envelope, before Next.js sees
-// them; so is a method Node's HTTP parser does not know at all (`FOO`). An API path with a trailing
-// slash or `//` in it is passed on as the path without them, and a read of rows goes to its
-// static route (lib/http/read-paths.ts).
+// Requests that never reach a route (methods undici or Next.js refuse, undecodable paths) answered
+// here in the envelope before Next.js sees them; API paths are tidied and reads of rows sent to
+// their static route (lib/http/README.md).
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "./envelope";

@@ -1,13 +1,6 @@
-// The reads clients make most, a tab's rows and one row (GET or HEAD /api/v1/{sheetId}/{tabName}
-// and /{rowId}), reach their route handlers at one static path. Next.js spends on every request
-// to a route with dynamic segments what a static route never costs (it rebuilds the route's
-// pattern, matches and normalises the params and writes them back into the URL: most of what the
-// spec's paths cost beyond a bare route, bench/RESULTS.md). lib/http/raw-requests.ts rewrites
-// such a request to READ_ROUTE before Next.js routes it and stamps the path it was asked at;
-// lib/routes/read-route.ts runs the same handlers there with the same params, and they see the
-// URL the client sent. Anything unusual in the path (a dot segment, a character a URL would
-// re-encode, `_aggregate` and the like) is left to Next.js' own routing, as are the other
-// methods. Kept small: the hook loads it at start.
+// The reads clients make most (a tab's rows, one row) reach their handlers at one static path,
+// sparing Next.js' per-request cost of dynamic segments (lib/http/README.md). Kept small: the hook
+// loads it at start.
 import { hookStamp } from "./hook-stamp";
 
 export const READ_ROUTE = "/api/v1/_read";

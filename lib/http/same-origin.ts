@@ -1,9 +1,6 @@
-// Which site a browser request comes from, for the checks that stop another site from acting
-// with an owner's session: dashboard posts (proxy.ts) and the private registration's GET and
-// POST (/auth/google). Browsers say it themselves: Origin on every POST and cross-origin fetch,
-// Sec-Fetch-Site on every request (current browsers), Referer when the policy allows. A request
-// with none of them comes from no web page (curl, a script): a forged request is sent by a
-// browser, so that is no forgery.
+// Which site a browser request comes from (Origin, Sec-Fetch-Site, Referer), for the checks that
+// stop another site from acting with an owner's session; a request with none of them comes from
+// no web page, so it is no forgery (lib/http/README.md).
 import { config } from "@/lib/env";
 
 /** Loopback names are one host: Next.js names every one of them localhost (lib/env.ts). */

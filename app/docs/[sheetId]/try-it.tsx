@@ -1,9 +1,7 @@
 "use client";
-// "Try it": runs a list or get request and shows the status, the rate-limit headers and the
-// answer. Two ways to send it: from the browser with a pasted key (the API answers any origin;
-// the key stays in this page's memory only), counted against the key's plan like any request;
-// or, for the signed-in owner in the dashboard, through their session (`asOwner`), on the same
-// read path and cache but on a separate allowance that does not spend the plan.
+// "Try it": runs a list or get request and shows the status, the rate-limit headers and the answer,
+// sent from the browser with a pasted key (counted against the key's plan) or, for the signed-in
+// owner, through their session on a separate allowance (app/docs/README.md).
 import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/actions";
 import { ownerTryItHref, PLAN_PANEL_HREF } from "@/app/components/dashboard-links";
