@@ -1,11 +1,5 @@
-// The costliest filters the API accepts, and what they cost, in one process (no server, no Google
-// call: the work a read does on a cached copy). Two measures:
-// - the case an outside review found, 5 cells of 50,000 characters and an 8,000-character `~=`
-//   pattern, by the backtracking walk the matcher replaced and by the matcher now (the API now
-//   refuses that pattern: over 1,000 characters);
-// - on 100,000-row tabs, queries built to cost the most within the limits and the work budget:
-//   CPU ms, the longest CPU time between two turns of the event loop, and the old way's cost
-//   (on a sample of the values).
+// The costliest filters the API accepts on a 100,000-row tab, and what they cost against the
+// matcher they replaced, in one process (no server, no Google call). bench/README.md says more.
 //   npx tsx bench/filter-worst.ts [--rounds 3]
 import { parseArgs } from "node:util";
 import { log, runBench } from "./support";
