@@ -2,6 +2,7 @@
 // matcher they replaced, in one process (no server, no Google call). bench/README.md says more.
 //   npx tsx bench/filter-worst.ts [--rounds 3]
 import { parseArgs } from "node:util";
+import { globReference as oldLike } from "@/testing/glob-reference";
 import { log, runBench } from "./support";
 
 const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "3" } } });
@@ -11,26 +12,6 @@ const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-
-// The matcher `~=` used before: a glob walk backtracking to the last star (pattern x text steps).
-function oldLike(value: string): (text: string) => boolean {
-  const STAR = Symbol("star");
-  const chars = Array.from(value.toLowerCase());
-  const p: (string | symbol)[] = [];
-  for (let i = 0; i < chars.length; i++) p.push(chars[i] === "\\" && chars[i + 1] === "*" ? chars[++i]! : chars[i] === "*" ? STAR : chars[i]!);
-  return (text) => {
-    const t = Array.from(text.toLowerCase());
-    let [i, j, star, mark] = [0, 0, -1, 0];
-    while (i < t.length) {
-      if (j < p.length && p[j] !== STAR && p[j] === t[i]) [i, j] = [i + 1, j + 1];
-      else if (j < p.length && p[j] === STAR) [star, j, mark] = [j, j + 1, i];
-      else if (star >= 0) [j, i, mark] = [star + 1, mark + 1, mark + 1];
-      else return false;
-    }
-    while (j < p.length && p[j] === STAR) j++;
-    return j === p.length;
-  };
-}
 
 async function main() {
   const { parseTabValues } = await import("@/lib/sheets/values/rows");
