@@ -31,6 +31,8 @@ const schema = z.object({
   DATABASE_PREPARED_STATEMENTS: DATABASE_VARIABLES.DATABASE_PREPARED_STATEMENTS,
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optional,
+  /** A Redis of one's own (redis:// or rediss://), the limit store when Upstash is not configured. */
+  REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional()),
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
   LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
@@ -139,12 +141,10 @@ export function tracingSettings(source: Record<string, string | undefined> = pro
   return { endpoint, serviceName: source.OTEL_SERVICE_NAME?.trim() || "sheetapi" };
 }
 
-/** What production must set, unless ALLOW_EMBEDDED=true says otherwise. */
+/** What production must set, unless ALLOW_EMBEDDED=true says otherwise; and a limit store (PRODUCTION_STORE). */
 export const PRODUCTION_REQUIRED = [
   "APP_URL",
   "DATABASE_URL",
-  "UPSTASH_REDIS_REST_URL",
-  "UPSTASH_REDIS_REST_TOKEN",
   "AUTH_SECRET",
   "ENCRYPTION_KEY",
   "GOOGLE_API_KEY",
@@ -153,6 +153,9 @@ export const PRODUCTION_REQUIRED = [
   "GOOGLE_CLIENT_SECRET",
   "GOOGLE_CLOUD_PROJECT_NUMBER",
 ] as const;
+
+/** Production's shared limit store: either one, named so when neither is set. */
+export const PRODUCTION_STORE = "REDIS_URL (or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN)";
 
 export class ConfigError extends Error {}
 
@@ -180,7 +183,8 @@ export interface AppConfig {
   dataDir: string;
   database: DatabaseTarget;
   /** `file`: where the embedded store is kept across restarts (none under tests, which each start empty). */
-  limitStore: { kind: "memory"; file?: string } | { kind: "upstash"; url: string; token: string; timeoutMs: number };
+  /** Upstash when UPSTASH_REDIS_REST_URL is set (even beside REDIS_URL), else Redis when REDIS_URL is, else memory. */
+  limitStore: { kind: "memory"; file?: string } | { kind: "upstash"; url: string; token: string; timeoutMs: number } | { kind: "redis"; url: string; timeoutMs: number };
   google: {
     /** True when Google is emulators/google (embedded default or GOOGLE_API_ROOT_URL). */
     emulated: boolean;
@@ -330,6 +334,13 @@ function parseKey(value: string): Buffer {
   return key;
 }
 
+function limitStoreOf(env: Env, dataDir: string): AppConfig["limitStore"] {
+  const timeoutMs = env.LIMIT_STORE_TIMEOUT_MS;
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs };
+  if (env.REDIS_URL) return { kind: "redis", url: env.REDIS_URL, timeoutMs };
+  return { kind: "memory", ...(env.NODE_ENV === "test" ? {} : { file: join(dataDir, "limit-store.json") }) };
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
@@ -340,7 +351,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const production = env.NODE_ENV === "production";
   if (production && !env.ALLOW_EMBEDDED) {
     // The list of service accounts stands in for the single one.
-    const required = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
+    const required: string[] = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
+    if (!env.REDIS_URL && !env.UPSTASH_REDIS_REST_URL) required.splice(1, 0, PRODUCTION_STORE);
     // Stripe's named in the same go, so a first start lists all; alone, billingConfig says it.
     const stripe = env.BILLING === "off" ? [] : STRIPE_SETTINGS.filter((name) => !env[name]);
     if (required.length) {
@@ -375,10 +387,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appUrl,
     dataDir,
     database: databaseTargetOf(env),
-    limitStore:
-      env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
-        ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.LIMIT_STORE_TIMEOUT_MS }
-        : { kind: "memory", ...(env.NODE_ENV === "test" ? {} : { file: join(dataDir, "limit-store.json") }) },
+    limitStore: limitStoreOf(env, dataDir),
     google: {
       emulated: !realGoogle,
       rootUrl: realGoogle ? undefined : emulatorUrl.replace(/\/$/, ""),
