@@ -40,11 +40,15 @@ const toConsumeResult = ([exceeded, oldest, ...used]: number[]): ConsumeResult =
   oldestBurst: oldest! < 0 ? null : oldest!,
 });
 
-/** A stored JSON value: a string is decoded here unless the client decoded it already. */
+/**
+ * A stored JSON value: a string is decoded here unless the client decoded it already, by the
+ * Upstash client's own rule (a number that would not print back the same stays a string).
+ */
 function decoded(value: unknown): unknown {
   if (typeof value !== "string") return value;
   try {
-    return JSON.parse(value);
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === "number" && String(parsed) !== value ? value : parsed;
   } catch {
     return value;
   }
