@@ -19,7 +19,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const timed = async (call: () => Promise<unknown>) => {
+const timed = async (call: () => Promise<unknown>): Promise<{ value?: unknown; error?: string; ms: number }> => {
   const started = Date.now();
   const outcome = await call().then(
     (value) => ({ value }),
