@@ -2,7 +2,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, PRODUCTION_REQUIRED } from "./env";
+import { ConfigError, loadConfig, PRODUCTION_REQUIRED, PRODUCTION_STORE } from "./env";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "sheetapi-env-"));
 
@@ -31,7 +31,7 @@ describe("loadConfig", () => {
       expect(err).toBeInstanceOf(ConfigError);
       message = (err as Error).message;
     }
-    for (const name of PRODUCTION_REQUIRED.filter((n) => n !== "DATABASE_URL")) expect(message).toContain(name);
+    for (const name of [...PRODUCTION_REQUIRED.filter((n) => n !== "DATABASE_URL"), PRODUCTION_STORE]) expect(message).toContain(name);
     expect(message).not.toContain("DATABASE_URL,");
     expect(message).toContain("ALLOW_EMBEDDED=true");
   });
@@ -84,6 +84,27 @@ describe("loadConfig", () => {
     expect(cfg.limitStore).toMatchObject({ kind: "upstash", url: "http://127.0.0.1:8079", timeoutMs: 1000 });
     expect(cfg.google.rootUrl).toBe("http://127.0.0.1:4999");
     expect(cfg.demo.enabled).toBe(false);
+  });
+
+  it("uses a plain Redis from REDIS_URL unless Upstash is configured, and production needs one of them", () => {
+    const redis = loadConfig({ DATA_DIR: dataDir(), REDIS_URL: "redis://:pw@redis:6379/0" }).limitStore;
+    expect(redis).toEqual({ kind: "redis", url: "redis://:pw@redis:6379/0", timeoutMs: 1000 });
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_URL: "rediss://redis.example.com" }).limitStore.kind).toBe("redis");
+    // Both set: Upstash wins (store.ts logs that REDIS_URL is ignored).
+    const both = loadConfig({ DATA_DIR: dataDir(), REDIS_URL: "redis://redis:6379", UPSTASH_REDIS_REST_URL: "http://127.0.0.1:8079", UPSTASH_REDIS_REST_TOKEN: "t" });
+    expect(both.limitStore.kind).toBe("upstash");
+    expect(() => loadConfig({ DATA_DIR: dataDir(), REDIS_URL: "http://redis:6379" })).toThrow(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    const production = (env: Record<string, string>) => {
+      try {
+        loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir(), ...env });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return "";
+    };
+    expect(production({})).toContain(PRODUCTION_STORE);
+    expect(production({ REDIS_URL: "redis://redis:6379" })).not.toMatch(/REDIS_URL|UPSTASH/);
+    expect(production({ UPSTASH_REDIS_REST_URL: "https://db.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" })).not.toMatch(/REDIS_URL|UPSTASH/);
   });
 
   it("takes several service accounts from GOOGLE_SERVICE_ACCOUNTS, after GOOGLE_SERVICE_ACCOUNT_JSON, each address once", () => {

@@ -13,7 +13,7 @@ import { checkLimitStoreSettings, limitStoreConfig, type LimitStoreConfig } from
 
 export { ConfigError, type BillingConfig, type Env };
 export { CONFIG_VARIABLES } from "./env/schema";
-export { PRODUCTION_REQUIRED } from "./env/production";
+export { PRODUCTION_REQUIRED, PRODUCTION_STORE } from "./env/production";
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 

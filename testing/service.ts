@@ -31,6 +31,8 @@ export async function startTestService(options: { postgresUrl?: string; env?: Re
   vi.stubEnv("DATABASE_URL", "");
   vi.stubEnv("UPSTASH_REDIS_REST_URL", "");
   vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "");
+  // The tests' own Redis (testing/services.ts) is not the service's store unless a test says so.
+  vi.stubEnv("REDIS_URL", "");
   // emulators/google has no quota; the guard's own tests set theirs (the Redis store is shared
   // by every test file, so a real-sized quota would be spent across files).
   vi.stubEnv("GOOGLE_QUOTA_PER_IDENTITY_MINUTE", "1000000");

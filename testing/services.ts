@@ -40,7 +40,10 @@ function workerDatabase(url: string): string {
   return parsed.toString();
 }
 
+// Read as the run starts: the test service clears REDIS_URL for the service under test.
+const REDIS_URL = process.env.REDIS_URL || undefined;
+
 export const testRedisUrl = async () => {
-  const url = await find("Redis", process.env.REDIS_URL, "redis://127.0.0.1:6379");
+  const url = await find("Redis", REDIS_URL, "redis://127.0.0.1:6379");
   return url && workerDatabase(url);
 };

@@ -1,8 +1,10 @@
-// The limit stores a test runs against: the in-process store always, and Upstash through
-// emulators/upstash over the real Redis when one is reachable (required on CI).
+// The limit stores a test runs against: the in-process store always and, when a real Redis is
+// reachable (required on CI), Upstash through emulators/upstash over it and the plain Redis store
+// on it directly.
 import { afterAll, beforeAll } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
-import { memoryStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/store/store";
+import { memoryStore, redisStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/store/store";
+import { redisConnection, type RedisConnection } from "@/lib/store/redis-store";
 import { upstashRedis } from "@/lib/store/upstash-requester";
 import { startTestService, type TestService } from "./service";
 import { testRedisUrl } from "./services";
@@ -12,7 +14,7 @@ export interface StoresUnderTest {
   stores: [string, () => LimitStore][];
   /** Starts the Upstash bridge (call in beforeAll). */
   start(): Promise<void>;
-  /** Stops it and drops any store the test installed (call in afterAll). */
+  /** Stops it, closes the Redis connections and drops any store the test installed (call in afterAll). */
   stop(): Promise<void>;
 }
 
@@ -20,7 +22,18 @@ export async function storesUnderTest(): Promise<StoresUnderTest> {
   const redisUrl = await testRedisUrl();
   let emulator: UpstashEmulator | undefined;
   const stores: [string, () => LimitStore][] = [["memory", () => memoryStore()]];
-  if (redisUrl) stores.push(["upstash", () => upstashStore(upstashRedis({ url: emulator!.url, token: "t", timeoutMs: 5_000 }))]);
+  const connections: RedisConnection[] = [];
+  if (redisUrl) {
+    stores.push(["upstash", () => upstashStore(upstashRedis({ url: emulator!.url, token: "t", timeoutMs: 5_000 }))]);
+    stores.push([
+      "redis",
+      () => {
+        const connection = redisConnection({ url: redisUrl, timeoutMs: 5_000 });
+        connections.push(connection);
+        return redisStore(connection);
+      },
+    ]);
+  }
   return {
     stores,
     start: async () => {
@@ -29,6 +42,7 @@ export async function storesUnderTest(): Promise<StoresUnderTest> {
     stop: async () => {
       setLimitStore(undefined);
       await emulator?.stop();
+      await Promise.all(connections.splice(0).map((c) => c.close()));
     },
   };
 }

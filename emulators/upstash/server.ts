@@ -1,5 +1,6 @@
 // emulators/upstash: the Upstash Redis REST protocol over a real Redis, so @upstash/redis and
-// @upstash/ratelimit run unchanged against a self-hosted Redis (CI, self-hosters, local work).
+// @upstash/ratelimit run unchanged against a real Redis (the tests, CI, local work; deployments use
+// Upstash itself or reach their own Redis directly, lib/store/redis-store.ts).
 // POST / takes one command as a JSON array; /pipeline and /multi-exec take an array of them.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

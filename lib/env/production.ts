@@ -7,8 +7,6 @@ import type { Env } from "./schema";
 export const PRODUCTION_REQUIRED = [
   "APP_URL",
   "DATABASE_URL",
-  "UPSTASH_REDIS_REST_URL",
-  "UPSTASH_REDIS_REST_TOKEN",
   "AUTH_SECRET",
   "ENCRYPTION_KEY",
   "GOOGLE_API_KEY",
@@ -18,10 +16,14 @@ export const PRODUCTION_REQUIRED = [
   "GOOGLE_CLOUD_PROJECT_NUMBER",
 ] as const;
 
+/** Production's shared limit store: either one, named so when neither is set. */
+export const PRODUCTION_STORE = "REDIS_URL (or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN)";
+
 export function checkProductionSettings(env: Env): void {
   if (env.NODE_ENV !== "production" || env.ALLOW_EMBEDDED) return;
   // The list of service accounts stands in for the single one.
-  const required = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
+  const required: string[] = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
+  if (!env.REDIS_URL && !env.UPSTASH_REDIS_REST_URL) required.splice(1, 0, PRODUCTION_STORE);
   // Stripe's named in the same go, so a first start lists all; alone, billingConfig says it.
   const stripe = env.BILLING === "off" ? [] : STRIPE_SETTINGS.filter((name) => !env[name]);
   if (required.length) {

@@ -26,6 +26,8 @@ export const schema = z.object({
   DATABASE_PREPARED_STATEMENTS: DATABASE_VARIABLES.DATABASE_PREPARED_STATEMENTS,
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optional,
+  /** A Redis of one's own (redis:// or rediss://), the limit store when Upstash is not configured. */
+  REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional()),
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
   LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),

@@ -13,7 +13,7 @@ export interface CheckResult {
 }
 
 /** What runs behind each check: the embedded stand-ins are named as such, per component. */
-export type Kinds = { database: "postgres" | "pglite"; limit_store: "upstash" | "memory"; sheets_backend: "google" | "emulator" };
+export type Kinds = { database: "postgres" | "pglite"; limit_store: "upstash" | "redis" | "memory"; sheets_backend: "google" | "emulator" };
 
 export interface HealthReport {
   healthy: boolean;
@@ -53,13 +53,19 @@ async function probeSheetsBackend(rootUrl: string): Promise<void> {
   if (signIn) throw new Error(`a service account cannot sign in to Google (${signIn}); check GOOGLE_SERVICE_ACCOUNT_JSON / GOOGLE_SERVICE_ACCOUNTS and the server clock`);
 }
 
+const STORE_DETAIL: Record<Kinds["limit_store"], string> = {
+  memory: "in-process memory, this instance's own",
+  upstash: "Upstash REST API",
+  redis: "Redis",
+};
+
 export async function checkHealth(): Promise<HealthReport> {
   const cfg = config();
   const store = getLimitStore();
   const sheetsRoot = cfg.google.rootUrl ?? "https://sheets.googleapis.com";
   const [database, limit_store, sheets_backend] = await Promise.all([
     timed(cfg.database.kind === "postgres" ? "Postgres" : "PGlite, embedded under DATA_DIR", pingDatabase),
-    timed(store.kind === "memory" ? "in-process memory, this instance's own" : "Upstash REST API", () => store.ping()),
+    timed(STORE_DETAIL[store.kind], () => store.ping()),
     timed(cfg.google.emulated ? "emulators/google, not Google" : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
   ]);
   const degraded = recentGoogleOutcomes().degraded;

@@ -6,11 +6,13 @@ import { join } from "node:path";
 
 const API_KEY = "AIzaSyRedactionTestKey0123456789abcdef";
 const METRICS_TOKEN = "redaction-test-metrics-token-0123";
+const REDIS_PASSWORD = "redaction-test-redis-password-0123";
 
 beforeAll(async () => {
   vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-redaction-")));
   vi.stubEnv("GOOGLE_API_KEY", API_KEY);
   vi.stubEnv("METRICS_TOKEN", METRICS_TOKEN);
+  vi.stubEnv("REDIS_URL", `redis://default:${REDIS_PASSWORD}@127.0.0.1:1/0`);
   // The process loads its configuration at start; the censor knows the secrets from then on.
   (await import("@/lib/env")).config();
 });
@@ -25,6 +27,7 @@ it("censors configured secrets and credentials in query strings, keeping the res
   const { redactSecrets } = await import("./redaction");
   expect(redactSecrets(`GET https://sheets.googleapis.com/v4/spreadsheets/abc?fields=x&key=${API_KEY}`)).toBe("GET https://sheets.googleapis.com/v4/spreadsheets/abc?fields=x&key=[redacted]");
   expect(redactSecrets(`token ${METRICS_TOKEN} sent`)).toBe("token [redacted] sent");
+  expect(redactSecrets(`AUTH default ${REDIS_PASSWORD}`)).toBe("AUTH default [redacted]");
   expect(redactSecrets("/cb?code=4/0Ab&state=s&access_token=ya29.x")).toBe("/cb?code=[redacted]&state=s&access_token=[redacted]");
   expect(redactSecrets("Authorization: Bearer abc.def")).toBe("Authorization: Bearer [redacted]");
   expect(redactSecrets("/v4/spreadsheets/abc?pageToken=1&monkey=2")).toBe("/v4/spreadsheets/abc?pageToken=1&monkey=2");

@@ -15,18 +15,19 @@ let memo: { cfg: AppConfig; values: string[] } | undefined;
 
 function secretsOf(cfg: AppConfig): string[] {
   const e = cfg.env;
-  const dbPassword = (() => {
+  const passwordOf = (url: string | undefined) => {
     try {
-      return e.DATABASE_URL ? decodeURIComponent(new URL(e.DATABASE_URL).password) : undefined;
+      return url ? decodeURIComponent(new URL(url).password) : undefined;
     } catch {
       return undefined;
     }
-  })();
+  };
   const raw = [
     e.GOOGLE_API_KEY, cfg.google.apiKey, e.GOOGLE_PICKER_API_KEY, cfg.google.oauth.clientSecret, e.GOOGLE_CLIENT_SECRET,
     e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET, e.AUTH_SECRET, cfg.secrets.authSecret, e.ENCRYPTION_KEY,
     cfg.secrets.encryptionKey.toString("hex"), cfg.secrets.encryptionKey.toString("base64"),
-    e.UPSTASH_REDIS_REST_TOKEN, e.METRICS_TOKEN, e.CRON_SECRET, e.DEMO_API_KEY, dbPassword,
+    e.UPSTASH_REDIS_REST_TOKEN, e.METRICS_TOKEN, e.CRON_SECRET, e.DEMO_API_KEY, passwordOf(e.DATABASE_URL),
+    passwordOf(e.REDIS_URL),
   ];
   const values = new Set<string>();
   for (const v of raw) {

@@ -1,5 +1,6 @@
-// The start's limit-store check against emulators/upstash over the real Redis: the right token
-// passes, a wrong token and a dead address each give one line naming the settings to fix.
+// The start's limit-store check against emulators/upstash over the real Redis, and against that
+// Redis directly: the right token or address passes, a wrong token, database or address each
+// give one line naming the settings to fix.
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/server";
@@ -38,5 +39,21 @@ describe.skipIf(!redisUrl)("limit store check at start", () => {
       message: `Cannot reach the limit store at ${dead} (ECONNREFUSED): check UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (docs/operations.md, Deploy).`,
     });
     expect(await limitStoreProblem({ kind: "memory" })).toBeUndefined();
+  });
+
+  it("passes a reachable Redis, names REDIS_URL for a database Redis refuses or an address nothing answers", async () => {
+    const redis = (url: string) => ({ kind: "redis" as const, url, timeoutMs: 1000 });
+    expect(await limitStoreProblem(redis(redisUrl!))).toBeUndefined();
+    const base = new URL(redisUrl!);
+    base.pathname = "/999";
+    expect(await limitStoreProblem(redis(base.toString()))).toEqual({
+      cause: "refused",
+      message: `The limit store at ${base.toString()} refused the connection (ERR DB index is out of range): check REDIS_URL (docs/operations.md, Deploy).`,
+    });
+    const dead = `redis://user:secret@127.0.0.1:${await closedPort()}`;
+    expect(await limitStoreProblem(redis(dead))).toEqual({
+      cause: "unreachable",
+      message: `Cannot reach the limit store at ${dead.replace("user:secret@", "***@")} (ECONNREFUSED): check REDIS_URL (docs/operations.md, Deploy).`,
+    });
   });
 });

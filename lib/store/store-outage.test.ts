@@ -2,7 +2,8 @@
 // again. While it is gone, reads are served uncounted within the store timeout, writes answer
 // 503 with Retry-After, /health reports the store down, usage falls back to Postgres and routes
 // that need no key answer within their budget without the limit headers; nothing crashes, and
-// once Redis is back every request is counted again without a restart.
+// once Redis is back every request is counted again without a restart. Through the Upstash bridge
+// and on the plain Redis store alike.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";
@@ -10,7 +11,8 @@ import { startUpstashEmulator, type UpstashEmulator } from "@/emulators/upstash/
 import { PEEK_BUDGET_MS } from "@/lib/routes/peek-limits";
 import { flushUsage } from "@/lib/usage/metering";
 import { log, setLogTarget } from "@/lib/log";
-import { setLimitStore, upstashStore } from "@/lib/store/store";
+import { redisStore, setLimitStore, upstashStore, type LimitStore } from "@/lib/store/store";
+import { redisConnection, type RedisConnection } from "@/lib/store/redis-store";
 import { upstashRedis } from "@/lib/store/upstash-requester";
 import { redisProcess } from "@/testing/redis-process";
 import { callRoute } from "@/testing/routes";
@@ -20,25 +22,39 @@ import { registeredKey } from "@/testing/google";
 
 const redis = await redisProcess();
 const STORE_TIMEOUT_MS = 400;
-let svc: TestService;
-let emulator: UpstashEmulator;
-let api: ReturnType<typeof rowsClient>;
-let key: string;
+let svc: TestService | undefined;
+beforeAll(async () => {
+  if (redis) svc = await startTestService();
+});
+// Each suite ends with Redis up again (its last test restarts it).
+afterAll(async () => {
+  await redis?.stop();
+  await svc?.stop();
+});
 
-describe.skipIf(!redis)("limit store outage (Redis killed and restarted)", () => {
+describe.skipIf(!redis).each(["upstash", "redis"] as const)("limit store outage (Redis killed and restarted): %s store", (kind) => {
+  let emulator: UpstashEmulator | undefined;
+  let connection: RedisConnection | undefined;
+  let api: ReturnType<typeof rowsClient>;
+  let key: string;
   beforeAll(async () => {
-    svc = await startTestService();
-    emulator = await startUpstashEmulator({ redisUrl: redis!.url, token: "t" });
-    setLimitStore(upstashStore(upstashRedis({ url: emulator.url, token: "t", timeoutMs: STORE_TIMEOUT_MS })));
-    const user = await createUser({ email: "outage@example.com", plan: "business" });
+    let store: LimitStore;
+    if (kind === "upstash") {
+      emulator = await startUpstashEmulator({ redisUrl: redis!.url, token: "t" });
+      store = upstashStore(upstashRedis({ url: emulator.url, token: "t", timeoutMs: STORE_TIMEOUT_MS }));
+    } else {
+      connection = redisConnection({ url: redis!.url, timeoutMs: STORE_TIMEOUT_MS });
+      store = redisStore(connection);
+    }
+    setLimitStore(store);
+    const user = await createUser({ email: `outage-${kind}@example.com`, plan: "business" });
     key = await registeredKey(user, DEMO_SPREADSHEET_ID);
     api = rowsClient(DEMO_SPREADSHEET_ID, key);
   });
   afterAll(async () => {
     setLimitStore(undefined);
     await emulator?.stop();
-    await redis?.stop();
-    await svc?.stop();
+    await connection?.close().catch(() => undefined);
   });
 
   const timed = async <T>(call: () => Promise<T>) => {

@@ -1,5 +1,6 @@
-// The limit store's shape, apart from any store: the implementations (memory-store.ts,
-// upstash-store.ts) take it from here, and store.ts picks one of them for the process.
+// The limit store's shape, apart from any store: the implementations (memory-store.ts, and
+// scripted-store.ts through upstash-store.ts or redis-store.ts) take it from here, and store.ts
+// picks one of them for the process.
 
 /** A cached record: `v` is the source row's version; a lower version never replaces a higher one. */
 export interface Versioned {
@@ -49,7 +50,7 @@ export interface UsageLedger {
 }
 
 export interface LimitStore {
-  kind: "memory" | "upstash";
+  kind: "memory" | "upstash" | "redis";
   /** Shared and durable stores only: the in-process store keeps usage in the process's batch. */
   ledger?: UsageLedger;
   ping(): Promise<void>;

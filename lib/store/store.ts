@@ -1,5 +1,5 @@
-// The limit store: Upstash Redis (or emulators/upstash over a real Redis) in production, process
-// memory on embedded defaults. Everything that must agree across instances lives here: key and
+// The limit store: Upstash Redis (serverless) or a Redis of one's own (containers) in production,
+// process memory on embedded defaults. Everything that must agree across instances lives here: key and
 // sheet records (revocation), and later limits, id counters and cache versions. Its shape is in
 // store-types.ts; this file chooses the process's store.
 import { config } from "@/lib/env";
@@ -8,16 +8,22 @@ import { memoryStore } from "./memory-store";
 import type { LimitStore } from "./store-types";
 import { upstashStore } from "./upstash-store";
 import { upstashRedis } from "./upstash-requester";
+import { redactedUrl, redisConnection, redisStore } from "./redis-store";
+import { log } from "@/lib/log";
 import { perProcess } from "@/lib/per-process";
 
-export { memoryStore, upstashStore };
+export { memoryStore, redisStore, upstashStore };
 export type { AuthorizeResult, ConsumeResult, ConsumeSpec, LedgerEntry, LimitStore, LockTurn, UsageLedger, Versioned } from "./store-types";
 
 function buildStore(): LimitStore {
-  const target = config().limitStore;
+  const { limitStore: target, env } = config();
   if (target.kind === "memory") return memoryStore(Date.now, { file: target.file });
-  // One bounded attempt per call (DECISIONS 18a): the requester retries nothing and gives up
-  // after the timeout. Strings come back as the JSON we stored (no base64 step).
+  // Said once per process: with both set, Upstash is the one used (lib/env.ts).
+  const ignored = target.kind === "upstash" && env.REDIS_URL ? { ignored: "REDIS_URL" } : {};
+  log.info({ store: target.kind, url: redactedUrl(target.url), ...ignored }, "limit store");
+  // One bounded attempt per call (DECISIONS 18a): neither client retries, each gives up after
+  // the timeout. Strings come back as the JSON we stored (no base64 step).
+  if (target.kind === "redis") return redisStore(redisConnection(target));
   return upstashStore(upstashRedis(target));
 }
 
