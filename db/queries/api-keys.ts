@@ -71,3 +71,11 @@ export async function stampApiKeysUsed({ ids, at }: { ids: string[]; at: Date })
   if (!ids.length) return;
   await getDb().update(apiKeys).set({ lastUsedAt: at }).where(inArray(apiKeys.id, ids));
 }
+
+/** Counts one form submission on its key: written (`accepted`) or refused. Not a change of the key: no version bump. */
+export async function countFormSubmission({ id, accepted }: { id: string; accepted: boolean }): Promise<void> {
+  await getDb()
+    .update(apiKeys)
+    .set(accepted ? { formAccepted: sql`${apiKeys.formAccepted} + 1` } : { formRefused: sql`${apiKeys.formRefused} + 1` })
+    .where(eq(apiKeys.id, id));
+}
