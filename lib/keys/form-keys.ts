@@ -4,6 +4,7 @@ import { listApiKeys } from "@/db/queries/api-keys";
 import type { ApiKey } from "@/db/schema";
 import { createApiKey } from "./create";
 import { formKeySettings, type FormKeySettings } from "./form";
+import { toKeyRecord, type FormScope } from "./key-record";
 import { ownedSheet } from "./manage";
 
 export interface FormKeySummary {
@@ -19,12 +20,15 @@ export interface FormKeySummary {
 
 export type FormKeyInput = Parameters<typeof formKeySettings>[0];
 
+const scopeSettings = (s: FormScope): Omit<FormKeySettings, "message"> => ({ tab: s.tab, origins: s.origins, redirects: s.redirects, fields: s.fields ?? null, unknownFields: s.unknownFields, visitorLimit: s.visitorLimit });
+
 function summarize(key: ApiKey): FormKeySummary {
   return {
     id: key.id,
     name: key.name,
     displayPrefix: key.displayPrefix,
-    settings: formKeySettings({ tab: key.formTab ?? "?", origins: key.allowedOrigins, redirects: key.allowedRedirects, fields: key.formFields, unknownFields: key.unknownFields, visitorLimit: key.visitorLimit, message: key.thankYouMessage }),
+    // As stored (checked when made): a listing never refuses a key.
+    settings: { ...scopeSettings(toKeyRecord(key).form!), message: key.thankYouMessage },
     accepted: key.formAccepted,
     refused: key.formRefused,
     createdAt: key.createdAt.toISOString(),
