@@ -1,7 +1,7 @@
 // POST /f/{formKey}: a plain HTML form appends one row to its key's tab. A browser (Accept:
 // text/html) is sent on with a 303 (or shown a readable error page); a script gets the envelope.
 // Each submission written counts as one request of the owner's plan and of the visitor's limit;
-// a refused one (origin, spam, fields, limits) writes nothing and is counted on the key.
+// a refused one (origin, spam, fields, limits) writes nothing and is counted on the key (DECISIONS 24).
 import { countFormSubmission } from "@/db/queries/api-keys";
 import { clientAddress, noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
 import { hashApiKey, KEY_FORMAT, KEY_PREFIXES } from "@/lib/api-key";

@@ -199,6 +199,14 @@ describe("POST /f/{formKey}", () => {
     await revokeKey({ userId: owner.id, keyId: (await counts(key)).id });
     for (const k of [key, secret, "shf_0000000000000000000000000000000000000A"]) expect((await post(k, { name: "No" }, { accept: "application/json" })).status).toBe(401);
   });
+
+
+  it("answers 405 to other methods", async () => {
+    const { PUT } = await import("./route");
+    const res = await callRoute(PUT, { method: "PUT", path: "/f/shf_x", params: { formKey: "shf_x" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, POST");
+  });
 });
 
 describe("a form key elsewhere", () => {

@@ -1,4 +1,5 @@
 import { formThanks, submitForm } from "@/lib/routes/form-submit";
+import { otherMethods } from "@/lib/routes/route";
 
 export const dynamic = "force-dynamic";
 
@@ -7,3 +8,5 @@ export const POST = submitForm;
 
 // GET /f/{formKey} - the hosted thank-you page a browser is sent to when the key names no address
 export const GET = formThanks;
+
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);
