@@ -62,7 +62,7 @@ export function FormsPanel({ sheetId, baseUrl, tabs, keys }: { sheetId: string; 
               </span>
               <span className="flex items-center gap-3 whitespace-nowrap">
                 <span data-testid="form-counts">{k.accepted.toLocaleString("en-US")} accepted · {k.refused.toLocaleString("en-US")} refused</span>
-                {k.revokedAt ? <span className="text-slate-500">revoked</span> : <button type="button" className="text-red-700 underline dark:text-red-400" disabled={pending} onClick={() => revoke(k.id)}>Revoke</button>}
+                {k.revokedAt ? <span className="text-slate-500 dark:text-slate-400">revoked</span> : <button type="button" className="text-red-700 underline dark:text-red-400" disabled={pending} onClick={() => revoke(k.id)}>Revoke</button>}
               </span>
             </li>
           ))}
