@@ -72,10 +72,10 @@ export async function stampApiKeysUsed({ ids, at }: { ids: string[]; at: Date })
   await getDb().update(apiKeys).set({ lastUsedAt: at }).where(inArray(apiKeys.id, ids));
 }
 
-/** Counts one form submission on its key: written (`accepted`) or refused. Not a change of the key: no version bump. */
-export async function countFormSubmission({ id, accepted }: { id: string; accepted: boolean }): Promise<void> {
+/** Adds to a form key's counts of submissions written and refused. Not a change of the key: no version bump. */
+export async function addFormCounts({ id, accepted, refused }: { id: string; accepted: number; refused: number }): Promise<void> {
   await getDb()
     .update(apiKeys)
-    .set(accepted ? { formAccepted: sql`${apiKeys.formAccepted} + 1` } : { formRefused: sql`${apiKeys.formRefused} + 1` })
+    .set({ formAccepted: sql`${apiKeys.formAccepted} + ${accepted}`, formRefused: sql`${apiKeys.formRefused} + ${refused}` })
     .where(eq(apiKeys.id, id));
 }

@@ -3,6 +3,7 @@
 import { listApiKeys } from "@/db/queries/api-keys";
 import type { ApiKey } from "@/db/schema";
 import { createApiKey } from "./create";
+import { flushFormCounts } from "./form-counts";
 import { formKeySettings, type FormKeySettings } from "./form";
 import { toKeyRecord, type FormScope } from "./key-record";
 import { ownedSheet } from "./manage";
@@ -38,6 +39,8 @@ function summarize(key: ApiKey): FormKeySummary {
 
 export async function listFormKeys({ userId, sheetId }: { userId: string; sheetId: string }): Promise<FormKeySummary[]> {
   await ownedSheet(userId, sheetId);
+  // The counts as of now: this process's pending ones first.
+  await flushFormCounts();
   return (await listApiKeys({ userId, sheetId })).filter((k) => k.kind === "form").map(summarize);
 }
 

@@ -2,7 +2,6 @@
 // text/html) is sent on with a 303 (or shown a readable error page); a script gets the envelope.
 // Each submission written counts as one request of the owner's plan and of the visitor's limit;
 // a refused one (origin, spam, fields, limits) writes nothing and is counted on the key (DECISIONS 24).
-import { countFormSubmission } from "@/db/queries/api-keys";
 import { clientAddress, noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
 import { hashApiKey, KEY_FORMAT, KEY_PREFIXES } from "@/lib/api-key";
 import { ApiError } from "@/lib/errors";
@@ -13,9 +12,9 @@ import { backLink, checkFormOrigin, listedPage, redirectTarget } from "@/lib/for
 import { errorPage, thankYouPage } from "@/lib/forms/form-pages";
 import { reservedFields, submissionRow } from "@/lib/forms/form-row";
 import { handleApiError, ok } from "@/lib/http/envelope";
+import { countFormSubmission } from "@/lib/keys/form-counts";
 import type { FormScope, KeyRecord } from "@/lib/keys/key-record";
 import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
-import { errorFields, log } from "@/lib/log";
 import { currentAccess } from "@/lib/sheets/access/access-check";
 import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
 import { findWriteTab } from "@/lib/sheets/read/rows-api";
@@ -60,7 +59,13 @@ function accepted(req: Request, value: string, scope: FormScope, target: string 
 
 async function submit(req: Request, value: string, key: KeyRecord & { form: FormScope }): Promise<Response> {
   const scope = key.form;
-  checkFormOrigin(scope, req.headers);
+  try {
+    checkFormOrigin(scope, req.headers);
+  } catch (err) {
+    // As for a browser key from an unlisted origin: anyone has the key, so the address is throttled as one sending bad keys.
+    refuseFloodingAddress(req);
+    throw err instanceof ApiError ? new ApiError(err.code, err.message, err.extra, noteInvalidKey(req)) : err;
+  }
   const fields = await readFormFields(req);
   const { spam, redirect } = reservedFields(fields);
   const target = redirectTarget(scope, redirect);
@@ -81,7 +86,7 @@ async function submit(req: Request, value: string, key: KeyRecord & { form: Form
     openTally();
     const written = await write(key, admitted.sheet, fields);
     await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 201, storeAnswered: decision !== undefined });
-    await count(key.id, written);
+    countFormSubmission(key.id, written);
     return accepted(req, value, scope, target, decision);
   } catch (err) {
     await claim.release();
@@ -103,12 +108,8 @@ async function write(key: KeyRecord & { form: FormScope }, sheet: SheetRecord | 
   return true;
 }
 
-async function count(keyId: string, accepted: boolean): Promise<void> {
-  await countFormSubmission({ id: keyId, accepted }).catch((err) => log.warn({ key_id: keyId, ...errorFields(err) }, "forms: submission not counted"));
-}
-
-async function refusedButAccepted(key: KeyRecord, res: Response): Promise<Response> {
-  await count(key.id, false);
+function refusedButAccepted(key: KeyRecord, res: Response): Response {
+  countFormSubmission(key.id, false);
   return res;
 }
 
@@ -121,7 +122,7 @@ export const submitForm = route<Params>(async ({ req, params, requestId, annotat
     annotate({ key_id: key.id, account: key.userId, sheet: key.sheetId });
     return await submit(req, value, key);
   } catch (err) {
-    if (key) await count(key.id, false);
+    if (key) countFormSubmission(key.id, false);
     const res = handleApiError(err, requestId, req.signal);
     if (!wantsPage(req)) return res;
     const message = err instanceof ApiError ? err.message : "Something went wrong on our side. Try again in a moment.";
