@@ -14,7 +14,7 @@ import { reservedFields, submissionRow } from "@/lib/forms/form-row";
 import { handleApiError, ok } from "@/lib/http/envelope";
 import { countFormSubmission } from "@/lib/keys/form-counts";
 import type { FormScope, KeyRecord } from "@/lib/keys/key-record";
-import { limitHeaders, rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
+import { rateLimitError, refundRequest, type LimitDecision } from "@/lib/limits/limiter";
 import { currentAccess } from "@/lib/sheets/access/access-check";
 import { requireRegistrantCanOpen } from "@/lib/sheets/access/access-lapse";
 import { findWriteTab } from "@/lib/sheets/read/rows-api";
@@ -47,14 +47,15 @@ async function formKeyOf(req: Request, value: string): Promise<KeyRecord & { for
 }
 
 /** Where the browser goes after an accepted submission: the owner's address, or the hosted page. */
-function accepted(req: Request, value: string, scope: FormScope, target: string | undefined, decision?: LimitDecision): Response {
+function accepted(req: Request, value: string, scope: FormScope, target: string | undefined): Response {
   if (wantsPage(req)) {
     const back = backLink(scope, req.headers);
     const hosted = new URL(`/f/${value}`, req.url);
     if (back) hosted.searchParams.set("back", back);
     return new Response(null, { status: 303, headers: { Location: target ?? hosted.pathname + hosted.search, "Cache-Control": "no-store" } });
   }
-  return ok({ data: { submitted: true, ...(target ? { redirect: target } : {}) } }, { status: 201, headers: decision ? limitHeaders(decision) : {} });
+  // No rate-limit headers: the honeypot's and a double click's answers must look the same.
+  return ok({ data: { submitted: true, ...(target ? { redirect: target } : {}) } }, { status: 201 });
 }
 
 async function submit(req: Request, value: string, key: KeyRecord & { form: FormScope }): Promise<Response> {
@@ -87,7 +88,7 @@ async function submit(req: Request, value: string, key: KeyRecord & { form: Form
     const written = await write(key, admitted.sheet, fields);
     await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 201, storeAnswered: decision !== undefined });
     countFormSubmission(key.id, written);
-    return accepted(req, value, scope, target, decision);
+    return accepted(req, value, scope, target);
   } catch (err) {
     await claim.release();
     // Not written: the unit is the owner's again (a 429 never took one).

