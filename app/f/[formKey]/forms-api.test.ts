@@ -186,8 +186,8 @@ describe("POST /f/{formKey}", () => {
     const writes = [...svc.google.calls].filter(([route]) => route === "spreadsheets.batchUpdate").reduce((n, [, c]) => n + c, 0);
     const all = [...svc.google.calls].reduce((n, [, c]) => n + c, 0);
     expect(writes).toBeGreaterThan(0);
-    expect(writes).toBeLessThanOrEqual(10);
-    expect(all).toBeLessThanOrEqual(40);
+    expect(writes).toBeLessThanOrEqual(4);
+    expect(all).toBeLessThanOrEqual(8);
     const names = (await rows()).map((r) => r.name);
     expect(names).toHaveLength(before + 100);
     for (let i = 0; i < 100; i++) expect(names).toContain(`Crowd ${i}`);
