@@ -1,6 +1,7 @@
 "use client";
 // The sheet's forms: each form key with its tab and its counts, and the form that makes the next
 // one, answering the key once with the ready HTML to paste into a page (docs/forms.md).
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { FormKeySummary } from "@/lib/keys/form-keys";
@@ -51,7 +52,7 @@ export function FormsPanel({ sheetId, baseUrl, tabs, keys }: { sheetId: string; 
       <h2 className="text-lg font-semibold">Forms</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         A form key lets a plain HTML form on your site add rows to one tab, with JavaScript off and no secret in the page. It only
-        appends: it never reads, changes or deletes rows. Each submission written counts as one request of your plan.
+        appends: it never reads, changes or deletes rows. Each submission written counts as one request of your plan. See <Link className="underline" href="/docs/reference/forms">Forms</Link>.
       </p>
       {keys.length > 0 && (
         <ul className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
