@@ -152,7 +152,7 @@ export const apiKeys = pgTable(
     /** The first characters, to tell keys apart in the dashboard. */
     displayPrefix: text("display_prefix").notNull(),
     permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
-    /** `secret` (server-side, `shk_`) or `publishable` (browser, `shp_`): fixed at creation. */
+    /** `secret` (server-side, `shk_`), `publishable` (browser, `shp_`) or `form` (`shf_`): fixed at creation. */
     kind: text("kind").notNull().default("secret"),
     /** Publishable keys: the exact origins (`https://app.example.com`) allowed to call. */
     allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
@@ -162,6 +162,19 @@ export const apiKeys = pgTable(
     allowedColumns: text("allowed_columns").array(),
     /** Publishable keys: requests per minute from one visitor address. */
     visitorLimit: integer("visitor_limit"),
+    /** Form keys: the one tab they append rows to. */
+    formTab: text("form_tab"),
+    /** Form keys: the addresses a browser may be sent to after a submission; the first is the default. */
+    allowedRedirects: text("allowed_redirects").array().notNull().default(sql`'{}'::text[]`),
+    /** Form keys: the fields accepted (column names); null accepts every column of the tab. */
+    formFields: text("form_fields").array(),
+    /** Form keys: `drop` or `refuse` a field the key does not accept. */
+    unknownFields: text("unknown_fields").notNull().default("drop"),
+    /** Form keys: the message of the hosted thank-you page. */
+    thankYouMessage: text("thank_you_message"),
+    /** Form keys: submissions written, and refused (spam, limits, validation). */
+    formAccepted: integer("form_accepted").notNull().default(0),
+    formRefused: integer("form_refused").notNull().default(0),
     /** The owner allows this key to read formulas (`?formulas=true`); off by default. */
     readFormulas: boolean("read_formulas").notNull().default(false),
     /** The owner makes this key's writes refuse formulas (values starting with `=`) under USER_ENTERED writes. */

@@ -21,6 +21,13 @@ describe("API key values", () => {
     expect(KEY_FORMAT.test(`shx_${key.slice(4)}`)).toBe(false);
   });
 
+  it("tells form keys apart by their prefix, with the same checksum scheme", () => {
+    const key = generateApiKey("form");
+    expect(key).toMatch(/^shf_[0-9A-Za-z]{38}$/);
+    expect(KEY_FORMAT.test(key)).toBe(true);
+    expect(hasValidChecksum(key)).toBe(true);
+  });
+
   it("detects a changed character through the checksum", () => {
     const key = generateApiKey();
     const tampered = key.slice(0, 10) + (key[10] === "a" ? "b" : "a") + key.slice(11);

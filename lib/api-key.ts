@@ -1,19 +1,19 @@
-// API key values: `shk_` (secret) or `shp_` (publishable, for web pages) + 32 base62 characters
-// of randomness (190 bits) + a 6-character CRC32 checksum, so secret scanners can recognise a
-// key, tell a real one from a look-alike, and tell a secret key from one meant to be public.
+// API key values: `shk_` (secret), `shp_` (publishable: reads from web pages) or `shf_` (form:
+// appends rows of one tab from a plain HTML form) + 32 base62 characters (190 bits) + a 6-character
+// CRC32 checksum, so secret scanners can recognise a key and tell a secret key from a public one.
 // Only the SHA-256 of a key and its first characters are ever stored.
 import { createHash, randomInt } from "node:crypto";
 
-export const KEY_KINDS = ["secret", "publishable"] as const;
+export const KEY_KINDS = ["secret", "publishable", "form"] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
-export const KEY_PREFIXES: Record<KeyKind, string> = { secret: "shk_", publishable: "shp_" };
-/** Both prefixes have this length. */
+export const KEY_PREFIXES: Record<KeyKind, string> = { secret: "shk_", publishable: "shp_", form: "shf_" };
+/** Every prefix has this length. */
 const PREFIX_LENGTH = 4;
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 /** What a key may look like; anything else is refused before any lookup. */
-export const KEY_FORMAT = /^sh[kp]_[0-9A-Za-z]{20,64}$/;
+export const KEY_FORMAT = /^sh[kpf]_[0-9A-Za-z]{20,64}$/;
 
 function crc32(text: string): number {
   let crc = ~0;

@@ -60,7 +60,7 @@ const FLOORS: string[][] = [
   ["accounts", "sheets/write"],
   ["sheets/registration"],
   ["auth", "billing"],
-  ["docs", "health", "cron"],
+  ["docs", "health", "cron", "forms"],
   ["routes"],
   ["cli"],
 ];

@@ -71,3 +71,11 @@ export async function stampApiKeysUsed({ ids, at }: { ids: string[]; at: Date })
   if (!ids.length) return;
   await getDb().update(apiKeys).set({ lastUsedAt: at }).where(inArray(apiKeys.id, ids));
 }
+
+/** Adds to a form key's counts of submissions written and refused. Not a change of the key: no version bump. */
+export async function addFormCounts({ id, accepted, refused }: { id: string; accepted: number; refused: number }): Promise<void> {
+  await getDb()
+    .update(apiKeys)
+    .set({ formAccepted: sql`${apiKeys.formAccepted} + ${accepted}`, formRefused: sql`${apiKeys.formRefused} + ${refused}` })
+    .where(eq(apiKeys.id, id));
+}

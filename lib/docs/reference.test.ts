@@ -11,6 +11,7 @@ describe("docs pages rendered for /docs/reference", () => {
   it("give each page its title", () => {
     expect(Object.fromEntries([...pages].map(([page, doc]) => [page, doc.title]))).toEqual({
       api: "API reference",
+      forms: "Forms",
       webhooks: "Webhooks and change events",
       security: "Security review: OWASP API Security Top 10 (2023)",
       operations: "Operations",

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Marked, type Tokens } from "marked";
 
-export const REFERENCE_PAGES = ["api", "webhooks", "security", "operations", "architecture"] as const;
+export const REFERENCE_PAGES = ["api", "forms", "webhooks", "security", "operations", "architecture"] as const;
 export type ReferencePage = (typeof REFERENCE_PAGES)[number];
 
 export const isReferencePage = (name: string): name is ReferencePage => (REFERENCE_PAGES as readonly string[]).includes(name);

@@ -4,6 +4,7 @@ import type { ApiKey } from "@/db/schema";
 import { databaseScope } from "@/db/queries/database";
 import { getLimitStore, type Versioned } from "@/lib/store/store";
 import { DEFAULT_VISITOR_LIMIT } from "./browser";
+import { DEFAULT_FORM_VISITOR_LIMIT, type UnknownFields } from "./form";
 import { isPermission, type Permission } from "./permissions";
 
 export interface KeyRecord extends Versioned {
@@ -17,6 +18,8 @@ export interface KeyRecord extends Versioned {
   claimed?: boolean;
   /** Present on publishable (browser) keys only; secret keys' records stay as they were. */
   browser?: BrowserScope;
+  /** Present on form keys only: the key appends rows to this one tab and does nothing else. */
+  form?: FormScope;
   /** Present when the owner allows the key to read formulas (`?formulas=true`). */
   formulas?: true;
   /** Present when the owner made the key's writes refuse formulas (lib/sheets/write/formula-guard.ts). */
@@ -31,6 +34,18 @@ export interface BrowserScope {
   /** Absent: every column. */
   columns?: string[];
   visitorLimit: number;
+}
+
+/** What a form key may do: append to one tab, from which origins, sending browsers where, how often per visitor. */
+export interface FormScope {
+  tab: string;
+  origins: string[];
+  redirects: string[];
+  /** Absent: every column of the tab. */
+  fields?: string[];
+  unknownFields: UnknownFields;
+  visitorLimit: number;
+  message?: string;
 }
 
 /** Remembered for hashes no key has, so guessing keys costs no database queries. */
@@ -54,6 +69,7 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     revoked: row.revokedAt !== null,
     claimed: row.claimedAt !== null,
     ...(row.kind === "publishable" ? { browser: browserScope(row) } : {}),
+    ...(row.kind === "form" ? { form: formScope(row) } : {}),
     ...(row.readFormulas ? { formulas: true as const } : {}),
     ...(row.refuseFormulas ? { refusesFormulas: true as const } : {}),
   };
@@ -65,6 +81,18 @@ function browserScope(row: ApiKey): BrowserScope {
     ...(row.allowedTabs ? { tabs: row.allowedTabs } : {}),
     ...(row.allowedColumns ? { columns: row.allowedColumns } : {}),
     visitorLimit: row.visitorLimit ?? DEFAULT_VISITOR_LIMIT,
+  };
+}
+
+function formScope(row: ApiKey): FormScope {
+  return {
+    tab: row.formTab ?? "",
+    origins: row.allowedOrigins,
+    redirects: row.allowedRedirects,
+    ...(row.formFields ? { fields: row.formFields } : {}),
+    unknownFields: row.unknownFields === "refuse" ? "refuse" : "drop",
+    visitorLimit: row.visitorLimit ?? DEFAULT_FORM_VISITOR_LIMIT,
+    ...(row.thankYouMessage ? { message: row.thankYouMessage } : {}),
   };
 }
 

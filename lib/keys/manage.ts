@@ -36,7 +36,7 @@ export function summarizeKey(key: ApiKey): KeySummary {
     name: key.name,
     displayPrefix: key.displayPrefix,
     permissions: PERMISSIONS.filter((p) => key.permissions.includes(p)),
-    kind: key.kind === "publishable" ? "publishable" : "secret",
+    kind: key.kind === "publishable" || key.kind === "form" ? key.kind : "secret",
     browser:
       key.kind === "publishable"
         ? { origins: key.allowedOrigins, tabs: key.allowedTabs, columns: key.allowedColumns, visitorLimit: toKeyRecord(key).browser!.visitorLimit }
@@ -49,9 +49,10 @@ export function summarizeKey(key: ApiKey): KeySummary {
   };
 }
 
+const formKeyHasNoPermissions = () => new ApiError("validation_error", "A form key only appends rows to its tab: it has no permissions to change.");
 const noSuchKey = () => new ApiError("not_found", "No such API key in your account.");
 
-async function ownedSheet(userId: string, sheetId: string) {
+export async function ownedSheet(userId: string, sheetId: string) {
   const sheet = await getSheetForUser({ id: sheetId, userId });
   if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
   return sheet;
@@ -61,7 +62,8 @@ export async function listKeysForSheet({ userId, sheetId }: { userId: string; sh
   await ownedSheet(userId, sheetId);
   // "Last used" as of now: the stamps still held in memory or in the store's ledger first.
   await settleKeyStamps();
-  return (await listApiKeys({ userId, sheetId })).map(summarizeKey);
+  // Form keys have a section of their own (lib/keys/form-keys.ts).
+  return (await listApiKeys({ userId, sheetId })).filter((k) => k.kind !== "form").map(summarizeKey);
 }
 
 /** What the owner sets on a browser key; `visitorLimit` defaults to DEFAULT_VISITOR_LIMIT. */
@@ -76,7 +78,7 @@ export async function createKeyForSheet(input: { userId: string; sheetId: string
   return { key: summarizeKey(key), value };
 }
 
-async function propagate(row: ApiKey, what: string): Promise<void> {
+export async function propagate(row: ApiKey, what: string): Promise<void> {
   try {
     await publishKey(row);
   } catch (err) {
@@ -92,6 +94,7 @@ export async function updateKeyPermissions({ userId, keyId, permissions }: { use
   const existing = await getApiKeyForUser({ userId, id: keyId });
   if (!existing) throw noSuchKey();
   if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its permissions can no longer change.");
+  if (existing.kind === "form") throw formKeyHasNoPermissions();
   if (existing.kind === "publishable") checkPublishablePermissions(permissions);
   const row = await setApiKeyPermissions({ userId, id: keyId, permissions });
   if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
@@ -116,6 +119,7 @@ export async function updateBrowserKey({ userId, keyId, browser }: { userId: str
 export async function updateKeyFormulas({ userId, keyId, readFormulas }: { userId: string; keyId: string; readFormulas: boolean }): Promise<KeySummary> {
   const existing = await getApiKeyForUser({ userId, id: keyId });
   if (!existing) throw noSuchKey();
+  if (existing.kind === "form") throw formKeyHasNoPermissions();
   if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its settings can no longer change.");
   const row = await setApiKeyReadFormulas({ userId, id: keyId, readFormulas });
   if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");

@@ -33,11 +33,15 @@ const owners = new Map<string, Hint>();
 
 function remember(key: KeyRecord): void {
   if (owners.size >= MAX_HINTS) owners.delete(owners.keys().next().value!);
-  owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId, ...(key.browser ? { visitorLimit: key.browser.visitorLimit } : {}) });
+  const visitorLimit = visitorLimitOf(key);
+  owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId, ...(visitorLimit === undefined ? {} : { visitorLimit }) });
 }
 
+/** Browser and form keys count per visitor; secret keys do not. */
+const visitorLimitOf = (key: KeyRecord) => key.browser?.visitorLimit ?? key.form?.visitorLimit;
+
 /**
- * A browser key's per-visitor window for the request from `address` (clientAddress's, an IPv6
+ * A browser or form key's per-visitor window for the request from `address` (clientAddress's, an IPv6
  * address already its /64); none for secret keys.
  */
 function visitorOf(keyId: string, visitorLimit: number | undefined, address: string): VisitorLimit | undefined {
@@ -93,7 +97,7 @@ async function inOneTrip(hash: string, sheetId: string, tab: string | undefined,
     const { values, consumed } = await getLimitStore().authorize(reads, owner, request.spec);
     if (!consumed) return {};
     const [key, sheet, version] = values as [KeyRecord, SheetRecord | null, unknown];
-    if (key.browser?.visitorLimit !== owner.visitorLimit) remember(key);
+    if (visitorLimitOf(key) !== owner.visitorLimit) remember(key);
     return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheetRecord(sheetId)), dataVersion: tab === undefined ? undefined : Number(version ?? 0), decision: decide(request, consumed) } };
   } catch (err) {
     if (err instanceof ApiError) throw err;
@@ -123,7 +127,7 @@ export async function admitRequest({ hash, sheetId, tab, method, address }: { ha
   else if (storeDown) decision = storeUnavailable(method, attempt.storeError);
   else {
     try {
-      decision = await consumeRequest(await accountLimits(key.userId), member, undefined, undefined, visitorOf(hash, key.browser?.visitorLimit, address));
+      decision = await consumeRequest(await accountLimits(key.userId), member, undefined, undefined, visitorOf(hash, visitorLimitOf(key), address));
     } catch (err) {
       decision = storeUnavailable(method, err);
     }

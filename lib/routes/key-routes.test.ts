@@ -1,6 +1,7 @@
 // Every key-authenticated route refuses the same things the same way (SPEC Authentication 5-6):
 // no key, a garbage key, a revoked key, another sheet's key (401), a key without the route's
-// permission (403). Run with the in-process store and with Upstash over the real Redis.
+// permission (403), a form key (403: it only appends through its form address). Run with the
+// in-process store and with Upstash over the real Redis.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
@@ -30,6 +31,8 @@ describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStor
     const revoked = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "old", permissions: [...PERMISSIONS] });
     await revokeKey({ userId: owner.id, keyId: revoked.key.id });
     keys.revoked = revoked.value;
+    const { createFormKey } = await import("@/lib/keys/form-keys");
+    keys.form = (await createFormKey({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "form", form: { tab: "Products", origins: ["https://shop.example.com"] } })).value;
     for (const p of PERMISSIONS) {
       const without = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: `no ${p}`, permissions: PERMISSIONS.filter((x) => x !== p) });
       keys[`without-${p}`] = without.value;
@@ -56,6 +59,7 @@ describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStor
       ["a revoked key", "revoked", 401, "unauthorized", /revoked/],
       ["another sheet's key", "otherSheet", 401, "unauthorized", /Invalid API key/],
       ["a key without the permission", "without", 403, "forbidden", /lacks the/],
+      ["a form key", "form", 403, "forbidden", /form key: it only appends rows/],
     ] as const;
     // On an account-level route another account's key simply speaks for that account.
     it.each(refusals.filter(([, key]) => !(r.accountLevel && key === "otherSheet")))("refuses %s", async (_case, key, status, code, message) => {

@@ -42,9 +42,22 @@ function keyHash(req: Request, forSheet: boolean): string {
   return hashApiKey(value);
 }
 
-/** A `shp_` value must be a publishable key's and a `shk_` value a secret key's: records are never trusted across kinds. */
-function checkKind(req: Request, key: KeyRecord): void {
-  if (requestKey(req)!.startsWith(KEY_PREFIXES.publishable) !== Boolean(key.browser)) throw invalidKey();
+/** A `shp_` value must be a publishable key's, `shf_` a form key's, `shk_` a secret key's: records are never trusted across kinds. */
+export function checkKind(value: string, key: KeyRecord): void {
+  if (value.startsWith(KEY_PREFIXES.publishable) !== Boolean(key.browser)) throw invalidKey();
+  if (value.startsWith(KEY_PREFIXES.form) !== Boolean(key.form)) throw invalidKey();
+}
+
+const FORM_KEY_ONLY_SUBMITS = "This is a form key: it only appends rows to its tab through its form address (POST /f/{formKey}). It never reads, changes or deletes rows, nor sees the schema; use a secret key, on a server.";
+
+/**
+ * A form key on any other route: refused, given back to the account's windows and not metered
+ * (anyone can copy it out of a page), its address throttled as one sending bad keys is.
+ */
+async function refuseFormKey(req: Request, decision: LimitDecision | undefined): Promise<never> {
+  if (decision?.allowed) await refundRequest(decision).catch(() => undefined);
+  refuseFloodingAddress(req);
+  throw new ApiError("forbidden", FORM_KEY_ONLY_SUBMITS, {}, noteInvalidKey(req));
 }
 
 /**
@@ -140,10 +153,11 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
       const address = clientAddress(ctx.req);
       const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, async () => {
         const admitted = await admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, tab: ctx.params.tabName, method: ctx.req.method, address });
-        checkKind(ctx.req, admitted.key);
+        checkKind(requestKey(ctx.req)!, admitted.key);
         return admitted;
       });
       ctx.annotate({ key_id: key.id, account: key.userId });
+      if (key.form) await refuseFormKey(ctx.req, decision);
       if (key.browser) {
         const requested = ctx.req.headers.get("origin");
         origin = requested && originAllowed(key.browser.origins, requested) ? requested : null;
@@ -184,6 +198,7 @@ export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>
       // A key used only for the usage report is in use too ("Last used" on its sheet's page).
       noteKeyUsed(key.id);
       try {
+        if (key.form) throw new ApiError("forbidden", FORM_KEY_ONLY_SUBMITS);
         requirePermission(key, permission);
         return await handler({ ...ctx, key });
       } catch (err) {

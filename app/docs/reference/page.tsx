@@ -10,6 +10,7 @@ export const dynamic = "force-dynamic";
 
 const WHAT: Record<ReferencePage, string> = {
   api: "Routes, the rows API in full, errors, rate-limit headers, plans and limits, usage, keys and browser keys.",
+  forms: "Plain HTML forms that add rows: form keys, the snippet, spam and limits.",
   webhooks: "Change events, signed deliveries, retries and the events feed.",
   security: "The OWASP API Security Top 10 review, access to a sheet, and hardening.",
   operations: "Production settings, Google setup and quotas, deploying, health, metrics, logs and billing.",

@@ -3,13 +3,14 @@ import { REFERENCE_PAGES, referencePath, type ReferencePage } from "@/lib/docs/r
 
 export const REFERENCE_LABELS: Record<ReferencePage, string> = {
   api: "API",
+  forms: "Forms",
   webhooks: "Webhooks",
   security: "Security",
   operations: "Operations",
   architecture: "Architecture",
 };
 
-/** The five reference pages, the current one marked. */
+/** The reference pages, the current one marked. */
 export function ReferenceNav({ current }: { current?: ReferencePage }) {
   return (
     <nav aria-label="Reference pages" className="flex flex-wrap gap-2 text-sm">

@@ -1,6 +1,6 @@
 // GET /docs/reference/{page}: the repository's docs pages (docs/{page}.md) as the site shows
 // them, so the guide and each sheet's docs link to the full text instead of repeating it. Only
-// the five pages exist; any other name is a 404 (no path reaches the disk unchecked).
+// the listed pages exist; any other name is a 404 (no path reaches the disk unchecked).
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isReferencePage, referencePage } from "@/lib/docs/reference";

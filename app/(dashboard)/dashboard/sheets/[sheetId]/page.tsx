@@ -9,6 +9,7 @@ import { NEW_KEY_COOKIE, readNewKey } from "@/lib/auth/new-key-flash";
 import { requireUser } from "@/lib/auth/session";
 import { DEFAULT_VISITOR_LIMIT } from "@/lib/keys/browser";
 import { listKeysForSheet } from "@/lib/keys/manage";
+import { listFormKeys } from "@/lib/keys/form-keys";
 import { ApiError } from "@/lib/errors";
 import { getSheetModel } from "@/lib/sheets/read/schema";
 import { toSheetRecord } from "@/lib/sheets/sheet-record";
@@ -34,6 +35,7 @@ import { ownerReadAction } from "./actions";
 import { CacheSettings } from "./cache-settings";
 import { DocsExamples } from "./docs-examples";
 import { WriteMode } from "./write-mode";
+import { FormsPanel } from "./forms-panel";
 import { RefreshSchemaButton } from "./refresh-button";
 import { AddIdColumn } from "./add-id-column";
 import { AccessLapsedNotice } from "./access-lapsed";
@@ -69,8 +71,9 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
     problem = err instanceof ApiError ? err.message : "The sheet's structure could not be read from Google.";
   }
   const newKey = readNewKey((await cookies()).get(NEW_KEY_COOKIE)?.value, sheet.id);
-  const [keys, stats, [quota, plan]] = await Promise.all([
+  const [keys, formKeys, stats, [quota, plan]] = await Promise.all([
     listKeysForSheet({ userId: user.id, sheetId: sheet.id }),
+    listFormKeys({ userId: user.id, sheetId: sheet.id }),
     recentSheetStats(sheet.id),
     accountLimits(user.id).then(async (account) => [await quotaSnapshot(account), effectivePlan(account.plan)] as const),
   ]);
@@ -122,6 +125,10 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
 
       <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} visitorLimit={visitorLimit}
         tabs={model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })) ?? []} />
+
+      {sheet.writable && (
+        <FormsPanel sheetId={sheet.id} baseUrl={config().appUrl} keys={formKeys} tabs={model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map(({ name, type }) => ({ name, type })) })) ?? []} />
+      )}
 
       <p className="text-sm" data-testid="webhooks-link"><Link href={`/dashboard/sheets/${sheet.id}/webhooks`} className="font-medium underline">Webhooks</Link>: get a signed POST when rows change, through the API or in Google Sheets.</p>
 
