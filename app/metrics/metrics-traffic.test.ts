@@ -1,9 +1,6 @@
 // GET /metrics after real traffic through the rows API: each family an operator watches is there
-// and moved by what happened. Reads served from the cache, from Google and stale; Google calls by
-// method and outcome; the quota guard holding a call and refusing one; limit store failures by
-// operation; requests by route, status and duration. (Webhook attempts and database failures are
-// scraped the same way by the suites that cause them: testing/webhook-suite.ts,
-// lib/health/database-outage.test.ts.)
+// and moved (cache and Google reads, Google calls, the quota guard, store failures, requests).
+// Webhook and database families: testing/webhook-suite.ts, lib/health/database-outage.test.ts.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUser } from "@/db/queries/users";
 import * as env from "@/lib/env";

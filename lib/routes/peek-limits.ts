@@ -1,19 +1,7 @@
 // The rate-limit headers on routes that need no key (GET /api, /health, unknown paths, /register,
-// /auth/{provider}, /docs/{sheetId}/openapi.json). SPEC (Limits 6) puts the headers on every
-// response, and key routes already send them; here, a request that carries a live key gets its
-// account's windows as they stand, read as GET /billing/usage reads them, and any other request
-// the allowance its address has for requests without a valid key (lib/abuse/invalid-keys.ts),
-// the limit such a request meets on the key routes.
-//
-// Nothing is counted or metered: these routes answer the same with or without a key, so the key
-// is not what they serve (DECISIONS 15 counts requests that authenticate with one), and a client
-// at its limit must still reach /health and GET /api. A missing or bad key changes nothing here (no
-// 401), and it is not noted by the invalid-key guard: that guard turns 401s into 429s on the key
-// routes, and these routes refuse no key.
-//
-// The headers are extras, so they never hold an answer up for long: the lookup starts when the
-// request arrives, beside the handler, and whatever has not come PEEK_BUDGET_MS after arrival is
-// left out, as is anything that fails (store or database unreachable, DECISIONS 18a).
+// /auth/{provider}, /docs/{sheetId}/openapi.json), as SPEC (Limits 6) wants on every response.
+// Nothing is counted, and a slow lookup is left out (DECISIONS 15, 18a): README.md ("Peeked
+// limits").
 import { peekAllowance } from "@/lib/abuse/invalid-keys";
 import { TOO_SLOW, withinDeadline } from "@/lib/deadline";
 import { config } from "@/lib/env";

@@ -1,8 +1,6 @@
-// The one wrapper for key-authenticated routes: X-API-Key is checked against the sheet in the
-// path and the permission the route needs (401 unauthorized / 403 forbidden in the envelope),
-// the request is counted against the account's plan (429 past a limit), every answer of a valid
-// key carries the rate-limit headers, and its status is metered for the usage charts. A browser
-// (publishable) key also needs a listed Origin (403 otherwise) and counts per visitor address.
+// The one wrapper for key-authenticated routes: the key checked against the sheet and the route's
+// permission, the request counted against the plan, limit headers on every answer, its status
+// metered. What each step answers: README.md ("withApiKey").
 import { config } from "@/lib/env";
 import { clientAddress, noteInvalidKey, refuseFloodingAddress } from "@/lib/abuse/invalid-keys";
 import { hashApiKey, KEY_FORMAT, KEY_PREFIXES } from "@/lib/api-key";

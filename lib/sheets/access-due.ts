@@ -1,8 +1,5 @@
-// Google refusing the registrant's own grant is news about their access that cannot wait for the
-// next scheduled re-check (DECISIONS 18: "at once"): the sheets concerned are made due now, and
-// every instance sees it on its next request, which asks Google (lib/sheets/access/access-check.ts).
-// Once an interval at most: that check asks with the very grant Google refused (for a sheet
-// reached through it), so they agree, and should they not, refusals do not become a check each.
+// Google refusing the registrant's own grant makes the sheets concerned due for their access
+// re-check now (DECISIONS 18: "at once"), at most once an interval: README.md ("Access due now").
 import { makeAccessCheckDue } from "@/db/queries/sheets";
 import { config } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";

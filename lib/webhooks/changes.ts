@@ -1,10 +1,6 @@
-// Change events. A tracked sheet keeps, per tab, the copy its events were last produced from
-// (tab_snapshots). Whenever the service re-reads a tab, the new copy is compared with it and the
-// differences become events of source "sheet" (edits made in Google Sheets). A write through the
-// API compares the copy it read under the tab's lock (catching edits made since), then moves the
-// copy on by its own change and records that change as events of source "api" before it answers:
-// the next re-read finds nothing new, so a write's events are never produced twice.
-// Copies move forward only: a read that started before the stored copy was taken is ignored.
+// Change events: each re-read of a tab is compared with the copy its events were last produced
+// from (tab_snapshots), and API writes record their own change, so no event is produced twice.
+// How the copy moves (and only forward): README.md ("Change events").
 import { createHash, randomBytes } from "node:crypto";
 import { countSheetEvents, insertChangeEvents, isSheetTracked, lockTabSnapshot, saveTabSnapshot, tabSnapshotContent, trackSheet } from "@/db/queries/change-events";
 import { inTransaction, type Executor } from "@/db/queries/transaction";

@@ -1,11 +1,6 @@
-// Delivering events to endpoints, following Standard Webhooks: the body is
-// `{type, timestamp, data}`, signed with the endpoint's secret (the `standardwebhooks` library)
-// under `webhook-id` (the event's id: the same on every attempt and resend, so receivers
-// deduplicate by it), `webhook-timestamp` and `webhook-signature`. At least once: a delivery is
-// marked done only after a 2xx. In order per row: a stream (endpoint, tab, row) delivers its
-// oldest undelivered event first and nothing after it until that one succeeds or is given up
-// (after a day of retries with exponential backoff). An endpoint failing for three days is
-// disabled, and its owner sees why on the sheet's webhooks page.
+// Delivering events to endpoints, following Standard Webhooks: signed, at least once, in order per
+// row, retried for a day, an endpoint failing for three days disabled. The headers, streams and
+// giving up: README.md ("Delivery").
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { getChangeEvent } from "@/db/queries/change-events";

@@ -1,9 +1,6 @@
-// What changed between two copies of a tab, as events. Rows are matched by their `id` on tabs that
-// have an id column, so a row moved to another place is the same row (no event). Tabs without
-// one identify rows by row number (DECISIONS 2), which shifts when rows above are inserted or
-// deleted: there a row is matched by its content first, then by its row number, so a shifted row
-// is not reported as deleted and created again. A header change is one `schema.changed`; rows are
-// then compared on the columns both copies have.
+// What changed between two copies of a tab, as events: rows matched by `id`, or on tabs without
+// one (DECISIONS 2) by content, then row number, so a shifted row is not deleted and created again.
+// The matching and header changes: README.md ("What changed").
 import type { TabData } from "@/lib/sheets/values/rows";
 
 export type RowValues = Record<string, string>;

@@ -1,8 +1,5 @@
 // Which addresses a webhook may reach, by range alone (target.ts adds the install's allowlist and
-// is the only caller). Checked before an endpoint is saved and on every DNS answer at connection
-// time (no redirect is followed). IPv6 forms that carry an IPv4 address are judged as that address
-// where the translation is global (NAT64 well-known prefix, 6to4), and refused outright where it
-// is local to some network or obsolete (local-use NAT64, IPv4-compatible, Teredo).
+// is the only caller). How IPv6 forms carrying IPv4 are judged: README.md ("Reachable addresses").
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
 // The IANA IPv4 Special-Purpose Address Registry, its globally reachable anycast services too

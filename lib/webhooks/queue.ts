@@ -1,9 +1,6 @@
-// The delivery queue: pg-boss (a Postgres-backed job queue) holds what is due and when, so a
-// delivery waiting for its next attempt survives restarts and is picked up by any instance. It
-// runs on the real Postgres through its own small pool, and on the embedded PGlite through the
-// service's own connection (pg-boss takes any client that runs SQL). Jobs only say "this stream
-// has something due": the deliveries table holds the order, attempts and the log, so a job that
-// runs twice or late delivers nothing twice (deliver.ts holds each delivery under a lease).
+// The delivery queue: pg-boss holds what is due and when, so a waiting delivery survives restarts
+// and any instance picks it up; jobs only say "this stream has something due". Its pools and why a
+// job run twice delivers nothing twice: README.md ("The queue").
 import PgBoss from "pg-boss";
 import type { PGlite } from "@electric-sql/pglite";
 import { getDatabaseHandle } from "@/db/client";

@@ -1,11 +1,6 @@
-// Sending past events again at the owner's request: one delivery (resend) or every event of a
-// time range (replay). Each is a signed POST to a URL the owner chose, so without bounds a few
-// clicks would send any number of them to any public address and grow the deliveries table
-// without end. Both are therefore limited per account (lib/abuse/account-actions.ts), and neither
-// adds to an endpoint that already holds PENDING_CAP undelivered deliveries; a replay queues up
-// to the cap and reports what it left out. Deliveries of new changes are not capped: every change
-// is sent until a 2xx or a day of retries (docs/webhooks.md), and they are bounded already by how fast the
-// sheet changes, that day and the disabling of an endpoint that fails for three days.
+// Sending past events again at the owner's request: one delivery (resend) or every event of a time
+// range (replay), limited per account and capped at PENDING_CAP undelivered per endpoint. Why, and
+// why new changes are not capped: README.md ("Resend and replay").
 import { randomBytes } from "node:crypto";
 import { countEventsInRange, eventsInRange } from "@/db/queries/change-events";
 import { inTransaction, type Executor } from "@/db/queries/transaction";

@@ -1,8 +1,5 @@
-// A test delivery the owner sends from the webhooks page, to see a receiver work before any row
-// changes: one signed POST of a `webhook.test` event, now, answered with what the receiver said.
-// It is no change of the sheet: not stored as an event, not in the delivery log, never retried,
-// sent to a disabled endpoint too (to check it before enabling it). Each is a signed POST to a
-// URL the owner chose, so it spends one of the account's hourly webhook resends.
+// A test delivery from the webhooks page: one signed POST of a `webhook.test` event, now, answered
+// with what the receiver said; no change event, never retried. README.md ("Test deliveries").
 import { randomBytes } from "node:crypto";
 import type { ChangeEvent } from "@/db/schema";
 import { limitAccountAction } from "@/lib/abuse/account-actions";

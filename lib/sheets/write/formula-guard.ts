@@ -1,10 +1,6 @@
-// A key the owner made refuse formulas (its "formulas: refuse" setting): with the sheet's
-// USER_ENTERED writes on, any string is entered as if typed, so "=IMPORTXML(...)" from a Write key
-// becomes a live formula that fetches from the internet and reads the sheet. Such a key's write
-// holding one is refused whole, before anything is written. Refused: a string starting with "="
-// (after spaces, so nothing hinges on whether Google trims them), and "+" or "-" straight before a
-// letter, "(" or "=", which spreadsheet programs may read as a formula too; numbers ("-5", "+1.5"),
-// dates and "- a note" stay writable, and "'=A1" (apostrophe first) writes the text "=A1".
+// A key set to refuse formulas ("formulas: refuse") has a USER_ENTERED write holding one refused
+// whole, before anything is written: "=IMPORTXML(...)" from a Write key would be a live formula.
+// What counts as a formula, and what stays writable: README.md ("Refusing formulas").
 import type { KeyRecord } from "@/lib/keys/key-record";
 import { ApiError, quoted } from "@/lib/errors";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";

@@ -1,8 +1,6 @@
-// Gives a tab without an `id` column one (DECISIONS 7a: the dashboard offers it, since row-number
-// ids move when rows above are inserted or deleted). One atomic, guarded write by the locked single
-// step path: a column inserted right after the last named column (nothing to its right is
-// overwritten), headed `id`, and filled with 1, 2, 3... down the non-blank rows; the tab's id
-// counter starts above them, and the schema is read again.
+// Gives a tab without an `id` column one (DECISIONS 7a: row-number ids move when rows above are
+// inserted or deleted), in one guarded write by the locked single step path (README.md, "The id
+// column").
 import { ApiError, OutcomeUnknown } from "@/lib/errors";
 import { cellData } from "./row-cells";
 import { nextIds } from "./row-ids";

@@ -1,10 +1,6 @@
-// Idempotent creates (as Stripe does): POST with an Idempotency-Key. The first request with a key
-// claims it in the limit store (so this holds across instances) and its answer is kept for 24
-// hours; a retry with the same key and body gets that answer again (Idempotent-Replayed: true)
-// and writes nothing; concurrent retries wait for the first to finish. The same key with another
-// body answers 409. A 5xx answer is not kept, so the request can be retried with its key; but a
-// 504 whose write may still land keeps the write's id, and the retry settles that write first:
-// if it landed, the retry gets the first request's answer and nothing is written again.
+// Idempotent creates (as Stripe does): POST with an Idempotency-Key, claimed in the limit store so
+// it holds across instances; a retry with the same key and body gets the first answer again and
+// writes nothing. What is kept, for how long, and the 504 case: README.md ("Idempotency-Key").
 import { createHash } from "node:crypto";
 import { getLimitStore, writesPaused } from "@/lib/store/store";
 import { ApiError, OutcomeUnknown } from "@/lib/errors";

@@ -1,20 +1,7 @@
-// How written strings are entered (DECISIONS 4): RAW by default, stored as text exactly as sent,
-// so `=IMPORTXML(...)` stays text (no formula injection). An owner can opt a sheet in to
-// USER_ENTERED writes: strings are then parsed as if typed into the Sheets UI, so "42" is a
-// number, "2024-01-15" a date, "TRUE" a boolean and "=A2*2" a formula. JSON numbers, booleans
-// and null are written as they are either way, as Google does for non-string values.
-//
-// updateCells cannot do this: its userEnteredValue.stringValue is always text. values.update
-// with valueInputOption=USER_ENTERED can, but it is a call of its own, outside the atomic,
-// guarded batch that writes the row, its marker and its position together (write-guard.ts).
-// Inside the batch, pasteData is what parses text as typed: each run of adjacent string cells
-// of a row written by updateCells is pasted over itself, tab-delimited, in the same batch, so
-// the write stays one all-or-nothing request and costs no extra Google call. A string holding a
-// tab or any line break (which a paste may split) or starting with a double quote (which a
-// paste may read as a quoted field) is not pasted: it stays text, as the UI would show it.
-// The id column is never pasted: an id names its row (DECISIONS 2), and a parsed id ("1e3" shown
-// as 1.00E+03, "1/2" as a date) would no longer find the row it was created with, nor refuse
-// a second row with the same id.
+// How written strings are entered (DECISIONS 4): RAW by default (text stays text, no formula
+// injection), USER_ENTERED when the owner opts the sheet in, done by pasteData inside the write's
+// own guarded batch. Why pasteData, and which strings and columns are never pasted: README.md
+// ("How strings are entered").
 import type { sheets_v4 } from "@googleapis/sheets";
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import type { SheetsRequest } from "./write-guard";

@@ -1,23 +1,7 @@
 // How a row write reaches Google so that one whose answer never came can never land twice, land
-// on another row, or land after a later write (DECISIONS 5, 7, 7a), by construction, not timing.
-//
-// - Every write is one spreadsheets.batchUpdate, which Google applies all or nothing, and that
-//   batch also creates a developer-metadata marker whose metadataId is the write's own id.
-//   Metadata ids are unique in a spreadsheet, so an id can be claimed only once.
-// - A write whose answer never came is settled with a fence: metadata with the same id. If the
-//   fence is created, the write had not landed and now never can (its batch would fail as a
-//   whole); if the id is taken, a search says whether by the write (it landed, and where) or by
-//   an earlier fence. Only then may anything be sent again, as a new write with a new id.
-// - Before a write is sent its id is recorded as pending for the tab in the limit store, and
-//   every writer of a tab (under the tab's lock, on any instance) settles the pending writes it
-//   finds before it reads the tab and writes. A write is recorded only while its writer still
-//   holds the lock's lease, so one whose lease ran out cannot slip in after the next writer
-//   settled. A write left unsettled (Google not answering the fence either) therefore blocks the
-//   tab's writes, never corrupts them.
-// - Markers are removed by the tab's next write batch (its first request): by then every write of
-//   the tab is settled, and each was sent once, so no copy is left in flight to claim its id again.
-//   Fences stay: a write they stopped may still arrive. Google caps developer metadata at 30,000
-//   characters per sheet and per spreadsheet, which is why markers do not stay on every row.
+// on another row, or land after a later write (DECISIONS 5, 7, 7a), by construction, not timing:
+// one atomic batch with a metadata marker, fences, pending writes settled under the tab's lock.
+// The mechanism step by step: README.md ("The write guard").
 import { randomInt } from "node:crypto";
 import type { sheets_v4 } from "@googleapis/sheets";
 import { ApiError } from "@/lib/errors";

@@ -1,9 +1,6 @@
-// DECISIONS 5-7a with a slow and failing Google: every write route (create one, create many,
-// PUT/PATCH, DELETE) through each fault (answered late while the write lands 1 s and 5 s after
-// the service gave up, applied then failed, failed without applying, Google failing for a while),
-// alone and racing writes from a second instance; then the spreadsheet itself (not the API) shows
-// that no row was written twice, no neighbour deleted, no acknowledged write undone, no two rows
-// share an id, every 2xx is true and every unknown outcome is a 504 saying how to check.
+// DECISIONS 5-7a with a slow and failing Google: every write route through each fault, alone and
+// racing a second instance; then the spreadsheet itself shows no row written twice, no neighbour
+// deleted, no acknowledged write undone, no shared id, and every 504 saying how to check.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import type { FaultSpec } from "@/emulators/google/faults";

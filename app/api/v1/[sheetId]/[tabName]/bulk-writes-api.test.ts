@@ -1,8 +1,6 @@
-// Writes by value, end to end through the route handlers against emulators/google, on every
-// limit store, checked in the spreadsheet itself: PATCH and DELETE on a tab with a filter (a
-// filter required, `limit`, dry runs, If-Match), bulk updates with different values per row,
-// upserts by a key column, Idempotency-Key replays, each one batchUpdate; and two instances
-// racing upserts, filtered deletes and filtered updates on the same rows.
+// Writes by value end to end against emulators/google, on every limit store, checked in the
+// spreadsheet: filtered PATCH and DELETE, bulk updates, upserts by key column, Idempotency-Key
+// replays, each one batchUpdate; and two instances racing them on the same rows.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
