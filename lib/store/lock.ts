@@ -1,18 +1,6 @@
 // A fair lock in the limit store, held by one request on any instance: the writes of a tab take
 // turns in the order they arrived, so a row number read under the lock still points at the same
-// row when written.
-//
-// - Each waiter takes a ticket and waits in the lock's queue; the lock goes to the first living
-//   waiter once it is free. A holder's lease runs out unless renewed (the holder renews it while it
-//   works), so a holder that died blocks the tab for at most one lease; a waiter that stops asking
-//   loses its place after ALIVE_MS.
-// - The store cannot notify (Upstash's REST API has no blocking reads or pub/sub), so waiting is
-//   polling, priced by position: the next waiter asks every ~10 ms, slowing to 250 ms as a long
-//   hold goes on; the others ask less often the further back they are. Within one process a
-//   release wakes the process's next waiter at once, so turns on one instance cost no waiting.
-// - Fencing: while the lock is held, writes to Google are recorded as pending only if the lease is
-//   still held (`hsetIfHolder`, see lib/sheets/write/write-guard.ts). A holder whose lease ran out can no
-//   longer send anything; what it sent before is settled by the next holder before it reads.
+// row when written. Tickets, leases, polling by position and fencing: README.md.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/errors";

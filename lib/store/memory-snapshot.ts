@@ -1,10 +1,5 @@
 // The embedded limit store kept on disk (DATA_DIR/limit-store.json), so a restart of the one
-// server forgets nothing a client could tell: plan counters (a month's use does not start over),
-// Idempotency-Key answers, data versions, pending writes to settle. Written a moment after a
-// change and once more as the process exits; a crash loses at most that moment. Locks are not
-// kept (their holders died with the process), nor are sliding windows: a request's time each,
-// tens of thousands under load, for the burst limit's minute and the hourly limits on account
-// actions (registrations, new keys, webhook resends), which therefore start afresh at a restart.
+// server forgets nothing a client could tell; what is kept and what starts afresh: README.md.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { dirname } from "node:path";

@@ -1,9 +1,6 @@
-// DECISIONS 18a with the real thing: the limit store's Redis is killed mid-test and started
-// again. While it is gone, reads are served uncounted within the store timeout, writes answer
-// 503 with Retry-After, /health reports the store down, usage falls back to Postgres and routes
-// that need no key answer within their budget without the limit headers; nothing crashes, and
-// once Redis is back every request is counted again without a restart. Through the Upstash bridge
-// and on the plain Redis store alike.
+// DECISIONS 18a with the real thing: the limit store's Redis is killed mid-test and started again,
+// through the Upstash bridge and on the plain Redis store: reads uncounted, writes 503 with
+// Retry-After, /health says so, and every request is counted again once Redis is back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/db/queries/users";
 import { DEMO_SPREADSHEET_ID } from "@/emulators/google/seed";

@@ -1,9 +1,5 @@
 // How @upstash/redis reaches the Upstash REST API from this server: keep-alive node:http(s)
-// requests in place of the client's default, the global fetch. Every API request makes one
-// limit-store call, and inside Next.js fetch is instrumented (tracing, caching decisions) on top
-// of undici's web streams: together they cost more CPU than the rest of a cached answer
-// (bench/RESULTS.md, Hot path). The protocol is the client's own: POST of the command (or of a
-// pipeline) as JSON to the base URL plus the request's path, a Bearer token, the JSON answer.
+// requests in place of the client's default, the global fetch (why: README.md).
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { urlToHttpOptions } from "node:url";
