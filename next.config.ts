@@ -10,7 +10,9 @@ const securityHeaders = [
   { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-  ...(production && process.env.APP_URL?.startsWith("https://") ? [{ key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" }] : []),
+  ...(production && process.env.APP_URL?.startsWith("https://")
+    ? [{ key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" }]
+    : []),
 ];
 
 // The API answers JSON and CSV, never a document to render: nothing may load from it or frame
@@ -43,7 +45,10 @@ const nextConfig: NextConfig = {
       { source: "/:path*", headers: securityHeaders },
       // The pages rendered per request get a policy with a nonce from proxy.ts
       // (lib/http/page-policy.ts); every other path but /api and below gets the static one.
-      { source: "/:path((?!api(?:/|$)|signin$|dashboard(?:/|$)|docs(?:/|$)).+)", headers: [{ key: "Content-Security-Policy", value: pagePolicy() }] },
+      {
+        source: "/:path((?!api(?:/|$)|signin$|dashboard(?:/|$)|docs(?:/|$)).+)",
+        headers: [{ key: "Content-Security-Policy", value: pagePolicy() }],
+      },
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
     ];
   },

@@ -21,7 +21,11 @@ const stripeEmulator = [
 ].join(" ");
 
 // Webhook receivers in the tests listen on loopback, which the service refuses unless allowed.
-const UNGUARDED = { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "1000000", GOOGLE_QUOTA_PER_PROJECT_MINUTE: "1000000", WEBHOOK_ALLOWED_TARGETS: "127.0.0.1" };
+const UNGUARDED = {
+  GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "1000000",
+  GOOGLE_QUOTA_PER_PROJECT_MINUTE: "1000000",
+  WEBHOOK_ALLOWED_TARGETS: "127.0.0.1",
+};
 
 export default defineConfig({
   testDir: "./e2e",
@@ -42,45 +46,69 @@ export default defineConfig({
     { name: "pages", testDir: "./e2e/pages" },
     { name: "billing", testDir: "./e2e/billing", use: { baseURL: E2E.billingUrl } },
   ],
-  webServer: [{
-    command: `rm -rf ${E2E.dataDir} && npm start`,
-    url: `http://127.0.0.1:${E2E.port}/health`,
-    // A stale server from an earlier run must never answer for this one.
-    reuseExistingServer: false,
-    timeout: 420_000,
-    stdout: "pipe",
-    env: {
-      PORT: String(E2E.port),
-      DATA_DIR: E2E.dataDir,
-      GOOGLE_EMULATOR_PORT: String(E2E.googlePort),
-      APP_URL: E2E.baseUrl,
-      // Tests register the emulator's sheets themselves, the demo sheet included.
-      DEMO_MODE: "0",
-      // emulators/google has no quota of its own; the suite makes far more Sheets calls a minute
-      // through one service account than Google would allow (the guard has its own tests).
-      ...UNGUARDED,
+  webServer: [
+    {
+      command: `rm -rf ${E2E.dataDir} && npm start`,
+      url: `http://127.0.0.1:${E2E.port}/health`,
+      // A stale server from an earlier run must never answer for this one.
+      reuseExistingServer: false,
+      timeout: 420_000,
+      stdout: "pipe",
+      env: {
+        PORT: String(E2E.port),
+        DATA_DIR: E2E.dataDir,
+        GOOGLE_EMULATOR_PORT: String(E2E.googlePort),
+        APP_URL: E2E.baseUrl,
+        // Tests register the emulator's sheets themselves, the demo sheet included.
+        DEMO_MODE: "0",
+        // emulators/google has no quota of its own; the suite makes far more Sheets calls a minute
+        // through one service account than Google would allow (the guard has its own tests).
+        ...UNGUARDED,
+      },
     },
-  }, {
-    command: stripeEmulator,
-    url: `${E2E.stripeUrl}/__admin/clock`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "pipe" as const,
-  }, {
-    // Started once the first is up: it reuses the build and the Google emulator.
-    command: `rm -rf ${E2E.dataDir}-billing && until curl -fs http://127.0.0.1:${E2E.port}/health >/dev/null; do sleep 1; done; npm start`,
-    url: `http://127.0.0.1:${E2E.billingPort}/health`,
-    reuseExistingServer: false,
-    timeout: 480_000,
-    stdout: "pipe" as const,
-    env: { PORT: String(E2E.billingPort), DATA_DIR: `${E2E.dataDir}-billing`, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: E2E.billingUrl, DEMO_MODE: "0", ...UNGUARDED, ...STRIPE },
-  }, ...(E2E.secondUrl ? [{
-    // Started once the first is up: it reuses the build, the migrations and the emulator.
-    command: `until curl -fs http://127.0.0.1:${E2E.port}/health >/dev/null; do sleep 1; done; npm start`,
-    url: `http://127.0.0.1:${E2E.secondPort}/health`,
-    reuseExistingServer: false,
-    timeout: 480_000,
-    stdout: "pipe" as const,
-    env: { PORT: String(E2E.secondPort), DATA_DIR: `${E2E.dataDir}-2`, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: E2E.secondUrl, DEMO_MODE: "0", ...UNGUARDED },
-  }] : [])],
+    {
+      command: stripeEmulator,
+      url: `${E2E.stripeUrl}/__admin/clock`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe" as const,
+    },
+    {
+      // Started once the first is up: it reuses the build and the Google emulator.
+      command: `rm -rf ${E2E.dataDir}-billing && until curl -fs http://127.0.0.1:${E2E.port}/health >/dev/null; do sleep 1; done; npm start`,
+      url: `http://127.0.0.1:${E2E.billingPort}/health`,
+      reuseExistingServer: false,
+      timeout: 480_000,
+      stdout: "pipe" as const,
+      env: {
+        PORT: String(E2E.billingPort),
+        DATA_DIR: `${E2E.dataDir}-billing`,
+        GOOGLE_EMULATOR_PORT: String(E2E.googlePort),
+        APP_URL: E2E.billingUrl,
+        DEMO_MODE: "0",
+        ...UNGUARDED,
+        ...STRIPE,
+      },
+    },
+    ...(E2E.secondUrl
+      ? [
+          {
+            // Started once the first is up: it reuses the build, the migrations and the emulator.
+            command: `until curl -fs http://127.0.0.1:${E2E.port}/health >/dev/null; do sleep 1; done; npm start`,
+            url: `http://127.0.0.1:${E2E.secondPort}/health`,
+            reuseExistingServer: false,
+            timeout: 480_000,
+            stdout: "pipe" as const,
+            env: {
+              PORT: String(E2E.secondPort),
+              DATA_DIR: `${E2E.dataDir}-2`,
+              GOOGLE_EMULATOR_PORT: String(E2E.googlePort),
+              APP_URL: E2E.secondUrl,
+              DEMO_MODE: "0",
+              ...UNGUARDED,
+            },
+          },
+        ]
+      : []),
+  ],
 });

@@ -12,13 +12,18 @@ export function proxy(req: NextRequest) {
   // does; and Next.js's own host test besides, so nothing it would refuse reaches it.
   if (req.method === "POST" && (foreignPost(req.headers, ownOrigin(req)) || !originMatchesHost(req.headers))) {
     return NextResponse.json(
-      { success: false, error: "forbidden", message: "Dashboard actions are accepted only from this site's own pages." },
+      {
+        success: false,
+        error: "forbidden",
+        message: "Dashboard actions are accepted only from this site's own pages.",
+      },
       { status: 403, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } },
     );
   }
   const headers = new Headers(req.headers);
   headers.set(REQUEST_ID_HEADER, requestId);
-  if (req.nextUrl.pathname.startsWith("/dashboard")) headers.set(RETURN_TO_HEADER, `${req.nextUrl.pathname}${req.nextUrl.search}`);
+  if (req.nextUrl.pathname.startsWith("/dashboard"))
+    headers.set(RETURN_TO_HEADER, `${req.nextUrl.pathname}${req.nextUrl.search}`);
   else headers.delete(RETURN_TO_HEADER);
   // The prerendered 404 page has no nonce on its scripts: it keeps next.config.ts's policy.
   const policy = req.nextUrl.pathname === "/_not-found" ? undefined : pagePolicy({ nonce: newNonce() });

@@ -31,7 +31,11 @@ const urls = o.urls!.split(",");
 const signal = o.signal === "KILL" ? "SIGKILL" : "SIGTERM";
 const sql = postgres(o.database!, { max: 1, onnotice: () => {} });
 const usageTotal = async () => Number((await sql`select coalesce(sum(count), 0)::int as n from usage_daily`)[0]!.n);
-const readsTotal = async () => Number((await sql`select coalesce(sum(cache_hits + cache_misses + stale_served), 0)::int as n from sheet_stats_daily`)[0]!.n);
+const readsTotal = async () =>
+  Number(
+    (await sql`select coalesce(sum(cache_hits + cache_misses + stale_served), 0)::int as n from sheet_stats_daily`)[0]!
+      .n,
+  );
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -55,7 +59,10 @@ async function client(): Promise<void> {
   while (running) {
     const url = urls[next++ % urls.length]!;
     try {
-      const res = await fetch(`${url}${o.path}`, { headers: { "X-API-Key": o.key! }, signal: AbortSignal.timeout(30_000) });
+      const res = await fetch(`${url}${o.path}`, {
+        headers: { "X-API-Key": o.key! },
+        signal: AbortSignal.timeout(30_000),
+      });
       const body = await res.text();
       received.set(res.status, (received.get(res.status) ?? 0) + 1);
       if (res.status !== 200) firstRefusal ??= `${res.status} ${body.slice(0, 300)}`;
@@ -99,7 +106,17 @@ while ((usage < answers || reads < served) && Date.now() < settleBy) {
   reads = (await readsTotal()) - readsBefore;
 }
 await sql.end();
-console.log(JSON.stringify({ signal, answers_received: answers, by_status: byStatus, usage_recorded: usage, reads_in_sheet_stats: reads, cut_off: cutOff, refused }));
+console.log(
+  JSON.stringify({
+    signal,
+    answers_received: answers,
+    by_status: byStatus,
+    usage_recorded: usage,
+    reads_in_sheet_stats: reads,
+    cut_off: cutOff,
+    refused,
+  }),
+);
 if (firstRefusal) console.log(`first answer other than 200: ${firstRefusal}`);
 // The drill is about requests served: answers that are mostly refusals would prove nothing.
 if (served < answers * 0.9) {
@@ -107,7 +124,9 @@ if (served < answers * 0.9) {
   process.exit(1);
 }
 if (reads < served || reads > answers + cutOff) {
-  console.error(`FAILED: the sheet's stats count ${reads} reads: at least the ${served} answered 200, at most ${answers + cutOff}`);
+  console.error(
+    `FAILED: the sheet's stats count ${reads} reads: at least the ${served} answered 200, at most ${answers + cutOff}`,
+  );
   process.exit(1);
 }
 const ok = signal === "SIGTERM" ? usage === answers && cutOff === 0 : usage >= answers && usage <= answers + cutOff;
@@ -119,4 +138,6 @@ if (!ok) {
   );
   process.exit(1);
 }
-console.log(`OK: ${signal === "SIGTERM" ? "usage equals the answers received" : "no answer received went uncounted"}, and every read is in the sheet's stats`);
+console.log(
+  `OK: ${signal === "SIGTERM" ? "usage equals the answers received" : "no answer received went uncounted"}, and every read is in the sheet's stats`,
+);

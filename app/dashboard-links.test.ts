@@ -8,7 +8,9 @@ import { expect, it } from "vitest";
 const root = import.meta.dirname;
 
 it("public pages link to dashboard sections with <a>, not <Link>", () => {
-  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".tsx") && !f.startsWith("(dashboard)"));
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter(
+    (f) => f.endsWith(".tsx") && !f.startsWith("(dashboard)"),
+  );
   const found: string[] = [];
   for (const file of files) {
     for (const [tag] of readFileSync(join(root, file), "utf8").matchAll(/<Link\b[^>]*>/g)) {

@@ -27,7 +27,12 @@ async function scriptsOf(page: Page, path: string) {
   const scripts: Promise<{ wire: number; decoded: number }>[] = [];
   const onResponse = (response: import("@playwright/test").Response) => {
     if (response.request().resourceType() !== "script") return;
-    scripts.push((async () => ({ wire: (await response.request().sizes()).responseBodySize, decoded: (await response.body()).length }))());
+    scripts.push(
+      (async () => ({
+        wire: (await response.request().sizes()).responseBodySize,
+        decoded: (await response.body()).length,
+      }))(),
+    );
   };
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");
@@ -36,10 +41,17 @@ async function scriptsOf(page: Page, path: string) {
   await page.waitForLoadState("networkidle");
   page.off("response", onResponse);
   const sizes = await Promise.all(scripts);
-  return { count: sizes.length, wire: sizes.reduce((a, s) => a + s.wire, 0), decoded: sizes.reduce((a, s) => a + s.decoded, 0) };
+  return {
+    count: sizes.length,
+    wire: sizes.reduce((a, s) => a + s.wire, 0),
+    decoded: sizes.reduce((a, s) => a + s.decoded, 0),
+  };
 }
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu"],
+});
 try {
   const visitor = await (await browser.newContext()).newPage();
   const owner = await (await browser.newContext()).newPage();
@@ -57,7 +69,9 @@ try {
   console.log("| page | scripts | on the wire (KiB) | decoded (KiB) |\n|---|---|---|---|");
   for (const [name, path, page] of pages) {
     const s = await scriptsOf(page, path);
-    console.log(`| ${name} (\`${path.replace(args.sheet!, "{sheetId}")}\`) | ${s.count} | ${kb(s.wire)} | ${kb(s.decoded)} |`);
+    console.log(
+      `| ${name} (\`${path.replace(args.sheet!, "{sheetId}")}\`) | ${s.count} | ${kb(s.wire)} | ${kb(s.decoded)} |`,
+    );
   }
 } finally {
   await browser.close();

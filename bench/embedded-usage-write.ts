@@ -10,7 +10,9 @@ import { migrateDatabase } from "@/db/migrator";
 import { addUsage } from "@/db/queries/usage";
 import { createUser } from "@/db/queries/users";
 
-const { values: args } = parseArgs({ options: { writes: { type: "string", default: "2000" }, concurrency: { type: "string", default: "50" } } });
+const { values: args } = parseArgs({
+  options: { writes: { type: "string", default: "2000" }, concurrency: { type: "string", default: "50" } },
+});
 const WRITES = Number(args.writes);
 const CONCURRENCY = Number(args.concurrency);
 
@@ -21,7 +23,9 @@ async function measure(title: string, counts: number, run: () => Promise<void>):
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const cpuUs = (used.user + used.system) / counts;
-  console.log(`| ${title} | ${counts} | ${((wallMs * 1000) / counts).toFixed(0)} µs | ${cpuUs.toFixed(0)} µs | ${Math.round(counts / (wallMs / 1000))} counts/s |`);
+  console.log(
+    `| ${title} | ${counts} | ${((wallMs * 1000) / counts).toFixed(0)} µs | ${cpuUs.toFixed(0)} µs | ${Math.round(counts / (wallMs / 1000))} counts/s |`,
+  );
 }
 
 async function main() {
@@ -32,7 +36,14 @@ async function main() {
     setDatabase(handle);
     const user = await createUser({ email: "bench@example.com" });
     const day = new Date().toISOString().slice(0, 10);
-    const row = (key: number) => ({ userId: user.id, sheetId: "bench-sheet", keyId: `key-${key % 4}`, day, statusClass: "2xx", count: 1 });
+    const row = (key: number) => ({
+      userId: user.id,
+      sheetId: "bench-sheet",
+      keyId: `key-${key % 4}`,
+      day,
+      statusClass: "2xx",
+      count: 1,
+    });
     // Warm up: the statement's first run parses and plans it.
     for (let i = 0; i < 50; i++) await addUsage([row(i)]);
 
@@ -42,7 +53,8 @@ async function main() {
       for (let i = 0; i < WRITES; i++) await addUsage([row(i)]);
     });
     await measure(`one write per answer, ${CONCURRENCY} answers at once`, WRITES, async () => {
-      for (let i = 0; i < WRITES; i += CONCURRENCY) await Promise.all(Array.from({ length: Math.min(CONCURRENCY, WRITES - i) }, (_, j) => addUsage([row(i + j)])));
+      for (let i = 0; i < WRITES; i += CONCURRENCY)
+        await Promise.all(Array.from({ length: Math.min(CONCURRENCY, WRITES - i) }, (_, j) => addUsage([row(i + j)])));
     });
     // What the batch does: the counts of USAGE_FLUSH_MS summed per account, sheet, key, day and
     // class in memory, then one statement (here 4 keys' rows).

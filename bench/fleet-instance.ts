@@ -27,7 +27,11 @@ async function main() {
     const res = await fetch(`${googleUrl}/__admin/spreadsheets`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: "Fleet bench", members: { [serviceAccount]: "writer", [email]: "owner" }, tabs: [{ title: "Items", rows }] }),
+      body: JSON.stringify({
+        title: "Fleet bench",
+        members: { [serviceAccount]: "writer", [email]: "owner" },
+        tabs: [{ title: "Items", rows }],
+      }),
     });
     const { spreadsheetId } = (await res.json()) as { spreadsheetId: string };
     await proveAccessWithGoogle(user, [spreadsheetId], email);
@@ -37,7 +41,11 @@ async function main() {
 
   async function read(sheetId: string, key: string, fresh = false) {
     const headers: Record<string, string> = { "X-API-Key": key, ...(fresh ? { "Cache-Control": "no-cache" } : {}) };
-    const res = await callRoute(GET, { path: `/api/v1/${sheetId}/Items`, params: { sheetId, tabName: "Items" }, headers });
+    const res = await callRoute(GET, {
+      path: `/api/v1/${sheetId}/Items`,
+      params: { sheetId, tabName: "Items" },
+      headers,
+    });
     return { status: res.status, cache: res.headers.get("x-cache") };
   }
 

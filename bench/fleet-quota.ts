@@ -11,7 +11,9 @@ import { startGoogleEmulator } from "@/emulators/google/server";
 import { uploadServiceAccountKey } from "@/testing/google";
 import { log, productionServices, productionServicesReachable, runBench } from "./support";
 
-const { values: args } = parseArgs({ options: { seconds: { type: "string", default: "30" }, "reads-per-second": { type: "string", default: "10" } } });
+const { values: args } = parseArgs({
+  options: { seconds: { type: "string", default: "30" }, "reads-per-second": { type: "string", default: "10" } },
+});
 const SECONDS = Number(args.seconds);
 const PAUSE_MS = 1000 / Number(args["reads-per-second"]);
 const UPSTASH_PORT = 3642;
@@ -24,7 +26,11 @@ interface Instance {
 
 /** A service instance in its own process (bench/fleet-instance.ts), ready to answer. */
 async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child: ChildProcess = fork("bench/fleet-instance.ts", [], { execArgv: ["--import", "tsx"], env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const child: ChildProcess = fork("bench/fleet-instance.ts", [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let next = 1;
   const ready = new Promise<void>((resolve) => waiting.set(0, { resolve: () => resolve(), reject: () => undefined }));
@@ -54,9 +60,12 @@ async function main() {
   const google = await startGoogleEmulator({ port: 3641 });
   const accounts = [1, 2, 3].map((n) => ({
     client_email: `sheetapi-bench-${n}@sheetapi-local.iam.gserviceaccount.com`,
-    private_key: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    private_key: generateKeyPairSync("rsa", { modulusLength: 2048 })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString(),
   }));
-  for (const a of accounts) await uploadServiceAccountKey(google.url, { email: a.client_email, privateKey: a.private_key });
+  for (const a of accounts)
+    await uploadServiceAccountKey(google.url, { email: a.client_email, privateKey: a.private_key });
   const calls = (method: string) => google.calls.get(method) ?? 0;
   const sheetsReads = () => calls("values.get") + calls("values.batchGet");
   const stops: (() => void)[] = [() => void google.stop()];
@@ -65,7 +74,14 @@ async function main() {
     const shared = productionServices("sheetapi_fleet_bench", UPSTASH_PORT);
     stops.push(shared.stop);
     await sleep(1500); // the Upstash bridge starts
-    const env = { ...shared.env, DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-fleet-")), GOOGLE_API_ROOT_URL: google.url, NODE_ENV: "development", RATE_LIMIT_MULTIPLIER: "100", GOOGLE_SERVICE_ACCOUNTS: JSON.stringify(accounts.slice(0, 1)) };
+    const env = {
+      ...shared.env,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-fleet-")),
+      GOOGLE_API_ROOT_URL: google.url,
+      NODE_ENV: "development",
+      RATE_LIMIT_MULTIPLIER: "100",
+      GOOGLE_SERVICE_ACCOUNTS: JSON.stringify(accounts.slice(0, 1)),
+    };
     const a = await startInstance(env); // migrates the database first
     const b = await startInstance(env);
     stops.push(a.stop, b.stop);
@@ -81,7 +97,9 @@ async function main() {
       }
       return { served, reads: sheetsReads(), drive: calls("files.get") };
     };
-    log(`busy unchanged sheet, ${SECONDS} s at ${args["reads-per-second"]} reads/s (TTL 10 s, Drive check interval 2 s), after each instance's first read`);
+    log(
+      `busy unchanged sheet, ${SECONDS} s at ${args["reads-per-second"]} reads/s (TTL 10 s, Drive check interval 2 s), after each instance's first read`,
+    );
     const one = await busy([a], await a.ask<Sheet>({ op: "sheet" }));
     log(`  1 instance:  ${one.served} answers, ${one.reads} Sheets reads, ${one.drive} Drive checks`);
     const two = await busy([a, b], await a.ask<Sheet>({ op: "sheet" }));
@@ -96,7 +114,16 @@ async function main() {
       const db = productionServices(`sheetapi_ids_bench_${identities}`, UPSTASH_PORT + identities);
       stops.push(db.stop);
       await sleep(1500);
-      const instance = await startInstance({ DATABASE_URL: db.env.DATABASE_URL!, UPSTASH_REDIS_REST_URL: "", DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-ids-")), GOOGLE_API_ROOT_URL: google.url, NODE_ENV: "development", RATE_LIMIT_MULTIPLIER: "100", GOOGLE_QUOTA_WAIT_MS: "0", GOOGLE_SERVICE_ACCOUNTS: JSON.stringify(accounts.slice(0, identities)) });
+      const instance = await startInstance({
+        DATABASE_URL: db.env.DATABASE_URL!,
+        UPSTASH_REDIS_REST_URL: "",
+        DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-ids-")),
+        GOOGLE_API_ROOT_URL: google.url,
+        NODE_ENV: "development",
+        RATE_LIMIT_MULTIPLIER: "100",
+        GOOGLE_QUOTA_WAIT_MS: "0",
+        GOOGLE_SERVICE_ACCOUNTS: JSON.stringify(accounts.slice(0, identities)),
+      });
       stops.push(instance.stop);
       const sheets: Sheet[] = [];
       for (let i = 0; i < 30; i++) sheets.push(await instance.ask<Sheet>({ op: "sheet" }));
@@ -111,8 +138,12 @@ async function main() {
         if (refused) break;
         servedSheets++;
       }
-      const perAddress = accounts.slice(0, identities).map((acc) => sheets.filter((s) => s.serviceAccount === acc.client_email).length);
-      log(`${identities} identit${identities === 1 ? "y" : "ies"}: ${servedSheets} busy sheets served before the first refusal (${refused ? `${refused.status} ${refused.cache ?? ""}` : "none"}); ${sheetsReads()} Sheets reads; sheets per address ${perAddress.join("/")}`);
+      const perAddress = accounts
+        .slice(0, identities)
+        .map((acc) => sheets.filter((s) => s.serviceAccount === acc.client_email).length);
+      log(
+        `${identities} identit${identities === 1 ? "y" : "ies"}: ${servedSheets} busy sheets served before the first refusal (${refused ? `${refused.status} ${refused.cache ?? ""}` : "none"}); ${sheetsReads()} Sheets reads; sheets per address ${perAddress.join("/")}`,
+      );
       instance.stop();
     }
   } finally {

@@ -5,7 +5,12 @@ import { parseArgs } from "node:util";
 import { inProcessService } from "./in-process";
 import { log, runBench } from "./support";
 
-const { values: args } = parseArgs({ options: { only: { type: "string", default: "creates,puts,pairs,pairs-cold,contract,csv" }, "contract-seconds": { type: "string", default: "120" } } });
+const { values: args } = parseArgs({
+  options: {
+    only: { type: "string", default: "creates,puts,pairs,pairs-cold,contract,csv" },
+    "contract-seconds": { type: "string", default: "120" },
+  },
+});
 const ONLY = new Set(args.only.split(","));
 const CONTRACT_MS = Number(args["contract-seconds"]) * 1000;
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
@@ -30,18 +35,28 @@ async function main() {
   const { proveAccessWithGoogle } = await import("@/testing/google");
   const collection = await import("@/app/api/v1/[sheetId]/[tabName]/route");
   const item = await import("@/app/api/v1/[sheetId]/[tabName]/[rowId]/route");
-  const adminCalls = async (method = "GET") => (await (await fetch(`${google.url}/__admin/calls`, { method })).json()) as Record<string, number>;
+  const adminCalls = async (method = "GET") =>
+    (await (await fetch(`${google.url}/__admin/calls`, { method })).json()) as Record<string, number>;
 
   let sheets = 0;
   /** A sheet of `tabs` tabs of `rows` rows, on its own Business account, registered: its key. */
   async function sheet(tabs: string[], rows = 40) {
     const email = `calls-bench-${++sheets}@example.com`;
-    const table = (t: string) => [["id", "name", "qty", "note"], ...Array.from({ length: rows }, (_, i) => [i + 1, `${t} ${i + 1}`, i % 7, ""])];
-    const { spreadsheetId } = (await (await fetch(`${google.url}/__admin/spreadsheets`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: `Calls bench ${sheets}`, members: { [SA]: "writer", [email]: "owner" }, tabs: tabs.map((title) => ({ title, rows: table(title) })) }),
-    })).json()) as { spreadsheetId: string };
+    const table = (t: string) => [
+      ["id", "name", "qty", "note"],
+      ...Array.from({ length: rows }, (_, i) => [i + 1, `${t} ${i + 1}`, i % 7, ""]),
+    ];
+    const { spreadsheetId } = (await (
+      await fetch(`${google.url}/__admin/spreadsheets`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          title: `Calls bench ${sheets}`,
+          members: { [SA]: "writer", [email]: "owner" },
+          tabs: tabs.map((title) => ({ title, rows: table(title) })),
+        }),
+      })
+    ).json()) as { spreadsheetId: string };
     const user = await createUser({ email, plan: "business" });
     await proveAccessWithGoogle(user, [spreadsheetId], email);
     const key = (await registerSheet({ userId: user.id, sheetUrl: spreadsheetId })).apiKey!;
@@ -49,7 +64,13 @@ async function main() {
       const enc = encodeURIComponent;
       const path = `/api/v1/${spreadsheetId}/${enc(tab)}${rowId === undefined ? "" : `/${enc(rowId)}`}${query ? `?${query}` : ""}`;
       const mod = (rowId === undefined ? collection : item) as unknown as Record<string, unknown>;
-      return callRoute(mod[method], { method, path, params: { sheetId: spreadsheetId, tabName: tab, ...(rowId === undefined ? {} : { rowId }) }, headers: { "X-API-Key": key }, body }) as Promise<Answer>;
+      return callRoute(mod[method], {
+        method,
+        path,
+        params: { sheetId: spreadsheetId, tabName: tab, ...(rowId === undefined ? {} : { rowId }) },
+        headers: { "X-API-Key": key },
+        body,
+      }) as Promise<Answer>;
     };
     return {
       list: (tab: string, query = "") => call("GET", tab, undefined, query),
@@ -83,14 +104,25 @@ async function main() {
       requests++;
       statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
       if (a.status === 503) {
-        const why = String(a.body.message).replace(/\d+ s\b/g, "N s").slice(0, 90);
+        const why = String(a.body.message)
+          .replace(/\d+ s\b/g, "N s")
+          .slice(0, 90);
         refusals.set(why, (refusals.get(why) ?? 0) + 1);
       }
       return a;
     };
     const started = Date.now();
-    const notes = [await run(count), ...[...refusals].map(([why, n]) => `503 x ${n}: "${why}"`)].filter(Boolean).join("; ");
-    const result = { scenario: name, requests, seconds: (Date.now() - started) / 1000, calls: await adminCalls(), statuses, notes };
+    const notes = [await run(count), ...[...refusals].map(([why, n]) => `503 x ${n}: "${why}"`)]
+      .filter(Boolean)
+      .join("; ");
+    const result = {
+      scenario: name,
+      requests,
+      seconds: (Date.now() - started) / 1000,
+      calls: await adminCalls(),
+      statuses,
+      notes,
+    };
     results.push(result);
     log(`${name}: ${JSON.stringify(result.calls)}; answers ${JSON.stringify(Object.fromEntries(statuses))}; ${notes}`);
   }
@@ -99,8 +131,14 @@ async function main() {
     const api = await sheet(["Items"]);
     await api.list("Items");
     await scenario(`${N} concurrent creates`, async (count) => {
-      const answers = (await Promise.all(Array.from({ length: N }, (_, i) => api.create("Items", { name: `new ${i}`, qty: i })))).map(count);
-      const ids = new Set(answers.filter((a) => a.status === 201).map((a) => String((a.body.data as { rows: { id: string }[] }).rows[0]!.id)));
+      const answers = (
+        await Promise.all(Array.from({ length: N }, (_, i) => api.create("Items", { name: `new ${i}`, qty: i })))
+      ).map(count);
+      const ids = new Set(
+        answers
+          .filter((a) => a.status === 201)
+          .map((a) => String((a.body.data as { rows: { id: string }[] }).rows[0]!.id)),
+      );
       return `${ids.size} distinct ids`;
     });
   }
@@ -109,7 +147,9 @@ async function main() {
     const api = await sheet(["Items"]);
     await api.list("Items");
     await scenario(`${N} concurrent PUTs, different rows`, async (count) => {
-      (await Promise.all(Array.from({ length: N }, (_, i) => api.update("Items", String(i + 1), { qty: 100 + i })))).map(count);
+      (
+        await Promise.all(Array.from({ length: N }, (_, i) => api.update("Items", String(i + 1), { qty: 100 + i })))
+      ).map(count);
       return "";
     });
   }
@@ -186,18 +226,34 @@ async function main() {
       await sleep(10_500); // the copy expires (the default TTL is 10 s)
       const first = count(await api.list("Items"));
       const after = [];
-      for (const [tab, query] of [["Items.csv", ""], ["Items", "limit=2"], ["Items.csv", "limit=3"], ["Items", "limit=4"], ["Items", "offset=1"]] as const) after.push(count(await api.list(tab, query)).headers.get("x-cache"));
+      for (const [tab, query] of [
+        ["Items.csv", ""],
+        ["Items", "limit=2"],
+        ["Items.csv", "limit=3"],
+        ["Items", "limit=4"],
+        ["Items", "offset=1"],
+      ] as const)
+        after.push(count(await api.list(tab, query)).headers.get("x-cache"));
       return `first ${first.headers.get("x-cache")}, then ${after.join(" ")}`;
     });
   }
 
-  const sheetsCalls = (calls: Record<string, number>) => Object.entries(calls).filter(([k]) => !k.startsWith("files.") && !k.startsWith("oauth.")).reduce((a, [, v]) => a + v, 0);
+  const sheetsCalls = (calls: Record<string, number>) =>
+    Object.entries(calls)
+      .filter(([k]) => !k.startsWith("files.") && !k.startsWith("oauth."))
+      .reduce((a, [, v]) => a + v, 0);
   const lines = [
     "| scenario | requests | s | Sheets calls | Drive checks | calls by method | answers | 503 | notes |",
     "|---|---|---|---|---|---|---|---|---|",
     ...results.map((r) => {
-      const byMethod = Object.entries(r.calls).filter(([k]) => !k.startsWith("oauth.")).map(([k, v]) => `${k} ${v}`).join(", ");
-      const answers = [...r.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${n} x ${s}`).join(", ");
+      const byMethod = Object.entries(r.calls)
+        .filter(([k]) => !k.startsWith("oauth."))
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ");
+      const answers = [...r.statuses]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${n} x ${s}`)
+        .join(", ");
       return `| ${r.scenario} | ${r.requests} | ${r.seconds.toFixed(1)} | **${sheetsCalls(r.calls)}** | ${r.calls["files.get"] ?? 0} | ${byMethod} | ${answers} | **${r.statuses.get(503) ?? 0}** | ${r.notes} |`;
     }),
   ];

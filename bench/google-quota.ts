@@ -5,7 +5,9 @@ import { parseArgs } from "node:util";
 import { inProcessService } from "./in-process";
 import { runBench } from "./support";
 
-const { values: args } = parseArgs({ options: { minutes: { type: "string", default: "2" }, "reads-per-minute": { type: "string", default: "1000" } } });
+const { values: args } = parseArgs({
+  options: { minutes: { type: "string", default: "2" }, "reads-per-minute": { type: "string", default: "1000" } },
+});
 const MINUTES = Number(args.minutes);
 const RATE = Number(args["reads-per-minute"]);
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
@@ -24,12 +26,21 @@ async function main() {
   const user = await createUser({ email: "quota-bench@example.com", plan: "business" });
   const tabs: { sheetId: string; tab: string; key: string }[] = [];
   for (let s = 0; s < 5; s++) {
-    const rows = (t: number) => [["id", "name", "qty"], ...Array.from({ length: 200 }, (_, i) => [i + 1, `item ${s}-${t}-${i}`, i % 17])];
-    const { spreadsheetId } = (await (await fetch(`${google.url}/__admin/spreadsheets`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: `Quota bench ${s}`, members: { [SA]: "writer", "quota-bench@example.com": "owner" }, tabs: [0, 1, 2, 3].map((t) => ({ title: `Tab${t}`, rows: rows(t) })) }),
-    })).json()) as { spreadsheetId: string };
+    const rows = (t: number) => [
+      ["id", "name", "qty"],
+      ...Array.from({ length: 200 }, (_, i) => [i + 1, `item ${s}-${t}-${i}`, i % 17]),
+    ];
+    const { spreadsheetId } = (await (
+      await fetch(`${google.url}/__admin/spreadsheets`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          title: `Quota bench ${s}`,
+          members: { [SA]: "writer", "quota-bench@example.com": "owner" },
+          tabs: [0, 1, 2, 3].map((t) => ({ title: `Tab${t}`, rows: rows(t) })),
+        }),
+      })
+    ).json()) as { spreadsheetId: string };
     await proveAccessWithGoogle(user, [spreadsheetId], "quota-bench@example.com");
     const key = (await registerSheet({ userId: user.id, sheetUrl: spreadsheetId })).apiKey!;
     for (let t = 0; t < 4; t++) tabs.push({ sheetId: spreadsheetId, tab: `Tab${t}`, key });
@@ -37,7 +48,10 @@ async function main() {
 
   const outcomes = new Map<string, number>();
   const perMinute: { sheets: number; drive: number; reads: number }[] = [];
-  const counts = () => ({ sheets: (google.calls.get("values.get") ?? 0) + (google.calls.get("values.batchGet") ?? 0), drive: google.calls.get("files.get") ?? 0 });
+  const counts = () => ({
+    sheets: (google.calls.get("values.get") ?? 0) + (google.calls.get("values.batchGet") ?? 0),
+    drive: google.calls.get("files.get") ?? 0,
+  });
   google.calls.clear();
 
   let stop = false;
@@ -45,7 +59,11 @@ async function main() {
   const editing = (async () => {
     for (let n = 0; !stop; n++) {
       const target = tabs[Math.floor(Math.random() * tabs.length)]!;
-      await fetch(`${google.url}/__admin/spreadsheets/${target.sheetId}/values`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ range: `'${target.tab}'!B2`, values: [[`edit ${n}`]] }) });
+      await fetch(`${google.url}/__admin/spreadsheets/${target.sheetId}/values`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ range: `'${target.tab}'!B2`, values: [[`edit ${n}`]] }),
+      });
       await sleep(2000);
     }
   })();
@@ -60,7 +78,11 @@ async function main() {
     if (due > Date.now()) await sleep(due - Date.now());
     const target = tabs[i % tabs.length]!;
     inflight.push(
-      callRoute(GET, { path: `/api/v1/${target.sheetId}/${target.tab}?limit=20`, params: { sheetId: target.sheetId, tabName: target.tab }, headers: { "X-API-Key": target.key } }).then((res) => {
+      callRoute(GET, {
+        path: `/api/v1/${target.sheetId}/${target.tab}?limit=20`,
+        params: { sheetId: target.sheetId, tabName: target.tab },
+        headers: { "X-API-Key": target.key },
+      }).then((res) => {
         const outcome = `${res.status} ${res.headers.get("x-cache") ?? ""}`.trim();
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
       }),
@@ -68,8 +90,14 @@ async function main() {
     minuteReads++;
     if (Date.now() - started >= (perMinute.length + 1) * 60_000) {
       const now = counts();
-      perMinute.push({ sheets: now.sheets - minuteStart.sheets, drive: now.drive - minuteStart.drive, reads: minuteReads });
-      log(`minute ${perMinute.length}: ${minuteReads} reads, ${now.sheets - minuteStart.sheets} Sheets calls, ${now.drive - minuteStart.drive} Drive checks`);
+      perMinute.push({
+        sheets: now.sheets - minuteStart.sheets,
+        drive: now.drive - minuteStart.drive,
+        reads: minuteReads,
+      });
+      log(
+        `minute ${perMinute.length}: ${minuteReads} reads, ${now.sheets - minuteStart.sheets} Sheets calls, ${now.drive - minuteStart.drive} Drive checks`,
+      );
       minuteStart = now;
       minuteReads = 0;
     }
@@ -86,7 +114,9 @@ async function main() {
     "",
     "| answer | count | share |",
     "|---|---|---|",
-    ...[...outcomes.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `| ${k} | ${v} | ${((v / total) * 100).toFixed(1)}% |`),
+    ...[...outcomes.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `| ${k} | ${v} | ${((v / total) * 100).toFixed(1)}% |`),
   ];
   console.log(`\n${lines.join("\n")}\n`);
   const worst = Math.max(...perMinute.map((m) => m.sheets));

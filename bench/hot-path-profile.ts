@@ -5,10 +5,34 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, descendants, headers, load, log, productionServices, productionServicesReachable, rows, runBench, saveBareAnswers, SHEET, startService, waitFor } from "./support";
+import {
+  admin,
+  descendants,
+  headers,
+  load,
+  log,
+  productionServices,
+  productionServicesReachable,
+  rows,
+  runBench,
+  saveBareAnswers,
+  SHEET,
+  startService,
+  waitFor,
+} from "./support";
 
-const { values: args } = parseArgs({ options: { production: { type: "boolean", default: false }, path: { type: "string", default: "list" }, target: { type: "string", default: "api" }, seconds: { type: "string", default: "10" } } });
-const PATHS = { list: { name: "list", path: "Hundred?limit=100", dynamicPath: "Hundred" }, row: { name: "row", path: "Hundred/42", dynamicPath: "Hundred/42" } };
+const { values: args } = parseArgs({
+  options: {
+    production: { type: "boolean", default: false },
+    path: { type: "string", default: "list" },
+    target: { type: "string", default: "api" },
+    seconds: { type: "string", default: "10" },
+  },
+});
+const PATHS = {
+  list: { name: "list", path: "Hundred?limit=100", dynamicPath: "Hundred" },
+  row: { name: "row", path: "Hundred/42", dynamicPath: "Hundred/42" },
+};
 const GOOGLE_PORT = 4662;
 const seconds = Number(args.seconds);
 
@@ -20,7 +44,8 @@ interface CpuProfile {
 
 /** What a sampled frame is charged to. */
 function category({ functionName, url }: { functionName: string; url: string }): string {
-  if (url.includes("/.next/server/chunks/") && !url.includes("[root-of-the-server]") && !url.includes("[turbopack]")) return "the product's modules";
+  if (url.includes("/.next/server/chunks/") && !url.includes("[root-of-the-server]") && !url.includes("[turbopack]"))
+    return "the product's modules";
   if (url.includes("/.next/server/")) return "Next.js (the route's bundled runtime)";
   if (url.includes("node_modules/next/")) return "Next.js";
   if (url.includes("undici")) return "undici (Request, Response, Headers)";
@@ -48,7 +73,8 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "sheetapi-profile-"));
   const stops: (() => void)[] = [];
   try {
-    if (args.production && !(await productionServicesReachable())) throw new Error("--production needs Postgres on 5432 and Redis on 6379");
+    if (args.production && !(await productionServicesReachable()))
+      throw new Error("--production needs Postgres on 5432 and Redis on 6379");
     const services = args.production ? productionServices("sheetapi_profile", 8094) : undefined;
     if (services) stops.push(services.stop);
     const env = {
@@ -63,7 +89,10 @@ async function main() {
     const service = startService(3664, GOOGLE_PORT, join(dir, "instance"), env, { production: true });
     stops.push(service.stop);
     await waitFor(`${service.base}/health`, 600_000);
-    await admin(`http://127.0.0.1:${GOOGLE_PORT}`, `/spreadsheets/${SHEET}/tabs`, { title: "Hundred", rows: rows(100, 7) });
+    await admin(`http://127.0.0.1:${GOOGLE_PORT}`, `/spreadsheets/${SHEET}/tabs`, {
+      title: "Hundred",
+      rows: rows(100, 7),
+    });
     await fetch(`${service.base}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
     const p = PATHS[args.path as keyof typeof PATHS] ?? PATHS.list;
     await saveBareAnswers(service.base, [p], join(dir, "bare.json"));
@@ -77,20 +106,25 @@ async function main() {
     if (!url) throw new Error(`--target is api, bare, floor or dynamic; got ${args.target}`);
     await load("warm-up", url, { duration: 3, connections: 50 });
 
-    const servers = descendants(service.process.pid!).filter((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("next-server"));
+    const servers = descendants(service.process.pid!).filter((pid) =>
+      readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("next-server"),
+    );
     if (servers.length !== 1) throw new Error(`expected one next-server process, found ${servers.length}`);
     log(`profiling next-server (pid ${servers[0]}) for ${seconds} s under load`);
     process.kill(servers[0]!, "SIGUSR2");
     // The load runs a little longer than the profile, so every sample is taken under it.
     const measure = await load("profiled load", url, { duration: seconds + 1, connections: 50 });
     const file = join(dir, `${servers[0]}.cpuprofile`);
-    for (let waited = 0; !existsSync(file) && waited < 10_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
+    for (let waited = 0; !existsSync(file) && waited < 10_000; waited += 200)
+      await new Promise((r) => setTimeout(r, 200));
     if (!existsSync(file)) throw new Error(`no profile written (${readdirSync(dir).join(", ")})`);
     const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
-    const answers = (measure.rps * seconds) || 1;
+    const answers = measure.rps * seconds || 1;
     const rowsOut = breakdown(profile, answers);
     const total = rowsOut.reduce((t, [, us]) => t + us, 0);
-    console.log(`\nCPU per answer in next-server, ${args.path}, ${args.target}, ${args.production ? "production shape" : "embedded defaults"} (${Math.round(answers)} answers profiled; total ${total.toFixed(0)} µs):`);
+    console.log(
+      `\nCPU per answer in next-server, ${args.path}, ${args.target}, ${args.production ? "production shape" : "embedded defaults"} (${Math.round(answers)} answers profiled; total ${total.toFixed(0)} µs):`,
+    );
     console.log("| where | µs per answer |\n|---|---|");
     for (const [name, us] of rowsOut.filter(([, us]) => us >= 0.5)) console.log(`| ${name} | ${us.toFixed(1)} |`);
     log(`profile kept: ${file}`);

@@ -7,10 +7,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GoogleEmulatorOptions } from "@/emulators/google/server";
 
-export async function inProcessService(name: string, { env = {}, google: googleOptions = {} }: { env?: Record<string, string>; google?: GoogleEmulatorOptions } = {}) {
+export async function inProcessService(
+  name: string,
+  { env = {}, google: googleOptions = {} }: { env?: Record<string, string>; google?: GoogleEmulatorOptions } = {},
+) {
   const { startGoogleEmulator } = await import("@/emulators/google/server");
   const google = await startGoogleEmulator(googleOptions);
-  Object.assign(process.env, { DATA_DIR: mkdtempSync(join(tmpdir(), `sheetapi-${name}-`)), GOOGLE_API_ROOT_URL: google.url, DATABASE_URL: "", UPSTASH_REDIS_REST_URL: "", NODE_ENV: "development", ...env });
+  Object.assign(process.env, {
+    DATA_DIR: mkdtempSync(join(tmpdir(), `sheetapi-${name}-`)),
+    GOOGLE_API_ROOT_URL: google.url,
+    DATABASE_URL: "",
+    UPSTASH_REDIS_REST_URL: "",
+    NODE_ENV: "development",
+    ...env,
+  });
   const { loadConfig } = await import("@/lib/env");
   const { uploadServiceAccountKey } = await import("@/testing/google");
   await uploadServiceAccountKey(google.url, loadConfig().google.serviceAccount);

@@ -5,9 +5,28 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, headers, load, log, type Measure, productionServices, productionServicesReachable, rows, runBench, SHEET, startService, waitFor } from "./support";
+import {
+  admin,
+  headers,
+  load,
+  log,
+  type Measure,
+  productionServices,
+  productionServicesReachable,
+  rows,
+  runBench,
+  SHEET,
+  startService,
+  waitFor,
+} from "./support";
 
-const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, rounds: { type: "string", default: "2" } } });
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    rounds: { type: "string", default: "2" },
+  },
+});
 const GOOGLE_PORT = 4620;
 const GOOGLE = `http://127.0.0.1:${GOOGLE_PORT}`;
 const UPSTASH_PORT = 8091;
@@ -56,18 +75,35 @@ async function main() {
 
     const lines = ["| store | path | with limiter | without | ratio | target |", "|---|---|---|---|---|---|"];
     for (const p of pairs) {
-      for (const [path, title] of [["Hundred?limit=100", "cached GET list, 100 rows"], ["Hundred/42", "cached GET one row"]] as const) {
+      for (const [path, title] of [
+        ["Hundred?limit=100", "cached GET list, 100 rows"],
+        ["Hundred/42", "cached GET one row"],
+      ] as const) {
         const on: Measure[] = [];
         const off: Measure[] = [];
         for (let r = 0; r < Number(args.rounds); r++) {
           // Alternate which goes first, so warm-up and drift fall on both sides.
-          const order = r % 2 === 0 ? ([["on", p.on], ["off", p.off]] as const) : ([["off", p.off], ["on", p.on]] as const);
-          for (const [which, s] of order) (which === "on" ? on : off).push(await load(`${p.name}, ${title}, limiter ${which}`, `${s.base}/api/v1/${SHEET}/${path}`, opts));
+          const order =
+            r % 2 === 0
+              ? ([
+                  ["on", p.on],
+                  ["off", p.off],
+                ] as const)
+              : ([
+                  ["off", p.off],
+                  ["on", p.on],
+                ] as const);
+          for (const [which, s] of order)
+            (which === "on" ? on : off).push(
+              await load(`${p.name}, ${title}, limiter ${which}`, `${s.base}/api/v1/${SHEET}/${path}`, opts),
+            );
         }
         const rps = (ms: Measure[]) => Math.round(ms.reduce((a, m) => a + m.rps, 0) / ms.length);
         const p50 = (ms: Measure[]) => Math.max(...ms.map((m) => m.p50));
         const errors = [...on, ...off].reduce((a, m) => a + m.errors, 0);
-        lines.push(`| ${p.name} | ${title} | ${rps(on)} req/s, p50 ${p50(on)} ms | ${rps(off)} req/s, p50 ${p50(off)} ms | **${(rps(on) / rps(off)).toFixed(2)}**${errors ? ` (${errors} errors)` : ""} | >= 0.8 |`);
+        lines.push(
+          `| ${p.name} | ${title} | ${rps(on)} req/s, p50 ${p50(on)} ms | ${rps(off)} req/s, p50 ${p50(off)} ms | **${(rps(on) / rps(off)).toFixed(2)}**${errors ? ` (${errors} errors)` : ""} | >= 0.8 |`,
+        );
       }
     }
     console.log(`\n${lines.join("\n")}\n`);

@@ -7,7 +7,9 @@ import { Session } from "node:inspector";
 import { join } from "node:path";
 
 const { PROFILE_DIR, PROFILE_MS = "10000", PROFILE_INTERVAL_US = "200" } = process.env;
-const isServer = process.argv.some((arg) => /next[\\/]dist[\\/](bin[\\/]next|server[\\/]lib[\\/]start-server)/.test(arg)) && !process.argv.includes("build");
+const isServer =
+  process.argv.some((arg) => /next[\\/]dist[\\/](bin[\\/]next|server[\\/]lib[\\/]start-server)/.test(arg)) &&
+  !process.argv.includes("build");
 
 if (PROFILE_DIR && isServer) {
   const session = new Session();

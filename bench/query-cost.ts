@@ -33,10 +33,21 @@ async function main() {
   type TabData = ReturnType<typeof parseTabValues>;
 
   const header = grid(0, 10)[0]!.map(String);
-  const model = { name: "Big", gid: 0, hasIdColumn: true, columns: header.map((name, index) => ({ name, index, type: /^c(1|4|7)$/.test(name) ? ("string" as const) : ("number" as const) })) };
+  const model = {
+    name: "Big",
+    gid: 0,
+    hasIdColumn: true,
+    columns: header.map((name, index) => ({
+      name,
+      index,
+      type: /^c(1|4|7)$/.test(name) ? ("string" as const) : ("number" as const),
+    })),
+  };
   // As Google sends the tab (FORMATTED_VALUE: every cell a string), parsed as googleapis does.
-  const jsonOf = (n: number) => JSON.stringify({ range: "'Big'!A1:J", majorDimension: "ROWS", values: grid(n, 10).map((r) => r.map(String)) });
-  const tabOf = (json: string): TabData => parseTabValues("Big", (JSON.parse(json) as { values: string[][] }).values, model);
+  const jsonOf = (n: number) =>
+    JSON.stringify({ range: "'Big'!A1:J", majorDimension: "ROWS", values: grid(n, 10).map((r) => r.map(String)) });
+  const tabOf = (json: string): TabData =>
+    parseTabValues("Big", (JSON.parse(json) as { values: string[][] }).values, model);
   const list = (data: TabData, q: string) => {
     const query = parseListQuery(new URLSearchParams(q), queryColumns(data));
     const { rows, total } = applyQuery(data, query);
@@ -117,13 +128,21 @@ async function main() {
 
   console.log(`\n| measure | result | target |`);
   console.log(`|---|---|---|`);
-  console.log(`| CPU per filter+sort+page query, 100,000 rows (mean of ${QUERIES.length} queries) | ${stats(perQuery.get(100_000)!)} ms | <= 2 ms |`);
+  console.log(
+    `| CPU per filter+sort+page query, 100,000 rows (mean of ${QUERIES.length} queries) | ${stats(perQuery.get(100_000)!)} ms | <= 2 ms |`,
+  );
   console.log(`| CPU per filter+sort+page query, 10,000 rows | ${stats(perQuery.get(10_000)!)} ms | |`);
   console.log(`| cost of x10 rows (100,000 / 10,000) | ${stats(growth)} | |`);
   for (const [q, ms] of byQuery) console.log(`| 100,000 rows: \`${q}\` | ${stats(ms)} ms | |`);
-  console.log(`| row by id on 100,000 rows: reads per CPU ms of the last row / of the first | ${stats(lastOverFirst)} | >= 0.95 |`);
-  console.log(`| heap of the cached 100,000 x 10 tab / its JSON (${(json.length / 1e6).toFixed(1)} MB) | ${stats(tabRatios)} | |`);
-  console.log(`| the same with the indexes its queries and row reads built / its JSON | ${stats(indexedRatios)} | <= 3 |`);
+  console.log(
+    `| row by id on 100,000 rows: reads per CPU ms of the last row / of the first | ${stats(lastOverFirst)} | >= 0.95 |`,
+  );
+  console.log(
+    `| heap of the cached 100,000 x 10 tab / its JSON (${(json.length / 1e6).toFixed(1)} MB) | ${stats(tabRatios)} | |`,
+  );
+  console.log(
+    `| the same with the indexes its queries and row reads built / its JSON | ${stats(indexedRatios)} | <= 3 |`,
+  );
 }
 
 runBench(main);

@@ -5,9 +5,23 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin as adminAt, headers, load as measure, log, percentile, rows, runBench, serverRss, SHEET, startService, waitFor } from "./support";
+import {
+  admin as adminAt,
+  headers,
+  load as measure,
+  log,
+  percentile,
+  rows,
+  runBench,
+  serverRss,
+  SHEET,
+  startService,
+  waitFor,
+} from "./support";
 
-const { values: args } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" } } });
+const { values: args } = parseArgs({
+  options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" } },
+});
 const PORT = 3600;
 const GOOGLE = "http://127.0.0.1:4600";
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -49,7 +63,9 @@ async function main() {
     log("1,000 concurrent reads of a cold tab");
     await fetch(`${BASE}/api/${SHEET}/refresh-schema`, { method: "POST", headers });
     const coldBefore = (await admin("/calls"))["values.get"] ?? 0;
-    const cold = await Promise.all(Array.from({ length: 1000 }, () => fetch(listUrl, { headers }).then((r) => r.status)));
+    const cold = await Promise.all(
+      Array.from({ length: 1000 }, () => fetch(listUrl, { headers }).then((r) => r.status)),
+    );
     const coldCalls = ((await admin("/calls"))["values.get"] ?? 0) - coldBefore;
     const coldOk = cold.filter((s) => s === 200).length;
 

@@ -5,7 +5,9 @@ import { parseArgs } from "node:util";
 import { inProcessService } from "./in-process";
 import { rows, runBench } from "./support";
 
-const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "5" }, pairs: { type: "string", default: "10" } } });
+const { values: args } = parseArgs({
+  options: { rounds: { type: "string", default: "5" }, pairs: { type: "string", default: "10" } },
+});
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 const log = (line: string) => console.log(`▸ ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -16,24 +18,38 @@ const stats = (xs: number[]) => {
 };
 
 async function main() {
-  const { google, db, stop } = await inProcessService("siblings", { google: { modifiedTimeLagMs: 0 }, env: { RATE_LIMIT_MULTIPLIER: "100000", LOG_LEVEL: "warn" } });
+  const { google, db, stop } = await inProcessService("siblings", {
+    google: { modifiedTimeLagMs: 0 },
+    env: { RATE_LIMIT_MULTIPLIER: "100000", LOG_LEVEL: "warn" },
+  });
   const { proveAccessWithGoogle } = await import("@/testing/google");
   const { createUser } = await import("@/db/queries/users");
   const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const { rowsClient } = await import("@/testing/rows-client");
 
   log("a spreadsheet with a 100,000 x 10 tab and a 100-row tab");
-  const { spreadsheetId } = (await (await fetch(`${google.url}/__admin/spreadsheets`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ title: "Siblings", members: { [SA]: "writer", "siblings@example.com": "owner" }, tabs: [{ title: "Big", rows: rows(100_000, 10) }, { title: "Small", rows: rows(100, 7) }] }),
-  })).json()) as { spreadsheetId: string };
+  const { spreadsheetId } = (await (
+    await fetch(`${google.url}/__admin/spreadsheets`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        title: "Siblings",
+        members: { [SA]: "writer", "siblings@example.com": "owner" },
+        tabs: [
+          { title: "Big", rows: rows(100_000, 10) },
+          { title: "Small", rows: rows(100, 7) },
+        ],
+      }),
+    })
+  ).json()) as { spreadsheetId: string };
   const user = await createUser({ email: "siblings@example.com", plan: "business" });
   await proveAccessWithGoogle(user, [spreadsheetId], "siblings@example.com");
   const api = rowsClient(spreadsheetId, (await registerSheet({ userId: user.id, sheetUrl: spreadsheetId })).apiKey!);
   // A TTL longer than the run: every read not served from cache is one a write or an edit caused.
   const { sql } = await import("drizzle-orm");
-  await db.db.execute(sql`update sheets set cache_ttl_seconds = 3600, version = version + 1 where id = ${spreadsheetId}`);
+  await db.db.execute(
+    sql`update sheets set cache_ttl_seconds = 3600, version = version + 1 where id = ${spreadsheetId}`,
+  );
   const { getSheet } = await import("@/db/queries/sheets");
   const { publishSheet } = await import("@/lib/sheets/sheet-record");
   await publishSheet((await getSheet({ id: spreadsheetId }))!);
@@ -70,7 +86,9 @@ async function main() {
       await sleep(20);
     }
     ratios.push(median(afterWrite) / median(cached));
-    log(`round ${round + 1}: cached read of Small p50 ${median(cached).toFixed(2)} ms, right after a create on Big p50 ${median(afterWrite).toFixed(2)} ms`);
+    log(
+      `round ${round + 1}: cached read of Small p50 ${median(cached).toFixed(2)} ms, right after a create on Big p50 ${median(afterWrite).toFixed(2)} ms`,
+    );
   }
 
   log("an edit in the Sheets UI, then a read of Small past the change-check interval");
@@ -78,7 +96,11 @@ async function main() {
   await sleep(2_100);
   await api.list("Small");
   google.calls.clear();
-  await fetch(`${google.url}/__admin/spreadsheets/${spreadsheetId}/values`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ range: "'Small'!B2", values: [["edited"]] }) });
+  await fetch(`${google.url}/__admin/spreadsheets/${spreadsheetId}/values`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ range: "'Small'!B2", values: [["edited"]] }),
+  });
   await sleep(2_100);
   const small = await api.list("Small");
   const big = await api.list("Big", BIG_QUERY);
@@ -87,9 +109,15 @@ async function main() {
   const pairs = Number(args.rounds) * Number(args.pairs);
   console.log(`\n| measure | result | target |`);
   console.log(`|---|---|---|`);
-  console.log(`| read of a cached 100-row tab right after a create on its 100,000-row sibling / the same read without the write | ${stats(ratios)} | <= 1.5 |`);
-  console.log(`| Google reads caused by ${pairs} reads of the small tab: without a write before / right after a create | ${googleReads.cached} / ${googleReads.afterWrite} (${misses.cached} / ${misses.afterWrite} not served from cache) | 0 / 0 |`);
-  console.log(`| an edit in the Sheets UI: Google reads for the next reads of both tabs | ${google.calls.get("values.batchGet") ?? 0} batchGet + ${google.calls.get("values.get") ?? 0} values.get (Small ${small.headers.get("x-cache")}, then Big ${big.headers.get("x-cache")}) | one batch |`);
+  console.log(
+    `| read of a cached 100-row tab right after a create on its 100,000-row sibling / the same read without the write | ${stats(ratios)} | <= 1.5 |`,
+  );
+  console.log(
+    `| Google reads caused by ${pairs} reads of the small tab: without a write before / right after a create | ${googleReads.cached} / ${googleReads.afterWrite} (${misses.cached} / ${misses.afterWrite} not served from cache) | 0 / 0 |`,
+  );
+  console.log(
+    `| an edit in the Sheets UI: Google reads for the next reads of both tabs | ${google.calls.get("values.batchGet") ?? 0} batchGet + ${google.calls.get("values.get") ?? 0} values.get (Small ${small.headers.get("x-cache")}, then Big ${big.headers.get("x-cache")}) | one batch |`,
+  );
   await stop();
 }
 

@@ -5,15 +5,39 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { admin, headers, KEY, log, percentile, processRss, productionServices, runBench, SHEET, startService, waitFor } from "./support";
+import {
+  admin,
+  headers,
+  KEY,
+  log,
+  percentile,
+  processRss,
+  productionServices,
+  runBench,
+  SHEET,
+  startService,
+  waitFor,
+} from "./support";
 
-const { values: args } = parseArgs({ options: { minutes: { type: "string", default: "10" }, workers: { type: "string", default: "16" }, "write-every-ms": { type: "string", default: "6000" } } });
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: "string", default: "10" },
+    workers: { type: "string", default: "16" },
+    "write-every-ms": { type: "string", default: "6000" },
+  },
+});
 const GOOGLE = "http://127.0.0.1:4640";
 const DB = "sheetapi_soak";
 const UPSTASH_PORT = 8093;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Minute { reads: number[]; writes: number[]; unexpected: string[]; googleCalls: number; rss: number[] }
+interface Minute {
+  reads: number[];
+  writes: number[];
+  unexpected: string[];
+  googleCalls: number;
+  rss: number[];
+}
 
 async function main() {
   const services = productionServices(DB, UPSTASH_PORT);
@@ -37,13 +61,20 @@ async function main() {
     let lastCalls = 0;
     const googleCalls = async () => {
       const c = await admin(GOOGLE, "/calls");
-      return Object.entries(c).filter(([k]) => k.startsWith("values.") || k.startsWith("spreadsheets.")).reduce((s, [, v]) => s + v, 0);
+      return Object.entries(c)
+        .filter(([k]) => k.startsWith("values.") || k.startsWith("spreadsheets."))
+        .reduce((s, [, v]) => s + v, 0);
     };
     const newMinute = async () => {
       const calls = await googleCalls();
       if (minutes.length) current().googleCalls = calls - lastCalls;
       lastCalls = calls;
-      if (minutes.length) current().rss = [a, b].flatMap((s) => processRss(s.process.pid!).filter((p) => p.name === "next-server").map((p) => p.mb));
+      if (minutes.length)
+        current().rss = [a, b].flatMap((s) =>
+          processRss(s.process.pid!)
+            .filter((p) => p.name === "next-server")
+            .map((p) => p.mb),
+        );
       minutes.push({ reads: [], writes: [], unexpected: [], googleCalls: 0, rss: [] });
     };
     await newMinute();
@@ -64,11 +95,14 @@ async function main() {
         const conditional = i % 5 === 0 && etags.has(path);
         const t0 = performance.now();
         try {
-          const res = await fetch(`${base}/api/v1/${SHEET}/${path}`, { headers: { "X-API-Key": KEY, ...(conditional ? { "If-None-Match": etags.get(path)! } : {}) } });
+          const res = await fetch(`${base}/api/v1/${SHEET}/${path}`, {
+            headers: { "X-API-Key": KEY, ...(conditional ? { "If-None-Match": etags.get(path)! } : {}) },
+          });
           await res.arrayBuffer();
           current().reads.push(performance.now() - t0);
           if (res.headers.get("etag")) etags.set(path, res.headers.get("etag")!);
-          if (!(res.status === 200 || (conditional && res.status === 304))) current().unexpected.push(`GET ${path} ${res.status}`);
+          if (!(res.status === 200 || (conditional && res.status === 304)))
+            current().unexpected.push(`GET ${path} ${res.status}`);
         } catch (err) {
           current().unexpected.push(`GET ${path} ${(err as Error).message}`);
         }
@@ -87,10 +121,19 @@ async function main() {
             res = await fetch(`${base}/api/v1/${SHEET}/Soak/${ids.shift()}`, { method: "DELETE", headers });
           } else if (ids.length && i % 3 === 1) {
             op = "update";
-            res = await fetch(`${base}/api/v1/${SHEET}/Soak/${ids[ids.length - 1]}`, { method: "PUT", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify({ qty: i }) });
+            res = await fetch(`${base}/api/v1/${SHEET}/Soak/${ids[ids.length - 1]}`, {
+              method: "PUT",
+              headers: { ...headers, "Content-Type": "application/json" },
+              body: JSON.stringify({ qty: i }),
+            });
           } else {
-            res = await fetch(`${base}/api/v1/${SHEET}/Soak`, { method: "POST", headers: { ...headers, "Content-Type": "application/json", "Idempotency-Key": `soak-${i}` }, body: JSON.stringify({ name: `row ${i}`, qty: i, note: "soak" }) });
-            if (res.status === 201) ids.push(((await res.clone().json()) as { data: { rows: { id: string }[] } }).data.rows[0]!.id);
+            res = await fetch(`${base}/api/v1/${SHEET}/Soak`, {
+              method: "POST",
+              headers: { ...headers, "Content-Type": "application/json", "Idempotency-Key": `soak-${i}` },
+              body: JSON.stringify({ name: `row ${i}`, qty: i, note: "soak" }),
+            });
+            if (res.status === 201)
+              ids.push(((await res.clone().json()) as { data: { rows: { id: string }[] } }).data.rows[0]!.id);
           }
           await res.arrayBuffer();
           current().writes.push(performance.now() - t0);
@@ -107,7 +150,9 @@ async function main() {
         if (Date.now() < end - 1000) {
           await newMinute();
           const m = minutes[minutes.length - 2]!;
-          log(`minute ${minutes.length - 1}: ${m.reads.length} reads, ${m.writes.length} writes, ${m.unexpected.length} unexpected, ${m.googleCalls} Google calls, RSS ${m.rss.join(" / ")} MB`);
+          log(
+            `minute ${minutes.length - 1}: ${m.reads.length} reads, ${m.writes.length} writes, ${m.unexpected.length} unexpected, ${m.googleCalls} Google calls, RSS ${m.rss.join(" / ")} MB`,
+          );
         }
       }
     })();
@@ -123,9 +168,15 @@ async function main() {
     const all = minutes.flatMap((m) => m.unexpected);
     const first = minutes[0]!.rss;
     const last = minutes[minutes.length - 1]!.rss;
-    console.log(`\n| minute | reads/s | read p50 / p99 ms | writes | write p50 / p99 ms | unexpected | Google calls | RSS a / b MB |\n|---|---|---|---|---|---|---|---|\n${minutes.map(row).join("\n")}\n`);
-    console.log(`total: ${minutes.reduce((s, m) => s + m.reads.length, 0)} reads, ${minutes.reduce((s, m) => s + m.writes.length, 0)} writes, ${all.length} unexpected${all.length ? ` (${[...new Set(all)].slice(0, 5).join("; ")})` : ""}`);
-    console.log(`memory growth, minute 1 to minute ${minutes.length}: ${first.map((mb, i) => `${mb} -> ${last[i]} MB`).join(", ")}`);
+    console.log(
+      `\n| minute | reads/s | read p50 / p99 ms | writes | write p50 / p99 ms | unexpected | Google calls | RSS a / b MB |\n|---|---|---|---|---|---|---|---|\n${minutes.map(row).join("\n")}\n`,
+    );
+    console.log(
+      `total: ${minutes.reduce((s, m) => s + m.reads.length, 0)} reads, ${minutes.reduce((s, m) => s + m.writes.length, 0)} writes, ${all.length} unexpected${all.length ? ` (${[...new Set(all)].slice(0, 5).join("; ")})` : ""}`,
+    );
+    console.log(
+      `memory growth, minute 1 to minute ${minutes.length}: ${first.map((mb, i) => `${mb} -> ${last[i]} MB`).join(", ")}`,
+    );
     console.log(`Google calls by kind over the run: ${JSON.stringify(await admin(GOOGLE, "/calls"))}`);
   } finally {
     for (const stop of stops.reverse()) stop();

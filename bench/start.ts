@@ -11,12 +11,14 @@ const { values: args } = parseArgs({ options: { rounds: { type: "string", defaul
 const PORT = 3650;
 const BASE = `http://127.0.0.1:${PORT}`;
 
-const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+const rssMb = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
 
 async function until(url: string, started: number): Promise<number> {
   for (;;) {
     try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).status === 200) return (Date.now() - started) / 1000;
+      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).status === 200)
+        return (Date.now() - started) / 1000;
     } catch {
       // not listening yet
     }
@@ -57,14 +59,17 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "sheetapi-start-"));
   const cold = await once(dir, "fresh data directory (migrations from scratch, demo seeded)");
   const warm: Start[] = [];
-  for (let round = 1; round <= Number(args.rounds); round++) warm.push(await once(dir, `same data directory again, round ${round}`));
-  console.log([
-    "",
-    "| start (from spawning `node lib/cli/start.mjs`) | first answer (GET /api) | healthy (GET /health 200) | idle RSS after 10 s |",
-    "|---|---|---|---|",
-    `| fresh data directory (migrations from scratch, demo seeded) | ${cold.first.toFixed(1)} s | ${cold.healthy.toFixed(1)} s | ${cold.rss} |`,
-    `| same data directory, ${warm.length} starts (min / median / max) | ${spread(warm.map((w) => w.first))} | ${spread(warm.map((w) => w.healthy))} | ${warm.at(-1)!.rss} (last start) |`,
-  ].join("\n"));
+  for (let round = 1; round <= Number(args.rounds); round++)
+    warm.push(await once(dir, `same data directory again, round ${round}`));
+  console.log(
+    [
+      "",
+      "| start (from spawning `node lib/cli/start.mjs`) | first answer (GET /api) | healthy (GET /health 200) | idle RSS after 10 s |",
+      "|---|---|---|---|",
+      `| fresh data directory (migrations from scratch, demo seeded) | ${cold.first.toFixed(1)} s | ${cold.healthy.toFixed(1)} s | ${cold.rss} |`,
+      `| same data directory, ${warm.length} starts (min / median / max) | ${spread(warm.map((w) => w.first))} | ${spread(warm.map((w) => w.healthy))} | ${warm.at(-1)!.rss} (last start) |`,
+    ].join("\n"),
+  );
 }
 
 runBench(main);

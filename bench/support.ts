@@ -8,7 +8,11 @@ import autocannon from "autocannon";
 
 // A new key each run: a shared Redis may still hold the record of an earlier run's key, made
 // for a database that has since been dropped.
-export const KEY = `shk_bench${randomBytes(24).toString("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, 30).padEnd(30, "0")}`;
+export const KEY = `shk_bench${randomBytes(24)
+  .toString("base64")
+  .replace(/[^A-Za-z0-9]/g, "")
+  .slice(0, 30)
+  .padEnd(30, "0")}`;
 export const SHEET = "1AcmeStoreDemoSpreadsheet0000000000000000001";
 export const headers = { "X-API-Key": KEY };
 export const log = (line: string) => console.log(`▸ ${line}`);
@@ -32,7 +36,13 @@ export async function waitFor(url: string, ms: number): Promise<void> {
  * names no services), its JSON log lines written to `<dataDir>.log` as a log collector would
  * take them, instead of the development output the launcher formats line by line.
  */
-export function startService(port: number, googlePort: number, dataDir: string, env: Record<string, string> = {}, { production = false } = {}): { base: string; process: ChildProcess; stop: () => void } {
+export function startService(
+  port: number,
+  googlePort: number,
+  dataDir: string,
+  env: Record<string, string> = {},
+  { production = false } = {},
+): { base: string; process: ChildProcess; stop: () => void } {
   const logFile = production ? openSync(`${dataDir}.log`, "a") : undefined;
   const child = spawn(process.execPath, ["lib/cli/start.mjs"], {
     env: {
@@ -68,12 +78,23 @@ export function startService(port: number, googlePort: number, dataDir: string, 
 }
 
 export const admin = async (googleUrl: string, path: string, body?: unknown) =>
-  (await fetch(`${googleUrl}/__admin${path}`, { method: body ? "POST" : "GET", headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<Record<string, number>>;
+  (
+    await fetch(`${googleUrl}/__admin${path}`, {
+      method: body ? "POST" : "GET",
+      headers: { "content-type": "application/json" },
+      body: body ? JSON.stringify(body) : undefined,
+    })
+  ).json() as Promise<Record<string, number>>;
 
 /** A header row (`id`, c1, c2...) and `n` rows of mixed text and numbers. */
 export function rows(n: number, width: number) {
   const header = ["id", ...Array.from({ length: width - 1 }, (_, i) => `c${i + 1}`)];
-  const data = Array.from({ length: n }, (_, r) => [r + 1, ...Array.from({ length: width - 1 }, (_, c) => (c % 3 === 0 ? `text ${(r * 7 + c) % 997}` : (r * 31 + c * 17) % 1000))]);
+  const data = Array.from({ length: n }, (_, r) => [
+    r + 1,
+    ...Array.from({ length: width - 1 }, (_, c) =>
+      c % 3 === 0 ? `text ${(r * 7 + c) % 997}` : (r * 31 + c * 17) % 1000,
+    ),
+  ]);
   return [header, ...data];
 }
 
@@ -86,7 +107,11 @@ export interface Measure {
   total: number;
 }
 
-export async function load(title: string, url: string, options: { duration: number; connections: number }): Promise<Measure> {
+export async function load(
+  title: string,
+  url: string,
+  options: { duration: number; connections: number },
+): Promise<Measure> {
   const result = await autocannon({ url, headers, ...options });
   const summary = {
     title,
@@ -96,7 +121,9 @@ export async function load(title: string, url: string, options: { duration: numb
     errors: result.errors + result.timeouts + result.non2xx,
     total: result.requests.total,
   };
-  log(`${title}: ${summary.rps} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ${summary.errors} errors of ${summary.total}`);
+  log(
+    `${title}: ${summary.rps} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ${summary.errors} errors of ${summary.total}`,
+  );
   return summary;
 }
 
@@ -115,7 +142,12 @@ export function processRss(launcherPid: number): { name: string; mb: number }[] 
   return descendants(launcherPid).flatMap((pid) => {
     try {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      return [{ name: /Name:\s+(\S+)/.exec(status)?.[1] ?? "?", mb: Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024) }];
+      return [
+        {
+          name: /Name:\s+(\S+)/.exec(status)?.[1] ?? "?",
+          mb: Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024),
+        },
+      ];
     } catch {
       return [];
     }
@@ -123,7 +155,10 @@ export function processRss(launcherPid: number): { name: string; mb: number }[] 
 }
 
 /** Memory of the Next.js server processes, as text. */
-export const serverRss = (launcherPid: number) => processRss(launcherPid).map((p) => `${p.name} ${p.mb} MB`).join(", ");
+export const serverRss = (launcherPid: number) =>
+  processRss(launcherPid)
+    .map((p) => `${p.name} ${p.mb} MB`)
+    .join(", ");
 
 /** CPU time (user + system) used so far by these processes, in ms (from /proc; 0 for a process gone). */
 export function cpuMs(pids: number[]): number {
@@ -171,27 +206,57 @@ export const productionServicesReachable = async () => (await listening(6379)) &
  * emulators/upstash over the real Redis. Returns the environment both instances need and how
  * to stop the bridge.
  */
-export function productionServices(database: string, upstashPort: number): { env: Record<string, string>; stop: () => void; bridgePid: number } {
+export function productionServices(
+  database: string,
+  upstashPort: number,
+): { env: Record<string, string>; stop: () => void; bridgePid: number } {
   const psql = (sql: string) => spawnSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc", sql]);
   psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   psql(`CREATE DATABASE ${database}`);
   const token = `bench-${database}`;
-  const bridge = spawn(process.execPath, ["--import", "tsx", "emulators/upstash/main.ts", "--port", String(upstashPort), "--token", token], { stdio: "ignore", detached: true });
+  const bridge = spawn(
+    process.execPath,
+    ["--import", "tsx", "emulators/upstash/main.ts", "--port", String(upstashPort), "--token", token],
+    { stdio: "ignore", detached: true },
+  );
   return {
-    env: { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`, UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${upstashPort}`, UPSTASH_REDIS_REST_TOKEN: token },
+    env: {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
+      UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${upstashPort}`,
+      UPSTASH_REDIS_REST_TOKEN: token,
+    },
     stop: () => process.kill(-bridge.pid!, "SIGTERM"),
     bridgePid: bridge.pid!,
   };
 }
 
 // Headers Next.js and Node set on every answer, the bare route's too: not replayed.
-const EVERY_ANSWER = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-type", "vary", "content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy", "strict-transport-security"]);
+const EVERY_ANSWER = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-type",
+  "vary",
+  "content-security-policy",
+  "x-content-type-options",
+  "x-frame-options",
+  "referrer-policy",
+  "permissions-policy",
+  "cross-origin-opener-policy",
+  "strict-transport-security",
+]);
 
 /**
  * Saves the rows API's own answers (`paths` by name) and the headers it set on them for the bare
  * routes (app/api/bench/bare, BENCH_BARE_JSON_FILE): byte for byte the same JSON.
  */
-export async function saveBareAnswers(base: string, paths: readonly { name: string; path: string }[], file: string): Promise<{ bodies: Record<string, unknown>; headers: Record<string, Record<string, string>> }> {
+export async function saveBareAnswers(
+  base: string,
+  paths: readonly { name: string; path: string }[],
+  file: string,
+): Promise<{ bodies: Record<string, unknown>; headers: Record<string, Record<string, string>> }> {
   const bodies: Record<string, unknown> = {};
   const answerHeaders: Record<string, Record<string, string>> = {};
   for (const p of paths) {

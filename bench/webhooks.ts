@@ -9,7 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
-const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "5" }, rows: { type: "string", default: "100000" }, events: { type: "string", default: "2000" }, postgres: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    rows: { type: "string", default: "100000" },
+    events: { type: "string", default: "2000" },
+    postgres: { type: "string" },
+  },
+});
 const ROUNDS = Number(args.rounds);
 const ROWS = Number(args.rows);
 const EVENTS = Number(args.events);
@@ -29,21 +36,29 @@ const { addEndpoint, deliveryProgress } = await import("@/lib/webhooks/endpoints
 const { startDelivery } = await import("@/lib/webhooks/deliver");
 const { stopQueue } = await import("@/lib/webhooks/queue");
 
-const handle = args.postgres ? openDatabase({ kind: "postgres", url: args.postgres }) : openDatabase({ kind: "pglite", dir: "memory://" });
+const handle = args.postgres
+  ? openDatabase({ kind: "postgres", url: args.postgres })
+  : openDatabase({ kind: "pglite", dir: "memory://" });
 await migrateDatabase(handle);
 setDatabase(handle);
 const db = handle.db;
 const sheetId = `bench-${Date.now()}`;
-const [user] = await db.insert(users).values({ email: `${sheetId}@example.com` }).returning();
+const [user] = await db
+  .insert(users)
+  .values({ email: `${sheetId}@example.com` })
+  .returning();
 // The bench's own sheet: no person proved access, so none is re-checked (DECISIONS 18).
-await db.insert(sheets).values({ id: sheetId, userId: user!.id, name: "bench", access: "service_account", accessState: "service" });
+await db
+  .insert(sheets)
+  .values({ id: sheetId, userId: user!.id, name: "bench", access: "service_account", accessState: "service" });
 await startTracking(sheetId);
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { min: s[0]!, median: s[Math.floor(s.length / 2)]!, max: s[s.length - 1]! };
 };
-const fmt = (x: { min: number; median: number; max: number }, unit = "ms") => `${x.min.toFixed(1)} / ${x.median.toFixed(1)} / ${x.max.toFixed(1)} ${unit}`;
+const fmt = (x: { min: number; median: number; max: number }, unit = "ms") =>
+  `${x.min.toFixed(1)} / ${x.median.toFixed(1)} / ${x.max.toFixed(1)} ${unit}`;
 const time = async (work: () => unknown) => {
   const t = performance.now();
   await work();
@@ -52,7 +67,13 @@ const time = async (work: () => unknown) => {
 
 // --- Change detection on a ROWS x 10 tab ----------------------------------------------------------
 const header = ["id", ...Array.from({ length: 9 }, (_, i) => `c${i + 1}`)];
-const values = [header, ...Array.from({ length: ROWS }, (_, r) => [String(r + 1), ...Array.from({ length: 9 }, (_, c) => `value ${r} ${c} ${(r * 7 + c) % 1000}`)])];
+const values = [
+  header,
+  ...Array.from({ length: ROWS }, (_, r) => [
+    String(r + 1),
+    ...Array.from({ length: 9 }, (_, c) => `value ${r} ${c} ${(r * 7 + c) % 1000}`),
+  ]),
+];
 const tab = "Big";
 const read = (v: string[][]) => parseTabValues(tab, v);
 // The starting copy.
@@ -82,9 +103,15 @@ for (let round = 0; round < ROUNDS; round++) {
 const digestOnly = await time(() => digestOf(JSON.stringify(copyOf(read(values)))));
 console.log(`tab ${ROWS} x 10, ${ROUNDS} rounds (min / median / max):`);
 console.log(`  parse the re-read values (the read's own work, Google's answer aside): ${fmt(stats(parse))}`);
-console.log(`  + detection, tab unchanged: ${fmt(stats(unchanged))}  (ratio to parse, medians: ${(stats(unchanged).median / stats(parse).median).toFixed(2)})`);
-console.log(`  + detection, one cell edited (diff, event, copy stored on ${handle.kind}): ${fmt(stats(changed))}  (ratio to parse: ${(stats(changed).median / stats(parse).median).toFixed(2)})`);
-console.log(`  + detection, one row written through the API (its event, copy stored on ${handle.kind}; what the API write waits for): ${fmt(stats(apiWrite))}  (ratio to parse: ${(stats(apiWrite).median / stats(parse).median).toFixed(2)})`);
+console.log(
+  `  + detection, tab unchanged: ${fmt(stats(unchanged))}  (ratio to parse, medians: ${(stats(unchanged).median / stats(parse).median).toFixed(2)})`,
+);
+console.log(
+  `  + detection, one cell edited (diff, event, copy stored on ${handle.kind}): ${fmt(stats(changed))}  (ratio to parse: ${(stats(changed).median / stats(parse).median).toFixed(2)})`,
+);
+console.log(
+  `  + detection, one row written through the API (its event, copy stored on ${handle.kind}; what the API write waits for): ${fmt(stats(apiWrite))}  (ratio to parse: ${(stats(apiWrite).median / stats(parse).median).toFixed(2)})`,
+);
 console.log(`  (one digest alone: ${digestOnly.toFixed(1)} ms)`);
 
 // --- Events delivered per second ------------------------------------------------------------------
@@ -97,7 +124,10 @@ const receiver = createServer((req, res) => {
   });
 });
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-await addEndpoint(sheetId, "business", { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, tabs: ["Small"] });
+await addEndpoint(sheetId, "business", {
+  url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+  tabs: ["Small"],
+});
 await startDelivery();
 const small = [["id", "qty"], ...Array.from({ length: EVENTS }, (_, r) => [String(r + 1), "0"])];
 await noteTabRead(sheetId, parseTabValues("Small", small), Date.now());
@@ -114,7 +144,9 @@ for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
   }
   rates.push(EVENTS / ((performance.now() - started) / 1000));
 }
-console.log(`delivery on ${handle.kind}: ${EVENTS} row.updated events (one per row) per round, 2 workers taking 50 due streams per fetch, receiver answering 204:`);
+console.log(
+  `delivery on ${handle.kind}: ${EVENTS} row.updated events (one per row) per round, 2 workers taking 50 due streams per fetch, receiver answering 204:`,
+);
 console.log(`  events delivered per second (min / median / max): ${fmt(stats(rates), "events/s")}`);
 
 await stopQueue();

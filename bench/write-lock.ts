@@ -8,7 +8,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { log, percentile, runBench } from "./support";
 
-const { values: args } = parseArgs({ options: { ops: { type: "string", default: "12" }, rounds: { type: "string", default: "3" }, worker: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: {
+    ops: { type: "string", default: "12" },
+    rounds: { type: "string", default: "3" },
+    worker: { type: "string" },
+  },
+});
 const OPS = Number(args.ops);
 const ROUNDS = Number(args.rounds);
 const WRITERS = 4;
@@ -27,7 +33,14 @@ async function worker() {
   const { createRows } = await import("@/lib/sheets/write/create-rows");
   const { updateRow } = await import("@/lib/sheets/write/update-row");
   const setup = (await next()) as Go;
-  const sheet = { id: setup.sheetId, access: "service_account" as const, refreshTokenCiphertext: null, cacheTtlSeconds: 10, maxStaleSeconds: 0, writable: true };
+  const sheet = {
+    id: setup.sheetId,
+    access: "service_account" as const,
+    refreshTokenCiphertext: null,
+    cacheTtlSeconds: 10,
+    maxStaleSeconds: 0,
+    writable: true,
+  };
   const model = (await withGoogle(sheet, "spreadsheets.get", (c) => readSheetModel(c.sheets, sheet.id))).tabs[0]!;
   await updateRow({ sheet, tab: model, rowId: String(100 + setup.writers[0]!), body: { note: "warm" } });
   process.send!({ ready: true });
@@ -38,7 +51,12 @@ async function worker() {
     setup.writers.map(async (w) => {
       for (let i = 0; i < setup.ops; i++) {
         const t0 = performance.now();
-        await updateRow({ sheet, tab: model, rowId: String(1 + w * setup.ops + i), body: { qty: w, note: `w${w} #${i}` } }).catch(() => failed++);
+        await updateRow({
+          sheet,
+          tab: model,
+          rowId: String(1 + w * setup.ops + i),
+          body: { qty: w, note: `w${w} #${i}` },
+        }).catch(() => failed++);
         ms.push(performance.now() - t0);
       }
     }),
@@ -56,11 +74,20 @@ async function main() {
   const { startGoogleEmulator } = await import("../emulators/google/server");
   const { startUpstashEmulator } = await import("../emulators/upstash/server");
   const google = await startGoogleEmulator();
-  const upstash = await startUpstashEmulator({ redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", token: "bench-lock" });
+  const upstash = await startUpstashEmulator({
+    redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    token: "bench-lock",
+  });
   const base = {
     ...process.env,
-    GOOGLE_API_ROOT_URL: google.url, DATA_DIR: dataDir, DATABASE_URL: "", UPSTASH_REDIS_REST_URL: "", UPSTASH_REDIS_REST_TOKEN: "", LOG_LEVEL: "fatal",
-    GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "1000000", GOOGLE_QUOTA_PER_PROJECT_MINUTE: "1000000",
+    GOOGLE_API_ROOT_URL: google.url,
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    UPSTASH_REDIS_REST_URL: "",
+    UPSTASH_REDIS_REST_TOKEN: "",
+    LOG_LEVEL: "fatal",
+    GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "1000000",
+    GOOGLE_QUOTA_PER_PROJECT_MINUTE: "1000000",
   };
   Object.assign(process.env, base);
   const { EMULATOR_SERVICE_ACCOUNT } = await import("../emulators/google/seed");
@@ -76,19 +103,35 @@ async function main() {
   ];
 
   const newSheet = async () => {
-    const grid = [["id", "name", "qty", "note"], ...Array.from({ length: 200 }, (_, i) => [i + 1, `row ${i + 1}`, i, ""])];
-    const res = await fetch(`${google.url}/__admin/spreadsheets`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Bench", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: "Items", rows: grid }] }) });
+    const grid = [
+      ["id", "name", "qty", "note"],
+      ...Array.from({ length: 200 }, (_, i) => [i + 1, `row ${i + 1}`, i, ""]),
+    ];
+    const res = await fetch(`${google.url}/__admin/spreadsheets`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        title: "Bench",
+        members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
+        tabs: [{ title: "Items", rows: grid }],
+      }),
+    });
     return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
   };
   const calls = () => [...google.calls.values()].reduce((a, b) => a + b, 0);
-  const message = (child: ChildProcess) => new Promise<Record<string, unknown>>((r) => child.once("message", (m) => r(m as Record<string, unknown>)));
+  const message = (child: ChildProcess) =>
+    new Promise<Record<string, unknown>>((r) => child.once("message", (m) => r(m as Record<string, unknown>)));
 
   async function measure(shape: (typeof shapes)[number]) {
     const sheetId = await newSheet();
-    const children = Array.from({ length: shape.instances }, () => fork(import.meta.filename, ["--worker", "1"], { execArgv: ["--import", "tsx"], env: { ...base, ...shape.env } }));
+    const children = Array.from({ length: shape.instances }, () =>
+      fork(import.meta.filename, ["--worker", "1"], { execArgv: ["--import", "tsx"], env: { ...base, ...shape.env } }),
+    );
     try {
       const per = WRITERS / shape.instances;
-      children.forEach((c, i) => c.send({ sheetId, writers: Array.from({ length: per }, (_, w) => i * per + w), ops: OPS } satisfies Go));
+      children.forEach((c, i) =>
+        c.send({ sheetId, writers: Array.from({ length: per }, (_, w) => i * per + w), ops: OPS } satisfies Go),
+      );
       await Promise.all(children.map(message));
       const c0 = calls();
       const results = children.map(message);
@@ -105,7 +148,9 @@ async function main() {
       children[0]!.send("create");
       await created;
       const perCreate = (calls() - c1) / OPS;
-      log(`${shape.title}: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ratio ${(p99 / p50).toFixed(2)}, ${perWrite.toFixed(2)} Google calls an update, ${perCreate.toFixed(2)} a create, ${failed} failed of ${ms.length}`);
+      log(
+        `${shape.title}: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ratio ${(p99 / p50).toFixed(2)}, ${perWrite.toFixed(2)} Google calls an update, ${perCreate.toFixed(2)} a create, ${failed} failed of ${ms.length}`,
+      );
       return { p50, p99, ratio: p99 / p50, perWrite, perCreate, failed, n: ms.length };
     } finally {
       for (const c of children) c.kill();
@@ -126,15 +171,38 @@ async function main() {
     return `${s[0]!.toFixed(digits)} / ${s[Math.floor(s.length / 2)]!.toFixed(digits)} / ${s.at(-1)!.toFixed(digits)}`;
   };
   console.log(`\n${WRITERS} writers, ${OPS} updates each, ${ROUNDS} rounds; min / median / max over the rounds\n`);
-  console.log("| shape | p99 / p50 | p50 ms | p99 ms | Google calls an update (4 at once) | Google calls a create (one at a time) | failed |\n|---|---|---|---|---|---|---|");
+  console.log(
+    "| shape | p99 / p50 | p50 ms | p99 ms | Google calls an update (4 at once) | Google calls a create (one at a time) | failed |\n|---|---|---|---|---|---|---|",
+  );
   for (const shape of shapes) {
     const r = results.get(shape.title)!;
-    console.log(`| ${shape.title} | **${mmm(r.map((x) => x.ratio), 2)}** | ${mmm(r.map((x) => x.p50), 0)} | ${mmm(r.map((x) => x.p99), 0)} | ${mmm(r.map((x) => x.perWrite), 2)} | ${mmm(r.map((x) => x.perCreate), 2)} | ${r.reduce((a, x) => a + x.failed, 0)} of ${r.reduce((a, x) => a + x.n, 0)} |`);
+    console.log(
+      `| ${shape.title} | **${mmm(
+        r.map((x) => x.ratio),
+        2,
+      )}** | ${mmm(
+        r.map((x) => x.p50),
+        0,
+      )} | ${mmm(
+        r.map((x) => x.p99),
+        0,
+      )} | ${mmm(
+        r.map((x) => x.perWrite),
+        2,
+      )} | ${mmm(
+        r.map((x) => x.perCreate),
+        2,
+      )} | ${r.reduce((a, x) => a + x.failed, 0)} of ${r.reduce((a, x) => a + x.n, 0)} |`,
+    );
   }
   await upstash.stop();
   await google.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-if (args.worker) void worker().then(() => process.exit(0), (err) => (console.error(err), process.exit(1)));
+if (args.worker)
+  void worker().then(
+    () => process.exit(0),
+    (err) => (console.error(err), process.exit(1)),
+  );
 else runBench(main);

@@ -33,9 +33,21 @@ export interface DatabaseHandle {
 /** Opens a database; `dir` "memory://" gives a throwaway PGlite for tests. */
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   if (target.kind === "postgres") {
-    const client = postgres(target.url, { max: 10, connect_timeout: 5, prepare: target.prepare ?? true, onnotice: () => {} });
+    const client = postgres(target.url, {
+      max: 10,
+      connect_timeout: 5,
+      prepare: target.prepare ?? true,
+      onnotice: () => {},
+    });
     const db = drizzlePostgres(client, { schema });
-    return { db, kind: "postgres", url: target.url, scope: databaseScope(db), addressScope: scopeOf(target.url), close: () => client.end({ timeout: 5 }) };
+    return {
+      db,
+      kind: "postgres",
+      url: target.url,
+      scope: databaseScope(db),
+      addressScope: scopeOf(target.url),
+      close: () => client.end({ timeout: 5 }),
+    };
   }
   if (!target.dir.startsWith("memory://")) mkdirSync(target.dir, { recursive: true });
   const gate = process.env[DATABASE_GATE_VAR];
@@ -46,7 +58,13 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     const scope = randomUUID();
     return { db, kind: "pglite", scope: () => Promise.resolve(scope), close: () => client.close() };
   }
-  return { db, kind: "pglite", scope: databaseScope(db), addressScope: scopeOf(target.dir), close: () => client.close() };
+  return {
+    db,
+    kind: "pglite",
+    scope: databaseScope(db),
+    addressScope: scopeOf(target.dir),
+    close: () => client.close(),
+  };
 }
 
 /**
@@ -58,7 +76,9 @@ function databaseScope(db: Database): () => Promise<string> {
   let found: Promise<string> | undefined;
   const read = async () => {
     await db.insert(schema.databaseIdentity).values({ id: randomUUID() }).onConflictDoNothing();
-    const [row] = rowsOf<{ id: string; name: string }>(await db.execute(sql`select id, current_database() as name from database_identity`));
+    const [row] = rowsOf<{ id: string; name: string }>(
+      await db.execute(sql`select id, current_database() as name from database_identity`),
+    );
     if (!row) throw new Error("database_identity has no row");
     return createHash("sha256").update(`${row.id}\t${row.name}`).digest("hex").slice(0, 16);
   };
@@ -70,7 +90,11 @@ function databaseScope(db: Database): () => Promise<string> {
 }
 
 /** A short digest of where the database is (the password left out: a rotated one is the same database). */
-const scopeOf = (where: string) => createHash("sha256").update(where.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1@")).digest("hex").slice(0, 16);
+const scopeOf = (where: string) =>
+  createHash("sha256")
+    .update(where.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1@"))
+    .digest("hex")
+    .slice(0, 16);
 
 const running = (pid: number) => {
   try {
@@ -112,7 +136,9 @@ function gatedPglite(dir: string, gate: string): PGlite {
 // One per process: two PGlite instances on one directory would corrupt it. Kept on globalThis, as
 // lib/per-process.ts keeps the service's other such state: Next.js bundles route handlers, pages
 // and server actions apart, each with its own copy of this module.
-const current = ((globalThis as typeof globalThis & { __sheetapiDatabase?: { handle?: DatabaseHandle } }).__sheetapiDatabase ??= {});
+const current = ((
+  globalThis as typeof globalThis & { __sheetapiDatabase?: { handle?: DatabaseHandle } }
+).__sheetapiDatabase ??= {});
 
 /** The process's database, opened on first use where the environment says (db/settings.ts). */
 export function getDb(): Database {

@@ -23,7 +23,10 @@ describe("the database's scope", { timeout: 120_000 }, () => {
   });
 
   it("differs between throwaway databases", async () => {
-    const [a, b] = [openDatabase({ kind: "pglite", dir: "memory://" }), openDatabase({ kind: "pglite", dir: "memory://" })];
+    const [a, b] = [
+      openDatabase({ kind: "pglite", dir: "memory://" }),
+      openDatabase({ kind: "pglite", dir: "memory://" }),
+    ];
     expect(await a.scope()).not.toBe(await b.scope());
     await Promise.all([a.close(), b.close()]);
   });

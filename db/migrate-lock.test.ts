@@ -10,7 +10,9 @@ import { openDatabase } from "./client";
 import { MIGRATION_LOCK_KEY, migrateDatabase, MIGRATIONS_FOLDER } from "./migrator";
 
 const adminUrl = await testPostgresUrl();
-const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+  entries: unknown[];
+};
 
 describe.skipIf(!adminUrl)("db:migrate under an advisory lock (Postgres)", () => {
   const name = `sheetapi_migrate_${randomBytes(6).toString("hex")}`;
@@ -25,7 +27,10 @@ describe.skipIf(!adminUrl)("db:migrate under an advisory lock (Postgres)", () =>
 
   it("two concurrent runs on a fresh database both succeed and apply each migration once", async () => {
     await admin.unsafe(`CREATE DATABASE ${name}`);
-    const handles = [openDatabase({ kind: "postgres", url: url.toString() }), openDatabase({ kind: "postgres", url: url.toString() })];
+    const handles = [
+      openDatabase({ kind: "postgres", url: url.toString() }),
+      openDatabase({ kind: "postgres", url: url.toString() }),
+    ];
     try {
       const results = await Promise.allSettled(handles.map((h) => migrateDatabase(h)));
       expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled"]);

@@ -1,7 +1,20 @@
 // The service's tables. SQL names are snake_case; TypeScript names are camelCase, except the
 // next-auth columns, whose property names @auth/drizzle-adapter requires as they are.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -9,7 +22,9 @@ const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "dat
 
 /** A signed-in sheet owner is an account: plan and billing period live here. */
 export const users = pgTable("users", {
-  id: text("id").primaryKey().$defaultFn(() => crypto.randomUUID()),
+  id: text("id")
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID()),
   name: text("name"),
   email: text("email").unique(),
   emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),
@@ -25,7 +40,9 @@ export const users = pgTable("users", {
 export const accounts = pgTable(
   "accounts",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     provider: text("provider").notNull(),
     providerAccountId: text("provider_account_id").notNull(),
@@ -42,7 +59,9 @@ export const accounts = pgTable(
 
 export const sessions = pgTable("sessions", {
   sessionToken: text("session_token").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
 });
 
@@ -67,7 +86,9 @@ export const googleGrants = pgTable(
   "google_grants",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** Google's stable account id (the ID token's `sub`). */
     googleSub: text("google_sub").notNull(),
     email: text("email").notNull(),
@@ -101,7 +122,9 @@ export const sheets = pgTable(
   {
     /** The Google spreadsheet id: the `sheetId` of every API path. One account per spreadsheet. */
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     access: text("access").$type<SheetAccess>().notNull(),
     writable: boolean("writable").notNull().default(false),
@@ -144,18 +167,28 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    sheetId: text("sheet_id")
+      .notNull()
+      .references(() => sheets.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** SHA-256 of the key, hex. The key itself is never stored. */
     hash: text("hash").notNull().unique(),
     /** The first characters, to tell keys apart in the dashboard. */
     displayPrefix: text("display_prefix").notNull(),
-    permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
+    permissions: text("permissions")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** `secret` (server-side, `shk_`), `publishable` (browser, `shp_`) or `form` (`shf_`): fixed at creation. */
     kind: text("kind").notNull().default("secret"),
     /** Publishable keys: the exact origins (`https://app.example.com`) allowed to call. */
-    allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
+    allowedOrigins: text("allowed_origins")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Publishable keys: the tabs it may read; null reads every tab. */
     allowedTabs: text("allowed_tabs").array(),
     /** Publishable keys: the columns it may read (in every tab); null reads every column. */
@@ -165,7 +198,10 @@ export const apiKeys = pgTable(
     /** Form keys: the one tab they append rows to. */
     formTab: text("form_tab"),
     /** Form keys: the addresses a browser may be sent to after a submission; the first is the default. */
-    allowedRedirects: text("allowed_redirects").array().notNull().default(sql`'{}'::text[]`),
+    allowedRedirects: text("allowed_redirects")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Form keys: the fields accepted (column names); null accepts every column of the tab. */
     formFields: text("form_fields").array(),
     /** Form keys: `drop` or `refuse` a field the key does not accept. */
@@ -197,7 +233,9 @@ export const sheetClaims = pgTable(
     id: text("id").primaryKey(),
     sheetId: text("sheet_id").notNull(),
     sheetName: text("sheet_name").notNull(),
-    previousUserId: text("previous_user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    previousUserId: text("previous_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     claimedAt: createdAt(),
   },
   (t) => [index("sheet_claims_previous_user_idx").on(t.previousUserId)],
@@ -209,7 +247,9 @@ export const sheetClaims = pgTable(
 export const usageDaily = pgTable(
   "usage_daily",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     sheetId: text("sheet_id").notNull(),
     keyId: text("key_id").notNull(),
     day: date("day", { mode: "string" }).notNull(),
@@ -236,7 +276,9 @@ export const usageRollups = pgTable("usage_rollups", {
 export const sheetStatsDaily = pgTable(
   "sheet_stats_daily",
   {
-    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    sheetId: text("sheet_id")
+      .notNull()
+      .references(() => sheets.id, { onDelete: "cascade" }),
     day: date("day", { mode: "string" }).notNull(),
     googleCalls: integer("google_calls").notNull().default(0),
     cacheHits: integer("cache_hits").notNull().default(0),
@@ -268,7 +310,9 @@ export const tabIdMarks = pgTable(
 
 /** A sheet whose changes become events: from its first endpoint or its first poll of /events on. */
 export const changeTracking = pgTable("change_tracking", {
-  sheetId: text("sheet_id").primaryKey().references(() => sheets.id, { onDelete: "cascade" }),
+  sheetId: text("sheet_id")
+    .primaryKey()
+    .references(() => sheets.id, { onDelete: "cascade" }),
   startedAt: createdAt(),
 });
 
@@ -279,7 +323,9 @@ export const changeTracking = pgTable("change_tracking", {
 export const tabSnapshots = pgTable(
   "tab_snapshots",
   {
-    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    sheetId: text("sheet_id")
+      .notNull()
+      .references(() => sheets.id, { onDelete: "cascade" }),
     tab: text("tab").notNull(),
     /** When the read this copy came from started: an older read never replaces a newer copy. */
     observedAt: timestamp("observed_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -297,7 +343,9 @@ export const changeEvents = pgTable(
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
     /** The Standard Webhooks message id (`webhook-id`): the same on every delivery and resend. */
     id: text("id").notNull().unique(),
-    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    sheetId: text("sheet_id")
+      .notNull()
+      .references(() => sheets.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     tab: text("tab").notNull(),
     rowId: text("row_id"),
@@ -313,12 +361,20 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    sheetId: text("sheet_id").notNull().references(() => sheets.id, { onDelete: "cascade" }),
+    sheetId: text("sheet_id")
+      .notNull()
+      .references(() => sheets.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     /** Event types wanted; empty: all. */
-    events: text("events").array().notNull().default(sql`'{}'::text[]`),
+    events: text("events")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Tabs wanted; empty: all. */
-    tabs: text("tabs").array().notNull().default(sql`'{}'::text[]`),
+    tabs: text("tabs")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     enabled: boolean("enabled").notNull().default(true),
     /** The signing secret (whsec_...), AES-256-GCM under ENCRYPTION_KEY: shown once, rotatable. */
     secretCiphertext: text("secret_ciphertext").notNull(),
@@ -339,8 +395,12 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    endpointId: text("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    eventSeq: bigint("event_seq", { mode: "number" }).notNull().references(() => changeEvents.seq, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventSeq: bigint("event_seq", { mode: "number" })
+      .notNull()
+      .references(() => changeEvents.seq, { onDelete: "cascade" }),
     stream: text("stream").notNull(),
     /** pending | delivered | failed (gave up after a day) | cancelled (endpoint disabled or deleted, or its sheet suspended) */
     state: text("state").notNull().default("pending"),
@@ -367,7 +427,9 @@ export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    deliveryId: text("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
     at: createdAt(),
     status: integer("status"),
     latencyMs: integer("latency_ms").notNull(),
@@ -386,7 +448,9 @@ export const webhookAttempts = pgTable(
  * subscription's current one, which paid accounts' monthly window follows.
  */
 export const billingAccounts = pgTable("billing_accounts", {
-  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   stripeCustomerId: text("stripe_customer_id").notNull().unique(),
   subscriptionId: text("subscription_id"),
   /** Stripe's subscription status (active, past_due, canceled, ...), or null before any. */

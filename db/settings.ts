@@ -19,7 +19,12 @@ const flag = z
 export const DATABASE_VARIABLES = {
   /** Where embedded data is kept: the embedded database, and beside it what lib/env.ts keeps there. */
   DATA_DIR: z.string().default(".data"),
-  DATABASE_URL: optional.pipe(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional()),
+  DATABASE_URL: optional.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
   /** Off behind a transaction-mode pooler (PgBouncer, Neon's -pooler host, Supabase's port 6543), which cannot keep prepared statements. */
   DATABASE_PREPARED_STATEMENTS: flag.default(true),
 };
@@ -28,7 +33,8 @@ const databaseSettings = z.object(DATABASE_VARIABLES);
 export type DatabaseSettings = z.infer<typeof databaseSettings>;
 
 export function databaseTargetOf(settings: DatabaseSettings): DatabaseTarget {
-  if (settings.DATABASE_URL) return { kind: "postgres", url: settings.DATABASE_URL, prepare: settings.DATABASE_PREPARED_STATEMENTS };
+  if (settings.DATABASE_URL)
+    return { kind: "postgres", url: settings.DATABASE_URL, prepare: settings.DATABASE_PREPARED_STATEMENTS };
   return { kind: "pglite", dir: join(resolve(settings.DATA_DIR), "pglite") };
 }
 

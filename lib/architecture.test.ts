@@ -20,7 +20,11 @@ function productFiles(folder: string): string[] {
 function importedFolders(file: string): { specifier: string; folder: string; target: string }[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), "utf8"), true, true);
   return importedFiles.flatMap(({ fileName: specifier }) => {
-    const target = specifier.startsWith("@/") ? join(root, specifier.slice(2)) : specifier.startsWith(".") ? resolve(dirname(join(root, file)), specifier) : undefined;
+    const target = specifier.startsWith("@/")
+      ? join(root, specifier.slice(2))
+      : specifier.startsWith(".")
+        ? resolve(dirname(join(root, file)), specifier)
+        : undefined;
     if (!target) return [];
     const path = relative(root, target).split(sep).join("/");
     const [folder] = path.split("/");
@@ -32,7 +36,11 @@ function importedFolders(file: string): { specifier: string; folder: string; tar
 function violations(folder: string, forbidden: string[], exempt: (file: string) => boolean = () => false): string[] {
   return productFiles(folder)
     .filter((file) => !exempt(file))
-    .flatMap((file) => importedFolders(file).filter((i) => forbidden.includes(i.folder)).map((i) => `${file} imports ${i.specifier}`));
+    .flatMap((file) =>
+      importedFolders(file)
+        .filter((i) => forbidden.includes(i.folder))
+        .map((i) => `${file} imports ${i.specifier}`),
+    );
 }
 
 /**
@@ -89,7 +97,8 @@ function upwardImports(): string[] {
 }
 
 /** What opens or speaks to the database: its client, the query builder and the drivers. */
-const DATABASE = (specifier: string, target: string | undefined) => target === "db/client" || /^(drizzle-orm|postgres|@electric-sql\/pglite)(\/|$)/.test(specifier);
+const DATABASE = (specifier: string, target: string | undefined) =>
+  target === "db/client" || /^(drizzle-orm|postgres|@electric-sql\/pglite)(\/|$)/.test(specifier);
 
 /**
  * Files outside db/ that may reach the database client, each for a reason of its own (none of
@@ -107,11 +116,16 @@ const DATABASE_EXCEPTIONS = new Map([
 /** "file imports specifier" for each file of the product outside db/ that reaches the database. */
 function databaseImports(): string[] {
   // The product's code (test support, benchmarks and e2e set databases up as they need).
-  const files = [...["app", "lib", "emulators"].flatMap(productFiles), ...readdirSync(root).filter((f) => SOURCE.test(f) && !/\.config\./.test(f))];
+  const files = [
+    ...["app", "lib", "emulators"].flatMap(productFiles),
+    ...readdirSync(root).filter((f) => SOURCE.test(f) && !/\.config\./.test(f)),
+  ];
   return files.flatMap((file) => {
     const targets = new Map(importedFolders(file).map((i) => [i.specifier, i.target]));
     const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), "utf8"), true, true);
-    return importedFiles.filter(({ fileName }) => DATABASE(fileName, targets.get(fileName))).map(({ fileName }) => `${file} imports ${fileName}`);
+    return importedFiles
+      .filter(({ fileName }) => DATABASE(fileName, targets.get(fileName)))
+      .map(({ fileName }) => `${file} imports ${fileName}`);
   });
 }
 
@@ -140,7 +154,9 @@ describe("layers", () => {
     const found = databaseImports();
     expect(found.filter((line) => !DATABASE_EXCEPTIONS.has(line.split(" ")[0]!))).toEqual([]);
     // Each exception still needs its exemption (one that no longer does is dropped from the list).
-    expect([...DATABASE_EXCEPTIONS.keys()].filter((file) => !found.some((line) => line.startsWith(`${file} `)))).toEqual([]);
+    expect(
+      [...DATABASE_EXCEPTIONS.keys()].filter((file) => !found.some((line) => line.startsWith(`${file} `))),
+    ).toEqual([]);
   });
 
   it("sees every kind of import, in code and not in comments", () => {

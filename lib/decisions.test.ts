@@ -38,7 +38,9 @@ function citedNumbers(part: string): string[] {
 function unknownCitations(file: string, text: string, headings: Set<string>): string[] {
   return [...text.matchAll(CITATION)].flatMap((match) => {
     const line = text.slice(0, match.index).split("\n").length;
-    return citedNumbers(match[1]!).filter((n) => !headings.has(n)).map((n) => `${file}:${line} cites ${WORD} ${n}`);
+    return citedNumbers(match[1]!)
+      .filter((n) => !headings.has(n))
+      .map((n) => `${file}:${line} cites ${WORD} ${n}`);
   });
 }
 
@@ -69,7 +71,11 @@ describe("docs/decisions.md", () => {
   it("lands a docs link to an entry on that entry's own heading", () => {
     const wrong = readdirSync(join(root, "docs"))
       .filter((page) => page.endsWith(".md"))
-      .flatMap((page) => [...readFileSync(join(root, "docs", page), "utf8").matchAll(new RegExp(`\\[${WORD} (\\d+[a-z]?)\\]\\(decisions\\.md#([^)]*)\\)`, "g"))])
+      .flatMap((page) => [
+        ...readFileSync(join(root, "docs", page), "utf8").matchAll(
+          new RegExp(`\\[${WORD} (\\d+[a-z]?)\\]\\(decisions\\.md#([^)]*)\\)`, "g"),
+        ),
+      ])
       .filter(([, n, anchor]) => !anchor!.startsWith(`${n}-`))
       .map(([link]) => link);
     expect(wrong).toEqual([]);

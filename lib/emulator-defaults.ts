@@ -20,4 +20,5 @@ export const EMULATOR_DEFAULTS = {
  * the emulator derives them from the e-mail, so the start command can link the demo account to
  * the address its banner names before anyone signs in.
  */
-export const emulatedSubjectOf = (email: string) => String(BigInt(`0x${createHash("sha256").update(email).digest("hex").slice(0, 15)}`));
+export const emulatedSubjectOf = (email: string) =>
+  String(BigInt(`0x${createHash("sha256").update(email).digest("hex").slice(0, 15)}`));

@@ -15,7 +15,11 @@ const envSource = readFileSync(join(root, "lib", "env.ts"), "utf8");
 const NOT_SETTINGS = new Set(["VITEST"]);
 
 /** `NAME=value` lines, commented out or not. */
-const exampleLines = [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, commented, name, value]) => ({ name: name!, value: value!.trim(), set: !commented }));
+const exampleLines = [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, commented, name, value]) => ({
+  name: name!,
+  value: value!.trim(),
+  set: !commented,
+}));
 
 /** Every variable lib/env.ts reads: the schema's, and those read on their own (`source.NAME`). */
 function variablesRead(): string[] {
@@ -37,21 +41,27 @@ describe(".env.example", () => {
       GOOGLE_SERVICE_ACCOUNT_JSON: JSON.stringify({ client_email: "sa@example.com", private_key: "k" }),
     });
     const defaults: Record<string, unknown> = { ...cfg.env, LOG_LEVEL: logLevel({}) };
-    const differing = exampleLines.filter((l) => l.set && String(defaults[l.name] ?? "") !== l.value).map((l) => `${l.name}=${l.value} (default ${String(defaults[l.name])})`);
+    const differing = exampleLines
+      .filter((l) => l.set && String(defaults[l.name] ?? "") !== l.value)
+      .map((l) => `${l.name}=${l.value} (default ${String(defaults[l.name])})`);
     expect(differing).toEqual([]);
   });
 
   it("points to sections of docs/operations.md that exist", async () => {
     const operations = readFileSync(join(root, "docs", "operations.md"), "utf8");
     const headings = new Set([...operations.matchAll(/^#{2,3} (.+)$/gm)].map(([, title]) => title!.trim()));
-    const sectionsNamed = (message: string) => [...message.matchAll(/docs\/operations\.md, ([A-Z][\w /]+?)\)/g)].map(([, name]) => name!);
+    const sectionsNamed = (message: string) =>
+      [...message.matchAll(/docs\/operations\.md, ([A-Z][\w /]+?)\)/g)].map(([, name]) => name!);
     let missing = "";
     try {
       loadConfig({ NODE_ENV: "production" });
     } catch (err) {
       missing = (err as ConfigError).message;
     }
-    const store = (await limitStoreProblem({ kind: "upstash", url: "http://127.0.0.1:9/", token: "t", timeoutMs: 100 }, async () => new Response("", { status: 401 })))!.message;
+    const store = (await limitStoreProblem(
+      { kind: "upstash", url: "http://127.0.0.1:9/", token: "t", timeoutMs: 100 },
+      async () => new Response("", { status: 401 }),
+    ))!.message;
     const named = [...sectionsNamed(missing), ...sectionsNamed(store)];
     expect(named).toEqual(["Deploy", "Deploy"]);
     for (const section of named) expect(headings.has(section)).toBe(true);

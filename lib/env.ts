@@ -31,7 +31,9 @@ export function logLevel(source: Record<string, string | undefined> = process.en
  * Where OpenTelemetry traces go (OTLP over HTTP), read on its own: tracing starts in the
  * instrumentation hook, before anything else loads. Undefined: tracing stays off.
  */
-export function tracingSettings(source: Record<string, string | undefined> = process.env): { endpoint: string; serviceName: string } | undefined {
+export function tracingSettings(
+  source: Record<string, string | undefined> = process.env,
+): { endpoint: string; serviceName: string } | undefined {
   const endpoint = source.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (!endpoint) return undefined;
   return { endpoint, serviceName: source.OTEL_SERVICE_NAME?.trim() || "sheetapi" };
@@ -71,7 +73,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const needsGenerated = !env.AUTH_SECRET || !env.ENCRYPTION_KEY || !hasOwnServiceAccount(env);
   const generated = needsGenerated ? generatedSecrets(dataDir) : undefined;
   const google = googleConfig(env, generated);
-  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "").replace(/^(https?:\/\/)(127(?:\.\d+){3}|\[::1\])(?=[:/]|$)/, "$1localhost");
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`)
+    .replace(/\/$/, "")
+    .replace(/^(https?:\/\/)(127(?:\.\d+){3}|\[::1\])(?=[:/]|$)/, "$1localhost");
 
   return {
     env,

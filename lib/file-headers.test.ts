@@ -22,7 +22,11 @@ function sourceFiles(): string[] {
 export function headerLines(text: string): number {
   const lines = text.split("\n");
   let i = 0;
-  while (i < lines.length && (lines[i]!.trim() === "" || lines[i]!.startsWith("#!") || /^["']use (client|server)["'];?$/.test(lines[i]!.trim()))) i++;
+  while (
+    i < lines.length &&
+    (lines[i]!.trim() === "" || lines[i]!.startsWith("#!") || /^["']use (client|server)["'];?$/.test(lines[i]!.trim()))
+  )
+    i++;
   const first = lines[i]?.trim() ?? "";
   if (first.startsWith("//")) {
     let n = 0;

@@ -19,7 +19,14 @@ function capture(write: () => void): Record<string, unknown>[] {
 }
 
 it("writes the request line as pino writes the same fields, key order included", () => {
-  const fields = { req_id: "req_1", method: "GET", route: "/api/v1/{sheetId}", status: 200, duration_ms: 1.5, sheet: "s\"1" };
+  const fields = {
+    req_id: "req_1",
+    method: "GET",
+    route: "/api/v1/{sheetId}",
+    status: 200,
+    duration_ms: 1.5,
+    sheet: 's"1',
+  };
   const [ours] = capture(() => logRequest({ ...fields }));
   const [pinos] = capture(() => log.info({ ...fields }, "request"));
   expect(Object.keys(ours!)).toEqual(Object.keys(pinos!));
@@ -29,7 +36,10 @@ it("writes the request line as pino writes the same fields, key order included",
 });
 
 it("censors a field whose name could carry a secret, and writes nothing below info", () => {
-  expect(capture(() => logRequest({ token: "abc", status: 200 }))[0]).toMatchObject({ token: "[redacted]", status: 200 });
+  expect(capture(() => logRequest({ token: "abc", status: 200 }))[0]).toMatchObject({
+    token: "[redacted]",
+    status: 200,
+  });
   setLogTarget({ write: () => expect.unreachable() });
   log.level = "warn";
   logRequest({ status: 200 });

@@ -36,23 +36,35 @@ export function setLogTarget(next: { write(line: string): unknown } | undefined)
 const SECRET_NAMES = ["apiKey", "api_key", "token", "refreshToken", "refresh_token", "access_token", "secret"];
 const CENSOR = "[redacted]";
 
-export const log = pino({
-  level,
-  base: { service: "sheetapi" },
-  timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
-  // Lines written while a request is answered name it (request id, route, sheet); fields a
-  // caller passes itself win.
-  mixin: requestLogFields,
-  redact: {
-    paths: ["headers.x-api-key", "headers.authorization", "headers.cookie", "*.headers.x-api-key", "*.headers.authorization", "*.headers.cookie", ...SECRET_NAMES],
-    censor: CENSOR,
+export const log = pino(
+  {
+    level,
+    base: { service: "sheetapi" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    // Lines written while a request is answered name it (request id, route, sheet); fields a
+    // caller passes itself win.
+    mixin: requestLogFields,
+    redact: {
+      paths: [
+        "headers.x-api-key",
+        "headers.authorization",
+        "headers.cookie",
+        "*.headers.x-api-key",
+        "*.headers.authorization",
+        "*.headers.cookie",
+        ...SECRET_NAMES,
+      ],
+      censor: CENSOR,
+    },
+    // Values are censored too: an error's message can hold a URL with `?key=` or a token in it.
   },
-  // Values are censored too: an error's message can hold a URL with `?key=` or a token in it.
-}, { write: (line: string) => target.write(redactSecrets(line)) });
+  { write: (line: string) => target.write(redactSecrets(line)) },
+);
 
 /** An error's message and name for a log line (not its whole object: errors may carry requests). */
-export const errorFields = (err: unknown) => (err instanceof Error ? { err: { name: err.name, message: err.message } } : { err: { message: String(err) } });
+export const errorFields = (err: unknown) =>
+  err instanceof Error ? { err: { name: err.name, message: err.message } } : { err: { message: String(err) } };
 
 // The one line every request writes, made without pino's general machinery (bindings,
 // serializers, the redaction paths): the same JSON pino writes (level, time, service, the
@@ -79,5 +91,7 @@ export function logRequest(fields: Record<string, string | number | undefined>):
   if (!log.isLevelEnabled("info")) return;
   for (const name of Object.keys(fields)) if (SECRET_FIELDS.has(name)) fields[name] = CENSOR;
   const body = JSON.stringify(fields);
-  target.write(`{"level":"info","time":"${isoNow()}","service":"sheetapi"${body.length > 2 ? `,${body.slice(1, -1)}` : ""},"msg":"request"}\n`);
+  target.write(
+    `{"level":"info","time":"${isoNow()}","service":"sheetapi"${body.length > 2 ? `,${body.slice(1, -1)}` : ""},"msg":"request"}\n`,
+  );
 }

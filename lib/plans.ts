@@ -3,7 +3,14 @@
 export const PLANS = {
   free_trial: { label: "Free Trial", month: 3_000, day: 100, hour: 10, burst: 5, webhookEndpointsPerSheet: 1 },
   starter: { label: "Starter", month: 10_000, day: 333, hour: 50, burst: 20, webhookEndpointsPerSheet: 3 },
-  professional: { label: "Professional", month: 100_000, day: 3_333, hour: 500, burst: 100, webhookEndpointsPerSheet: 10 },
+  professional: {
+    label: "Professional",
+    month: 100_000,
+    day: 3_333,
+    hour: 500,
+    burst: 100,
+    webhookEndpointsPerSheet: 10,
+  },
   business: { label: "Business", month: 1_000_000, day: 33_333, hour: 5_000, burst: 500, webhookEndpointsPerSheet: 25 },
 } as const;
 

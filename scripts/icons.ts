@@ -39,15 +39,30 @@ const OG = `<!doctype html><html><body style="margin:0;width:1200px;height:630px
 </body></html>`;
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox"],
+  });
   const page = await browser.newPage();
   const icon = async (size: number) => {
     await page.setViewportSize({ width: size, height: size });
-    await page.setContent(`<html><body style="margin:0;background:transparent"><img src="${dataUrl}" width="${size}" height="${size}" style="display:block"></body></html>`);
+    await page.setContent(
+      `<html><body style="margin:0;background:transparent"><img src="${dataUrl}" width="${size}" height="${size}" style="display:block"></body></html>`,
+    );
     return page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
   };
-  writeFileSync(join(pub, "favicon.ico"), ico([{ size: 16, data: await icon(16) }, { size: 32, data: await icon(32) }]));
-  for (const [name, size] of [["icon-192.png", 192], ["icon-512.png", 512], ["apple-touch-icon.png", 180]] as const) {
+  writeFileSync(
+    join(pub, "favicon.ico"),
+    ico([
+      { size: 16, data: await icon(16) },
+      { size: 32, data: await icon(32) },
+    ]),
+  );
+  for (const [name, size] of [
+    ["icon-192.png", 192],
+    ["icon-512.png", 512],
+    ["apple-touch-icon.png", 180],
+  ] as const) {
     writeFileSync(join(pub, name), await icon(size));
   }
   await page.setViewportSize({ width: 1200, height: 630 });

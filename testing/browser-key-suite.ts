@@ -39,32 +39,90 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
         events: () => import("@/app/api/[sheetId]/events/route"),
       })[kind]();
     /** A read as a page on `origin` makes it (null: no Origin header, as curl), from visitor address `ip`. */
-    const read = async (key: string, path: string, { origin = SHOP as string | null, ip = "198.51.100.1", method = "GET", headers = {} as Record<string, string> } = {}) => {
+    const read = async (
+      key: string,
+      path: string,
+      {
+        origin = SHOP as string | null,
+        ip = "198.51.100.1",
+        method = "GET",
+        headers = {} as Record<string, string>,
+      } = {},
+    ) => {
       const [pathname, query = ""] = path.split("?");
       const [tab, rowId] = pathname!.split("/");
-      const kind = tab === "_events" ? "events" : rowId === "_aggregate" ? "aggregate" : rowId === "_distinct" ? "distinct" : rowId ? "row" : "list";
+      const kind =
+        tab === "_events"
+          ? "events"
+          : rowId === "_aggregate"
+            ? "aggregate"
+            : rowId === "_distinct"
+              ? "distinct"
+              : rowId
+                ? "row"
+                : "list";
       const mod = (await route(kind)) as Record<string, unknown>;
-      const url = kind === "events" ? `/api/${sheetId}/events` : `/api/v1/${sheetId}/${enc(tab!)}${rowId ? `/${rowId}` : ""}`;
-      const params = kind === "events" ? { sheetId } : { sheetId, tabName: tab!, ...(kind === "row" ? { rowId: rowId! } : {}) };
+      const url =
+        kind === "events" ? `/api/${sheetId}/events` : `/api/v1/${sheetId}/${enc(tab!)}${rowId ? `/${rowId}` : ""}`;
+      const params =
+        kind === "events" ? { sheetId } : { sheetId, tabName: tab!, ...(kind === "row" ? { rowId: rowId! } : {}) };
       return callRoute(mod[method], {
         method,
         path: `${url}${query ? `?${query}` : ""}`,
         params,
-        headers: { "X-API-Key": key, "X-Forwarded-For": `10.9.9.9, ${ip}`, ...(origin ? { Origin: origin } : {}), ...headers },
+        headers: {
+          "X-API-Key": key,
+          "X-Forwarded-For": `10.9.9.9, ${ip}`,
+          ...(origin ? { Origin: origin } : {}),
+          ...headers,
+        },
         body: method === "POST" ? { name: "Sneaky" } : undefined,
       });
     };
-    const browserKey = async (browser: Parameters<typeof manage.createKeyForSheet>[0]["browser"], permissions: ("read" | "write")[] = ["read"]) =>
-      (await manage.createKeyForSheet({ userId: owner.id, sheetId, name: `web ${randomUUID().slice(0, 6)}`, permissions, browser })).value;
-    const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (e: { code?: string; message?: string }) => e);
+    const browserKey = async (
+      browser: Parameters<typeof manage.createKeyForSheet>[0]["browser"],
+      permissions: ("read" | "write")[] = ["read"],
+    ) =>
+      (
+        await manage.createKeyForSheet({
+          userId: owner.id,
+          sheetId,
+          name: `web ${randomUUID().slice(0, 6)}`,
+          permissions,
+          browser,
+        })
+      ).value;
+    const errorOf = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: { code?: string; message?: string }) => e,
+      );
 
     beforeAll(async () => {
-      svc = await startTestService({ postgresUrl: stores.postgresUrl, env: { TRUSTED_PROXY_HOPS: "1", CHANGE_CHECK_INTERVAL_MS: "600000" } });
+      svc = await startTestService({
+        postgresUrl: stores.postgresUrl,
+        env: { TRUSTED_PROXY_HOPS: "1", CHANGE_CHECK_INTERVAL_MS: "600000" },
+      });
       setLimitStore(stores.makeStore());
       manage = await import("@/lib/keys/manage");
       owner = await createUser({ email: `browser-${name}-${randomUUID()}@example.com`, plan: "business" });
       sheetId = String(
-        (await svc.admin("/spreadsheets", { title: "Shop", members: { [SA]: "writer", [owner.email!]: "owner" }, tabs: [{ title: "Items", rows: ITEMS }, { title: "Payroll", rows: [["id", "salary"], [1, 90000]] }] })).spreadsheetId,
+        (
+          await svc.admin("/spreadsheets", {
+            title: "Shop",
+            members: { [SA]: "writer", [owner.email!]: "owner" },
+            tabs: [
+              { title: "Items", rows: ITEMS },
+              {
+                title: "Payroll",
+                rows: [
+                  ["id", "salary"],
+                  [1, 90000],
+                ],
+              },
+            ],
+          })
+        ).spreadsheetId,
       );
       secret = await registeredKey(owner, sheetId);
     });
@@ -80,16 +138,34 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       expect(hasValidChecksum(value)).toBe(true);
       expect(secret).toMatch(/^shk_/);
       const listed = await manage.listKeysForSheet({ userId: owner.id, sheetId });
-      expect(listed.find((k) => k.kind === "publishable")?.browser).toMatchObject({ origins: [SHOP], tabs: null, columns: null, visitorLimit: 60 });
+      expect(listed.find((k) => k.kind === "publishable")?.browser).toMatchObject({
+        origins: [SHOP],
+        tabs: null,
+        columns: null,
+        visitorLimit: 60,
+      });
       expect(listed.find((k) => k.kind === "secret")?.browser).toBeNull();
 
-      expect(await errorOf(browserKey({ origins: [SHOP] }, ["read", "write"]))).toMatchObject({ code: "validation_error", message: expect.stringMatching(/only have the Read permission/) });
-      expect(await errorOf(browserKey({ origins: [] }))).toMatchObject({ code: "validation_error", message: expect.stringMatching(/at least one allowed origin/) });
-      expect(await errorOf(browserKey({ origins: ["https://shop.example.com/catalog"] }))).toMatchObject({ code: "validation_error", message: expect.stringMatching(/without a path/) });
+      expect(await errorOf(browserKey({ origins: [SHOP] }, ["read", "write"]))).toMatchObject({
+        code: "validation_error",
+        message: expect.stringMatching(/only have the Read permission/),
+      });
+      expect(await errorOf(browserKey({ origins: [] }))).toMatchObject({
+        code: "validation_error",
+        message: expect.stringMatching(/at least one allowed origin/),
+      });
+      expect(await errorOf(browserKey({ origins: ["https://shop.example.com/catalog"] }))).toMatchObject({
+        code: "validation_error",
+        message: expect.stringMatching(/without a path/),
+      });
       expect(await errorOf(browserKey({ origins: ["https://*.com"] }))).toMatchObject({ code: "validation_error" });
-      expect(await errorOf(browserKey({ origins: [SHOP], visitorLimit: 0 }))).toMatchObject({ code: "validation_error" });
+      expect(await errorOf(browserKey({ origins: [SHOP], visitorLimit: 0 }))).toMatchObject({
+        code: "validation_error",
+      });
       const key = listed.find((k) => k.kind === "publishable")!;
-      expect(await errorOf(manage.updateKeyPermissions({ userId: owner.id, keyId: key.id, permissions: ["read", "write"] }))).toMatchObject({ code: "validation_error" });
+      expect(
+        await errorOf(manage.updateKeyPermissions({ userId: owner.id, keyId: key.id, permissions: ["read", "write"] })),
+      ).toMatchObject({ code: "validation_error" });
     });
 
     it("answers a listed origin with that origin in CORS; a missing or unlisted origin gets 403 that the page cannot read", async () => {
@@ -101,9 +177,15 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       expect((ok.body.data as unknown[]).length).toBe(3);
       expect((await read(key, "Items", { origin: "https://deep.shop.example.org" })).status).toBe(200);
 
-      const remaining = async () => Number((await read(key, "Items")).headers.get("ratelimit")!.match(/remaining=(\d+)/)![1]);
+      const remaining = async () =>
+        Number((await read(key, "Items")).headers.get("ratelimit")!.match(/remaining=(\d+)/)![1]);
       const before = await remaining();
-      for (const [origin, why] of [[null, /carries no Origin header/], ["https://evil.example.net", /"https:\/\/evil.example.net".*did not list it/], ["http://shop.example.com", /did not list it/], ["https://example.org", /did not list it/]] as const) {
+      for (const [origin, why] of [
+        [null, /carries no Origin header/],
+        ["https://evil.example.net", /"https:\/\/evil.example.net".*did not list it/],
+        ["http://shop.example.com", /did not list it/],
+        ["https://example.org", /did not list it/],
+      ] as const) {
         const refused = await read(key, "Items", { origin });
         expect(refused.status).toBe(403);
         expect(refused.body).toMatchObject({ success: false, error: "forbidden", message: expect.stringMatching(why) });
@@ -116,7 +198,12 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
 
       // The preflight carries no key: it answers any origin, as for every key route.
       const { OPTIONS } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
-      const preflight = await callRoute(OPTIONS, { method: "OPTIONS", path: `/api/v1/${sheetId}/Items`, params: { sheetId, tabName: "Items" }, headers: { Origin: "https://evil.example.net" } });
+      const preflight = await callRoute(OPTIONS, {
+        method: "OPTIONS",
+        path: `/api/v1/${sheetId}/Items`,
+        params: { sheetId, tabName: "Items" },
+        headers: { Origin: "https://evil.example.net" },
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     });
@@ -137,7 +224,11 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       const key = await browserKey({ origins: [SHOP], tabs: ["Items"], columns: ["name", "price"] });
       const list = await read(key, "Items?sort=price&order=desc");
       expect(list.status).toBe(200);
-      expect(list.body.data).toEqual([{ id: "2", name: "Chair", price: "249" }, { id: "1", name: "Lamp", price: "24.5" }, { id: "3", name: "Mat", price: "12" }]);
+      expect(list.body.data).toEqual([
+        { id: "2", name: "Chair", price: "249" },
+        { id: "1", name: "Lamp", price: "24.5" },
+        { id: "3", name: "Mat", price: "12" },
+      ]);
       const row = await read(key, "Items/2");
       expect(row.body.data).toEqual({ id: "2", name: "Chair", price: "249" });
       const csv = await read(key, "Items", { headers: { Accept: "text/csv" } });
@@ -148,7 +239,17 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       expect(sum.status).toBe(200);
       expect(JSON.stringify(sum.body)).toMatch(/285.5/);
 
-      for (const query of ["Items?filter=supplier~acme", "Items?filter=cost>10", "Items?sort=cost", "Items?select=name,cost", "Items?or=supplier=Globex|name=Mat", "Items/_aggregate?aggregate=sum:cost", "Items/_aggregate?group_by=supplier", "Items/_distinct?column=supplier", "Items/2?select=cost"]) {
+      for (const query of [
+        "Items?filter=supplier~acme",
+        "Items?filter=cost>10",
+        "Items?sort=cost",
+        "Items?select=name,cost",
+        "Items?or=supplier=Globex|name=Mat",
+        "Items/_aggregate?aggregate=sum:cost",
+        "Items/_aggregate?group_by=supplier",
+        "Items/_distinct?column=supplier",
+        "Items/2?select=cost",
+      ]) {
         const refused = await read(key, query);
         expect(refused.status, query).toBe(400);
         expect(refused.body.error).toBe("validation_error");
@@ -172,7 +273,11 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       for (let i = 0; i < 3; i++) expect((await read(key, "Items", { ip: "203.0.113.5" })).status).toBe(200);
       const limited = await read(key, "Items", { ip: "203.0.113.5" });
       expect(limited.status).toBe(429);
-      expect(limited.body).toMatchObject({ error: "rate_limit_exceeded", message: expect.stringMatching(/visitor/), limit: { allowed: 3, current: 3 } });
+      expect(limited.body).toMatchObject({
+        error: "rate_limit_exceeded",
+        message: expect.stringMatching(/visitor/),
+        limit: { allowed: 3, current: 3 },
+      });
       expect(limited.headers.get("x-ratelimit-limit")).toBe("3");
       expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -187,14 +292,22 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       expect((await read(key, "Items")).status).toBe(200);
       const reads = () => (svc.google.calls.get("values.get") ?? 0) + (svc.google.calls.get("values.batchGet") ?? 0);
       const before = reads();
-      for (const ask of [{ headers: { "Cache-Control": "no-cache" } }, { headers: { "Cache-Control": "max-age=0" } }, { query: "fresh=true" }]) {
+      for (const ask of [
+        { headers: { "Cache-Control": "no-cache" } },
+        { headers: { "Cache-Control": "max-age=0" } },
+        { query: "fresh=true" },
+      ]) {
         const res = await read(key, `Items${ask.query ? `?${ask.query}` : ""}`, { headers: ask.headers ?? {} });
         expect(res.status).toBe(200);
         expect(res.headers.get("x-cache")).toBe("HIT");
       }
       expect(reads()).toBe(before);
       // A secret key still gets the sheet as it is now.
-      expect((await read(secret, "Items", { origin: null, headers: { "Cache-Control": "no-cache" } })).headers.get("x-cache")).not.toBe("HIT");
+      expect(
+        (await read(secret, "Items", { origin: null, headers: { "Cache-Control": "no-cache" } })).headers.get(
+          "x-cache",
+        ),
+      ).not.toBe("HIT");
       expect(reads()).toBe(before + 1);
     });
 
@@ -202,19 +315,28 @@ export function browserKeySuite(name: string, stores: { postgresUrl?: string; ma
       const value = await browserKey({ origins: [SHOP] });
       const keyId = (await manage.listKeysForSheet({ userId: owner.id, sheetId })).at(-1)!.id;
       expect((await read(value, "Items")).status).toBe(200);
-      await manage.updateBrowserKey({ userId: owner.id, keyId, browser: { origins: ["https://new.example.com"], columns: ["name"] } });
+      await manage.updateBrowserKey({
+        userId: owner.id,
+        keyId,
+        browser: { origins: ["https://new.example.com"], columns: ["name"] },
+      });
       expect((await read(value, "Items")).status).toBe(403);
       const moved = await read(value, "Items/1", { origin: "https://new.example.com" });
       expect(moved.body.data).toEqual({ id: "1", name: "Lamp" });
       await manage.updateBrowserKey({ userId: owner.id, keyId, browser: { origins: ["https://x.example.com"] } });
-      expect(await errorOf(manage.updateBrowserKey({ userId: "usr_other", keyId, browser: { origins: [SHOP] } }))).toMatchObject({ code: "not_found" });
+      expect(
+        await errorOf(manage.updateBrowserKey({ userId: "usr_other", keyId, browser: { origins: [SHOP] } })),
+      ).toMatchObject({ code: "not_found" });
       await manage.revokeKey({ userId: owner.id, keyId });
       const revoked = await read(value, "Items", { origin: "https://x.example.com" });
       expect(revoked.status).toBe(401);
-      expect(await errorOf(manage.updateBrowserKey({ userId: owner.id, keyId, browser: { origins: [SHOP] } }))).toMatchObject({ code: "validation_error" });
+      expect(
+        await errorOf(manage.updateBrowserKey({ userId: owner.id, keyId, browser: { origins: [SHOP] } })),
+      ).toMatchObject({ code: "validation_error" });
       const secretId = (await manage.listKeysForSheet({ userId: owner.id, sheetId }))[0]!.id;
-      expect(await errorOf(manage.updateBrowserKey({ userId: owner.id, keyId: secretId, browser: { origins: [SHOP] } }))).toMatchObject({ code: "validation_error" });
+      expect(
+        await errorOf(manage.updateBrowserKey({ userId: owner.id, keyId: secretId, browser: { origins: [SHOP] } })),
+      ).toMatchObject({ code: "validation_error" });
     });
-
   });
 }

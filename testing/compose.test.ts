@@ -14,7 +14,9 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   profiles?: string[];
 }
-const compose = parse(readFileSync(join(import.meta.dirname, "..", "compose.yaml"), "utf8"), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(readFileSync(join(import.meta.dirname, "..", "compose.yaml"), "utf8"), { merge: true }) as {
+  services: Record<string, Service>;
+};
 const services = compose.services;
 
 describe("compose.yaml", () => {
@@ -22,7 +24,10 @@ describe("compose.yaml", () => {
     const always = Object.keys(services).filter((name) => !services[name]!.profiles);
     expect(always.sort()).toEqual(["migrate", "postgres", "redis", "web", "worker"]);
     expect(JSON.stringify(services)).not.toMatch(/emulators\/upstash|8079/);
-    expect(services.migrate!.depends_on).toMatchObject({ postgres: { condition: "service_healthy" }, redis: { condition: "service_healthy" } });
+    expect(services.migrate!.depends_on).toMatchObject({
+      postgres: { condition: "service_healthy" },
+      redis: { condition: "service_healthy" },
+    });
   });
 
   it("points every process at compose's Redis, and lib/env.ts picks the plain Redis store from it", () => {
@@ -32,7 +37,10 @@ describe("compose.yaml", () => {
       // An Upstash setting left in .env would win; compose clears them.
       expect([env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN]).toEqual(["", ""]);
       // As configured there, apart from production's other settings (which come from .env).
-      expect(loadConfig({ ...env, NODE_ENV: "development", DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-compose-")) }).limitStore).toEqual({ kind: "redis", url: "redis://redis:6379", timeoutMs: 1000 });
+      expect(
+        loadConfig({ ...env, NODE_ENV: "development", DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-compose-")) })
+          .limitStore,
+      ).toEqual({ kind: "redis", url: "redis://redis:6379", timeoutMs: 1000 });
     }
   });
 });

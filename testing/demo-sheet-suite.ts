@@ -17,7 +17,11 @@ export interface DemoSheetSuite {
 }
 
 /** Registers the hooks; the suite's fields are set once its beforeAll has run. */
-export function demoSheetSuite(email: string, options: Parameters<typeof startTestService>[0], setup?: (svc: TestService) => Promise<void>): DemoSheetSuite {
+export function demoSheetSuite(
+  email: string,
+  options: Parameters<typeof startTestService>[0],
+  setup?: (svc: TestService) => Promise<void>,
+): DemoSheetSuite {
   const suite = {} as DemoSheetSuite;
   beforeAll(async () => {
     suite.svc = await startTestService(options);

@@ -24,12 +24,36 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
     let forms: typeof import("@/lib/keys/form-keys");
 
     beforeAll(async () => {
-      svc = await startTestService({ postgresUrl: stores.postgresUrl, env: { TRUSTED_PROXY_HOPS: "1", CHANGE_CHECK_INTERVAL_MS: "600000" } });
+      svc = await startTestService({
+        postgresUrl: stores.postgresUrl,
+        env: { TRUSTED_PROXY_HOPS: "1", CHANGE_CHECK_INTERVAL_MS: "600000" },
+      });
       setLimitStore(stores.makeStore());
       forms = await import("@/lib/keys/form-keys");
       owner = await createUser({ email: `forms-${randomUUID()}@example.com`, plan: "business" });
       sheetId = String(
-        (await svc.admin("/spreadsheets", { title: "Club", members: { [SA]: "writer", [owner.email!]: "owner" }, tabs: [{ title: "Signups", rows: [["id", "name", "email", "age"], [1, "Ada", "ada@example.com", 36]] }, { title: "Private", rows: [["id", "note"], [1, "secret"]] }] })).spreadsheetId,
+        (
+          await svc.admin("/spreadsheets", {
+            title: "Club",
+            members: { [SA]: "writer", [owner.email!]: "owner" },
+            tabs: [
+              {
+                title: "Signups",
+                rows: [
+                  ["id", "name", "email", "age"],
+                  [1, "Ada", "ada@example.com", 36],
+                ],
+              },
+              {
+                title: "Private",
+                rows: [
+                  ["id", "note"],
+                  [1, "secret"],
+                ],
+              },
+            ],
+          })
+        ).spreadsheetId,
       );
       secret = await registeredKey(owner, sheetId);
     });
@@ -39,27 +63,54 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
     });
 
     const formKey = async (form: Partial<Parameters<typeof forms.createFormKey>[0]["form"]> = {}) =>
-      (await forms.createFormKey({ userId: owner.id, sheetId, name: "signup", form: { tab: "Signups", origins: [SITE], redirects: [THANKS], ...form } })).value;
+      (
+        await forms.createFormKey({
+          userId: owner.id,
+          sheetId,
+          name: "signup",
+          form: { tab: "Signups", origins: [SITE], redirects: [THANKS], ...form },
+        })
+      ).value;
 
     /** A plain form post as a browser on `origin` sends it (JavaScript off). */
-    const post = async (key: string, fields: Record<string, string>, { origin = SITE as string | null, ip = "198.51.100.7", accept = "text/html,application/xhtml+xml,*/*;q=0.8", type = "application/x-www-form-urlencoded", body = undefined as string | undefined } = {}) => {
+    const post = async (
+      key: string,
+      fields: Record<string, string>,
+      {
+        origin = SITE as string | null,
+        ip = "198.51.100.7",
+        accept = "text/html,application/xhtml+xml,*/*;q=0.8",
+        type = "application/x-www-form-urlencoded",
+        body = undefined as string | undefined,
+      } = {},
+    ) => {
       const { POST } = await import("@/app/f/[formKey]/route");
       return callRoute(POST, {
         method: "POST",
         path: `/f/${key}`,
         params: { formKey: key },
-        headers: { "content-type": type, accept, "X-Forwarded-For": `10.0.0.1, ${ip}`, ...(origin ? { Origin: origin, Referer: `${origin}/join` } : {}) },
+        headers: {
+          "content-type": type,
+          accept,
+          "X-Forwarded-For": `10.0.0.1, ${ip}`,
+          ...(origin ? { Origin: origin, Referer: `${origin}/join` } : {}),
+        },
         body: body ?? new URLSearchParams(fields).toString(),
       });
     };
 
     const rows = async (tab = "Signups") => {
       const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
-      const res = await callRoute(GET, { path: `/api/v1/${sheetId}/${tab}?fresh=true&limit=1000`, params: { sheetId, tabName: tab }, headers: { "X-API-Key": secret, "Cache-Control": "no-cache" } });
+      const res = await callRoute(GET, {
+        path: `/api/v1/${sheetId}/${tab}?fresh=true&limit=1000`,
+        params: { sheetId, tabName: tab },
+        headers: { "X-API-Key": secret, "Cache-Control": "no-cache" },
+      });
       return res.body.data as Record<string, unknown>[];
     };
 
-    const counts = async (key: string) => (await forms.listFormKeys({ userId: owner.id, sheetId })).find((k) => key.startsWith(k.displayPrefix))!;
+    const counts = async (key: string) =>
+      (await forms.listFormKeys({ userId: owner.id, sheetId })).find((k) => key.startsWith(k.displayPrefix))!;
 
     describe("POST /f/{formKey}", () => {
       it("appends a urlencoded form's row and sends the browser to the key's thank-you address", async () => {
@@ -80,10 +131,18 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
         const form = new FormData();
         form.set("name", "Multi");
         const multipart = new Request("http://x", { method: "POST", body: form });
-        const res = await post(key, {}, { type: multipart.headers.get("content-type")!, body: await multipart.text(), accept: "application/json" });
+        const res = await post(
+          key,
+          {},
+          { type: multipart.headers.get("content-type")!, body: await multipart.text(), accept: "application/json" },
+        );
         expect(res.status).toBe(201);
         expect(res.body).toMatchObject({ success: true, data: { submitted: true } });
-        const json = await post(key, {}, { type: "application/json", body: JSON.stringify({ name: "Json", age: 5 }), accept: "*/*" });
+        const json = await post(
+          key,
+          {},
+          { type: "application/json", body: JSON.stringify({ name: "Json", age: 5 }), accept: "*/*" },
+        );
         expect(json.status).toBe(201);
         expect((await rows()).slice(-2).map((r) => r.name)).toEqual(["Multi", "Json"]);
       });
@@ -95,7 +154,11 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
         form.set("email", new File(["x"], "cv.pdf"));
         const multipart = new Request("http://x", { method: "POST", body: form });
         const before = (await rows()).length;
-        const res = await post(key, {}, { type: multipart.headers.get("content-type")!, body: await multipart.text(), accept: "application/json" });
+        const res = await post(
+          key,
+          {},
+          { type: multipart.headers.get("content-type")!, body: await multipart.text(), accept: "application/json" },
+        );
         expect(res.status).toBe(400);
         expect(String(res.body.message)).toMatch(/file/);
         expect(await rows()).toHaveLength(before);
@@ -175,7 +238,8 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
 
       it("applies the key's per-visitor limit, with a readable page", async () => {
         const key = await formKey({ visitorLimit: 2 });
-        for (const n of [1, 2]) expect((await post(key, { name: `Limited ${n}` }, { ip: "203.0.113.50" })).status).toBe(303);
+        for (const n of [1, 2])
+          expect((await post(key, { name: `Limited ${n}` }, { ip: "203.0.113.50" })).status).toBe(303);
         const res = await post(key, { name: "Limited 3" }, { ip: "203.0.113.50" });
         expect(res.status).toBe(429);
         expect(res.text).toContain("Too many submissions");
@@ -189,7 +253,9 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
         svc.google.calls.clear();
         const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => post(key, { name: `Crowd ${i}` })));
         expect(answers.map((r) => r.status)).toEqual(Array(100).fill(303));
-        const writes = [...svc.google.calls].filter(([route]) => route === "spreadsheets.batchUpdate").reduce((n, [, c]) => n + c, 0);
+        const writes = [...svc.google.calls]
+          .filter(([route]) => route === "spreadsheets.batchUpdate")
+          .reduce((n, [, c]) => n + c, 0);
         const all = [...svc.google.calls].reduce((n, [, c]) => n + c, 0);
         expect(writes).toBeGreaterThan(0);
         expect(writes).toBeLessThanOrEqual(4);
@@ -203,21 +269,31 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
         const key = await formKey();
         const { revokeKey } = await import("@/lib/keys/manage");
         await revokeKey({ userId: owner.id, keyId: (await counts(key)).id });
-        for (const k of [key, secret, "shf_0000000000000000000000000000000000000A"]) expect((await post(k, { name: "No" }, { accept: "application/json" })).status).toBe(401);
+        for (const k of [key, secret, "shf_0000000000000000000000000000000000000A"])
+          expect((await post(k, { name: "No" }, { accept: "application/json" })).status).toBe(401);
       });
-
 
       it("never writes a formula, also on a sheet that enters strings as typed", async () => {
         const { setSheetSettings } = await import("@/db/queries/sheets");
         const { publishSheet } = await import("@/lib/sheets/sheet-record");
-        await publishSheet(await setSheetSettings({ id: sheetId, userId: owner.id, settings: { userEnteredWrites: true } }));
+        await publishSheet(
+          await setSheetSettings({ id: sheetId, userId: owner.id, settings: { userEnteredWrites: true } }),
+        );
         try {
           const key = await formKey();
-          const res = await post(key, { name: '=IMPORTXML("https://evil.example.net","//a")' }, { accept: "application/json" });
+          const res = await post(
+            key,
+            { name: '=IMPORTXML("https://evil.example.net","//a")' },
+            { accept: "application/json" },
+          );
           expect(res.status).toBe(400);
-          expect((await rows()).map((r) => String(r.name))).not.toContain('=IMPORTXML("https://evil.example.net","//a")');
+          expect((await rows()).map((r) => String(r.name))).not.toContain(
+            '=IMPORTXML("https://evil.example.net","//a")',
+          );
         } finally {
-          await publishSheet(await setSheetSettings({ id: sheetId, userId: owner.id, settings: { userEnteredWrites: false } }));
+          await publishSheet(
+            await setSheetSettings({ id: sheetId, userId: owner.id, settings: { userEnteredWrites: false } }),
+          );
         }
       });
 
@@ -238,10 +314,33 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
         const headers = { "X-API-Key": key, Origin: SITE };
         const calls = [
           callRoute(mod.GET, { path: `/api/v1/${sheetId}/Signups`, params: { sheetId, tabName: "Signups" }, headers }),
-          callRoute(mod.POST, { method: "POST", path: `/api/v1/${sheetId}/Signups`, params: { sheetId, tabName: "Signups" }, headers, body: { name: "Direct" } }),
-          callRoute(mod.POST, { method: "POST", path: `/api/v1/${sheetId}/Private`, params: { sheetId, tabName: "Private" }, headers, body: { note: "x" } }),
-          callRoute(one.PATCH ?? one.PUT, { method: "PATCH", path: `/api/v1/${sheetId}/Signups/1`, params: { sheetId, tabName: "Signups", rowId: "1" }, headers, body: { name: "x" } }),
-          callRoute(one.DELETE, { method: "DELETE", path: `/api/v1/${sheetId}/Signups/1`, params: { sheetId, tabName: "Signups", rowId: "1" }, headers }),
+          callRoute(mod.POST, {
+            method: "POST",
+            path: `/api/v1/${sheetId}/Signups`,
+            params: { sheetId, tabName: "Signups" },
+            headers,
+            body: { name: "Direct" },
+          }),
+          callRoute(mod.POST, {
+            method: "POST",
+            path: `/api/v1/${sheetId}/Private`,
+            params: { sheetId, tabName: "Private" },
+            headers,
+            body: { note: "x" },
+          }),
+          callRoute(one.PATCH ?? one.PUT, {
+            method: "PATCH",
+            path: `/api/v1/${sheetId}/Signups/1`,
+            params: { sheetId, tabName: "Signups", rowId: "1" },
+            headers,
+            body: { name: "x" },
+          }),
+          callRoute(one.DELETE, {
+            method: "DELETE",
+            path: `/api/v1/${sheetId}/Signups/1`,
+            params: { sheetId, tabName: "Signups", rowId: "1" },
+            headers,
+          }),
           callRoute(schema.GET, { path: `/api/${sheetId}/schema`, params: { sheetId }, headers }),
         ];
         for (const res of await Promise.all(calls)) {
@@ -249,7 +348,7 @@ export function formKeySuite(name: string, stores: { postgresUrl?: string; makeS
           expect(String(res.body.message)).toMatch(/form key/);
         }
         expect((await rows()).map((r) => r.name)).not.toContain("Direct");
-        expect((await rows("Private"))).toHaveLength(1);
+        expect(await rows("Private")).toHaveLength(1);
       });
     });
   });

@@ -4,7 +4,8 @@ export function globReference(value: string): (text: string) => boolean {
   const STAR = Symbol("star");
   const chars = Array.from(value.toLowerCase());
   const p: (string | symbol)[] = [];
-  for (let i = 0; i < chars.length; i++) p.push(chars[i] === "\\" && chars[i + 1] === "*" ? chars[++i]! : chars[i] === "*" ? STAR : chars[i]!);
+  for (let i = 0; i < chars.length; i++)
+    p.push(chars[i] === "\\" && chars[i + 1] === "*" ? chars[++i]! : chars[i] === "*" ? STAR : chars[i]!);
   return (text) => {
     const t = Array.from(text.toLowerCase());
     let [i, j, star, mark] = [0, 0, -1, 0];

@@ -6,7 +6,10 @@ import { EMULATOR_DEFAULTS } from "@/lib/emulator-defaults";
 let privateKey: string | undefined;
 
 /** Gives the emulator the public half of a service account's key, as uploading it in IAM would. */
-export async function uploadServiceAccountKey(emulatorUrl: string, account: { email: string; privateKey: string }): Promise<void> {
+export async function uploadServiceAccountKey(
+  emulatorUrl: string,
+  account: { email: string; privateKey: string },
+): Promise<void> {
   const publicKey = createPublicKey(account.privateKey).export({ type: "spki", format: "pem" }).toString();
   const res = await fetch(`${emulatorUrl}/__admin/service-account-keys`, {
     method: "POST",
@@ -18,7 +21,9 @@ export async function uploadServiceAccountKey(emulatorUrl: string, account: { em
 
 /** Google settings for the service pointed at an emulator on `url`, its service account's key uploaded there. */
 export async function googleSettingsFor(url: string): Promise<GoogleSettings> {
-  privateKey ??= generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  privateKey ??= generateKeyPairSync("rsa", { modulusLength: 2048 })
+    .privateKey.export({ type: "pkcs8", format: "pem" })
+    .toString();
   const serviceAccount = { email: EMULATOR_DEFAULTS.serviceAccountEmail, privateKey, tokenUrl: `${url}/token` };
   await uploadServiceAccountKey(url, serviceAccount);
   return {
@@ -28,14 +33,21 @@ export async function googleSettingsFor(url: string): Promise<GoogleSettings> {
     serviceAccount,
     serviceAccounts: [serviceAccount],
     oauth: { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: EMULATOR_DEFAULTS.clientSecret, issuer: url },
-    picker: { scriptUrl: `${url}/js/api.js`, appId: EMULATOR_DEFAULTS.projectNumber, developerKey: EMULATOR_DEFAULTS.apiKey },
+    picker: {
+      scriptUrl: `${url}/js/api.js`,
+      appId: EMULATOR_DEFAULTS.projectNumber,
+      developerKey: EMULATOR_DEFAULTS.apiKey,
+    },
     requestTimeoutMs: 5000,
     retryBudgetMs: 2000,
   };
 }
 
 /** Clicks "Allow" on the emulator's consent page as `email` and returns the redirect's code. */
-export async function consentCode(authorizeUrl: string, email: string): Promise<{ code: string; state: string | null }> {
+export async function consentCode(
+  authorizeUrl: string,
+  email: string,
+): Promise<{ code: string; state: string | null }> {
   const url = new URL(authorizeUrl);
   url.searchParams.set("login_email", email);
   url.searchParams.set("decision", "allow");
@@ -51,7 +63,11 @@ export async function ownerRefreshToken(email: string): Promise<string> {
   const client = oauthClient(config().google, "http://127.0.0.1:9/cb");
   // As the service's own grant asks: both scopes (Drive's files.get needs a Drive scope), offline,
   // with consent (Google issues another refresh token to an account that has one only then).
-  const url = client.generateAuthUrl({ access_type: "offline", prompt: "consent", scope: [SHEETS_SCOPE, DRIVE_METADATA_SCOPE] });
+  const url = client.generateAuthUrl({
+    access_type: "offline",
+    prompt: "consent",
+    scope: [SHEETS_SCOPE, DRIVE_METADATA_SCOPE],
+  });
   const { code } = await consentCode(url, email);
   const { tokens } = await client.getToken(code);
   return tokens.refresh_token!;
@@ -61,7 +77,11 @@ export async function ownerRefreshToken(email: string): Promise<string> {
  * The account connects Google as `googleEmail` through the service's own grant flow (consent on
  * the emulator, callback checks), as the dashboard's "Choose a sheet from Google Drive" does.
  */
-export async function connectGoogleAccount(user: { id: string; email: string | null }, googleEmail: string = EMULATOR_DEFAULTS.userEmail, ticked?: string[]) {
+export async function connectGoogleAccount(
+  user: { id: string; email: string | null },
+  googleEmail: string = EMULATOR_DEFAULTS.userEmail,
+  ticked?: string[],
+) {
   const { startGrant, completeGrant } = await import("@/lib/auth/google-grant");
   const session = { id: user.id, email: user.email ?? googleEmail, name: null };
   const { authorizeUrl, cookie } = startGrant(session);
@@ -91,7 +111,11 @@ export async function pickInGooglePicker(userId: string, ids: string[]): Promise
 }
 
 /** Proof of access the way people give it: connect Google as `googleEmail`, then pick `ids`. */
-export async function proveAccessWithGoogle(user: { id: string; email: string | null }, ids: string[], googleEmail: string = EMULATOR_DEFAULTS.userEmail): Promise<void> {
+export async function proveAccessWithGoogle(
+  user: { id: string; email: string | null },
+  ids: string[],
+  googleEmail: string = EMULATOR_DEFAULTS.userEmail,
+): Promise<void> {
   const { usableGrants } = await import("@/lib/sheets/access/proof");
   const { config } = await import("@/lib/env");
   // The Google account must be able to open the sheets: a test sheet shared only with the service
@@ -100,7 +124,11 @@ export async function proveAccessWithGoogle(user: { id: string; email: string | 
     const admin = `${config().google.rootUrl}/__admin/spreadsheets/${id}`;
     const sheet = (await (await fetch(admin)).json()) as { members?: Record<string, string> };
     if (sheet.members && !sheet.members[googleEmail]) {
-      await fetch(`${admin}/access`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ members: { [googleEmail]: "writer" } }) });
+      await fetch(`${admin}/access`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ members: { [googleEmail]: "writer" } }),
+      });
     }
   }
   if (!(await usableGrants(user.id)).length) await connectGoogleAccount(user, googleEmail);

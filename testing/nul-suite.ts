@@ -24,7 +24,10 @@ export function nulSuite(name: string, dbUrl: string | undefined) {
     let svc: TestService;
     let user: User;
     const sheetWith = async (tabs: { title: string; rows: unknown[][] }[]) =>
-      String((await svc.admin("/spreadsheets", { title: "Nul", members: { [SA]: "writer", [user.email!]: "owner" }, tabs })).spreadsheetId);
+      String(
+        (await svc.admin("/spreadsheets", { title: "Nul", members: { [SA]: "writer", [user.email!]: "owner" }, tabs }))
+          .spreadsheetId,
+      );
     const register = async (id: string) => {
       const { registerSheet } = await import("@/lib/sheets/registration/registration");
       await proveAccessWithGoogle(user, [id], user.email!);
@@ -42,39 +45,92 @@ export function nulSuite(name: string, dbUrl: string | undefined) {
     });
 
     it("in a header cell or a tab name: registration is refused with validation_error naming it, and nothing is stored", async () => {
-      const header = await sheetWith([{ title: "Items", rows: [["id", "na\u0000me"], [1, "apple"]] }]);
-      await expect(register(header)).rejects.toMatchObject({ code: "validation_error", message: expect.stringMatching(/NUL.*header cell B1 of the tab "Items"|header cell B1 of the tab "Items".*NUL/) });
+      const header = await sheetWith([
+        {
+          title: "Items",
+          rows: [
+            ["id", "na\u0000me"],
+            [1, "apple"],
+          ],
+        },
+      ]);
+      await expect(register(header)).rejects.toMatchObject({
+        code: "validation_error",
+        message: expect.stringMatching(/NUL.*header cell B1 of the tab "Items"|header cell B1 of the tab "Items".*NUL/),
+      });
       expect(await getSheet({ id: header })).toBeUndefined();
       const tab = await sheetWith([{ title: "It\u0000ems", rows: [["id"], [1]] }]);
-      await expect(register(tab)).rejects.toMatchObject({ code: "validation_error", message: expect.stringContaining('tab "It\uFFFDems"') });
+      await expect(register(tab)).rejects.toMatchObject({
+        code: "validation_error",
+        message: expect.stringContaining('tab "It\uFFFDems"'),
+      });
       expect(await getSheet({ id: tab })).toBeUndefined();
     });
 
     it("reaching a header after registration: refresh-schema answers 400 in the envelope and the stored schema holds", async () => {
-      const id = await sheetWith([{ title: "Items", rows: [["id", "name"], [1, "apple"]] }]);
+      const id = await sheetWith([
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "apple"],
+          ],
+        },
+      ]);
       const api = rowsClient(id, await registeredKey(user, id));
       await svc.admin(`/spreadsheets/${id}/values`, { range: "Items!B1", values: [["na\u0000me"]] });
       const refresh = await import("@/app/api/[sheetId]/refresh-schema/route");
-      const res = await callRoute(refresh.POST, { method: "POST", path: `/api/${id}/refresh-schema`, params: { sheetId: id }, headers: { "X-API-Key": api.key } });
+      const res = await callRoute(refresh.POST, {
+        method: "POST",
+        path: `/api/${id}/refresh-schema`,
+        params: { sheetId: id },
+        headers: { "X-API-Key": api.key },
+      });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringContaining("B1") });
-      expect(((await getSheet({ id }))!.schema as { tabs: { columns: { name: string }[] }[] }).tabs[0]!.columns.map((c) => c.name)).toEqual(["id", "name"]);
+      expect(res.body).toMatchObject({
+        success: false,
+        error: "validation_error",
+        message: expect.stringContaining("B1"),
+      });
+      expect(
+        ((await getSheet({ id }))!.schema as { tabs: { columns: { name: string }[] }[] }).tabs[0]!.columns.map(
+          (c) => c.name,
+        ),
+      ).toEqual(["id", "name"]);
     });
 
     it("in a data cell: the change event keeps U+FFFD in its place, and the tab's later changes still become events", async () => {
-      const id = await sheetWith([{ title: "Items", rows: [["id", "name"], [1, "apple"]] }]);
+      const id = await sheetWith([
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "apple"],
+          ],
+        },
+      ]);
       const api = rowsClient(id, await registeredKey(user, id));
       const { startTracking } = await import("@/lib/webhooks/changes");
       await startTracking(id);
       const read = () => api.list("Items", "", { "Cache-Control": "no-cache" });
       const events = async () => {
         const mod = await import("@/app/api/[sheetId]/events/route");
-        const res = await callRoute(mod.GET, { path: `/api/${id}/events`, params: { sheetId: id }, headers: { "X-API-Key": api.key } });
+        const res = await callRoute(mod.GET, {
+          path: `/api/${id}/events`,
+          params: { sheetId: id },
+          headers: { "X-API-Key": api.key },
+        });
         expect(res.status).toBe(200);
         return res.body.data as { type: string; data: { row_id: string; row: Record<string, string> } }[];
       };
       expect((await read()).status).toBe(200);
-      await svc.admin(`/spreadsheets/${id}/values`, { range: "Items!A2:B3", values: [["1", "ap\u0000ple"], ["2", "pe\u0000ar"]] });
+      await svc.admin(`/spreadsheets/${id}/values`, {
+        range: "Items!A2:B3",
+        values: [
+          ["1", "ap\u0000ple"],
+          ["2", "pe\u0000ar"],
+        ],
+      });
       expect((await read()).status).toBe(200);
       await sleep(100);
       expect((await events()).map((e) => [e.type, e.data.row_id, e.data.row.name])).toEqual([
@@ -92,7 +148,15 @@ export function nulSuite(name: string, dbUrl: string | undefined) {
     });
 
     it("an event insert the database refuses is logged at error level and counted, never swallowed", async () => {
-      const id = await sheetWith([{ title: "Items", rows: [["id", "name"], [1, "apple"]] }]);
+      const id = await sheetWith([
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "apple"],
+          ],
+        },
+      ]);
       const api = rowsClient(id, await registeredKey(user, id));
       const { startTracking } = await import("@/lib/webhooks/changes");
       await startTracking(id);

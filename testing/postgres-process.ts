@@ -32,10 +32,25 @@ export async function postgresProcess(): Promise<PostgresProcess | undefined> {
     return undefined;
   }
   const asRoot = process.getuid?.() === 0;
-  const run = (cmd: string, args: string[]) => (asRoot ? { cmd: "runuser", args: ["-u", "postgres", "--", cmd, ...args] } : { cmd, args });
+  const run = (cmd: string, args: string[]) =>
+    asRoot ? { cmd: "runuser", args: ["-u", "postgres", "--", cmd, ...args] } : { cmd, args };
   const dir = mkdtempSync(join(tmpdir(), "sheetapi-pg-"));
-  if (asRoot) chownSync(dir, Number(spawnSync("id", ["-u", "postgres"]).stdout.toString().trim()), Number(spawnSync("id", ["-g", "postgres"]).stdout.toString().trim()));
-  const init = run(join(bin, "initdb"), ["-D", join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  if (asRoot)
+    chownSync(
+      dir,
+      Number(spawnSync("id", ["-u", "postgres"]).stdout.toString().trim()),
+      Number(spawnSync("id", ["-g", "postgres"]).stdout.toString().trim()),
+    );
+  const init = run(join(bin, "initdb"), [
+    "-D",
+    join(dir, "data"),
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   const done = spawnSync(init.cmd, init.args, { stdio: "pipe" });
   if (done.status !== 0) throw new Error(`initdb failed: ${done.stderr.toString()}`);
   const port = await freePort();
@@ -43,7 +58,18 @@ export async function postgresProcess(): Promise<PostgresProcess | undefined> {
   const handle: PostgresProcess = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async start() {
-      const server = run(join(bin, "postgres"), ["-D", join(dir, "data"), "-p", String(port), "-k", dir, "-h", "127.0.0.1", "-c", "fsync=off"]);
+      const server = run(join(bin, "postgres"), [
+        "-D",
+        join(dir, "data"),
+        "-p",
+        String(port),
+        "-k",
+        dir,
+        "-h",
+        "127.0.0.1",
+        "-c",
+        "fsync=off",
+      ]);
       // Its own process group: the signal reaches postgres itself, not only runuser.
       child = spawn(server.cmd, server.args, { stdio: "ignore", detached: true });
       await untilAnswering(port);

@@ -23,7 +23,11 @@ export async function redisProcess(): Promise<RedisProcess | undefined> {
   const handle: RedisProcess = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+      child = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        { stdio: "ignore" },
+      );
       await untilAnswering(port, 50);
     },
     async stop() {

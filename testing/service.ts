@@ -24,7 +24,9 @@ export interface TestService {
  * realistic one (about 3 minutes); suites about what the service does when Drive reports an edit
  * early set 0.
  */
-export async function startTestService(options: { postgresUrl?: string; env?: Record<string, string>; modifiedTimeLagMs?: number } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { postgresUrl?: string; env?: Record<string, string>; modifiedTimeLagMs?: number } = {},
+): Promise<TestService> {
   const google = await startGoogleEmulator({ modifiedTimeLagMs: options.modifiedTimeLagMs });
   vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-test-")));
   vi.stubEnv("GOOGLE_API_ROOT_URL", google.url);

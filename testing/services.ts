@@ -25,7 +25,11 @@ async function find(name: string, url: string | undefined, fallback: string): Pr
 }
 
 export const testPostgresUrl = () =>
-  find("Postgres", process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL, "postgres://postgres@127.0.0.1:5432/test");
+  find(
+    "Postgres",
+    process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL,
+    "postgres://postgres@127.0.0.1:5432/test",
+  );
 
 /**
  * Each Vitest worker gets a Redis database of its own (1 to 15; database 0 stays the running

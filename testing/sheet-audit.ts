@@ -17,7 +17,11 @@ const blank = (r: Cells) => !r.some((v) => v !== null && v !== "");
 /** Non-blank data rows as objects by header name (values as stored). */
 export function storedRecords(google: GoogleEmulator, spreadsheetId: string, tab: string): Record<string, string>[] {
   const [header = [], ...rows] = storedRows(google, spreadsheetId, tab);
-  return rows.filter((r) => !blank(r)).map((r) => Object.fromEntries(header.map((h, i) => [String(h), r[i] === null || r[i] === undefined ? "" : String(r[i])])));
+  return rows
+    .filter((r) => !blank(r))
+    .map((r) =>
+      Object.fromEntries(header.map((h, i) => [String(h), r[i] === null || r[i] === undefined ? "" : String(r[i])])),
+    );
 }
 
 /** What one client request did, as the client saw it. */
@@ -51,14 +55,20 @@ export function expectHonestAnswers(outcomes: Outcome[]): void {
  * when it answered 201, at most once on a 504, never otherwise; an acknowledged delete removed
  * its row and only its row; the rows `untouched` are all still there, as they were.
  */
-export function expectSheetMatches(records: Record<string, string>[], outcomes: Outcome[], untouched: Record<string, string>[] = []): void {
+export function expectSheetMatches(
+  records: Record<string, string>[],
+  outcomes: Outcome[],
+  untouched: Record<string, string>[] = [],
+): void {
   const ids = records.map((r) => r.id);
   expect(ids.length, `ids: ${ids.join(",")}`).toBe(new Set(ids).size);
   for (const o of outcomes.filter((x) => x.kind === "create")) {
     const found = records.filter((r) => r.name === o.name);
     if (o.status === 201) {
       expect(found, `create ${o.name}`).toHaveLength(1);
-      const given = (o.body.data as { rows: { id: string }[] }).rows.find((r) => (r as unknown as { name: string }).name === o.name);
+      const given = (o.body.data as { rows: { id: string }[] }).rows.find(
+        (r) => (r as unknown as { name: string }).name === o.name,
+      );
       expect(found[0]!.id).toBe(given!.id);
     } else if (o.status === 504) expect(found.length).toBeLessThanOrEqual(1);
     else expect(found, `create ${o.name} answered ${o.status}`).toHaveLength(0);

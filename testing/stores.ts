@@ -52,7 +52,10 @@ export async function storesUnderTest(): Promise<StoresUnderTest> {
  * stores under test, started before the file's tests and stopped after them. `use` receives the
  * service once it runs; the stores are returned for describe.each.
  */
-export async function serviceAndStores(use: (svc: TestService) => void, options?: Parameters<typeof startTestService>[0]): Promise<StoresUnderTest["stores"]> {
+export async function serviceAndStores(
+  use: (svc: TestService) => void,
+  options?: Parameters<typeof startTestService>[0],
+): Promise<StoresUnderTest["stores"]> {
   const { stores, start, stop } = await storesUnderTest();
   let svc: TestService | undefined;
   beforeAll(async () => {

@@ -26,21 +26,37 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Brand />
             <nav className="flex gap-4 text-sm text-slate-600 dark:text-slate-400">
               {/* At least 44 px tall on a touch screen: a finger finds them. */}
-              <NavLink href="/dashboard" section={["/dashboard/sheets"]} testId="nav-sheets">Sheets</NavLink>
-              <NavLink href="/dashboard/usage" testId="nav-usage">Usage</NavLink>
+              <NavLink href="/dashboard" section={["/dashboard/sheets"]} testId="nav-sheets">
+                Sheets
+              </NavLink>
+              <NavLink href="/dashboard/usage" testId="nav-usage">
+                Usage
+              </NavLink>
             </nav>
           </div>
           <div className="flex min-w-0 items-center gap-3 text-sm">
-            <span data-testid="account-email" title={user.email} className="min-w-0 max-w-[14rem] truncate text-slate-600 sm:max-w-xs dark:text-slate-400">{user.email}</span>
+            <span
+              data-testid="account-email"
+              title={user.email}
+              className="min-w-0 max-w-[14rem] truncate text-slate-600 sm:max-w-xs dark:text-slate-400"
+            >
+              {user.email}
+            </span>
             <form action={signOutAction} className="shrink-0">
-              <SubmitButton testId="sign-out" pendingText="Signing out…" className="min-h-11 rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 sm:min-h-0 dark:border-slate-700 dark:hover:bg-slate-900">
+              <SubmitButton
+                testId="sign-out"
+                pendingText="Signing out…"
+                className="min-h-11 rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 sm:min-h-0 dark:border-slate-700 dark:hover:bg-slate-900"
+              >
                 Sign out
               </SubmitButton>
             </form>
           </div>
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">{children}</main>
+      <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
+        {children}
+      </main>
     </div>
   );
 }

@@ -12,7 +12,10 @@ import { isPageNavigation, unknownRoute } from "@/lib/routes/route";
 let notFoundPage: Promise<string> | undefined;
 
 function loadNotFoundPage(): Promise<string> {
-  notFoundPage ??= fetch(`http://127.0.0.1:${config().env.PORT}/_not-found`, { headers: { accept: "text/html" }, signal: AbortSignal.timeout(5000) })
+  notFoundPage ??= fetch(`http://127.0.0.1:${config().env.PORT}/_not-found`, {
+    headers: { accept: "text/html" },
+    signal: AbortSignal.timeout(5000),
+  })
     .then((res) => res.text())
     .catch((err: unknown) => {
       notFoundPage = undefined;
@@ -23,11 +26,16 @@ function loadNotFoundPage(): Promise<string> {
 
 /** The prerendered page's scripts, and its preloads of scripts (checked as scripts are), with the answer's nonce. */
 const withNonce = (html: string, nonce: string) =>
-  html.replace(/<script(?![^>]*\snonce=)/g, `<script nonce="${nonce}"`).replace(/<link(?=[^>]*\bas="script")(?![^>]*\snonce=)/g, `<link nonce="${nonce}"`);
+  html
+    .replace(/<script(?![^>]*\snonce=)/g, `<script nonce="${nonce}"`)
+    .replace(/<link(?=[^>]*\bas="script")(?![^>]*\snonce=)/g, `<link nonce="${nonce}"`);
 
 const unknown = withPeekedLimits(async (req: Request) => {
   if (!isPageNavigation(req)) return unknownRoute(req);
-  const html = await loadNotFoundPage().catch(() => `<!doctype html><title>Page not found · SheetAPI</title><h1>Page not found</h1><p><a href="/">SheetAPI home</a></p>`);
+  const html = await loadNotFoundPage().catch(
+    () =>
+      `<!doctype html><title>Page not found · SheetAPI</title><h1>Page not found</h1><p><a href="/">SheetAPI home</a></p>`,
+  );
   // Under a path the proxy serves (/docs/…, /dashboard/…) the answer's policy has a nonce: the
   // page's scripts carry it too. Any other path gets the static policy (a path the proxy passes
   // over by case, /Docs, matches none of next.config.ts' headers either).
@@ -35,8 +43,20 @@ const unknown = withPeekedLimits(async (req: Request) => {
   const page = nonce ? withNonce(html, nonce) : html;
   return new Response(req.method === "HEAD" ? null : page, {
     status: 404,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": pagePolicy({ nonce }) },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": pagePolicy({ nonce }),
+    },
   });
 });
 
-export { unknown as GET, unknown as HEAD, other as POST, other as PUT, other as PATCH, other as DELETE, other as OPTIONS };
+export {
+  unknown as GET,
+  unknown as HEAD,
+  other as POST,
+  other as PUT,
+  other as PATCH,
+  other as DELETE,
+  other as OPTIONS,
+};

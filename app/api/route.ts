@@ -9,4 +9,6 @@ export const dynamic = "force-dynamic";
 export const GET = withPeekedLimits(route(() => ok(serviceInfo())));
 export const { POST, PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["GET"]));
 // OPTIONS /api - what it answers (Next.js' own would carry no rate-limit headers)
-export const OPTIONS = withPeekedLimits(route(() => new Response(null, { status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } })));
+export const OPTIONS = withPeekedLimits(
+  route(() => new Response(null, { status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } })),
+);

@@ -3,10 +3,26 @@
 // a plan change, the way to Google) and cannot be pressed twice meanwhile.
 import { useFormStatus } from "react-dom";
 
-export function SubmitButton({ children, pendingText, className, testId }: { children: React.ReactNode; pendingText: string; className?: string; testId?: string }) {
+export function SubmitButton({
+  children,
+  pendingText,
+  className,
+  testId,
+}: {
+  children: React.ReactNode;
+  pendingText: string;
+  className?: string;
+  testId?: string;
+}) {
   const { pending } = useFormStatus();
   return (
-    <button type="submit" disabled={pending} aria-busy={pending} data-testid={testId} className={`${className ?? ""} disabled:cursor-wait disabled:opacity-70`}>
+    <button
+      type="submit"
+      disabled={pending}
+      aria-busy={pending}
+      data-testid={testId}
+      className={`${className ?? ""} disabled:cursor-wait disabled:opacity-70`}
+    >
       {pending ? pendingText : children}
     </button>
   );

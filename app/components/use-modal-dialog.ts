@@ -4,7 +4,8 @@
 // closing it gives focus back to the control that opened it.
 import { useEffect, useRef, type RefObject } from "react";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * `open`: whether the dialog is shown; `dialog`: its element; `first`: what takes focus when it
@@ -12,7 +13,13 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * `returnTo`: what takes focus when it closes, when the control that opened it cannot (a submit
  * button disabled while the form was sent has lost focus by then).
  */
-export function useModalDialog(open: boolean, dialog: RefObject<HTMLElement | null>, first: RefObject<HTMLElement | null>, onEscape: () => void, returnTo?: RefObject<HTMLElement | null>) {
+export function useModalDialog(
+  open: boolean,
+  dialog: RefObject<HTMLElement | null>,
+  first: RefObject<HTMLElement | null>,
+  onEscape: () => void,
+  returnTo?: RefObject<HTMLElement | null>,
+) {
   // The latest handler, without re-running the effect (which would move focus again) each render.
   const escape = useRef(onEscape);
   useEffect(() => {
@@ -21,7 +28,10 @@ export function useModalDialog(open: boolean, dialog: RefObject<HTMLElement | nu
   useEffect(() => {
     if (!open) return;
     // Closed, the dialog gives focus back to where it was (the button that opened it).
-    const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    const active =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body
+        ? document.activeElement
+        : null;
     const fallback = returnTo?.current;
     first.current?.focus({ preventScroll: true });
     const overflow = document.body.style.overflow;
@@ -35,7 +45,9 @@ export function useModalDialog(open: boolean, dialog: RefObject<HTMLElement | nu
         return;
       }
       if (e.key !== "Tab") return;
-      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null || el === document.activeElement,
+      );
       const head = items[0];
       const tail = items[items.length - 1];
       if (!head || !tail) return;

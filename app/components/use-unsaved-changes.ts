@@ -65,9 +65,11 @@ function onBeforeUnload(event: BeforeUnloadEvent) {
 
 /** Whether a click follows a link to another page of this site in this tab. */
 function leavesForAnotherPage(event: MouseEvent): boolean {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return false;
   const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
-  if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("download") || (link.target && link.target !== "_self")) return false;
+  if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("download") || (link.target && link.target !== "_self"))
+    return false;
   const to = new URL(link.href, location.href);
   // Another site unloads the page (beforeunload asks); the same page with another #hash keeps it.
   return to.origin === location.origin && to.pathname + to.search !== location.pathname + location.search;

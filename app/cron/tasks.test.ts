@@ -19,7 +19,9 @@ const received: string[] = [];
 
 describe("cron routes (serverless shape)", () => {
   beforeAll(async () => {
-    svc = await startTestService({ env: { CRON_SECRET: SECRET, CHANGE_CHECK_INTERVAL_MS: "600000", WEBHOOK_ALLOWED_TARGETS: "127.0.0.1" } });
+    svc = await startTestService({
+      env: { CRON_SECRET: SECRET, CHANGE_CHECK_INTERVAL_MS: "600000", WEBHOOK_ALLOWED_TARGETS: "127.0.0.1" },
+    });
     setLimitStore(memoryStore());
     server = createServer((req, res) => {
       let body = "";
@@ -38,7 +40,8 @@ describe("cron routes (serverless shape)", () => {
   });
 
   const call = async (path: "/cron/webhooks" | "/cron/sweeps", secret?: string) => {
-    const mod = path === "/cron/webhooks" ? await import("@/app/cron/webhooks/route") : await import("@/app/cron/sweeps/route");
+    const mod =
+      path === "/cron/webhooks" ? await import("@/app/cron/webhooks/route") : await import("@/app/cron/sweeps/route");
     return callRoute(mod.GET, { path, params: {}, headers: secret ? { Authorization: `Bearer ${secret}` } : {} });
   };
 
@@ -48,7 +51,23 @@ describe("cron routes (serverless shape)", () => {
   });
 
   it("delivers a due webhook with no worker running, then sweeps", async () => {
-    const sheetId = String((await svc.admin("/spreadsheets", { title: "Cron", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "apple"]] }] })).spreadsheetId);
+    const sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: "Cron",
+          members: { [SA]: "writer", "owner@example.com": "owner" },
+          tabs: [
+            {
+              title: "Items",
+              rows: [
+                ["id", "name"],
+                [1, "apple"],
+              ],
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `cron-${randomUUID()}@example.com`, plan: "business" });
     const api = rowsClient(sheetId, await registeredKey(user, sheetId));
     const { addEndpoint } = await import("@/lib/webhooks/endpoints");

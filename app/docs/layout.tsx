@@ -8,12 +8,24 @@ export default function DocsLayout({ children }: { children: React.ReactNode }) 
         <div className="mx-auto flex max-w-4xl items-center justify-between gap-4 px-4 py-4 sm:px-6">
           <div className="flex items-center gap-4">
             <Brand />
-            <Link href="/docs" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white">Docs</Link>
+            <Link
+              href="/docs"
+              className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white"
+            >
+              Docs
+            </Link>
           </div>
-          <Link href="/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white">Dashboard</Link>
+          <Link
+            href="/dashboard"
+            className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:text-slate-900 sm:min-h-0 dark:text-slate-400 dark:hover:text-white"
+          >
+            Dashboard
+          </Link>
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-4xl px-4 py-10 sm:px-6">{children}</main>
+      <main id="main" className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
+        {children}
+      </main>
     </div>
   );
 }

@@ -42,7 +42,8 @@ describe("GET /health", () => {
         limit_store: { status: "ok", kind: "memory" },
         sheets_backend: { status: "ok", kind: "emulator" },
       });
-      for (const check of Object.values(body.checks)) expect(Object.keys(check as object).sort()).toEqual(["detail", "kind", "latency_ms", "status"]);
+      for (const check of Object.values(body.checks))
+        expect(Object.keys(check as object).sort()).toEqual(["detail", "kind", "latency_ms", "status"]);
       expect(text).not.toContain(google.url);
       expect(text).not.toMatch(/embedded"|webhooks|recent_calls|pending/);
     } finally {
@@ -61,14 +62,21 @@ describe("GET /health", () => {
     let res = await GET(new Request("http://x/health"));
     let body = await res.json();
     expect(res.status).toBe(503);
-    expect(body).toMatchObject({ success: false, error: "service_unavailable", message: "Unavailable: limit_store down. Without the limit store, reads are served uncounted and writes are paused until it is back." });
+    expect(body).toMatchObject({
+      success: false,
+      error: "service_unavailable",
+      message:
+        "Unavailable: limit_store down. Without the limit store, reads are served uncounted and writes are paused until it is back.",
+    });
     expect(body.checks.database.status).toBe("ok");
     expect(body.checks.sheets_backend.status).toBe("ok");
 
     await google.stop();
     res = await GET(new Request("http://x/health"));
     body = await res.json();
-    expect(body.message).toBe("Unavailable: limit_store, sheets_backend down. Without the limit store, reads are served uncounted and writes are paused until it is back.");
+    expect(body.message).toBe(
+      "Unavailable: limit_store, sheets_backend down. Without the limit store, reads are served uncounted and writes are paused until it is back.",
+    );
     expect(res.headers.get("retry-after")).toBe("5");
     await db.close();
   });

@@ -20,9 +20,28 @@ let sheetId: string;
 let api: ReturnType<typeof rowsClient>;
 
 beforeAll(async () => {
-  svc = await startTestService({ modifiedTimeLagMs: 0, env: { METRICS_TOKEN: TOKEN, CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS), GOOGLE_RETRY_BUDGET_MS: "200" } });
+  svc = await startTestService({
+    modifiedTimeLagMs: 0,
+    env: { METRICS_TOKEN: TOKEN, CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS), GOOGLE_RETRY_BUDGET_MS: "200" },
+  });
   setLimitStore(memoryStore());
-  sheetId = String((await svc.admin("/spreadsheets", { title: "Metrics", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "apple"]] }] })).spreadsheetId);
+  sheetId = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title: "Metrics",
+        members: { [SA]: "writer", "owner@example.com": "owner" },
+        tabs: [
+          {
+            title: "Items",
+            rows: [
+              ["id", "name"],
+              [1, "apple"],
+            ],
+          },
+        ],
+      })
+    ).spreadsheetId,
+  );
   const user = await createUser({ email: "metrics-traffic@example.com", plan: "business" });
   api = rowsClient(sheetId, await registeredKey(user, sheetId));
 });
@@ -42,7 +61,8 @@ async function scrape(): Promise<string> {
 describe("GET /metrics after traffic", () => {
   it("shows reads by cache status, Google calls by method and outcome, quota-guard holds and refusals, store failures and requests", async () => {
     const before = await scrape();
-    const moved = (after: string, name: string, labels?: Record<string, string>) => metricValue(after, name, labels) - metricValue(before, name, labels);
+    const moved = (after: string, name: string, labels?: Record<string, string>) =>
+      metricValue(after, name, labels) - metricValue(before, name, labels);
 
     // A cold read (MISS, from Google), a cached one (HIT), then an edit made in the sheet while
     // Google rate-limits reads: the last good copy (STALE).
@@ -58,7 +78,10 @@ describe("GET /metrics after traffic", () => {
     // 50 ms from now is held for that long; one finding it full for the next minute is refused.
     const { reserveGoogleCall } = await import("@/lib/google/quota");
     const real = env.config();
-    vi.spyOn(env, "config").mockReturnValue({ ...real, env: { ...real.env, GOOGLE_QUOTA_PER_IDENTITY_MINUTE: 1, GOOGLE_QUOTA_WAIT_MS: 1_000 } });
+    vi.spyOn(env, "config").mockReturnValue({
+      ...real,
+      env: { ...real.env, GOOGLE_QUOTA_PER_IDENTITY_MINUTE: 1, GOOGLE_QUOTA_WAIT_MS: 1_000 },
+    });
     const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now() - 59_950);
     await reserveGoogleCall("metrics-test-identity");
     clock.mockRestore();
@@ -76,9 +99,15 @@ describe("GET /metrics after traffic", () => {
     expect(moved(after, "sheetapi_sheet_reads_total", { cache: "MISS" })).toBeGreaterThanOrEqual(1);
     expect(moved(after, "sheetapi_sheet_reads_total", { cache: "HIT" })).toBe(1);
     expect(moved(after, "sheetapi_sheet_reads_total", { cache: "STALE" })).toBe(1);
-    expect(moved(after, "sheetapi_google_calls_total", { method: "spreadsheets.values.get", kind: "read", outcome: "ok" })).toBeGreaterThanOrEqual(1);
-    expect(moved(after, "sheetapi_google_calls_total", { method: "spreadsheets.values.get", outcome: "rate_limited" })).toBeGreaterThanOrEqual(1);
-    expect(moved(after, "sheetapi_google_calls_total", { method: "drive.files.get", outcome: "ok" })).toBeGreaterThanOrEqual(1);
+    expect(
+      moved(after, "sheetapi_google_calls_total", { method: "spreadsheets.values.get", kind: "read", outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      moved(after, "sheetapi_google_calls_total", { method: "spreadsheets.values.get", outcome: "rate_limited" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      moved(after, "sheetapi_google_calls_total", { method: "drive.files.get", outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(1);
     expect(moved(after, "sheetapi_google_quota_guard_total", { result: "held", kind: "read" })).toBe(1);
     expect(moved(after, "sheetapi_google_quota_guard_total", { result: "refused", kind: "read" })).toBe(1);
     expect(moved(after, "sheetapi_limit_store_errors_total")).toBeGreaterThanOrEqual(1);
@@ -86,7 +115,14 @@ describe("GET /metrics after traffic", () => {
     const route = { route: "/api/v1/{sheetId}/{tabName}", method: "GET" };
     expect(moved(after, "sheetapi_http_requests_total", { ...route, status: "200" })).toBe(4);
     expect(moved(after, "sheetapi_http_request_duration_seconds_count", route)).toBe(4);
-    expect(metricValue(after, "sheetapi_http_request_duration_seconds_sum", route)).toBeGreaterThan(metricValue(before, "sheetapi_http_request_duration_seconds_sum", route));
-    for (const gauge of ["sheetapi_webhook_deliveries_pending", "sheetapi_webhook_deliveries_failed", "sheetapi_webhook_oldest_pending_seconds"]) expect(after).toMatch(new RegExp(`^${gauge} \\d`, "m"));
+    expect(metricValue(after, "sheetapi_http_request_duration_seconds_sum", route)).toBeGreaterThan(
+      metricValue(before, "sheetapi_http_request_duration_seconds_sum", route),
+    );
+    for (const gauge of [
+      "sheetapi_webhook_deliveries_pending",
+      "sheetapi_webhook_deliveries_failed",
+      "sheetapi_webhook_oldest_pending_seconds",
+    ])
+      expect(after).toMatch(new RegExp(`^${gauge} \\d`, "m"));
   });
 });

@@ -34,7 +34,8 @@ describe("GET /metrics", () => {
       if (params.sheetId === "missing") throw new ApiError("not_found", "No such sheet.");
       return Response.json({ success: true });
     });
-    for (const id of ["a1", "b2", "missing"]) await rows(new Request(`http://x/api/v1/${id}`), { params: Promise.resolve({ sheetId: id }) });
+    for (const id of ["a1", "b2", "missing"])
+      await rows(new Request(`http://x/api/v1/${id}`), { params: Promise.resolve({ sheetId: id }) });
 
     const res = await GET(new Request("http://x/metrics", { headers: { Authorization: "Bearer s3cret-token" } }));
     expect(res.status).toBe(200);
@@ -42,8 +43,12 @@ describe("GET /metrics", () => {
     const text = await res.text();
     expect(text).toContain('sheetapi_http_requests_total{route="/api/v1/{sheetId}",method="GET",status="200"} 2');
     expect(text).toContain('sheetapi_http_requests_total{route="/api/v1/{sheetId}",method="GET",status="404"} 1');
-    expect(text).toMatch(/sheetapi_http_request_duration_seconds_count\{route="\/api\/v1\/\{sheetId\}",method="GET"\} 3/);
-    expect(text).toMatch(/sheetapi_http_request_duration_seconds_bucket\{route="\/api\/v1\/\{sheetId\}",method="GET",le="\+Inf"\} 3/);
+    expect(text).toMatch(
+      /sheetapi_http_request_duration_seconds_count\{route="\/api\/v1\/\{sheetId\}",method="GET"\} 3/,
+    );
+    expect(text).toMatch(
+      /sheetapi_http_request_duration_seconds_bucket\{route="\/api\/v1\/\{sheetId\}",method="GET",le="\+Inf"\} 3/,
+    );
     expect(text).toContain("sheetapi_webhook_deliveries_pending 0");
     await db.close();
   });
@@ -51,7 +56,9 @@ describe("GET /metrics", () => {
   it("keeps the number of series bounded when clients ask for paths no route serves", async () => {
     const { metrics, renderMetrics } = await import("@/lib/observability/metrics");
     for (let i = 0; i < 1_500; i++) metrics.request(`/no/such/path/${i}`, "GET", 404, 0.001);
-    const series = renderMetrics().split("\n").filter((l) => l.startsWith("sheetapi_http_requests_total{"));
+    const series = renderMetrics()
+      .split("\n")
+      .filter((l) => l.startsWith("sheetapi_http_requests_total{"));
     expect(series.length).toBeLessThanOrEqual(1_001);
     const other = series.find((l) => l.includes('route="(other)"'));
     expect(other).toBeDefined();

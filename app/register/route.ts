@@ -9,13 +9,19 @@ import { registerSheet, registrationDocument } from "@/lib/sheets/registration/r
 export const dynamic = "force-dynamic";
 
 // POST /register - register a sheet the service reaches with its own credentials
-export const POST = withPeekedLimits(withSession(async ({ req, user }) => {
-  const body = await readJsonBody(req);
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new ApiError("validation_error", 'The body must be a JSON object: { "sheet_url": "<the sheet\'s address or id>" }.');
-  const sheetUrl = (body as { sheet_url?: unknown }).sheet_url;
-  const reg = await registerSheet({ userId: user.id, sheetUrl });
-  return ok({ data: registrationDocument(reg) }, { status: reg.created ? 201 : 200 });
-}));
+export const POST = withPeekedLimits(
+  withSession(async ({ req, user }) => {
+    const body = await readJsonBody(req);
+    if (!body || typeof body !== "object" || Array.isArray(body))
+      throw new ApiError(
+        "validation_error",
+        'The body must be a JSON object: { "sheet_url": "<the sheet\'s address or id>" }.',
+      );
+    const sheetUrl = (body as { sheet_url?: unknown }).sheet_url;
+    const reg = await registerSheet({ userId: user.id, sheetUrl });
+    return ok({ data: registrationDocument(reg) }, { status: reg.created ? 201 : 200 });
+  }),
+);
 const { GET: notAllowed, PUT, PATCH, DELETE } = eachWithPeekedLimits(otherMethods(["POST"]));
 export { PUT, PATCH, DELETE };
 

@@ -16,7 +16,11 @@ export const metadata: Metadata = { title: "Sign in · SheetAPI" };
 
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string | string[] }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string; error?: string | string[] }>;
+}) {
   const { callbackUrl, error: code } = await searchParams;
   // A fixed sentence per next-auth code: never the URL's own text.
   const error = signInErrorMessage(code);
@@ -25,7 +29,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   // sign-in was started for.
   const user = await currentUser();
   const jar = await cookies();
-  const pending = callbackUrl === undefined && error && !user ? pendingReturn((name) => jar.get(name)?.value) : undefined;
+  const pending =
+    callbackUrl === undefined && error && !user ? pendingReturn((name) => jar.get(name)?.value) : undefined;
   const returnTo = pending ?? safeReturn(callbackUrl, config().appUrl);
   if (user) redirect(returnTo);
 
@@ -43,13 +48,21 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         Sign in with the Google account that owns your spreadsheets. New accounts start on the Free Trial plan.
       </p>
       {error && (
-        <p role="alert" data-testid="sign-in-error" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+        <p
+          role="alert"
+          data-testid="sign-in-error"
+          className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           {error}
         </p>
       )}
       <form action={signInWithGoogle} className="mt-6">
         <FragmentField />
-        <SubmitButton testId="sign-in-google" pendingText="Opening Google…" className="w-full rounded-md bg-emerald-700 px-4 py-2.5 font-medium text-white hover:bg-emerald-800">
+        <SubmitButton
+          testId="sign-in-google"
+          pendingText="Opening Google…"
+          className="w-full rounded-md bg-emerald-700 px-4 py-2.5 font-medium text-white hover:bg-emerald-800"
+        >
           Continue with Google
         </SubmitButton>
       </form>

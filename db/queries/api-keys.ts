@@ -27,7 +27,15 @@ export async function listApiKeys({ userId, sheetId }: { userId: string; sheetId
 }
 
 /** New permissions for a live key of the user's; undefined when there is no such key. */
-export async function setApiKeyPermissions({ userId, id, permissions }: { userId: string; id: string; permissions: string[] }): Promise<ApiKey | undefined> {
+export async function setApiKeyPermissions({
+  userId,
+  id,
+  permissions,
+}: {
+  userId: string;
+  id: string;
+  permissions: string[];
+}): Promise<ApiKey | undefined> {
   const [row] = await getDb()
     .update(apiKeys)
     .set({ permissions, ...bump })
@@ -37,17 +45,41 @@ export async function setApiKeyPermissions({ userId, id, permissions }: { userId
 }
 
 /** New browser-key settings for a live publishable key of the user's; undefined when there is no such key. */
-export async function setBrowserKeySettings({ userId, id, settings }: { userId: string; id: string; settings: { origins: string[]; tabs: string[] | null; columns: string[] | null; visitorLimit: number } }): Promise<ApiKey | undefined> {
+export async function setBrowserKeySettings({
+  userId,
+  id,
+  settings,
+}: {
+  userId: string;
+  id: string;
+  settings: { origins: string[]; tabs: string[] | null; columns: string[] | null; visitorLimit: number };
+}): Promise<ApiKey | undefined> {
   const [row] = await getDb()
     .update(apiKeys)
-    .set({ allowedOrigins: settings.origins, allowedTabs: settings.tabs, allowedColumns: settings.columns, visitorLimit: settings.visitorLimit, ...bump })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt)))
+    .set({
+      allowedOrigins: settings.origins,
+      allowedTabs: settings.tabs,
+      allowedColumns: settings.columns,
+      visitorLimit: settings.visitorLimit,
+      ...bump,
+    })
+    .where(
+      and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt)),
+    )
     .returning();
   return row;
 }
 
 /** Whether a live key of the user's may read formulas; undefined when the user has no such live key. */
-export async function setApiKeyReadFormulas({ userId, id, readFormulas }: { userId: string; id: string; readFormulas: boolean }): Promise<ApiKey | undefined> {
+export async function setApiKeyReadFormulas({
+  userId,
+  id,
+  readFormulas,
+}: {
+  userId: string;
+  id: string;
+  readFormulas: boolean;
+}): Promise<ApiKey | undefined> {
   const [row] = await getDb()
     .update(apiKeys)
     .set({ readFormulas, ...bump })
@@ -57,7 +89,15 @@ export async function setApiKeyReadFormulas({ userId, id, readFormulas }: { user
 }
 
 /** Revokes a live key of the user's; undefined when the user has no such live key. */
-export async function revokeApiKey({ userId, id, at = new Date() }: { userId: string; id: string; at?: Date }): Promise<ApiKey | undefined> {
+export async function revokeApiKey({
+  userId,
+  id,
+  at = new Date(),
+}: {
+  userId: string;
+  id: string;
+  at?: Date;
+}): Promise<ApiKey | undefined> {
   const [row] = await getDb()
     .update(apiKeys)
     .set({ revokedAt: at, ...bump })
@@ -73,9 +113,20 @@ export async function stampApiKeysUsed({ ids, at }: { ids: string[]; at: Date })
 }
 
 /** Adds to a form key's counts of submissions written and refused. Not a change of the key: no version bump. */
-export async function addFormCounts({ id, accepted, refused }: { id: string; accepted: number; refused: number }): Promise<void> {
+export async function addFormCounts({
+  id,
+  accepted,
+  refused,
+}: {
+  id: string;
+  accepted: number;
+  refused: number;
+}): Promise<void> {
   await getDb()
     .update(apiKeys)
-    .set({ formAccepted: sql`${apiKeys.formAccepted} + ${accepted}`, formRefused: sql`${apiKeys.formRefused} + ${refused}` })
+    .set({
+      formAccepted: sql`${apiKeys.formAccepted} + ${accepted}`,
+      formRefused: sql`${apiKeys.formRefused} + ${refused}`,
+    })
     .where(eq(apiKeys.id, id));
 }

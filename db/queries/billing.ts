@@ -6,12 +6,22 @@ export async function getBillingAccount({ userId }: { userId: string }): Promise
   return getDb().query.billingAccounts.findFirst({ where: eq(billingAccounts.userId, userId) });
 }
 
-export async function getBillingAccountByCustomer({ customerId }: { customerId: string }): Promise<BillingAccount | undefined> {
+export async function getBillingAccountByCustomer({
+  customerId,
+}: {
+  customerId: string;
+}): Promise<BillingAccount | undefined> {
   return getDb().query.billingAccounts.findFirst({ where: eq(billingAccounts.stripeCustomerId, customerId) });
 }
 
 /** Keeps the account's first Stripe customer: a second, made by a concurrent checkout, is not stored. */
-export async function saveBillingCustomer({ userId, customerId }: { userId: string; customerId: string }): Promise<BillingAccount> {
+export async function saveBillingCustomer({
+  userId,
+  customerId,
+}: {
+  userId: string;
+  customerId: string;
+}): Promise<BillingAccount> {
   await getDb().insert(billingAccounts).values({ userId, stripeCustomerId: customerId }).onConflictDoNothing();
   return (await getBillingAccount({ userId }))!;
 }
@@ -23,7 +33,11 @@ export async function saveBillingCustomer({ userId, customerId }: { userId: stri
  */
 export async function withBillingLock<T>({ userId }: { userId: string }, work: () => Promise<T>): Promise<T> {
   return getDb().transaction(async (tx) => {
-    await tx.select({ userId: billingAccounts.userId }).from(billingAccounts).where(eq(billingAccounts.userId, userId)).for("update");
+    await tx
+      .select({ userId: billingAccounts.userId })
+      .from(billingAccounts)
+      .where(eq(billingAccounts.userId, userId))
+      .for("update");
     return work();
   });
 }
@@ -47,10 +61,17 @@ export async function updateSubscriptionState(
   read: () => Promise<{ state: SubscriptionState; plan: string }>,
 ): Promise<{ userId: string; plan: string } | undefined> {
   return getDb().transaction(async (tx) => {
-    const [row] = await tx.select().from(billingAccounts).where(eq(billingAccounts.stripeCustomerId, customerId)).for("update");
+    const [row] = await tx
+      .select()
+      .from(billingAccounts)
+      .where(eq(billingAccounts.stripeCustomerId, customerId))
+      .for("update");
     if (!row) return undefined;
     const { state, plan } = await read();
-    await tx.update(billingAccounts).set({ ...state, updatedAt: new Date() }).where(eq(billingAccounts.userId, row.userId));
+    await tx
+      .update(billingAccounts)
+      .set({ ...state, updatedAt: new Date() })
+      .where(eq(billingAccounts.userId, row.userId));
     await tx.update(users).set({ plan }).where(eq(users.id, row.userId));
     return { userId: row.userId, plan };
   });

@@ -8,7 +8,11 @@ type Tab = { sheetId: string; tab: string };
 const ofTab = ({ sheetId, tab }: Tab) => and(eq(tabSnapshots.sheetId, sheetId), eq(tabSnapshots.tab, tab));
 
 export async function isSheetTracked({ sheetId }: { sheetId: string }): Promise<boolean> {
-  const rows = await getDb().select({ id: changeTracking.sheetId }).from(changeTracking).where(eq(changeTracking.sheetId, sheetId)).limit(1);
+  const rows = await getDb()
+    .select({ id: changeTracking.sheetId })
+    .from(changeTracking)
+    .where(eq(changeTracking.sheetId, sheetId))
+    .limit(1);
   return rows.length > 0;
 }
 
@@ -17,8 +21,15 @@ export async function trackSheet({ sheetId }: { sheetId: string }): Promise<void
 }
 
 /** The tab's stored copy's time and digest, its row locked in the transaction `db`. */
-export async function lockTabSnapshot(tab: Tab, db: Database): Promise<{ observedAt: Date; digest: string } | undefined> {
-  const [stored] = await db.select({ observedAt: tabSnapshots.observedAt, digest: tabSnapshots.digest }).from(tabSnapshots).where(ofTab(tab)).for("update");
+export async function lockTabSnapshot(
+  tab: Tab,
+  db: Database,
+): Promise<{ observedAt: Date; digest: string } | undefined> {
+  const [stored] = await db
+    .select({ observedAt: tabSnapshots.observedAt, digest: tabSnapshots.digest })
+    .from(tabSnapshots)
+    .where(ofTab(tab))
+    .for("update");
   return stored;
 }
 
@@ -27,23 +38,51 @@ export async function tabSnapshotContent(tab: Tab, db: Database = getDb()): Prom
   return (await db.select({ content: tabSnapshots.content }).from(tabSnapshots).where(ofTab(tab)))[0]?.content;
 }
 
-export async function saveTabSnapshot({ sheetId, tab, observedAt, digest, content }: Tab & { observedAt: Date; digest: string; content: string }, db: Database = getDb()): Promise<void> {
+export async function saveTabSnapshot(
+  { sheetId, tab, observedAt, digest, content }: Tab & { observedAt: Date; digest: string; content: string },
+  db: Database = getDb(),
+): Promise<void> {
   await db
     .insert(tabSnapshots)
     .values({ sheetId, tab, observedAt, digest, content })
     .onConflictDoUpdate({ target: [tabSnapshots.sheetId, tabSnapshots.tab], set: { observedAt, digest, content } });
 }
 
-export async function insertChangeEvents(rows: (typeof changeEvents.$inferInsert)[], db: Database = getDb()): Promise<{ seq: number; type: string; rowId: string | null }[]> {
-  return db.insert(changeEvents).values(rows).returning({ seq: changeEvents.seq, type: changeEvents.type, rowId: changeEvents.rowId });
+export async function insertChangeEvents(
+  rows: (typeof changeEvents.$inferInsert)[],
+  db: Database = getDb(),
+): Promise<{ seq: number; type: string; rowId: string | null }[]> {
+  return db
+    .insert(changeEvents)
+    .values(rows)
+    .returning({ seq: changeEvents.seq, type: changeEvents.type, rowId: changeEvents.rowId });
 }
 
 /** The sheet's events after `after` (by seq), oldest first, of one type and tab when given. */
-export async function listChangeEvents({ sheetId, after, type, tab, limit }: { sheetId: string; after: number; type: string | null; tab: string | null; limit: number }): Promise<ChangeEvent[]> {
+export async function listChangeEvents({
+  sheetId,
+  after,
+  type,
+  tab,
+  limit,
+}: {
+  sheetId: string;
+  after: number;
+  type: string | null;
+  tab: string | null;
+  limit: number;
+}): Promise<ChangeEvent[]> {
   return getDb()
     .select()
     .from(changeEvents)
-    .where(and(eq(changeEvents.sheetId, sheetId), gt(changeEvents.seq, after), type ? eq(changeEvents.type, type) : undefined, tab !== null ? eq(changeEvents.tab, tab) : undefined))
+    .where(
+      and(
+        eq(changeEvents.sheetId, sheetId),
+        gt(changeEvents.seq, after),
+        type ? eq(changeEvents.type, type) : undefined,
+        tab !== null ? eq(changeEvents.tab, tab) : undefined,
+      ),
+    )
     .orderBy(asc(changeEvents.seq))
     .limit(limit);
 }
@@ -51,11 +90,25 @@ export async function listChangeEvents({ sheetId, after, type, tab, limit }: { s
 /** Which of the sheet's events a replay sends: in a time range, of the given types and tabs (all when empty). */
 type EventRange = { sheetId: string; from: Date; to: Date; types: string[]; tabs: string[] };
 const inRange = ({ sheetId, from, to, types, tabs }: EventRange) =>
-  and(eq(changeEvents.sheetId, sheetId), gte(changeEvents.createdAt, from), lte(changeEvents.createdAt, to), types.length ? inArray(changeEvents.type, types) : undefined, tabs.length ? inArray(changeEvents.tab, tabs) : undefined);
+  and(
+    eq(changeEvents.sheetId, sheetId),
+    gte(changeEvents.createdAt, from),
+    lte(changeEvents.createdAt, to),
+    types.length ? inArray(changeEvents.type, types) : undefined,
+    tabs.length ? inArray(changeEvents.tab, tabs) : undefined,
+  );
 
 /** The range's first `limit` events, oldest first. */
-export async function eventsInRange(range: EventRange & { limit: number }, db: Database = getDb()): Promise<{ seq: number; tab: string; rowId: string | null }[]> {
-  return db.select({ seq: changeEvents.seq, tab: changeEvents.tab, rowId: changeEvents.rowId }).from(changeEvents).where(inRange(range)).orderBy(changeEvents.seq).limit(range.limit);
+export async function eventsInRange(
+  range: EventRange & { limit: number },
+  db: Database = getDb(),
+): Promise<{ seq: number; tab: string; rowId: string | null }[]> {
+  return db
+    .select({ seq: changeEvents.seq, tab: changeEvents.tab, rowId: changeEvents.rowId })
+    .from(changeEvents)
+    .where(inRange(range))
+    .orderBy(changeEvents.seq)
+    .limit(range.limit);
 }
 
 export async function countEventsInRange(range: EventRange, db: Database = getDb()): Promise<number> {
@@ -63,7 +116,10 @@ export async function countEventsInRange(range: EventRange, db: Database = getDb
 }
 
 export async function countSheetEvents({ sheetId }: { sheetId: string }): Promise<number> {
-  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(changeEvents).where(eq(changeEvents.sheetId, sheetId));
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(changeEvents)
+    .where(eq(changeEvents.sheetId, sheetId));
   return row?.n ?? 0;
 }
 

@@ -25,5 +25,8 @@ export async function raiseIdMark(sheetId: string, tab: Tab, last: number): Prom
   await getDb()
     .insert(tabIdMarks)
     .values(keysOf(tab).map((key) => ({ sheetId, tab: key, lastId: last })))
-    .onConflictDoUpdate({ target: [tabIdMarks.sheetId, tabIdMarks.tab], set: { lastId: sql`greatest(${tabIdMarks.lastId}, excluded.last_id)`, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: [tabIdMarks.sheetId, tabIdMarks.tab],
+      set: { lastId: sql`greatest(${tabIdMarks.lastId}, excluded.last_id)`, updatedAt: sql`now()` },
+    });
 }

@@ -1,6 +1,18 @@
 import { and, asc, desc, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { apiKeys, sheetClaims, sheets, webhookDeliveries, webhookEndpoints, type AccessState, type ApiKey, type NewSheet, type Sheet, type SheetClaim, type SheetProof } from "../schema";
+import {
+  apiKeys,
+  sheetClaims,
+  sheets,
+  webhookDeliveries,
+  webhookEndpoints,
+  type AccessState,
+  type ApiKey,
+  type NewSheet,
+  type Sheet,
+  type SheetClaim,
+  type SheetProof,
+} from "../schema";
 
 const bump = { version: sql`${sheets.version} + 1` };
 
@@ -28,7 +40,17 @@ export async function listSheets({ userId }: { userId: string }): Promise<Sheet[
   return getDb().select().from(sheets).where(eq(sheets.userId, userId)).orderBy(asc(sheets.createdAt));
 }
 
-export async function saveSheetSchema({ id, schema, at, name }: { id: string; schema: unknown; at: Date; name?: string }): Promise<Sheet | undefined> {
+export async function saveSheetSchema({
+  id,
+  schema,
+  at,
+  name,
+}: {
+  id: string;
+  schema: unknown;
+  at: Date;
+  name?: string;
+}): Promise<Sheet | undefined> {
   const [row] = await getDb()
     .update(sheets)
     .set({ schema, schemaUpdatedAt: at, ...(name ? { name } : {}), ...bump })
@@ -41,8 +63,17 @@ export async function saveSheetSchema({ id, schema, at, name }: { id: string; sc
  * Flags a sheet whose owner grant Google refused, unless the grant was replaced meanwhile: a
  * request still holding the old token must not undo a fresh re-authorization.
  */
-export async function flagSheetNeedsReauth({ id, refreshTokenCiphertext }: { id: string; refreshTokenCiphertext: string | null }): Promise<Sheet | undefined> {
-  const sameGrant = refreshTokenCiphertext === null ? sql`${sheets.refreshTokenCiphertext} is null` : eq(sheets.refreshTokenCiphertext, refreshTokenCiphertext);
+export async function flagSheetNeedsReauth({
+  id,
+  refreshTokenCiphertext,
+}: {
+  id: string;
+  refreshTokenCiphertext: string | null;
+}): Promise<Sheet | undefined> {
+  const sameGrant =
+    refreshTokenCiphertext === null
+      ? sql`${sheets.refreshTokenCiphertext} is null`
+      : eq(sheets.refreshTokenCiphertext, refreshTokenCiphertext);
   const [row] = await getDb()
     .update(sheets)
     .set({ needsReauth: true, ...bump })
@@ -52,7 +83,12 @@ export async function flagSheetNeedsReauth({ id, refreshTokenCiphertext }: { id:
 }
 
 /** The owner's sheet reached through their grant from now on (re-authorized, or switched to it). */
-export async function saveSheetGrant(input: { id: string; userId: string } & Pick<NewSheet, "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail" | "serviceAccount">): Promise<Sheet | undefined> {
+export async function saveSheetGrant(
+  input: { id: string; userId: string } & Pick<
+    NewSheet,
+    "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail" | "serviceAccount"
+  >,
+): Promise<Sheet | undefined> {
   const { id, userId, ...set } = input;
   const [row] = await getDb()
     .update(sheets)
@@ -63,10 +99,16 @@ export async function saveSheetGrant(input: { id: string; userId: string } & Pic
 }
 
 /** The settings an owner changes on a sheet's page (cache, writes, docs). */
-export type SheetSettings = Partial<Pick<Sheet, "cacheTtlSeconds" | "maxStaleSeconds" | "userEnteredWrites" | "docsExamples">>;
+export type SheetSettings = Partial<
+  Pick<Sheet, "cacheTtlSeconds" | "maxStaleSeconds" | "userEnteredWrites" | "docsExamples">
+>;
 
 /** Saves the owner's settings of one of their sheets; undefined when the account has no such sheet. */
-export async function setSheetSettings(input: { id: string; userId: string; settings: SheetSettings }): Promise<Sheet | undefined> {
+export async function setSheetSettings(input: {
+  id: string;
+  userId: string;
+  settings: SheetSettings;
+}): Promise<Sheet | undefined> {
   const [row] = await getDb()
     .update(sheets)
     .set({ ...input.settings, ...bump })
@@ -81,16 +123,33 @@ export async function setSheetSettings(input: { id: string; userId: string; sett
  * `overEdit` (the file's owner, or an editor over a holder whose edit access just lapsed in
  * Google) a registration with edit proof moves too, still only from `fromUserId`.
  */
-export async function claimSheet(input: { id: string; fromUserId: string; claimId: string; overEdit?: boolean; set: Pick<NewSheet, "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail" | "serviceAccount"> }): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
+export async function claimSheet(input: {
+  id: string;
+  fromUserId: string;
+  claimId: string;
+  overEdit?: boolean;
+  set: Pick<
+    NewSheet,
+    "userId" | "access" | "writable" | "proof" | "grantId" | "refreshTokenCiphertext" | "grantEmail" | "serviceAccount"
+  >;
+}): Promise<{ sheet: Sheet; stoppedKeys: ApiKey[] } | undefined> {
   return getDb().transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx
       .update(sheets)
       .set({ ...input.set, needsReauth: false, createdAt: now, ...bump })
-      .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.fromUserId), input.overEdit ? undefined : ne(sheets.proof, "edit")))
+      .where(
+        and(
+          eq(sheets.id, input.id),
+          eq(sheets.userId, input.fromUserId),
+          input.overEdit ? undefined : ne(sheets.proof, "edit"),
+        ),
+      )
       .returning();
     if (!row) return undefined;
-    await tx.insert(sheetClaims).values({ id: input.claimId, sheetId: row.id, sheetName: row.name, previousUserId: input.fromUserId });
+    await tx
+      .insert(sheetClaims)
+      .values({ id: input.claimId, sheetId: row.id, sheetName: row.name, previousUserId: input.fromUserId });
     const stoppedKeys = await tx
       .update(apiKeys)
       .set({ claimedAt: now, version: sql`${apiKeys.version} + 1` })
@@ -105,7 +164,11 @@ export async function claimSheet(input: { id: string; fromUserId: string; claimI
 
 /** Sheets taken from the account by editors, the latest first. */
 export async function listClaimsAgainst({ userId }: { userId: string }): Promise<SheetClaim[]> {
-  return getDb().select().from(sheetClaims).where(eq(sheetClaims.previousUserId, userId)).orderBy(desc(sheetClaims.claimedAt));
+  return getDb()
+    .select()
+    .from(sheetClaims)
+    .where(eq(sheetClaims.previousUserId, userId))
+    .orderBy(desc(sheetClaims.claimedAt));
 }
 
 /**
@@ -113,7 +176,12 @@ export async function listClaimsAgainst({ userId }: { userId: string }): Promise
  * check time to `now` while it is still at or before `dueBefore` and the sheet still belongs to
  * `userId`. The row when this caller won the turn; undefined when another did, or the sheet moved.
  */
-export async function takeAccessCheck(input: { id: string; userId: string; dueBefore: Date; now: Date }): Promise<Sheet | undefined> {
+export async function takeAccessCheck(input: {
+  id: string;
+  userId: string;
+  dueBefore: Date;
+  now: Date;
+}): Promise<Sheet | undefined> {
   const [row] = await getDb()
     .update(sheets)
     .set({ accessCheckedAt: input.now })
@@ -127,7 +195,14 @@ export async function takeAccessCheck(input: { id: string; userId: string; dueBe
  * meanwhile). A registration suspended now drops its webhook deliveries still waiting: they are
  * not sent later, even once access is restored.
  */
-export async function recordAccessCheck(input: { id: string; userId: string; state: AccessState; at: Date; unprovenSince?: Date | null; proof?: SheetProof }): Promise<Sheet | undefined> {
+export async function recordAccessCheck(input: {
+  id: string;
+  userId: string;
+  state: AccessState;
+  at: Date;
+  unprovenSince?: Date | null;
+  proof?: SheetProof;
+}): Promise<Sheet | undefined> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(sheets)
@@ -141,8 +216,14 @@ export async function recordAccessCheck(input: { id: string; userId: string; sta
       .where(and(eq(sheets.id, input.id), eq(sheets.userId, input.userId)))
       .returning();
     if (row && input.state === "suspended") {
-      const endpoints = tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.sheetId, input.id));
-      await tx.update(webhookDeliveries).set({ state: "cancelled", leasedUntil: null }).where(and(eq(webhookDeliveries.state, "pending"), sql`${webhookDeliveries.endpointId} in ${endpoints}`));
+      const endpoints = tx
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.sheetId, input.id));
+      await tx
+        .update(webhookDeliveries)
+        .set({ state: "cancelled", leasedUntil: null })
+        .where(and(eq(webhookDeliveries.state, "pending"), sql`${webhookDeliveries.endpointId} in ${endpoints}`));
     }
     return row;
   });
@@ -156,12 +237,22 @@ export async function recordAccessCheck(input: { id: string; userId: string; sta
  */
 export async function makeAccessCheckDue(where: { id: string } | { userId: string }, onceIn: number): Promise<Sheet[]> {
   const now = new Date();
-  const notForcedLately = or(isNull(sheets.accessForcedAt), lte(sheets.accessForcedAt, new Date(now.getTime() - onceIn)));
-  return getDb()
-    .update(sheets)
-    .set({ accessCheckedAt: new Date(0), accessForcedAt: now, ...bump })
-    // A revoked grant (by account) is final news, never held back; a refused call (by sheet) is
-    // bounded, since Google may refuse reads that the re-check does not.
-    .where(and("id" in where ? and(eq(sheets.id, where.id), notForcedLately) : eq(sheets.userId, where.userId), ne(sheets.accessState, "service")))
-    .returning();
+  const notForcedLately = or(
+    isNull(sheets.accessForcedAt),
+    lte(sheets.accessForcedAt, new Date(now.getTime() - onceIn)),
+  );
+  return (
+    getDb()
+      .update(sheets)
+      .set({ accessCheckedAt: new Date(0), accessForcedAt: now, ...bump })
+      // A revoked grant (by account) is final news, never held back; a refused call (by sheet) is
+      // bounded, since Google may refuse reads that the re-check does not.
+      .where(
+        and(
+          "id" in where ? and(eq(sheets.id, where.id), notForcedLately) : eq(sheets.userId, where.userId),
+          ne(sheets.accessState, "service"),
+        ),
+      )
+      .returning()
+  );
 }

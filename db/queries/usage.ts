@@ -33,13 +33,32 @@ export async function addLedgerBatch(id: string, { usage, stats, lastUsed }: Led
   return getDb().transaction(async (tx) => {
     const first = await tx.insert(usageRollups).values({ id }).onConflictDoNothing().returning({ id: usageRollups.id });
     if (!first.length) return false;
-    const liveUsers = await existingIds(tx, "users", usage.map((r) => r.userId));
-    const liveSheets = await existingIds(tx, "sheets", stats.map((r) => r.sheetId));
-    await addUsage(usage.filter((r) => liveUsers.has(r.userId)), tx);
-    await addSheetStats(stats.filter((r) => liveSheets.has(r.sheetId)), tx);
+    const liveUsers = await existingIds(
+      tx,
+      "users",
+      usage.map((r) => r.userId),
+    );
+    const liveSheets = await existingIds(
+      tx,
+      "sheets",
+      stats.map((r) => r.sheetId),
+    );
+    await addUsage(
+      usage.filter((r) => liveUsers.has(r.userId)),
+      tx,
+    );
+    await addSheetStats(
+      stats.filter((r) => liveSheets.has(r.sheetId)),
+      tx,
+    );
     if (lastUsed.length) {
-      const stamps = sql.join(lastUsed.map((u) => sql`(${u.keyId}, ${u.at.toISOString()}::timestamptz)`), sql`, `);
-      await tx.execute(sql`update api_keys set last_used_at = greatest(api_keys.last_used_at, v.at) from (values ${stamps}) as v(id, at) where api_keys.id = v.id`);
+      const stamps = sql.join(
+        lastUsed.map((u) => sql`(${u.keyId}, ${u.at.toISOString()}::timestamptz)`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`update api_keys set last_used_at = greatest(api_keys.last_used_at, v.at) from (values ${stamps}) as v(id, at) where api_keys.id = v.id`,
+      );
     }
     return true;
   });
@@ -49,17 +68,25 @@ export async function addLedgerBatch(id: string, { usage, stats, lastUsed }: Led
 async function existingIds(db: Database, table: "users" | "sheets", ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const id = table === "users" ? users.id : sheets.id;
-  const rows = await db.select({ id }).from(table === "users" ? users : sheets).where(inArray(id, [...new Set(ids)]));
+  const rows = await db
+    .select({ id })
+    .from(table === "users" ? users : sheets)
+    .where(inArray(id, [...new Set(ids)]));
   return new Set(rows.map((r) => r.id));
 }
 
 type Range = { userId: string; from: string; to: string };
-const inRange = ({ userId, from, to }: Range) => and(eq(usageDaily.userId, userId), gte(usageDaily.day, from), lt(usageDaily.day, to));
+const inRange = ({ userId, from, to }: Range) =>
+  and(eq(usageDaily.userId, userId), gte(usageDaily.day, from), lt(usageDaily.day, to));
 
 /** Requests per day (YYYY-MM-DD, UTC) and status class for an account, `from` inclusive, `to` exclusive. */
 export async function usageByDay(range: Range) {
   return getDb()
-    .select({ day: usageDaily.day, statusClass: usageDaily.statusClass, count: sql<number>`sum(${usageDaily.count})::int` })
+    .select({
+      day: usageDaily.day,
+      statusClass: usageDaily.statusClass,
+      count: sql<number>`sum(${usageDaily.count})::int`,
+    })
     .from(usageDaily)
     .where(inRange(range))
     .groupBy(usageDaily.day, usageDaily.statusClass)
@@ -68,23 +95,25 @@ export async function usageByDay(range: Range) {
 
 /** Requests per day and key (with the key's name, prefix, sheet and whether it is revoked) in the given status classes. */
 export async function usageByKey(range: Range & { classes: readonly string[] }) {
-  return getDb()
-    .select({
-      day: usageDaily.day,
-      keyId: usageDaily.keyId,
-      name: apiKeys.name,
-      prefix: apiKeys.displayPrefix,
-      revoked: sql<boolean>`${apiKeys.revokedAt} is not null`,
-      sheet: sheets.name,
-      count: sql<number>`sum(${usageDaily.count})::int`,
-    })
-    .from(usageDaily)
-    .leftJoin(apiKeys, eq(apiKeys.id, usageDaily.keyId))
-    // The sheet's name while it is still this account's (another account may have claimed it since).
-    .leftJoin(sheets, and(eq(sheets.id, usageDaily.sheetId), eq(sheets.userId, usageDaily.userId)))
-    .where(and(inRange(range), inArray(usageDaily.statusClass, [...range.classes])))
-    .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix, apiKeys.revokedAt, sheets.name)
-    .orderBy(usageDaily.day, usageDaily.keyId);
+  return (
+    getDb()
+      .select({
+        day: usageDaily.day,
+        keyId: usageDaily.keyId,
+        name: apiKeys.name,
+        prefix: apiKeys.displayPrefix,
+        revoked: sql<boolean>`${apiKeys.revokedAt} is not null`,
+        sheet: sheets.name,
+        count: sql<number>`sum(${usageDaily.count})::int`,
+      })
+      .from(usageDaily)
+      .leftJoin(apiKeys, eq(apiKeys.id, usageDaily.keyId))
+      // The sheet's name while it is still this account's (another account may have claimed it since).
+      .leftJoin(sheets, and(eq(sheets.id, usageDaily.sheetId), eq(sheets.userId, usageDaily.userId)))
+      .where(and(inRange(range), inArray(usageDaily.statusClass, [...range.classes])))
+      .groupBy(usageDaily.day, usageDaily.keyId, apiKeys.name, apiKeys.displayPrefix, apiKeys.revokedAt, sheets.name)
+      .orderBy(usageDaily.day, usageDaily.keyId)
+  );
 }
 
 /** Total requests of an account in the given status classes over a range of days. */

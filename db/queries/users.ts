@@ -2,7 +2,12 @@ import { and, count, eq, inArray, isNull, notInArray, or } from "drizzle-orm";
 import { getDb } from "../client";
 import { accounts, users, type User } from "../schema";
 
-export async function createUser(input: { email: string; name?: string | null; plan?: string; billingAnchor?: Date }): Promise<User> {
+export async function createUser(input: {
+  email: string;
+  name?: string | null;
+  plan?: string;
+  billingAnchor?: Date;
+}): Promise<User> {
   const [user] = await getDb().insert(users).values(input).returning();
   return user!;
 }
@@ -20,13 +25,22 @@ export async function setUserPlan({ id, plan }: { id: string; plan: string }): P
 }
 
 /** Links a sign-in identity (provider and its subject id) to an account, once. */
-export async function linkSignInAccount(input: { userId: string; provider: string; providerAccountId: string; type: string }): Promise<void> {
+export async function linkSignInAccount(input: {
+  userId: string;
+  provider: string;
+  providerAccountId: string;
+  type: string;
+}): Promise<void> {
   await getDb().insert(accounts).values(input).onConflictDoNothing();
 }
 
 /** How many accounts are asked to share their sheets with each of `emails` (absent: none). */
 export async function countUsersByServiceAccount(emails: string[]): Promise<Map<string, number>> {
-  const rows = await getDb().select({ email: users.serviceAccount, n: count() }).from(users).where(inArray(users.serviceAccount, emails)).groupBy(users.serviceAccount);
+  const rows = await getDb()
+    .select({ email: users.serviceAccount, n: count() })
+    .from(users)
+    .where(inArray(users.serviceAccount, emails))
+    .groupBy(users.serviceAccount);
   return new Map(rows.map((r) => [r.email!, r.n]));
 }
 
@@ -34,7 +48,15 @@ export async function countUsersByServiceAccount(emails: string[]): Promise<Map<
  * Gives the account `email` unless it already has one of `configured`: the address it was given
  * first stays (a concurrent choice loses). Returns the account's address after the call.
  */
-export async function assignServiceAccount({ id, email, configured }: { id: string; email: string; configured: string[] }): Promise<string | undefined> {
+export async function assignServiceAccount({
+  id,
+  email,
+  configured,
+}: {
+  id: string;
+  email: string;
+  configured: string[];
+}): Promise<string | undefined> {
   const [row] = await getDb()
     .update(users)
     .set({ serviceAccount: email })

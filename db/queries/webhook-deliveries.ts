@@ -2,7 +2,14 @@
 // endpoint's deliveries of one row (or one tab's schema), sent oldest first.
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, rowsOf, type Database } from "../client";
-import { changeEvents, webhookAttempts, webhookDeliveries, type ChangeEvent, type NewWebhookDelivery as NewDelivery, type WebhookDelivery } from "../schema";
+import {
+  changeEvents,
+  webhookAttempts,
+  webhookDeliveries,
+  type ChangeEvent,
+  type NewWebhookDelivery as NewDelivery,
+  type WebhookDelivery,
+} from "../schema";
 
 type StreamRef = { endpointId: string; stream: string };
 
@@ -11,7 +18,11 @@ export async function insertDeliveries(rows: NewDelivery[], db: Database = getDb
 }
 
 /** Leases the stream's oldest undelivered delivery for `leaseS` if it is due and no one holds it. */
-export async function claimStreamHead({ endpointId, stream, leaseS }: StreamRef & { leaseS: number }): Promise<WebhookDelivery | undefined> {
+export async function claimStreamHead({
+  endpointId,
+  stream,
+  leaseS,
+}: StreamRef & { leaseS: number }): Promise<WebhookDelivery | undefined> {
   const rows = await getDb().execute(sql`
     update webhook_deliveries d set leased_until = now() + make_interval(secs => ${leaseS})
     from (select id from webhook_deliveries where endpoint_id = ${endpointId} and stream = ${stream} and state = 'pending' order by event_seq limit 1) head
@@ -24,19 +35,39 @@ export async function claimStreamHead({ endpointId, stream, leaseS }: StreamRef 
 }
 
 /** One of the endpoint's deliveries; undefined when the endpoint has no such delivery. */
-export async function getDeliveryOfEndpoint({ endpointId, id }: { endpointId: string; id: string }, db: Database = getDb()): Promise<WebhookDelivery | undefined> {
-  const [delivery] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId)));
+export async function getDeliveryOfEndpoint(
+  { endpointId, id }: { endpointId: string; id: string },
+  db: Database = getDb(),
+): Promise<WebhookDelivery | undefined> {
+  const [delivery] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId)));
   return delivery;
 }
 
 /** How many of the endpoint's deliveries wait to be sent. */
-export async function countPendingDeliveries({ endpointId }: { endpointId: string }, db: Database = getDb()): Promise<number> {
-  const [pending] = await db.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, "pending")));
+export async function countPendingDeliveries(
+  { endpointId }: { endpointId: string },
+  db: Database = getDb(),
+): Promise<number> {
+  const [pending] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, "pending")));
   return Number(pending?.n ?? 0);
 }
 
 /** Notes an attempt: its row in the log, and the delivery's new state. */
-export async function recordDeliveryAttempt({ id, attempt, set }: { id: string; attempt: Omit<typeof webhookAttempts.$inferInsert, "deliveryId">; set: Partial<Omit<NewDelivery, "id">> }): Promise<void> {
+export async function recordDeliveryAttempt({
+  id,
+  attempt,
+  set,
+}: {
+  id: string;
+  attempt: Omit<typeof webhookAttempts.$inferInsert, "deliveryId">;
+  set: Partial<Omit<NewDelivery, "id">>;
+}): Promise<void> {
   const db = getDb();
   await db.insert(webhookAttempts).values({ deliveryId: id, ...attempt });
   await db.update(webhookDeliveries).set(set).where(eq(webhookDeliveries.id, id));
@@ -47,7 +78,13 @@ export async function cancelPendingStream({ endpointId, stream }: StreamRef): Pr
   await getDb()
     .update(webhookDeliveries)
     .set({ state: "cancelled", leasedUntil: null })
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.stream, stream), eq(webhookDeliveries.state, "pending")));
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.stream, stream),
+        eq(webhookDeliveries.state, "pending"),
+      ),
+    );
 }
 
 /** The streams with a waiting delivery (of one endpoint, or of all). */
@@ -55,11 +92,22 @@ export async function pendingStreams({ endpointId }: { endpointId?: string } = {
   return getDb()
     .selectDistinct({ endpointId: webhookDeliveries.endpointId, stream: webhookDeliveries.stream })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.state, "pending"), endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined));
+    .where(
+      and(
+        eq(webhookDeliveries.state, "pending"),
+        endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined,
+      ),
+    );
 }
 
 /** The endpoint's most recent deliveries with their events, newest first, and each one's last attempt's headers. */
-export async function recentDeliveries({ endpointId, limit }: { endpointId: string; limit: number }): Promise<{ d: WebhookDelivery; e: ChangeEvent; headers: Record<string, string> | null }[]> {
+export async function recentDeliveries({
+  endpointId,
+  limit,
+}: {
+  endpointId: string;
+  limit: number;
+}): Promise<{ d: WebhookDelivery; e: ChangeEvent; headers: Record<string, string> | null }[]> {
   const rows = await getDb()
     .select({ d: webhookDeliveries, e: changeEvents })
     .from(webhookDeliveries)
@@ -68,7 +116,13 @@ export async function recentDeliveries({ endpointId, limit }: { endpointId: stri
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
     .limit(limit);
   const ids = rows.map(({ d }) => d.id);
-  const attempts = ids.length ? await getDb().select({ deliveryId: webhookAttempts.deliveryId, headers: webhookAttempts.requestHeaders }).from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(webhookAttempts.id) : [];
+  const attempts = ids.length
+    ? await getDb()
+        .select({ deliveryId: webhookAttempts.deliveryId, headers: webhookAttempts.requestHeaders })
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.deliveryId, ids))
+        .orderBy(webhookAttempts.id)
+    : [];
   const lastHeaders = new Map(attempts.map((a) => [a.deliveryId, a.headers as Record<string, string>]));
   return rows.map((r) => ({ ...r, headers: lastHeaders.get(r.d.id) ?? null }));
 }

@@ -6,14 +6,28 @@ import { expect, test, type APIRequestContext, type APIResponse } from "@playwri
 import { E2E } from "../support/env";
 
 const port = new URL(E2E.baseUrl).port;
-const PAGES = ["/", "/signin", "/dashboard", "/dashboard/usage", "/dashboard/sheets/1AcmeStoreDemoSpreadsheet0000000000000000001", "/docs", "/_not-found"];
+const PAGES = [
+  "/",
+  "/signin",
+  "/dashboard",
+  "/dashboard/usage",
+  "/dashboard/sheets/1AcmeStoreDemoSpreadsheet0000000000000000001",
+  "/docs",
+  "/_not-found",
+];
 
 async function refused(res: APIResponse, label: string) {
   expect(res.status(), label).toBe(403);
   expect(await res.json(), label).toMatchObject({ success: false, error: "forbidden" });
 }
 
-const unescape = (html: string) => html.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescape = (html: string) =>
+  html
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** The sign-in page's form, as a browser without JavaScript posts it (its action's hidden fields). */
 async function signInForm(request: APIRequestContext): Promise<Record<string, string>> {
@@ -23,14 +37,29 @@ async function signInForm(request: APIRequestContext): Promise<Record<string, st
   return Object.fromEntries(fields.map(([, name, value]) => [name!, unescape(value ?? "")]));
 }
 
-test("a server action posted from another origin, or from our host over another scheme, is refused", async ({ request }) => {
+test("a server action posted from another origin, or from our host over another scheme, is refused", async ({
+  request,
+}) => {
   const action = { "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" };
   // 127.0.0.1 is this server too, but not the host this request was sent to (Next.js checks that).
-  for (const origin of ["https://evil.example", `https://localhost:${port}`, `http://localhost:${port}.evil.com`, "null", `http://localhost:${Number(port) + 1}`, `http://127.0.0.1:${port}`]) {
-    await refused(await request.post("/dashboard", { headers: { ...action, Origin: origin }, data: "[]", maxRedirects: 0 }), origin);
+  for (const origin of [
+    "https://evil.example",
+    `https://localhost:${port}`,
+    `http://localhost:${port}.evil.com`,
+    "null",
+    `http://localhost:${Number(port) + 1}`,
+    `http://127.0.0.1:${port}`,
+  ]) {
+    await refused(
+      await request.post("/dashboard", { headers: { ...action, Origin: origin }, data: "[]", maxRedirects: 0 }),
+      origin,
+    );
   }
   for (const site of ["cross-site", "same-site"]) {
-    await refused(await request.post("/dashboard", { headers: { ...action, "Sec-Fetch-Site": site }, data: "[]", maxRedirects: 0 }), `no Origin, ${site}`);
+    await refused(
+      await request.post("/dashboard", { headers: { ...action, "Sec-Fetch-Site": site }, data: "[]", maxRedirects: 0 }),
+      `no Origin, ${site}`,
+    );
   }
 });
 
@@ -39,9 +68,15 @@ test("a form posted to any page from another site gets 403, not Next.js's 500", 
   const form = { ...(await signInForm(request)), [`$ACTION_ID_${"0".repeat(42)}`]: "" };
   for (const path of PAGES) {
     for (const origin of ["http://evil.example", `http://localhost:${port}.evil.com`]) {
-      await refused(await request.post(path, { headers: { Origin: origin }, multipart: form, maxRedirects: 0 }), `${path} from ${origin}`);
+      await refused(
+        await request.post(path, { headers: { Origin: origin }, multipart: form, maxRedirects: 0 }),
+        `${path} from ${origin}`,
+      );
     }
-    await refused(await request.post(path, { headers: { "Sec-Fetch-Site": "cross-site" }, multipart: form, maxRedirects: 0 }), `${path} without Origin`);
+    await refused(
+      await request.post(path, { headers: { "Sec-Fetch-Site": "cross-site" }, multipart: form, maxRedirects: 0 }),
+      `${path} without Origin`,
+    );
   }
 });
 

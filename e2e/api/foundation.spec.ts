@@ -10,7 +10,9 @@ function rawExchange(request: string): Promise<{ status: number; body: Record<st
     const socket = connect(E2E.port, "127.0.0.1", () => socket.write(request));
     let text = "";
     socket.on("data", (chunk) => (text += chunk));
-    socket.on("end", () => resolve({ status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) }));
+    socket.on("end", () =>
+      resolve({ status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) }),
+    );
     socket.on("error", reject);
   });
 }
@@ -65,6 +67,10 @@ test("methods and paths Next.js cannot route answer in the envelope, not a bare 
     [`GET /docs/%ZZ`, 400, "validation_error"],
   ] as const) {
     const res = await rawExchange(`${line} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-    expect([line, res.status, res.body]).toEqual([line, status, expect.objectContaining({ success: false, error: code, message: expect.any(String) })]);
+    expect([line, res.status, res.body]).toEqual([
+      line,
+      status,
+      expect.objectContaining({ success: false, error: code, message: expect.any(String) }),
+    ]);
   }
 });

@@ -10,14 +10,28 @@ test("POST /register: random bodies and content types give the envelope, never a
   const sheetUrl = fc.oneof(
     fc.string({ unit: "grapheme", maxLength: 60 }),
     fc.webUrl(),
-    fc.constantFrom("http://127.0.0.1:6379/", "file:///etc/passwd", "https://docs.google.com/spreadsheets/d/../../x", "https://docs.google.com.evil.example/spreadsheets/d/1abc", "javascript:alert(1)", "1".repeat(500)),
+    fc.constantFrom(
+      "http://127.0.0.1:6379/",
+      "file:///etc/passwd",
+      "https://docs.google.com/spreadsheets/d/../../x",
+      "https://docs.google.com.evil.example/spreadsheets/d/1abc",
+      "javascript:alert(1)",
+      "1".repeat(500),
+    ),
     fc.jsonValue({ maxDepth: 3 }),
   );
-  const body = fc.oneof(sheetUrl.map((u) => JSON.stringify({ sheet_url: u })), fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? "null"), fc.string({ maxLength: 50 }));
+  const body = fc.oneof(
+    sheetUrl.map((u) => JSON.stringify({ sheet_url: u })),
+    fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? "null"),
+    fc.string({ maxLength: 50 }),
+  );
   const type = fc.constantFrom("application/json", "text/plain", "");
   await fc.assert(
     fc.asyncProperty(body, type, async (data, contentType) => {
-      const res = await page.request.post("/register", { data, headers: contentType ? { "Content-Type": contentType } : {} });
+      const res = await page.request.post("/register", {
+        data,
+        headers: contentType ? { "Content-Type": contentType } : {},
+      });
       expect(res.status(), data).toBeLessThan(500);
       const json = await res.json();
       expect(typeof json.success).toBe("boolean");

@@ -41,7 +41,10 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
       expect(Number(res.headers()["x-ratelimit-reset"])).toBeGreaterThan(Date.now() / 1000);
     }
     // Without a live key: the address's allowance for requests without a valid key, spent by none of these.
-    for (const headers of [{}, { "X-API-Key": "shk_0000000000000000000000000000000000000A" }] as Record<string, string>[]) {
+    for (const headers of [{}, { "X-API-Key": "shk_0000000000000000000000000000000000000A" }] as Record<
+      string,
+      string
+    >[]) {
       const res = await send(headers);
       const [limit, remaining] = limitOf(res);
       expect([method, path, res.status(), limit]).toEqual([method, path, status, "300"]);
@@ -53,7 +56,10 @@ test("routes that need no key carry a live key's rate-limit headers, uncounted",
   expect(limitOf(await request.get(rows, { headers: { "X-API-Key": key } }))).toEqual(["5", "3"]);
 });
 
-test("a path with a trailing slash or doubled slashes is answered as the path without them, headers and all", async ({ page, request }) => {
+test("a path with a trailing slash or doubled slashes is answered as the path without them, headers and all", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const sheetId = await copySpreadsheet(E2E.demoSheetId);
   await signIn(page, "trailing-slash@example.com");
@@ -61,7 +67,12 @@ test("a path with a trailing slash or doubled slashes is answered as the path wi
   await choosePlan(page, "business", "Business"); // more than Free Trial's 5 a minute
   const headers = { "X-API-Key": key };
   const plain = await (await request.get(`/api/v1/${sheetId}/Products`, { headers })).json();
-  for (const path of [`/api/v1/${sheetId}/Products/`, `/api/v1//${sheetId}//Products`, `/api/v1/${sheetId}/Products/1/`, `/api/${sheetId}/schema/`]) {
+  for (const path of [
+    `/api/v1/${sheetId}/Products/`,
+    `/api/v1//${sheetId}//Products`,
+    `/api/v1/${sheetId}/Products/1/`,
+    `/api/${sheetId}/schema/`,
+  ]) {
     const res = await request.get(path, { headers, maxRedirects: 0 });
     expect([path, res.status()]).toEqual([path, 200]);
     expect(res.headers()["x-ratelimit-limit"]).toMatch(/^\d+$/);
@@ -72,19 +83,34 @@ test("a path with a trailing slash or doubled slashes is answered as the path wi
   // headers without the body.
   const row = `/api/v1/${sheetId}/Products/1`;
   const [get, head] = [await request.get(row, { headers }), await request.head(row, { headers })];
-  expect([head.status(), head.headers()["etag"], head.headers()["content-type"], (await head.body()).length]).toEqual([200, get.headers()["etag"], get.headers()["content-type"], 0]);
+  expect([head.status(), head.headers()["etag"], head.headers()["content-type"], (await head.body()).length]).toEqual([
+    200,
+    get.headers()["etag"],
+    get.headers()["content-type"],
+    0,
+  ]);
   expect(head.headers()["x-ratelimit-limit"]).toMatch(/^\d+$/);
   // The handler sees the canonical path: a retry sent with the slash replays the first answer.
   const write = { ...headers, "Content-Type": "application/json", "Idempotency-Key": "trailing-slash-retry" };
   const first = await request.post(`/api/v1/${sheetId}/Products`, { headers: write, data: { name: "Slash lamp" } });
-  const retry = await request.post(`/api/v1/${sheetId}/Products/`, { headers: write, data: { name: "Slash lamp" }, maxRedirects: 0 });
+  const retry = await request.post(`/api/v1/${sheetId}/Products/`, {
+    headers: write,
+    data: { name: "Slash lamp" },
+    maxRedirects: 0,
+  });
   expect([first.status(), retry.status(), retry.headers()["idempotent-replayed"]]).toEqual([201, 201, "true"]);
   expect(await retry.json()).toEqual(await first.json());
 });
 
-test("a key route's 401, and the 400 of two different keys, carry the rate-limit headers of the address's allowance for bad keys", async ({ request }) => {
+test("a key route's 401, and the 400 of two different keys, carry the rate-limit headers of the address's allowance for bad keys", async ({
+  request,
+}) => {
   const other = "shk_0000000000000000000000000000000000000A";
-  for (const [status, headers] of [[401, {}], [401, { "X-API-Key": other }], [400, { "X-API-Key": other, Authorization: "Bearer shk_0000000000000000000000000000000000000B" }]] as [number, Record<string, string>][]) {
+  for (const [status, headers] of [
+    [401, {}],
+    [401, { "X-API-Key": other }],
+    [400, { "X-API-Key": other, Authorization: "Bearer shk_0000000000000000000000000000000000000B" }],
+  ] as [number, Record<string, string>][]) {
     const res = await request.get(`/api/v1/${E2E.demoSheetId}/Products`, { headers });
     expect(res.status()).toBe(status);
     // RFC 9110: a 401 names the scheme to authenticate with.

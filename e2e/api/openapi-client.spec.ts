@@ -46,7 +46,10 @@ console.log(JSON.stringify({
 }));
 `;
 
-test("a typed client generated from the OpenAPI document does create, read, update and delete", async ({ page, request }, testInfo) => {
+test("a typed client generated from the OpenAPI document does create, read, update and delete", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(90_000);
   const sheetId = await copySpreadsheet(E2E.demoSheetId);
   await signIn(page, "typed-client@example.com");
@@ -60,14 +63,36 @@ test("a typed client generated from the OpenAPI document does create, read, upda
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "sheet-api.ts"), astToString(await openapiTS(document)));
   writeFileSync(join(dir, "client.ts"), clientSource(sheetId));
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler", skipLibCheck: true, types: ["node"] },
-    files: ["client.ts", "sheet-api.ts"],
-  }));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "es2022",
+        module: "esnext",
+        moduleResolution: "bundler",
+        skipLibCheck: true,
+        types: ["node"],
+      },
+      files: ["client.ts", "sheet-api.ts"],
+    }),
+  );
   execFileSync(join(process.cwd(), "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
 
-  const out = execFileSync(join(process.cwd(), "node_modules/.bin/tsx"), [join(dir, "client.ts")], { env: { ...process.env, BASE_URL: E2E.baseUrl, API_KEY: key }, encoding: "utf8" });
+  const out = execFileSync(join(process.cwd(), "node_modules/.bin/tsx"), [join(dir, "client.ts")], {
+    env: { ...process.env, BASE_URL: E2E.baseUrl, API_KEY: key },
+    encoding: "utf8",
+  });
   const result = JSON.parse(out.trim().split("\n").at(-1)!);
-  expect(result).toMatchObject({ created: 201, read: "Typed client lamp", updated: "$15.00", listed: 1, removed: 200, gone: 404, goneError: { success: false, error: "not_found" } });
+  expect(result).toMatchObject({
+    created: 201,
+    read: "Typed client lamp",
+    updated: "$15.00",
+    listed: 1,
+    removed: 200,
+    gone: 404,
+    goneError: { success: false, error: "not_found" },
+  });
   expect(result.id).toMatch(/^\d+$/);
 });

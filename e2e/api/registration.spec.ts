@@ -8,13 +8,19 @@ test("POST /register needs a dashboard session", async ({ request }) => {
   expect(await res.json()).toMatchObject({ success: false, error: "unauthorized" });
 });
 
-test("POST /register with a session but no proof from Google is refused, naming the way to prove access", async ({ page }) => {
+test("POST /register with a session but no proof from Google is refused, naming the way to prove access", async ({
+  page,
+}) => {
   await signIn(page, "api-register@example.com");
-  const res = await page.request.post("/register", { data: { sheet_url: "1AcmeStoreDemoSpreadsheet0000000000000000001" } });
+  const res = await page.request.post("/register", {
+    data: { sheet_url: "1AcmeStoreDemoSpreadsheet0000000000000000001" },
+  });
   expect(res.status()).toBe(403);
   const body = await res.json();
   expect(body).toMatchObject({ success: false, error: "forbidden", reason: "no_google_grant" });
-  expect(body.message).toContain("use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
+  expect(body.message).toContain(
+    "use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive",
+  );
 });
 
 test("POST /register says what is wrong with a body that is not the JSON object it takes", async ({ page }) => {
@@ -25,7 +31,10 @@ test("POST /register says what is wrong with a body that is not the JSON object 
     ["[1]", /must be a JSON object/],
     ["{}", /sheet_url is required/],
   ] as const) {
-    const res = await page.request.post("/register", { data: Buffer.from(data), headers: { "Content-Type": "application/json" } });
+    const res = await page.request.post("/register", {
+      data: Buffer.from(data),
+      headers: { "Content-Type": "application/json" },
+    });
     expect([data, res.status()]).toEqual([data, 400]);
     const body = await res.json();
     expect(body).toMatchObject({ success: false, error: "validation_error" });
@@ -34,7 +43,9 @@ test("POST /register says what is wrong with a body that is not the JSON object 
 });
 
 test("/auth/{provider}: other providers are 404, a missing or bad sheet_url is 400", async ({ request }) => {
-  const other = await request.get("/auth/github?sheet_url=1AcmeStoreDemoSpreadsheet0000000000000000001", { maxRedirects: 0 });
+  const other = await request.get("/auth/github?sheet_url=1AcmeStoreDemoSpreadsheet0000000000000000001", {
+    maxRedirects: 0,
+  });
   expect(other.status()).toBe(404);
   expect(await other.json()).toMatchObject({ success: false, error: "not_found" });
   for (const query of ["", "?sheet_url=", "?sheet_url=http%3A%2F%2F127.0.0.1%2Fx"]) {
@@ -45,16 +56,26 @@ test("/auth/{provider}: other providers are 404, a missing or bad sheet_url is 4
 });
 
 test("/auth/google sends a visitor without a session to sign in first, then back", async ({ request }) => {
-  const res = await request.get("/auth/google?sheet_url=1PrivateOwnerSpreadsheet00000000000000000003", { maxRedirects: 0 });
+  const res = await request.get("/auth/google?sheet_url=1PrivateOwnerSpreadsheet00000000000000000003", {
+    maxRedirects: 0,
+  });
   expect(res.status()).toBe(302);
-  expect(res.headers().location).toBe(`/signin?callbackUrl=${encodeURIComponent("/auth/google?sheet_url=1PrivateOwnerSpreadsheet00000000000000000003")}`);
+  expect(res.headers().location).toBe(
+    `/signin?callbackUrl=${encodeURIComponent("/auth/google?sheet_url=1PrivateOwnerSpreadsheet00000000000000000003")}`,
+  );
 });
 
 test("the schema routes refuse missing and garbage keys in the envelope", async ({ request }) => {
-  for (const [method, path] of [["GET", "schema"], ["POST", "refresh-schema"]] as const) {
+  for (const [method, path] of [
+    ["GET", "schema"],
+    ["POST", "refresh-schema"],
+  ] as const) {
     const none = await request.fetch(`/api/1AcmeStoreDemoSpreadsheet0000000000000000001/${path}`, { method });
     expect(none.status()).toBe(401);
-    const garbage = await request.fetch(`/api/1AcmeStoreDemoSpreadsheet0000000000000000001/${path}`, { method, headers: { "X-API-Key": "shk_nope" } });
+    const garbage = await request.fetch(`/api/1AcmeStoreDemoSpreadsheet0000000000000000001/${path}`, {
+      method,
+      headers: { "X-API-Key": "shk_nope" },
+    });
     expect(garbage.status()).toBe(401);
     expect(await garbage.json()).toMatchObject({ success: false, error: "unauthorized" });
   }

@@ -10,7 +10,9 @@ test("pages and API answers carry the security headers", async ({ request }) => 
     expect(h["x-frame-options"], path).toBe("DENY");
     expect(h["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
     expect(h["content-security-policy"], path).toContain("frame-ancestors 'none'");
-    expect(h["content-security-policy"], path).toContain(path.startsWith("/api") ? "default-src 'none'" : "default-src 'self'");
+    expect(h["content-security-policy"], path).toContain(
+      path.startsWith("/api") ? "default-src 'none'" : "default-src 'self'",
+    );
     expect(h["x-powered-by"], path).toBeUndefined();
   }
 });

@@ -9,7 +9,10 @@ import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
 
 const stripeAdmin = async (path: string, body?: unknown) => {
-  const res = await fetch(`${E2E.stripeUrl}/__admin/${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(
+    `${E2E.stripeUrl}/__admin/${path}`,
+    body === undefined ? {} : { method: "POST", body: JSON.stringify(body) },
+  );
   expect(res.ok).toBe(true);
   return res.json() as Promise<Record<string, unknown>>;
 };
@@ -40,7 +43,10 @@ async function payOnCheckout(page: Page, card: string) {
 }
 
 for (const width of [390, 1280]) {
-  test(`upgrades through Stripe Checkout, and returns to Free Trial when payment fails for good (${width} px)`, async ({ page, request }, testInfo) => {
+  test(`upgrades through Stripe Checkout, and returns to Free Trial when payment fails for good (${width} px)`, async ({
+    page,
+    request,
+  }, testInfo) => {
     test.setTimeout(180_000);
     await page.setViewportSize({ width, height: 900 });
     const email = `billing-${width}-${Date.now()}@example.com`;
@@ -80,7 +86,9 @@ for (const width of [390, 1280]) {
     await fetch(`${E2E.stripeUrl}/__admin/calls`, { method: "DELETE" });
     await page.reload();
     await expect(page.getByTestId("billing-status")).toHaveText("active");
-    const { calls } = (await (await fetch(`${E2E.stripeUrl}/__admin/calls`)).json()) as { calls: { method: string; path: string }[] };
+    const { calls } = (await (await fetch(`${E2E.stripeUrl}/__admin/calls`)).json()) as {
+      calls: { method: string; path: string }[];
+    };
     expect(calls.map((c) => `${c.method} ${c.path}`).sort()).toEqual(["GET /v1/invoices", "GET /v1/invoices/upcoming"]);
     await page.goto("/");
     await expect(page.getByTestId("plan-price-starter")).toHaveText("$9 a month");
@@ -101,7 +109,9 @@ for (const width of [390, 1280]) {
     await expect(page.getByTestId("billing-next-invoice")).toContainText("$99");
 
     // The card stops working; the renewal fails (past_due: the plan stays), then Stripe gives up.
-    const { customers } = (await (await fetch(`${E2E.stripeUrl}/__admin/customers?email=${encodeURIComponent(email)}`)).json()) as { customers: string[] };
+    const { customers } = (await (
+      await fetch(`${E2E.stripeUrl}/__admin/customers?email=${encodeURIComponent(email)}`)
+    ).json()) as { customers: string[] };
     expect(customers).toHaveLength(1);
     await stripeAdmin("fail_payments", { customer: customers[0] });
     await stripeAdmin("advance", { seconds: 32 * 86_400 });
@@ -116,6 +126,9 @@ for (const width of [390, 1280]) {
     await expectPlan(page, "Free Trial");
     const usage = await request.get("/billing/usage", { headers: { "X-API-Key": key } });
     expect(usage.status()).toBe(200);
-    expect(((await usage.json()) as { data: { plan: string; current_period: { requests_limit: number } } }).data.current_period.requests_limit).toBe(3_000);
+    expect(
+      ((await usage.json()) as { data: { plan: string; current_period: { requests_limit: number } } }).data
+        .current_period.requests_limit,
+    ).toBe(3_000);
   });
 }

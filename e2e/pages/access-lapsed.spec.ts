@@ -13,18 +13,35 @@ async function ownedSpreadsheet(owner: string, editor: string, title: string): P
   const res = await fetch(`${E2E.googleUrl}/__admin/spreadsheets`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ title, members: { [owner]: "owner", [editor]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] }),
+    body: JSON.stringify({
+      title,
+      members: { [owner]: "owner", [editor]: "writer" },
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
+    }),
   });
   return String(((await res.json()) as { spreadsheetId: string }).spreadsheetId);
 }
 
-
 async function expectNoSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
 for (const width of [390, 1280]) {
-  test(`the editor who lost access sees the sheet suspended; the owner takes it back (${width} px)`, async ({ page, browser, request }, testInfo) => {
+  test(`the editor who lost access sees the sheet suspended; the owner takes it back (${width} px)`, async ({
+    page,
+    browser,
+    request,
+  }, testInfo) => {
     // Two sign-ins, two consents and two Picker registrations: past 30 s on a loaded machine.
     test.slow();
     const editor = `lapsed-${width}@example.com`;
@@ -40,7 +57,17 @@ for (const width of [390, 1280]) {
     // Within the interval: Google refuses her grant on the first call that reaches it, and the
     // re-check that follows at once suspends the registration.
     await expect
-      .poll(async () => ((await (await request.get(`/api/v1/${sheetId}/Items?limit=1`, { headers: { "X-API-Key": key, "Cache-Control": "no-cache" } })).json()) as { message?: string }).message, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (
+            (await (
+              await request.get(`/api/v1/${sheetId}/Items?limit=1`, {
+                headers: { "X-API-Key": key, "Cache-Control": "no-cache" },
+              })
+            ).json()) as { message?: string }
+          ).message,
+        { timeout: 15_000 },
+      )
       .toContain("can no longer open it");
 
     await page.goto(`/dashboard/sheets/${sheetId}`);
@@ -52,7 +79,9 @@ for (const width of [390, 1280]) {
     await page.screenshot({ path: testInfo.outputPath(`suspended-${width}.png`), fullPage: true });
     // Proving again while Google still refuses says why, and changes nothing.
     await notice.getByTestId("prove-again").click();
-    await expect(notice.getByTestId("prove-again-result")).toContainText(`Google did not confirm that ${editor} can open the spreadsheet`);
+    await expect(notice.getByTestId("prove-again-result")).toContainText(
+      `Google did not confirm that ${editor} can open the spreadsheet`,
+    );
     await expectNoSidewaysScroll(page);
 
     // The owner registers his own file: he takes it from her.
@@ -92,8 +121,14 @@ async function madeBeforeProof(sheetId: string, unprovenSince: Date): Promise<vo
 }
 
 for (const width of [390, 1280]) {
-  test(`a registration made before proof is served during its grace: the page and the list say by when to prove access (${width} px)`, async ({ page, request }, testInfo) => {
-    test.skip(!process.env.DATABASE_URL && !process.env.CI, "needs the server's Postgres (DATABASE_URL) to make a registration from before proof");
+  test(`a registration made before proof is served during its grace: the page and the list say by when to prove access (${width} px)`, async ({
+    page,
+    request,
+  }, testInfo) => {
+    test.skip(
+      !process.env.DATABASE_URL && !process.env.CI,
+      "needs the server's Postgres (DATABASE_URL) to make a registration from before proof",
+    );
     test.slow(); // a sign-in, a consent and a Picker registration before the notice
     const email = `before-proof-${width}@example.com`;
     const title = `Sheet from before proof (${width})`;

@@ -6,16 +6,25 @@ import { registerSheet } from "../support/dashboard";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { signIn } from "../support/google-consent";
 
-test("a code block wider than its box on the docs page is reached with Tab and scrolls with the arrow keys", async ({ page }) => {
+test("a code block wider than its box on the docs page is reached with Tab and scrolls with the arrow keys", async ({
+  page,
+}) => {
   // A column name longer than the desktop column: the example answer's line cannot fit.
   const column = `delivery_instructions_${"and_more_".repeat(20)}end`;
-  const sheetId = await createSpreadsheet("Wide", [["id", column], [1, "leave at the door"]]);
+  const sheetId = await createSpreadsheet("Wide", [
+    ["id", column],
+    [1, "leave at the door"],
+  ]);
   await signIn(page, "axe-keyboard@example.com");
   await registerSheet(page, sheetId);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/docs/${sheetId}`);
   await page.waitForLoadState("networkidle");
-  const wide = await page.locator("pre").evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.getAttribute("tabindex")));
+  const wide = await page
+    .locator("pre")
+    .evaluateAll((els) =>
+      els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.getAttribute("tabindex")),
+    );
   expect(wide.length, "the docs page has a box wider than its frame").toBeGreaterThan(0);
   expect(wide, "every such box takes keyboard focus").toEqual(wide.map(() => "0"));
 

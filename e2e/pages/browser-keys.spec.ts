@@ -19,7 +19,9 @@ fetch(p.get("api"), { headers: { "X-API-Key": p.get("key") } })
 
 /** A static site on its own port of 127.0.0.1: another origin than the app's http://localhost:<port>. */
 async function staticSite(): Promise<{ origin: string; server: Server }> {
-  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
@@ -33,14 +35,37 @@ test.afterAll(async () => {
 async function visit(page: Page, origin: string, api: string, key: string) {
   await page.goto(`${origin}/?${new URLSearchParams({ api, key })}`);
   await expect(page.locator("#out")).not.toHaveText("pending");
-  return JSON.parse((await page.locator("#out").textContent())!) as { status?: number; body?: { data: unknown }; failed?: string };
+  return JSON.parse((await page.locator("#out").textContent())!) as {
+    status?: number;
+    body?: { data: unknown };
+    failed?: string;
+  };
 }
 
-test("a browser key works from the listed origin's page, shows only the chosen columns, and is refused elsewhere", async ({ page, request }) => {
+test("a browser key works from the listed origin's page, shows only the chosen columns, and is refused elsewhere", async ({
+  page,
+  request,
+}) => {
   const allowed = await staticSite();
   const other = await staticSite();
   sites.push(allowed.server, other.server);
-  const sheetId = await createSpreadsheet("Browser key test", [["id", "name", "cost"], [1, "Lamp", 11], [2, "Chair", 120]], [{ title: "Payroll", rows: [["id", "salary"], [1, 90000]] }]);
+  const sheetId = await createSpreadsheet(
+    "Browser key test",
+    [
+      ["id", "name", "cost"],
+      [1, "Lamp", 11],
+      [2, "Chair", 120],
+    ],
+    [
+      {
+        title: "Payroll",
+        rows: [
+          ["id", "salary"],
+          [1, 90000],
+        ],
+      },
+    ],
+  );
 
   // The owner creates the key on a phone-sized screen.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -66,7 +91,16 @@ test("a browser key works from the listed origin's page, shows only the chosen c
 
   const api = `${E2E.baseUrl}/api/v1/${sheetId}/Items`;
   const ok = await visit(page, allowed.origin, api, key);
-  expect(ok).toEqual({ status: 200, body: expect.objectContaining({ success: true, data: [{ id: "1", name: "Lamp" }, { id: "2", name: "Chair" }] }) });
+  expect(ok).toEqual({
+    status: 200,
+    body: expect.objectContaining({
+      success: true,
+      data: [
+        { id: "1", name: "Lamp" },
+        { id: "2", name: "Chair" },
+      ],
+    }),
+  });
 
   // Another origin's page: the browser's fetch fails, because the server's 403 names no origin.
   const refused = await visit(page, other.origin, api, key);

@@ -13,7 +13,10 @@ async function shot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
-for (const [label, width, height] of [["phone", 390, 844], ["desktop", 1280, 900]] as const) {
+for (const [label, width, height] of [
+  ["phone", 390, 844],
+  ["desktop", 1280, 900],
+] as const) {
   test(`choose a sheet from Google Drive (${label}, ${width}px)`, async ({ page }, testInfo) => {
     test.setTimeout(60_000); // Google's consent, the Picker twice and four screenshots
     await page.setViewportSize({ width, height });
@@ -82,20 +85,26 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await openRegisterForm(bob);
   await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
-  await expect(bob.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${sheetId} in Google Drive`);
+  await expect(bob.getByTestId("pick-prompt")).toContainText(
+    `One more step: choose the spreadsheet ${sheetId} in Google Drive`,
+  );
   await bob.getByTestId("connect-google").click();
   await approveGoogleConsent(bob, "bob@example.com");
   await bob.waitForURL(/\/dashboard(\?picker=open)?$/);
   // Bob's own Drive does not list Carol's sheet; closed without a choice, the page says where it may be.
   await expect(googlePicker(bob).getByText("No spreadsheets to show.")).toBeVisible();
   await clickInPicker(bob, googlePicker(bob).getByRole("button", { name: "Cancel" }));
-  await expect(bob.getByTestId("nothing-chosen")).toContainText("Google Drive lists only the spreadsheets the Google account bob@example.com can open");
+  await expect(bob.getByTestId("nothing-chosen")).toContainText(
+    "Google Drive lists only the spreadsheets the Google account bob@example.com can open",
+  );
   await expect(bob.getByTestId("nothing-chosen")).toContainText("its owner has not shared it with this one yet");
   await expect(bob.getByTestId("nothing-chosen")).toBeFocused();
   await bob.getByTestId("sheet-url").fill(address);
   await bob.getByTestId("register-submit").click();
   // Not a failure: choosing it in Google Drive is the next step, offered on that very sheet.
-  await expect(bob.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${sheetId} in Google Drive`);
+  await expect(bob.getByTestId("pick-prompt")).toContainText(
+    `One more step: choose the spreadsheet ${sheetId} in Google Drive`,
+  );
   await expect(bob.getByTestId("register-error")).toHaveCount(0);
   await expect(bob.getByTestId("sheet-url")).toHaveValue(address);
   // The Picker offered for it opens on that sheet, though a whole address was pasted.
@@ -136,7 +145,9 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
 
   const afterClaim = await bob.request.get(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": bobKey } });
   expect(afterClaim.status()).toBe(401);
-  expect((await afterClaim.json()).message).toContain("claimed by another account that proved with Google that it can edit it");
+  expect((await afterClaim.json()).message).toContain(
+    "claimed by another account that proved with Google that it can edit it",
+  );
   await bob.goto("/dashboard");
   await expect(bob.getByTestId("claimed-notice")).toContainText("C's orders");
   await expect(bob.getByTestId("claimed-notice")).toContainText("can edit the spreadsheet");
@@ -149,7 +160,9 @@ test("B cannot register C's sheet; C's edit proof claims B's view-only registrat
   await expect(bob.getByRole("banner")).toHaveCount(1);
 });
 
-test("an editor's public sheet the service account may only view is read-only, and the page offers writes through the editor's Google account", async ({ page }) => {
+test("an editor's public sheet the service account may only view is read-only, and the page offers writes through the editor's Google account", async ({
+  page,
+}) => {
   const email = "public-editor@example.com";
   // Anyone with the link can view it (the service account included); only its editor can edit it.
   const sheetId = await createPrivateSpreadsheet(email, "Editor's public list");
@@ -159,13 +172,18 @@ test("an editor's public sheet the service account may only view is read-only, a
   const result = page.getByTestId("register-result");
   await expect(result).toContainText("read-only");
   const key = await copyNewKey(page);
-  const write = async () => (await page.request.post(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key }, data: { name: "x" } })).status();
+  const write = async () =>
+    (
+      await page.request.post(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key }, data: { name: "x" } })
+    ).status();
   expect(await write()).toBe(403);
 
   await result.getByTestId("writable-through-grant").getByRole("link").click();
   await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}\\?through=google$`));
   await expect(page.getByTestId("sheet-access")).toContainText("Read and write");
-  await expect(page.getByTestId("through-google")).toContainText("SheetAPI now reaches this sheet with your Google account");
+  await expect(page.getByTestId("through-google")).toContainText(
+    "SheetAPI now reaches this sheet with your Google account",
+  );
   await expect(page.getByTestId("writable-through-grant")).toHaveCount(0);
   expect(await write()).toBe(201);
 });

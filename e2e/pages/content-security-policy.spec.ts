@@ -7,7 +7,13 @@ import { registerSheet } from "../support/dashboard";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { signIn } from "../support/google-consent";
 
-const scriptSources = (policy: string) => policy.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src"))!.split(/\s+/).slice(1);
+const scriptSources = (policy: string) =>
+  policy
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src"))!
+    .split(/\s+/)
+    .slice(1);
 
 /** Records the policy violations a page reports, from its first script on. */
 async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
@@ -20,10 +26,15 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
   page.on("console", (m) => {
     if (m.type() === "error" && /Content Security Policy/i.test(m.text())) consoleErrors.push(m.text());
   });
-  return async () => [...consoleErrors, ...(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations))];
+  return async () => [
+    ...consoleErrors,
+    ...(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)),
+  ];
 }
 
-test("each page answer has its own nonce, every script in it carries that nonce, and inline scripts need it", async ({ request }) => {
+test("each page answer has its own nonce, every script in it carries that nonce, and inline scripts need it", async ({
+  request,
+}) => {
   for (const path of ["/", "/signin", "/docs"]) {
     const [first, second] = [await request.get(path), await request.get(path)];
     const policy = first.headers()["content-security-policy"]!;
@@ -32,21 +43,33 @@ test("each page answer has its own nonce, every script in it carries that nonce,
     expect(nonce, `${path}: ${policy}`).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(sources, path).toContain("'strict-dynamic'");
     expect(sources, path).not.toContain("'unsafe-inline'");
-    expect(scriptSources(second.headers()["content-security-policy"]!), `${path}: a new nonce per answer`).not.toContain(`'nonce-${nonce}'`);
+    expect(
+      scriptSources(second.headers()["content-security-policy"]!),
+      `${path}: a new nonce per answer`,
+    ).not.toContain(`'nonce-${nonce}'`);
     const scripts = [...(await first.text()).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     expect(scripts.length, path).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
   }
 });
 
-test("the 404 page keeps a policy: with the answer's nonce under the pages' paths, the static one elsewhere, whatever the case", async ({ request, page }) => {
+test("the 404 page keeps a policy: with the answer's nonce under the pages' paths, the static one elsewhere, whatever the case", async ({
+  request,
+  page,
+}) => {
   const html = { Accept: "text/html" };
   const under = await request.get("/docs/no/such/page", { headers: html });
   expect(under.status()).toBe(404);
-  const nonce = scriptSources(under.headers()["content-security-policy"]!).find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
+  const nonce = scriptSources(under.headers()["content-security-policy"]!)
+    .find((s) => s.startsWith("'nonce-"))
+    ?.slice(7, -1);
   expect(nonce).toBeTruthy();
   const body = await under.text();
-  for (const tag of [...(body.match(/<script\b[^>]*>/g) ?? []), ...(body.match(/<link\b[^>]*as="script"[^>]*>/g) ?? [])]) expect(tag).toContain(`nonce="${nonce}"`);
+  for (const tag of [
+    ...(body.match(/<script\b[^>]*>/g) ?? []),
+    ...(body.match(/<link\b[^>]*as="script"[^>]*>/g) ?? []),
+  ])
+    expect(tag).toContain(`nonce="${nonce}"`);
   for (const path of ["/Docs", "/SIGNIN", "/Dashboard/x", "/pricing"]) {
     const res = await request.get(path, { headers: html });
     expect([path, res.status()]).toEqual([path, 404]);
@@ -59,7 +82,10 @@ test("the 404 page keeps a policy: with the answer's nonce under the pages' path
   expect(await violations()).toEqual([]);
 });
 
-test("the pages come alive under the policy: no violation on the landing page, sign-in, the dashboard, a sheet, its docs, or the Picker", async ({ page, browser }) => {
+test("the pages come alive under the policy: no violation on the landing page, sign-in, the dashboard, a sheet, its docs, or the Picker", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const violations = await watchViolations(page);
   const email = "policy-check@example.com";

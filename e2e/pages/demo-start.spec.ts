@@ -21,9 +21,18 @@ test.afterAll(() => {
 test("npm start prints how to see the demo in the dashboard, and that way works", async ({ page }, testInfo) => {
   test.setTimeout(420_000);
   rmSync(DATA_DIR, { recursive: true, force: true });
-  const embedded = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|UPSTASH_REDIS_REST_)/.test(name))) as NodeJS.ProcessEnv;
+  const embedded = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|UPSTASH_REDIS_REST_)/.test(name)),
+  ) as NodeJS.ProcessEnv;
   launcher = spawn(process.execPath, ["lib/cli/start.mjs"], {
-    env: { ...embedded, PORT: String(PORT), DATA_DIR, GOOGLE_EMULATOR_PORT: String(E2E.googlePort), APP_URL: `http://localhost:${PORT}`, DEMO_MODE: "1" },
+    env: {
+      ...embedded,
+      PORT: String(PORT),
+      DATA_DIR,
+      GOOGLE_EMULATOR_PORT: String(E2E.googlePort),
+      APP_URL: `http://localhost:${PORT}`,
+      DEMO_MODE: "1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -36,9 +45,12 @@ test("npm start prints how to see the demo in the dashboard, and that way works"
 
   // The banner is last: nothing (no request log) after it once the server is ready.
   const lines = output.trimEnd().split("\n");
-  expect(lines.at(-1)).toMatch(/^\s+\(first answer [\d.]+ s and healthy [\d.]+ s after the server started; [\d.]+ s after npm start\)$/);
+  expect(lines.at(-1)).toMatch(
+    /^\s+\(first answer [\d.]+ s and healthy [\d.]+ s after the server started; [\d.]+ s after npm start\)$/,
+  );
   expect(output).not.toMatch(/"msg":"request"/);
-  const dashboard = /Dashboard: +open (\S+), Continue with Google, and on the emulator's Google screen sign in as (\S+)/.exec(output);
+  const dashboard =
+    /Dashboard: +open (\S+), Continue with Google, and on the emulator's Google screen sign in as (\S+)/.exec(output);
   expect(dashboard, output).not.toBeNull();
   const [, signInUrl, email] = dashboard!;
   expect(signInUrl).toBe(`http://localhost:${PORT}/signin`);

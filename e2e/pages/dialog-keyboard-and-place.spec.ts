@@ -7,7 +7,9 @@ import { dialogs } from "../support/dialogs";
 import { createSpreadsheet } from "../support/emulator-admin";
 import { signIn } from "../support/google-consent";
 
-test("the new key's dialog starts on Copy, asks before closing over an uncopied key, and Tab stays inside it", async ({ page }) => {
+test("the new key's dialog starts on Copy, asks before closing over an uncopied key, and Tab stays inside it", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const sheetId = await createSpreadsheet("Dialog keys");
   await signIn(page, "dialog-keys@example.com");
@@ -55,9 +57,14 @@ test("the new key's dialog starts on Copy, asks before closing over an uncopied 
   await expect(row.getByRole("status")).toBeFocused();
 });
 
-test("a skip link leads past the header, which marks the section shown; titles name the sheet, and wide docs tables scroll in their own box", async ({ page }) => {
+test("a skip link leads past the header, which marks the section shown; titles name the sheet, and wide docs tables scroll in their own box", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
-  const sheetId = await createSpreadsheet("Orientation Ledger", [["id", "name", "price", "when", "notes", "owner", "status"], [1, "first", 3, "2026-01-02", "a", "b", "open"]]);
+  const sheetId = await createSpreadsheet("Orientation Ledger", [
+    ["id", "name", "price", "when", "notes", "owner", "status"],
+    [1, "first", 3, "2026-01-02", "a", "b", "open"],
+  ]);
   await signIn(page, "orientation@example.com");
   await registerSheet(page, sheetId);
 
@@ -89,11 +96,17 @@ test("a skip link leads past the header, which marks the section shown; titles n
   await page.goto(`/docs/${sheetId}`);
   const box = page.getByRole("region", { name: "Errors" });
   await expect(box).toBeVisible();
-  const sizes = await box.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, tabIndex: el.tabIndex, hint: getComputedStyle(el).backgroundImage }));
+  const sizes = await box.evaluate((el) => ({
+    scroll: el.scrollWidth,
+    client: el.clientWidth,
+    tabIndex: el.tabIndex,
+    hint: getComputedStyle(el).backgroundImage,
+  }));
   expect(sizes.scroll).toBeGreaterThan(sizes.client);
   expect(sizes.tabIndex).toBe(0);
   expect(sizes.hint).toContain("gradient");
   // Inside the box, error codes stay whole rather than broken letter by letter to fit the phone.
-  for (const code of await box.locator("code").all()) expect(await code.evaluate((el) => el.getClientRects().length)).toBe(1);
+  for (const code of await box.locator("code").all())
+    expect(await code.evaluate((el) => el.getClientRects().length)).toBe(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
 });

@@ -17,7 +17,9 @@ async function exampleIn(block: Locator, label: string): Promise<string> {
 
 /** Runs a JavaScript example as a developer would paste it into Node, with their key; answers its JSON. */
 async function runJavaScript(code: string, key: string): Promise<{ success: boolean; data: unknown }> {
-  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (body: string) => () => Promise<{ success: boolean; data: unknown }>;
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    body: string,
+  ) => () => Promise<{ success: boolean; data: unknown }>;
   return new AsyncFunction(`${code.replaceAll("YOUR_API_KEY", key)}\nreturn answer;`)();
 }
 
@@ -30,7 +32,14 @@ async function fitsTheScreen(page: Page) {
 }
 
 test("a sheet's docs open with a quick start whose read and create work as pasted", async ({ page, browser }) => {
-  const sheetId = await createSpreadsheet("Quick start test", [["id", "name", "email", "price"], [1, "Ada Lovelace", "ada.lovelace.with.a.long.address@example.com", 12.5]], [{ title: "Notes", rows: [["text"], ["hello"]] }]);
+  const sheetId = await createSpreadsheet(
+    "Quick start test",
+    [
+      ["id", "name", "email", "price"],
+      [1, "Ada Lovelace", "ada.lovelace.with.a.long.address@example.com", 12.5],
+    ],
+    [{ title: "Notes", rows: [["text"], ["hello"]] }],
+  );
   await signIn(page, "quick-start@example.com");
   const key = await registerSheet(page, sheetId);
 
@@ -47,7 +56,10 @@ test("a sheet's docs open with a quick start whose read and create work as paste
   await expect(keyStep).toContainText("secret key");
   await expect(keyStep).toContainText("publishable");
   await expect(keyStep).toContainText("X-API-Key");
-  await expect(keyStep.getByTestId("quick-start-keys-link")).toHaveAttribute("href", `/dashboard/sheets/${sheetId}#api-keys`);
+  await expect(keyStep.getByTestId("quick-start-keys-link")).toHaveAttribute(
+    "href",
+    `/dashboard/sheets/${sheetId}#api-keys`,
+  );
 
   // 2. A first read of the first tab, curl first.
   const read = quickStart.getByTestId("quick-start-read");
@@ -70,7 +82,13 @@ test("a sheet's docs open with a quick start whose read and create work as paste
   const rows = await runJavaScript(await exampleIn(read, "JavaScript"), key);
   expect(rows).toMatchObject({ success: true, data: [{ id: "1", name: "Ada Lovelace" }] });
   const created = await runJavaScript(await exampleIn(create, "JavaScript"), key);
-  expect(created).toMatchObject({ success: true, data: { created: 1, rows: [{ id: "2", ...Object.fromEntries(Object.keys(body).map((k) => [k, expect.any(String)])) }] } });
+  expect(created).toMatchObject({
+    success: true,
+    data: {
+      created: 1,
+      rows: [{ id: "2", ...Object.fromEntries(Object.keys(body).map((k) => [k, expect.any(String)])) }],
+    },
+  });
   await fitsTheScreen(visitor);
 
   // "More on keys" lands on the page's own keys section.
@@ -84,8 +102,12 @@ test("the guide opens with the same quick start, with placeholders to replace", 
   const quickStart = page.getByTestId("docs-quick-start");
   await expect(quickStart.getByTestId("quick-start-step")).toHaveCount(3);
   await expect(quickStart.getByTestId("quick-start-step").nth(0)).toContainText("X-API-Key");
-  expect(await exampleIn(quickStart.getByTestId("quick-start-read"), "curl")).toContain(`${E2E.baseUrl}/api/v1/YOUR_SHEET_ID/Sheet1?limit=5`);
-  expect(await exampleIn(quickStart.getByTestId("quick-start-create"), "curl")).toContain(`-d '{"name":"Ada Lovelace","email":"ada@example.com"}'`);
+  expect(await exampleIn(quickStart.getByTestId("quick-start-read"), "curl")).toContain(
+    `${E2E.baseUrl}/api/v1/YOUR_SHEET_ID/Sheet1?limit=5`,
+  );
+  expect(await exampleIn(quickStart.getByTestId("quick-start-create"), "curl")).toContain(
+    `-d '{"name":"Ada Lovelace","email":"ada@example.com"}'`,
+  );
   await expect(quickStart).toContainText("/docs/{sheetId}");
   await fitsTheScreen(page);
 });

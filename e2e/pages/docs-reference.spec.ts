@@ -19,7 +19,9 @@ async function fitsThePhone(page: Page) {
   // Every code block and table box stays within the page, however long its lines.
   const boxes = page.getByTestId("reference-page").locator(":scope > pre, :scope > .reference-table, li > pre");
   for (const box of await boxes.all()) {
-    expect(await box.evaluate((el) => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 0.5)).toBe(true);
+    expect(
+      await box.evaluate((el) => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 0.5),
+    ).toBe(true);
   }
 }
 
@@ -32,14 +34,18 @@ test("each reference page renders with its title and fits a phone, light and dar
       expect(res?.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
       await expect(page).toHaveTitle(`${title} · SheetAPI`);
-      await expect(page.getByRole("navigation", { name: "Reference pages" }).getByRole("link", { name: "API" })).toBeVisible();
+      await expect(
+        page.getByRole("navigation", { name: "Reference pages" }).getByRole("link", { name: "API" }),
+      ).toBeVisible();
       await fitsThePhone(page);
     }
   }
   // Long commands scroll inside their box: the staging recipe's lines are wider than a phone.
   await page.goto("/docs/reference/operations#staging-against-emulatorsgoogle");
   const recipe = page.getByTestId("reference-page").locator("pre").filter({ hasText: "generateKeyPairSync" });
-  expect(await recipe.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX === "auto")).toBe(true);
+  expect(
+    await recipe.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX === "auto"),
+  ).toBe(true);
   await page.screenshot({ path: test.info().outputPath("operations-phone-dark.png"), fullPage: false });
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/docs/reference/api#routes");
@@ -53,7 +59,11 @@ test("links between and within the pages land on their headings", async ({ page 
   await expect(page).toHaveURL(/\/docs\/reference\/api#browser-publishable-keys$/);
   await expect(page.locator("#browser-publishable-keys")).toBeInViewport();
   // To another page, written for GitHub as `security.md#access-to-a-sheet`.
-  await page.getByTestId("reference-page").getByRole("link", { name: "security.md, Access to a sheet" }).first().click();
+  await page
+    .getByTestId("reference-page")
+    .getByRole("link", { name: "security.md, Access to a sheet" })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/docs\/reference\/security#access-to-a-sheet$/);
   await expect(page.getByRole("heading", { name: "Access to a sheet" })).toBeInViewport();
   // A file the site does not serve is named, not linked.
@@ -64,13 +74,21 @@ test("links between and within the pages land on their headings", async ({ page 
 
 test("the guide's sections link to their full reference", async ({ page }) => {
   await page.goto("/docs");
-  await page.getByTestId("guide-filters").getByRole("link", { name: /Full reference/ }).click();
+  await page
+    .getByTestId("guide-filters")
+    .getByRole("link", { name: /Full reference/ })
+    .click();
   await expect(page).toHaveURL(/\/docs\/reference\/api#listing$/);
   await expect(page.getByRole("heading", { name: "Listing", exact: true })).toBeInViewport();
 });
 
 test("a page that is not a reference page is a 404", async ({ page, request }) => {
-  for (const path of ["/docs/reference/nope", "/docs/reference/README", "/docs/reference/..%2F..%2Fpackage.json", "/docs/reference/security.md"]) {
+  for (const path of [
+    "/docs/reference/nope",
+    "/docs/reference/README",
+    "/docs/reference/..%2F..%2Fpackage.json",
+    "/docs/reference/security.md",
+  ]) {
     const res = await page.goto(path);
     expect(res?.status(), path).toBe(404);
   }

@@ -7,11 +7,16 @@ import { copySpreadsheet, editCells, shareSpreadsheet } from "../support/emulato
 import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
 
-test("the demo sheet's docs show every tab and column, and try it answers rows or the 401 envelope", async ({ page, browser, request }, testInfo) => {
+test("the demo sheet's docs show every tab and column, and try it answers rows or the 401 envelope", async ({
+  page,
+  browser,
+  request,
+}, testInfo) => {
   const sheetId = await copySpreadsheet(E2E.demoSheetId);
   await signIn(page, "docs@example.com");
   const key = await registerSheet(page, sheetId);
-  const schema = (await (await request.get(`/api/${sheetId}/schema`, { headers: { "X-API-Key": key } })).json()).data as { tabs: { name: string; columns: { name: string; type: string }[] }[] };
+  const schema = (await (await request.get(`/api/${sheetId}/schema`, { headers: { "X-API-Key": key } })).json())
+    .data as { tabs: { name: string; columns: { name: string; type: string }[] }[] };
 
   // Anyone may read the docs: a fresh browser, not signed in.
   const visitor = await (await browser.newContext()).newPage();
@@ -22,7 +27,8 @@ test("the demo sheet's docs show every tab and column, and try it answers rows o
   for (const tab of schema.tabs) {
     const section = visitor.locator(`[data-testid="docs-tab"][data-tab-name="${tab.name}"]`);
     await expect(section.getByTestId("docs-column")).toHaveCount(tab.columns.length);
-    for (const [i, column] of tab.columns.entries()) await expect(section.getByTestId("docs-column").nth(i)).toContainText(`${column.name}${column.type}`);
+    for (const [i, column] of tab.columns.entries())
+      await expect(section.getByTestId("docs-column").nth(i)).toContainText(`${column.name}${column.type}`);
   }
   // Examples use the real address, tab and column names.
   await expect(visitor.locator('[data-tab-name="Products"] pre').first()).toContainText(`/api/v1/${sheetId}/Products`);
@@ -42,7 +48,10 @@ test("the demo sheet's docs show every tab and column, and try it answers rows o
   await expect(visitor.getByTestId("tryit-status")).toHaveText("401");
   await expect(visitor.getByTestId("tryit-body")).toContainText('"error": "unauthorized"');
 
-  for (const [name, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 900 }]] as const) {
+  for (const [name, size] of [
+    ["phone", { width: 390, height: 844 }],
+    ["desktop", { width: 1280, height: 900 }],
+  ] as const) {
     await visitor.setViewportSize(size);
     for (const scheme of ["light", "dark"] as const) {
       await visitor.emulateMedia({ colorScheme: scheme });
@@ -64,20 +73,30 @@ test("an unknown sheet's docs answer a 404 page", async ({ page }) => {
   expect(await openapi.json()).toMatchObject({ success: false, error: "not_found" });
 });
 
-test("a column added in the sheet shows in the docs and the OpenAPI after refresh-schema", async ({ page, request }) => {
+test("a column added in the sheet shows in the docs and the OpenAPI after refresh-schema", async ({
+  page,
+  request,
+}) => {
   const sheetId = await copySpreadsheet(E2E.demoSheetId);
   await signIn(page, "docs-refresh@example.com");
   const key = await registerSheet(page, sheetId);
   await editCells(sheetId, "'Products'!H1", [["supplier"]]);
-  const openapiColumns = async () => Object.keys((await (await request.get(`/docs/${sheetId}/openapi.json`)).json()).components.schemas.Products_Row.properties);
+  const openapiColumns = async () =>
+    Object.keys(
+      (await (await request.get(`/docs/${sheetId}/openapi.json`)).json()).components.schemas.Products_Row.properties,
+    );
 
   await page.goto(`/docs/${sheetId}`);
-  await expect(page.locator('[data-tab-name="Products"] [data-testid="docs-column"]').filter({ hasText: "supplier" })).toHaveCount(0);
+  await expect(
+    page.locator('[data-tab-name="Products"] [data-testid="docs-column"]').filter({ hasText: "supplier" }),
+  ).toHaveCount(0);
   expect(await openapiColumns()).not.toContain("supplier");
 
   expect((await request.post(`/api/${sheetId}/refresh-schema`, { headers: { "X-API-Key": key } })).status()).toBe(200);
   await page.reload();
-  await expect(page.locator('[data-tab-name="Products"] [data-testid="docs-column"]').filter({ hasText: "supplier" })).toHaveCount(1);
+  await expect(
+    page.locator('[data-tab-name="Products"] [data-testid="docs-column"]').filter({ hasText: "supplier" }),
+  ).toHaveCount(1);
   expect(await openapiColumns()).toContain("supplier");
 });
 
@@ -91,7 +110,9 @@ test("the owner can keep the sheet's own rows off its public docs page", async (
 
   await page.goto(`/dashboard/sheets/${sheetId}`);
   await page.getByTestId("docs-examples-toggle").uncheck();
-  await expect(page.getByTestId("docs-examples").getByRole("status")).toHaveText("Saved: the docs page shows made-up values.");
+  await expect(page.getByTestId("docs-examples").getByRole("status")).toHaveText(
+    "Saved: the docs page shows made-up values.",
+  );
   const off = await docsText();
   expect(off).not.toContain("Desk lamp");
   expect(off).toContain(" (made up)");

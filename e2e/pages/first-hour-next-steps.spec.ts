@@ -8,7 +8,10 @@ import { approveGoogleConsent, signIn } from "../support/google-consent";
 
 /** A screenshot of the moment, attached to the report for a person to look at. */
 async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot({ path: testInfo.outputPath(`${name}.png`) }), contentType: "image/png" });
+  await testInfo.attach(name, {
+    body: await page.screenshot({ path: testInfo.outputPath(`${name}.png`) }),
+    contentType: "image/png",
+  });
 }
 
 const address = (id: string) => `https://docs.google.com/spreadsheets/d/${id}/edit#gid=0`;
@@ -19,14 +22,18 @@ async function pasteAddress(page: Page, value: string) {
   await page.getByTestId("register-submit").click();
 }
 
-test("a pasted address of the owner's own sheet: the next step is choosing it in Drive, on that file; a mistyped id is named with what was typed", async ({ page }, testInfo) => {
+test("a pasted address of the owner's own sheet: the next step is choosing it in Drive, on that file; a mistyped id is named with what was typed", async ({
+  page,
+}, testInfo) => {
   const owner = "paste-own@example.com";
   await signIn(page, owner);
   await registerSheet(page, await createPrivateSpreadsheet(owner, "First sheet")); // connects Google
   const second = await createPrivateSpreadsheet(owner, "Second sheet");
 
   await pasteAddress(page, address(second));
-  await expect(page.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${second} in Google Drive`);
+  await expect(page.getByTestId("pick-prompt")).toContainText(
+    `One more step: choose the spreadsheet ${second} in Google Drive`,
+  );
   await expect(page.getByTestId("register-error")).toHaveCount(0);
   await page.getByTestId("pick-prompt").scrollIntoViewIfNeeded();
   await shot(page, testInfo, "pasted-own-sheet-next-step");
@@ -47,7 +54,9 @@ test("a pasted address of the owner's own sheet: the next step is choosing it in
   await shot(page, testInfo, "mistyped-id");
 });
 
-test("a sheet another account holds: who holds it, without their address, and what to do", async ({ browser }, testInfo) => {
+test("a sheet another account holds: who holds it, without their address, and what to do", async ({
+  browser,
+}, testInfo) => {
   const sheetId = await createSpreadsheet("Held sheet");
   const first = await (await browser.newContext()).newPage();
   await signIn(first, "holder-first@example.com");
@@ -59,7 +68,9 @@ test("a sheet another account holds: who holds it, without their address, and wh
   await chooseFromDrive(second, sheetId);
   const error = second.getByTestId("register-error");
   await expect(error).toContainText("already registered by another SheetAPI account, which proved it can edit it");
-  await expect(error).toContainText("If the file is yours in Google Drive, choose it in Google Drive while signed in to Google as its owner");
+  await expect(error).toContainText(
+    "If the file is yours in Google Drive, choose it in Google Drive while signed in to Google as its owner",
+  );
   await expect(error).toContainText("register a copy");
   await expect(error).not.toContainText("holder-first@example.com");
   await shot(second, testInfo, "held-by-another-account");
@@ -69,7 +80,9 @@ test("a sheet another account holds: who holds it, without their address, and wh
 // once on a loaded CI machine, not reproduced here under load: a try that fails gets two more.
 test.describe.configure({ retries: 2 });
 
-test("a new address's empty emulated Drive makes a sample spreadsheet to register; the Picker keeps focus and closes on Escape", async ({ page }, testInfo) => {
+test("a new address's empty emulated Drive makes a sample spreadsheet to register; the Picker keeps focus and closes on Escape", async ({
+  page,
+}, testInfo) => {
   // A whole first visit: sign-in, Google's consent, the Picker twice and a registration.
   test.setTimeout(90_000);
   // A new address each try: an earlier try's consent already connected Google for its own.
@@ -90,7 +103,9 @@ test("a new address's empty emulated Drive makes a sample spreadsheet to registe
   expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("IFRAME");
   await page.keyboard.press("Escape");
   await expect(page.locator("[data-picker-overlay]")).toHaveCount(0);
-  await expect(page.getByTestId("nothing-chosen")).toContainText("use “Create a sample spreadsheet” in the Google Drive window");
+  await expect(page.getByTestId("nothing-chosen")).toContainText(
+    "use “Create a sample spreadsheet” in the Google Drive window",
+  );
   await expect(page.getByTestId("nothing-chosen")).not.toContainText("Make one in Google Sheets");
 
   await page.getByTestId("choose-from-drive").click();
@@ -101,7 +116,10 @@ test("a new address's empty emulated Drive makes a sample spreadsheet to registe
   await expect(page.getByTestId("register-result")).toContainText("read and write");
 });
 
-test("the dashboard's first button comes early and has one name; the landing header keeps its words whole at 360 px", async ({ page, browser }, testInfo) => {
+test("the dashboard's first button comes early and has one name; the landing header keeps its words whole at 360 px", async ({
+  page,
+  browser,
+}, testInfo) => {
   await signIn(page, "few-words@example.com");
   await openRegisterForm(page);
   const action = page.getByTestId("connect-google");
@@ -120,11 +138,14 @@ test("the dashboard's first button comes early and has one name; the landing hea
   const visitor = await browser.newPage({ viewport: { width: 360, height: 780 } });
   await visitor.goto("/");
   for (const name of ["SheetAPI", "Plans", "Docs", "Sign in / Dashboard"]) {
-    const lines = await visitor.locator("header").getByText(name, { exact: true }).evaluate((el) => {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-    });
+    const lines = await visitor
+      .locator("header")
+      .getByText(name, { exact: true })
+      .evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
     expect(lines, `"${name}" on one line`).toBe(1);
   }
   await shot(visitor, testInfo, "landing-header-360");

@@ -10,7 +10,6 @@ import { signIn } from "../support/google-consent";
 
 const OWNER = "firsthour@example.com";
 
-
 /**
  * Signs `owner` up and registers a new private spreadsheet through /auth/google: Google's consent,
  * then the Picker proves access (`/dashboard?pick=`), and the registration result shows the key.
@@ -32,7 +31,11 @@ async function requestsOver(page: Page, ms: number): Promise<string[]> {
   return seen;
 }
 
-test("after a private registration the key comes with a first call, and no page sends requests in a loop", async ({ page, request, context }) => {
+test("after a private registration the key comes with a first call, and no page sends requests in a loop", async ({
+  page,
+  request,
+  context,
+}) => {
   const sheetId = await registerPrivately(page, OWNER, "First hour, private");
   const result = page.getByTestId("register-result");
   const key = await copyNewKey(result);
@@ -81,7 +84,10 @@ test("after a private registration the key comes with a first call, and no page 
   expect(await page.content()).not.toContain(flashed);
 });
 
-test("a new key is named, whole, explained and ready to call; the form starts over; revoke can be cancelled", async ({ page, request }) => {
+test("a new key is named, whole, explained and ready to call; the form starts over; revoke can be cancelled", async ({
+  page,
+  request,
+}) => {
   const sheetId = await registerPrivately(page, "keys-first@example.com", "First hour, keys");
   await page.getByTestId("register-result").getByTestId("open-sheet").click();
   await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
@@ -96,7 +102,9 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
   const key = (await value.textContent())!.trim();
   expect(key).toMatch(/^shk_[0-9A-Za-z]{38}$/);
   // Not cut off on a phone: the whole key is inside its box and inside the screen.
-  const fits = await value.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth);
+  const fits = await value.evaluate(
+    (el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth,
+  );
   expect(fits).toBe(true);
   await expect(dialog).toContainText("X-API-Key");
   await expect(dialog.getByTestId("quick-start-code")).toContainText(`X-API-Key: ${key}`);
@@ -133,12 +141,21 @@ test("a new key is named, whole, explained and ready to call; the form starts ov
   expect((await request.get(`/api/${sheetId}/schema`, { headers: { "X-API-Key": key } })).status()).toBe(200);
 });
 
-test("on Free Trial: the quota shows beside Try it, a 429 says why and when it ends, and the owner's Try it does not spend the plan", async ({ page, request, browser }) => {
+test("on Free Trial: the quota shows beside Try it, a 429 says why and when it ends, and the owner's Try it does not spend the plan", async ({
+  page,
+  request,
+  browser,
+}) => {
   const sheetId = await registerPrivately(page, "trial@example.com", "First hour, trial");
   const key = await copyNewKey(page);
   await page.getByTestId("register-result").getByTestId("open-sheet").click();
   await page.waitForURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
-  const used = async () => ((await (await request.get("/billing/usage", { headers: { "X-API-Key": key } })).json()) as { data: { current_period: { requests_used: number } } }).data.current_period.requests_used;
+  const used = async () =>
+    (
+      (await (await request.get("/billing/usage", { headers: { "X-API-Key": key } })).json()) as {
+        data: { current_period: { requests_used: number } };
+      }
+    ).data.current_period.requests_used;
   expect(await used()).toBe(0);
 
   // The owner's Try it: the API's answer, through the session, counted nowhere in the plan.
@@ -174,7 +191,9 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await tryIt.getByTestId("tryit-key").fill("shk_wrong");
   await tryIt.getByTestId("tryit-send").click();
   await expect(tryIt.getByTestId("tryit-status")).toHaveText("401");
-  await expect(tryIt.getByTestId("tryit-quota")).toHaveText(/^The key was not accepted \(401\), so nothing was counted against any plan\./);
+  await expect(tryIt.getByTestId("tryit-quota")).toHaveText(
+    /^The key was not accepted \(401\), so nothing was counted against any plan\./,
+  );
   await tryIt.getByTestId("tryit-key").fill(key);
   await tryIt.getByTestId("tryit-tab").focus();
   await expect(tryIt.getByTestId("tryit-quota")).toContainText("Left: 5 of 5 this minute · 10 of 10 this hour");
@@ -185,10 +204,17 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await tryIt.getByTestId("tryit-send").click();
   await expect(tryIt.getByTestId("tryit-status")).toHaveText("429");
   await expect(tryIt.getByTestId("tryit-limited")).toContainText("Rate limit of 5 requests per minute (burst) reached");
-  await expect(tryIt.getByTestId("tryit-limited")).toContainText(/It resets at \d\d:\d\d:\d\d (UTC|GMT[+-]\d+|[A-Z]{3,4}), in about \d+ s/);
+  await expect(tryIt.getByTestId("tryit-limited")).toContainText(
+    /It resets at \d\d:\d\d:\d\d (UTC|GMT[+-]\d+|[A-Z]{3,4}), in about \d+ s/,
+  );
   const waysOn = tryIt.getByTestId("tryit-ways-on");
-  await expect(waysOn).toContainText("If this is your sheet: read it with Try it as the owner (not counted against the plan) or change plan.");
-  await expect(waysOn.getByRole("link", { name: "read it with Try it as the owner" })).toHaveAttribute("href", `/dashboard/sheets/${sheetId}#try-it`);
+  await expect(waysOn).toContainText(
+    "If this is your sheet: read it with Try it as the owner (not counted against the plan) or change plan.",
+  );
+  await expect(waysOn.getByRole("link", { name: "read it with Try it as the owner" })).toHaveAttribute(
+    "href",
+    `/dashboard/sheets/${sheetId}#try-it`,
+  );
   await expect(waysOn.getByRole("link", { name: "change plan" })).toHaveAttribute("href", "/dashboard/usage#plan");
   await expect(visitor.getByTestId("owner-try-link")).toHaveAttribute("href", `/dashboard/sheets/${sheetId}#try-it`);
   await visitor.close();
@@ -197,7 +223,9 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
   await page.goto(`/dashboard/sheets/${sheetId}`);
   const quotaLine = page.getByTestId("first-call").getByTestId("quota-line");
   await expect(quotaLine).toContainText("0 of 5 this minute");
-  await expect(quotaLine).toContainText("Meanwhile read your sheet with Try it as the owner, which is not counted, or change plan.");
+  await expect(quotaLine).toContainText(
+    "Meanwhile read your sheet with Try it as the owner, which is not counted, or change plan.",
+  );
   await expect(quotaLine.getByRole("link", { name: "change plan" })).toHaveAttribute("href", "/dashboard/usage#plan");
   await page.getByTestId("owner-try-it").getByTestId("tryit-send").click();
   await expect(page.getByTestId("owner-try-it").getByTestId("tryit-status")).toHaveText("200");
@@ -205,7 +233,9 @@ test("on Free Trial: the quota shows beside Try it, a 429 says why and when it e
 
   // The dashboard's home says so too, while the minute's limit is used.
   await page.goto("/dashboard");
-  await expect(page.getByTestId("limit-reached")).toContainText("the Free Trial plan's 5 requests this minute are used");
+  await expect(page.getByTestId("limit-reached")).toContainText(
+    "the Free Trial plan's 5 requests this minute are used",
+  );
 });
 
 test("Change plan and Continue with Google say they are working", async ({ page, browser }) => {
@@ -224,7 +254,9 @@ test("Change plan and Continue with Google say they are working", async ({ page,
   await expect(page.getByTestId("plan-submit")).toBeDisabled();
   await expect(page.getByTestId("plan-name")).toHaveText("Starter");
   await expect(page.getByTestId("plan-submit")).toHaveText("Change plan");
-  await expect(page.getByTestId("plan-result")).toHaveText("You are now on Starter. Its limits apply to all your keys within 30 seconds.");
+  await expect(page.getByTestId("plan-result")).toHaveText(
+    "You are now on Starter. Its limits apply to all your keys within 30 seconds.",
+  );
   await expect(page.getByTestId("plan-select")).toHaveValue("starter");
 
   const visitor = await browser.newPage();
@@ -255,7 +287,15 @@ test("browsers get pages, API clients get JSON", async ({ page, request }) => {
   }
 
   // The favicon, the app icons, the social preview image and robots.txt exist.
-  for (const [path, type] of [["/favicon.ico", "image/"], ["/favicon.svg", "image/svg+xml"], ["/apple-touch-icon.png", "image/png"], ["/icon-512.png", "image/png"], ["/og.png", "image/png"], ["/robots.txt", "text/plain"], ["/manifest.webmanifest", "json"]] as const) {
+  for (const [path, type] of [
+    ["/favicon.ico", "image/"],
+    ["/favicon.svg", "image/svg+xml"],
+    ["/apple-touch-icon.png", "image/png"],
+    ["/icon-512.png", "image/png"],
+    ["/og.png", "image/png"],
+    ["/robots.txt", "text/plain"],
+    ["/manifest.webmanifest", "json"],
+  ] as const) {
     const asset = await request.get(path);
     expect(asset.status(), path).toBe(200);
     expect(asset.headers()["content-type"], path).toContain(type);
@@ -267,13 +307,22 @@ test("browsers get pages, API clients get JSON", async ({ page, request }) => {
   expect(await (await request.get("/robots.txt")).text()).toContain("Disallow: /dashboard");
 
   // API clients keep the envelope: unknown routes, other methods, and every /api/* path whoever asks.
-  for (const [method, path, accept] of [["GET", "/pricing", "application/json"], ["GET", "/pricing", "*/*"], ["POST", "/pricing", "text/html"], ["GET", "/api/nope", "text/html"], ["GET", "/api/v1", "text/html"]] as const) {
+  for (const [method, path, accept] of [
+    ["GET", "/pricing", "application/json"],
+    ["GET", "/pricing", "*/*"],
+    ["POST", "/pricing", "text/html"],
+    ["GET", "/api/nope", "text/html"],
+    ["GET", "/api/v1", "text/html"],
+  ] as const) {
     const answer = await request.fetch(path, { method, headers: { accept } });
     expect(answer.status(), `${method} ${path} ${accept}`).toBe(404);
     expect(await answer.json()).toMatchObject({ success: false, error: "not_found" });
   }
   // Key routes check the key first: a keyless call from a browser still gets the envelope.
-  const keyless = await request.fetch(`/api/v1/${E2E.demoSheetId}/Products`, { method: "DELETE", headers: { accept: "text/html" } });
+  const keyless = await request.fetch(`/api/v1/${E2E.demoSheetId}/Products`, {
+    method: "DELETE",
+    headers: { accept: "text/html" },
+  });
   expect(keyless.status()).toBe(401);
   expect(await keyless.json()).toMatchObject({ success: false, error: "unauthorized" });
 });

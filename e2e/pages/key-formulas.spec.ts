@@ -24,7 +24,10 @@ test("the owner lets a key read formulas", async ({ page, request }) => {
 });
 
 test("a key created to refuse formulas cannot plant one once written values are parsed", async ({ page, request }) => {
-  const sheetId = await createSpreadsheet("Refuse formulas", [["id", "name"], [1, "first"]]);
+  const sheetId = await createSpreadsheet("Refuse formulas", [
+    ["id", "name"],
+    [1, "first"],
+  ]);
   await signIn(page, "refuse-formulas@example.com");
   await registerSheet(page, sheetId);
   await page.goto(`/dashboard/sheets/${sheetId}`);
@@ -41,7 +44,8 @@ test("a key created to refuse formulas cannot plant one once written values are 
   await dialog.getByTestId("close-key-dialog").click();
   await expect(keyRow(page, "Form handler").getByTestId("key-refuses-formulas")).toBeVisible();
 
-  const write = (name: string) => request.post(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key }, data: { name } });
+  const write = (name: string) =>
+    request.post(`/api/v1/${sheetId}/Items`, { headers: { "X-API-Key": key }, data: { name } });
   const refused = await write('=IMPORTXML("https://example.com", "//a")');
   expect(refused.status()).toBe(400);
   expect(await refused.json()).toMatchObject({ success: false, error: "validation_error", field: "name" });

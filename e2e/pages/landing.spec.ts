@@ -8,7 +8,17 @@ test("the landing page says what the service does and links to sign-in", async (
   // The plans and their limits, as the spec sets them, one tap from the header.
   await page.getByTestId("plans-link").click();
   await expect(page.getByTestId("plans")).toBeInViewport();
-  for (const text of ["Free Trial", "3,000", "Starter", "10,000", "Professional", "100,000", "Business", "1,000,000", "bursts of 500 a minute"]) {
+  for (const text of [
+    "Free Trial",
+    "3,000",
+    "Starter",
+    "10,000",
+    "Professional",
+    "100,000",
+    "Business",
+    "1,000,000",
+    "bursts of 500 a minute",
+  ]) {
     await expect(page.getByTestId("plans")).toContainText(text);
   }
   await page.screenshot({ path: "test-results/landing.png", fullPage: true });

@@ -20,7 +20,10 @@ test("a reader in Tokyo reads the dashboard's times in Tokyo time", async ({ pag
   // The text is the instant in Tokyo (UTC+9, no summer time); the tooltip the same in UTC.
   const tokyo = new Date(instant + 9 * 3600_000).toISOString();
   await expect(created).toHaveText(`${tokyo.slice(0, 10)} ${tokyo.slice(11, 16)} GMT+9`);
-  await expect(created).toHaveAttribute("title", `${new Date(instant).toISOString().slice(0, 10)} ${new Date(instant).toISOString().slice(11, 16)} UTC`);
+  await expect(created).toHaveAttribute(
+    "title",
+    `${new Date(instant).toISOString().slice(0, 10)} ${new Date(instant).toISOString().slice(11, 16)} UTC`,
+  );
 
   await page.getByTestId("nav-usage").click();
   await page.waitForURL(/\/dashboard\/usage$/);

@@ -13,7 +13,22 @@ async function widerThanScreen(page: Page): Promise<number> {
 
 test("long sheet, tab and column names never make a page wider than a phone", async ({ page }) => {
   test.setTimeout(90_000);
-  const sheetId = await createSpreadsheet(`${LONG}_sheet`, [["id", `${LONG}_column`, "name"], [1, `${LONG}_value`, "first"]], [{ title: `${LONG}_tab`, rows: [["id", `${LONG}_other`], [1, "x"]] }]);
+  const sheetId = await createSpreadsheet(
+    `${LONG}_sheet`,
+    [
+      ["id", `${LONG}_column`, "name"],
+      [1, `${LONG}_value`, "first"],
+    ],
+    [
+      {
+        title: `${LONG}_tab`,
+        rows: [
+          ["id", `${LONG}_other`],
+          [1, "x"],
+        ],
+      },
+    ],
+  );
   await signIn(page, "long-names@example.com");
   await page.setViewportSize({ width: 390, height: 844 });
   await registerSheet(page, sheetId);

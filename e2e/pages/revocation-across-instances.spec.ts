@@ -7,7 +7,10 @@ import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
 
 test("a key revoked through one instance is refused by the other at once", async ({ page, request }) => {
-  test.skip(!E2E.secondUrl && !process.env.CI, "needs a real Postgres and Redis (DATABASE_URL, UPSTASH_REDIS_REST_URL)");
+  test.skip(
+    !E2E.secondUrl && !process.env.CI,
+    "needs a real Postgres and Redis (DATABASE_URL, UPSTASH_REDIS_REST_URL)",
+  );
   expect(E2E.secondUrl, "CI must run two instances on the real Postgres and Redis").toBeTruthy();
   const sheetId = await createSpreadsheet("Revocation test");
   await signIn(page, "revoker@example.com");
@@ -21,5 +24,9 @@ test("a key revoked through one instance is refused by the other at once", async
   await revokeKey(page, "Default key");
   const refused = await onSecond();
   expect(refused.status()).toBe(401);
-  expect(await refused.json()).toMatchObject({ success: false, error: "unauthorized", message: "This API key has been revoked." });
+  expect(await refused.json()).toMatchObject({
+    success: false,
+    error: "unauthorized",
+    message: "This API key has been revoked.",
+  });
 });

@@ -5,7 +5,10 @@ import { copySpreadsheet } from "../support/emulator-admin";
 import { E2E } from "../support/env";
 import { signIn } from "../support/google-consent";
 
-test("a sheet's page shows its Google calls and cache hit rate, and saves its cache settings", async ({ page, request }) => {
+test("a sheet's page shows its Google calls and cache hit rate, and saves its cache settings", async ({
+  page,
+  request,
+}) => {
   const sheetId = await copySpreadsheet(E2E.demoSheetId);
   await signIn(page, "cache-owner@example.com");
   const key = await registerSheet(page, sheetId);

@@ -27,11 +27,16 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   const demoAddress = `https://docs.google.com/spreadsheets/d/${E2E.demoSheetId}/edit#gid=0`;
   await page.getByTestId("sheet-url").fill(demoAddress);
   await page.getByTestId("register-submit").click();
-  await expect(page.getByTestId("pick-prompt")).toContainText(`One more step: choose the spreadsheet ${E2E.demoSheetId} in Google Drive`);
+  await expect(page.getByTestId("pick-prompt")).toContainText(
+    `One more step: choose the spreadsheet ${E2E.demoSheetId} in Google Drive`,
+  );
   await expect(page.getByTestId("register-error")).toHaveCount(0);
   await expect(page.getByText("on the dashboard")).toHaveCount(0);
   await expect(page.getByTestId("sheet-url")).toHaveValue(demoAddress);
-  await expect(page.getByTestId("connect-google-pending")).toHaveAttribute("href", `/auth/google?sheet_url=${E2E.demoSheetId}`);
+  await expect(page.getByTestId("connect-google-pending")).toHaveAttribute(
+    "href",
+    `/auth/google?sheet_url=${E2E.demoSheetId}`,
+  );
 
   // The demo sheet, chosen in Google Drive after connecting Google: the key is shown once.
   await chooseFromDrive(page, E2E.demoSheetId, "owner@example.com");
@@ -43,7 +48,11 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
   // The key reads the schema through the API.
   const schema = await request.get(`/api/${E2E.demoSheetId}/schema`, { headers: { "X-API-Key": key } });
   expect(schema.status()).toBe(200);
-  expect((await schema.json()).data.tabs.map((t: { name: string }) => t.name)).toEqual(["Products", "Team Members", "Orders"]);
+  expect((await schema.json()).data.tabs.map((t: { name: string }) => t.name)).toEqual([
+    "Products",
+    "Team Members",
+    "Orders",
+  ]);
 
   await page.getByTestId("register-result").getByRole("link", { name: "Acme Store" }).click();
   await page.waitForURL(new RegExp(`/dashboard/sheets/${E2E.demoSheetId}$`));
@@ -61,7 +70,9 @@ test("sign up, register public and private sheets, sign out, sign in", async ({ 
 
   // A private sheet through the owner's own Google grant: the grant exists, so Google's consent
   // is not shown again; Google has not confirmed this sheet yet, so the Picker asks for it.
-  await page.goto(`/auth/google?sheet_url=${encodeURIComponent(`https://docs.google.com/spreadsheets/d/${E2E.privateSheetId}/edit`)}`);
+  await page.goto(
+    `/auth/google?sheet_url=${encodeURIComponent(`https://docs.google.com/spreadsheets/d/${E2E.privateSheetId}/edit`)}`,
+  );
   await page.waitForURL(/\/dashboard\?pick=/);
   await expect(page.getByTestId("pick-prompt")).toContainText(E2E.privateSheetId);
   await openRegisterForm(page);

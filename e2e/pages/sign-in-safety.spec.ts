@@ -44,7 +44,9 @@ test("a signed-out visit to a sheet page returns to it after sign-in", async ({ 
   await expect(page.getByTestId("sheet-name")).toHaveText("Deep link");
 });
 
-test("the session endpoint answers the user's id, email and name, never the session token or account data", async ({ page }) => {
+test("the session endpoint answers the user's id, email and name, never the session token or account data", async ({
+  page,
+}) => {
   await signIn(page, "session@example.com");
   const token = (await page.context().cookies()).find((c) => c.name.endsWith("authjs.session-token"))!.value;
   const res = await page.request.get("/api/auth/session");
@@ -59,7 +61,11 @@ test("the session endpoint answers the user's id, email and name, never the sess
 test("a dashboard action posted from another origin is refused with 403", async ({ page }) => {
   await signIn(page, "origin@example.com");
   const res = await page.request.post("/dashboard", {
-    headers: { Origin: "https://evil.example", "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" },
+    headers: {
+      Origin: "https://evil.example",
+      "Next-Action": "0".repeat(42),
+      "Content-Type": "text/plain;charset=UTF-8",
+    },
     data: "[]",
     maxRedirects: 0,
   });
@@ -84,7 +90,9 @@ test("the sign-in page says what went wrong in its own words, never in text from
   await page.waitForURL((url) => url.href.startsWith(`${E2E.googleUrl}/o/oauth2/v2/auth`));
   await page.getByRole("button", { name: "Cancel" }).click();
   await page.waitForURL(/\/signin\?.*error=Cancelled/);
-  await expect(alert).toHaveText("Sign-in was cancelled on Google's screen; nothing was changed. Continue with Google when you are ready.");
+  await expect(alert).toHaveText(
+    "Sign-in was cancelled on Google's screen; nothing was changed. Continue with Google when you are ready.",
+  );
   await page.goto("/api/auth/callback/google?code=forged&state=forged");
   await page.waitForURL(/\/signin\?.*error=/);
   await expect(alert).not.toHaveText("Sign-in did not complete. Try again.");
@@ -105,7 +113,13 @@ test("cancelled on Google's screen, sign-in says so and still goes on to the pag
 
 test("pages answer with an X-Request-Id", async ({ request }) => {
   const sheetId = await createSpreadsheet("Request ids");
-  for (const path of ["/", "/signin", "/docs", `/docs/${sheetId}`, "/docs/1NoSuchSheet00000000000000000000000000000000"]) {
+  for (const path of [
+    "/",
+    "/signin",
+    "/docs",
+    `/docs/${sheetId}`,
+    "/docs/1NoSuchSheet00000000000000000000000000000000",
+  ]) {
     const res = await request.get(path);
     expect(res.headers()["x-request-id"], path).toMatch(/^req_[0-9a-f]{32}$/);
   }
@@ -117,39 +131,50 @@ test("a chunked body over 1 MB gets 413 and Connection: close", async ({ page })
   const key = await registerSheet(page, sheetId);
   // A raw socket: the server may answer 413 and close while the body is still being written, and
   // what it sent must be read whatever the writes meet then (EPIPE, a reset).
-  const { status, connection } = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-    const { hostname, port } = new URL(E2E.baseUrl.replace("localhost", "127.0.0.1"));
-    const socket = connect(Number(port), hostname);
-    let received = "";
-    const settle = () => {
-      const head = received.split("\r\n\r\n")[0]!;
-      const code = /^HTTP\/1\.1 (\d{3})/.exec(head);
-      if (!code) return reject(new Error(`no answer read: ${JSON.stringify(received.slice(0, 200))}`));
-      resolve({ status: Number(code[1]), connection: /^connection:\s*(.+)$/im.exec(head)?.[1]?.trim().toLowerCase() });
-    };
-    socket.setEncoding("latin1");
-    socket.on("data", (data: string) => {
-      received += data;
-      if (received.includes("\r\n\r\n")) socket.destroy(); // The answer's head is all the test reads.
-    });
-    socket.on("error", () => {}); // Writes after the server closed: what it answered is read on close.
-    socket.on("close", settle);
-    socket.on("connect", () => {
-      socket.write(`POST /api/v1/${sheetId}/Items HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
-      const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
-      const piece = chunk(`"${"x".repeat(64 * 1024)}",`);
-      socket.write(chunk("["));
-      // Up to 2 MB, stopping as soon as the server closed.
-      let sent = 0;
-      const pump = () => {
-        while (sent < 32 && !socket.destroyed && socket.write(piece)) sent++;
-        if (socket.destroyed) return;
-        if (sent < 32) socket.once("drain", () => { sent++; pump(); });
-        else socket.write(`${chunk('""]')}0\r\n\r\n`);
+  const { status, connection } = await new Promise<{ status: number; connection: string | undefined }>(
+    (resolve, reject) => {
+      const { hostname, port } = new URL(E2E.baseUrl.replace("localhost", "127.0.0.1"));
+      const socket = connect(Number(port), hostname);
+      let received = "";
+      const settle = () => {
+        const head = received.split("\r\n\r\n")[0]!;
+        const code = /^HTTP\/1\.1 (\d{3})/.exec(head);
+        if (!code) return reject(new Error(`no answer read: ${JSON.stringify(received.slice(0, 200))}`));
+        resolve({
+          status: Number(code[1]),
+          connection: /^connection:\s*(.+)$/im.exec(head)?.[1]?.trim().toLowerCase(),
+        });
       };
-      pump();
-    });
-  });
+      socket.setEncoding("latin1");
+      socket.on("data", (data: string) => {
+        received += data;
+        if (received.includes("\r\n\r\n")) socket.destroy(); // The answer's head is all the test reads.
+      });
+      socket.on("error", () => {}); // Writes after the server closed: what it answered is read on close.
+      socket.on("close", settle);
+      socket.on("connect", () => {
+        socket.write(
+          `POST /api/v1/${sheetId}/Items HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
+        const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+        const piece = chunk(`"${"x".repeat(64 * 1024)}",`);
+        socket.write(chunk("["));
+        // Up to 2 MB, stopping as soon as the server closed.
+        let sent = 0;
+        const pump = () => {
+          while (sent < 32 && !socket.destroyed && socket.write(piece)) sent++;
+          if (socket.destroyed) return;
+          if (sent < 32)
+            socket.once("drain", () => {
+              sent++;
+              pump();
+            });
+          else socket.write(`${chunk('""]')}0\r\n\r\n`);
+        };
+        pump();
+      });
+    },
+  );
   expect(status).toBe(413);
   expect(connection).toBe("close");
 });

@@ -21,7 +21,9 @@ async function reload(page: Page): Promise<boolean> {
   return !(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded ?? false));
 }
 
-test("an unsaved permission change asks before a reload and before a link; saved or reverted, it does not", async ({ page }) => {
+test("an unsaved permission change asks before a reload and before a link; saved or reverted, it does not", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const sheetId = await createSpreadsheet("Unsaved permissions");
   await signIn(page, "unsaved-permissions@example.com");
@@ -43,7 +45,9 @@ test("an unsaved permission change asks before a reload and before a link; saved
   await expect(page).toHaveURL(new RegExp(`/dashboard/sheets/${sheetId}$`));
   await expect(row.getByTestId("permissions-unsaved")).toBeVisible();
   // A link within the page (#api-keys) leaves nothing behind: no question.
-  await page.evaluate(() => document.querySelector("main")!.insertAdjacentHTML("afterbegin", '<a href="#api-keys" id="same-page">keys</a>'));
+  await page.evaluate(() =>
+    document.querySelector("main")!.insertAdjacentHTML("afterbegin", '<a href="#api-keys" id="same-page">keys</a>'),
+  );
   await page.locator("#same-page").click();
   expect(seen).toHaveLength(2);
 
@@ -74,7 +78,9 @@ test("an unsaved permission change asks before a reload and before a link; saved
   expect(seen).toHaveLength(3);
 });
 
-test("a half-filled new key and edited browser settings ask before the page goes; created, cancelled or closed as agreed, they do not", async ({ page }) => {
+test("a half-filled new key and edited browser settings ask before the page goes; created, cancelled or closed as agreed, they do not", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const sheetId = await createSpreadsheet("Unsaved key forms");
   await signIn(page, "unsaved-forms@example.com");
@@ -120,7 +126,9 @@ test("a half-filled new key and edited browser settings ask before the page goes
   expect(seen).toEqual(["beforeunload", "beforeunload", "beforeunload"]);
 });
 
-test("Back asks too: declined, the page and the edit stay; agreed or with nothing unsaved, it goes back", async ({ page }) => {
+test("Back asks too: declined, the page and the edit stay; agreed or with nothing unsaved, it goes back", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const sheetId = await createSpreadsheet("Unsaved and Back");
   await signIn(page, "unsaved-back@example.com");

@@ -18,13 +18,21 @@ test("the usage page shows the chart and the numbers of /billing/usage", async (
 
   const usage = await request.get("/billing/usage", { headers });
   expect(usage.status()).toBe(200);
-  const { data } = (await usage.json()) as { data: { current_period: { requests_used: number; requests_limit: number; percentage_used: number }; daily_average: number; projected_usage: number } };
+  const { data } = (await usage.json()) as {
+    data: {
+      current_period: { requests_used: number; requests_limit: number; percentage_used: number };
+      daily_average: number;
+      projected_usage: number;
+    };
+  };
   expect(data.current_period).toMatchObject({ requests_used: 5, requests_limit: 10_000, percentage_used: 0.05 });
 
   await page.getByTestId("nav-usage").click();
   await page.waitForURL(/\/dashboard\/usage$/);
   await expect(page.getByTestId("usage-requests-used")).toHaveText(String(data.current_period.requests_used));
-  await expect(page.getByTestId("usage-requests-limit")).toHaveText(data.current_period.requests_limit.toLocaleString("en-US"));
+  await expect(page.getByTestId("usage-requests-limit")).toHaveText(
+    data.current_period.requests_limit.toLocaleString("en-US"),
+  );
   await expect(page.getByTestId("usage-percentage")).toHaveText(`${data.current_period.percentage_used}%`);
   await expect(page.getByTestId("usage-daily-average")).toHaveText(data.daily_average.toLocaleString("en-US"));
   await expect(page.getByTestId("usage-projected")).toHaveText(data.projected_usage.toLocaleString("en-US"));
@@ -36,7 +44,9 @@ test("the usage page shows the chart and the numbers of /billing/usage", async (
   await expect(page.getByTestId("chart-by-key").locator(`[data-day="${today}"]`)).toHaveAttribute("data-total", "5");
   // The day's numbers without hovering (touch screens): listed under the chart.
   await page.getByTestId("chart-by-class-days").locator("summary").click();
-  await expect(page.getByTestId("chart-by-class-days").locator("tr", { hasText: today }).locator("td").nth(1)).toHaveText("5");
+  await expect(
+    page.getByTestId("chart-by-class-days").locator("tr", { hasText: today }).locator("td").nth(1),
+  ).toHaveText("5");
   await expect(page.getByTestId("usage-by-key")).toContainText("Default key");
   // Every sheet's first key is "Default key": the sheet it belongs to tells them apart.
   await expect(page.getByTestId("usage-key-sheet")).toHaveText("· Usage test");

@@ -34,13 +34,17 @@ test("the owner turns on writes entered as typed in Google Sheets, and off again
 
   answer(true);
   await toggle.check();
-  await expect(page.getByTestId("write-mode").getByRole("status")).toHaveText("Saved: written values are parsed, formulas included.");
+  await expect(page.getByTestId("write-mode").getByRole("status")).toHaveText(
+    "Saved: written values are parsed, formulas included.",
+  );
   expect(await create("=2*21")).toBe("42");
 
   await page.reload();
   await expect(toggle).toBeChecked();
   await toggle.uncheck();
-  await expect(page.getByTestId("write-mode").getByRole("status")).toHaveText("Saved: written values are stored as text.");
+  await expect(page.getByTestId("write-mode").getByRole("status")).toHaveText(
+    "Saved: written values are stored as text.",
+  );
   expect(seen).toHaveLength(2);
   expect(await create("=2*21")).toBe("=2*21");
 });

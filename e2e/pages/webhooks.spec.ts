@@ -23,7 +23,10 @@ test("an owner adds an endpoint, sees deliveries in the log, resends one and rep
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/sheet-hooks`;
 
-  const sheetId = await createSpreadsheet("Webhook orders", [["id", "name", "qty"], [1, "apple", 3]]);
+  const sheetId = await createSpreadsheet("Webhook orders", [
+    ["id", "name", "qty"],
+    [1, "apple", 3],
+  ]);
   await signIn(page, `hooks-${Date.now()}@example.com`);
   const key = await registerSheet(page, sheetId);
 
@@ -47,15 +50,27 @@ test("an owner adds an endpoint, sees deliveries in the log, resends one and rep
   // A test event, before any row changes: sent at once, signed, and not an event of the sheet.
   await page.getByTestId("send-test-event").click();
   await expect(page.getByTestId("endpoint-message")).toHaveText(/^Test event delivered: HTTP 200 in \d+ ms\.$/);
-  expect((new Webhook(secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as { type: string }).type).toBe("webhook.test");
+  expect(
+    (new Webhook(secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as { type: string }).type,
+  ).toBe("webhook.test");
   got.length = 0;
 
   // A write through the API: its event is delivered, signed with the secret shown once.
-  const created = await fetch(`${E2E.baseUrl}/api/v1/${sheetId}/Items`, { method: "POST", headers: { "X-API-Key": key, "content-type": "application/json" }, body: JSON.stringify({ name: "pear", qty: 5 }) });
+  const created = await fetch(`${E2E.baseUrl}/api/v1/${sheetId}/Items`, {
+    method: "POST",
+    headers: { "X-API-Key": key, "content-type": "application/json" },
+    body: JSON.stringify({ name: "pear", qty: 5 }),
+  });
   expect(created.status).toBe(201);
   await expect.poll(() => got.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
-  const payload = new Webhook(secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as { type: string; data: { row: Record<string, string>; source: string } };
-  expect(payload).toMatchObject({ type: "row.created", data: { row: { id: "2", name: "pear", qty: "5" }, source: "api" } });
+  const payload = new Webhook(secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as {
+    type: string;
+    data: { row: Record<string, string>; source: string };
+  };
+  expect(payload).toMatchObject({
+    type: "row.created",
+    data: { row: { id: "2", name: "pear", qty: "5" }, source: "api" },
+  });
 
   // The page updates itself: the delivery shows without a reload.
   await expect(page.getByTestId("delivery").first()).toHaveAttribute("data-state", "delivered", { timeout: 20_000 });
@@ -84,10 +99,15 @@ test("an owner adds an endpoint, sees deliveries in the log, resends one and rep
   await expect.poll(() => got.length, { timeout: 20_000 }).toBe(3);
   expect(got[2]!.headers["webhook-id"]).toBe(got[0]!.headers["webhook-id"]);
 
-  for (const size of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
     await page.setViewportSize(size);
     await page.reload();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `sideways scroll at ${size.width} px`).toBeLessThanOrEqual(0);
   }
 

@@ -36,7 +36,9 @@ export async function chooseFromDrive(page: Page, sheetId: string, googleEmail?:
   await openRegisterForm(page);
   const connect = page.getByTestId("connect-google");
   if (await connect.isVisible()) {
-    await expect(page.getByTestId("scopes-explained")).toContainText("only the specific Google Drive files that you use with this app");
+    await expect(page.getByTestId("scopes-explained")).toContainText(
+      "only the specific Google Drive files that you use with this app",
+    );
     const email = googleEmail ?? (await accountEmail(page));
     await connect.click();
     await approveGoogleConsent(page, email);
@@ -55,7 +57,8 @@ export async function chooseFromDrive(page: Page, sheetId: string, googleEmail?:
  */
 export async function pickWithoutRegistering(page: Page, sheetId: string, googleEmail?: string) {
   const isDashboard = (url: URL) => url.pathname === "/dashboard";
-  const stop = (route: Route) => (route.request().postData()?.includes('"sheetUrl"') ? route.abort() : route.continue());
+  const stop = (route: Route) =>
+    route.request().postData()?.includes('"sheetUrl"') ? route.abort() : route.continue();
   await page.route(isDashboard, stop);
   await chooseFromDrive(page, sheetId, googleEmail);
   await expect(page.getByTestId("register-error")).toBeVisible();
@@ -118,7 +121,11 @@ export async function revokeKey(page: Page, name: string) {
 }
 
 /** Switches the signed-in account's plan from the usage page. */
-export async function choosePlan(page: Page, plan: "free_trial" | "starter" | "professional" | "business", label: string) {
+export async function choosePlan(
+  page: Page,
+  plan: "free_trial" | "starter" | "professional" | "business",
+  label: string,
+) {
   await page.goto("/dashboard/usage");
   await page.getByTestId("plan-select").selectOption(plan);
   await page.getByTestId("plan-submit").click();

@@ -27,7 +27,11 @@ export type ColorScheme = (typeof COLOR_SCHEMES)[number];
  * page in a context of its own (axe-core needs a page of an explicit context). `close` ends the
  * visitor's context.
  */
-export async function everyPage(page: Page, browser: Browser, { owner, title, rows }: { owner: string; title: string; rows: Rows }) {
+export async function everyPage(
+  page: Page,
+  browser: Browser,
+  { owner, title, rows }: { owner: string; title: string; rows: Rows },
+) {
   const sheetId = await createSpreadsheet(title, rows);
   await signIn(page, owner);
   await registerSheet(page, sheetId);
@@ -50,7 +54,11 @@ export async function everyPage(page: Page, browser: Browser, { owner, title, ro
 }
 
 /** Loads every page at every size in both colour schemes, settled, and hands each view to `check`. */
-export async function forEachView(pages: SitePage[], sizes: readonly Size[], check: (view: SitePage, size: Size, colorScheme: ColorScheme) => Promise<void>) {
+export async function forEachView(
+  pages: SitePage[],
+  sizes: readonly Size[],
+  check: (view: SitePage, size: Size, colorScheme: ColorScheme) => Promise<void>,
+) {
   for (const view of pages) {
     for (const size of sizes) {
       await view.on.setViewportSize({ width: size.width, height: size.height });

@@ -53,8 +53,10 @@ export function parseGrid(ref: string): GridRange {
   }
   const end = parseCell(b);
   // A reversed range (`D4:A1`) names the same cells as `A1:D4`.
-  if (start.row !== undefined && end.row !== undefined && start.row > end.row) [start.row, end.row] = [end.row, start.row];
-  if (start.col !== undefined && end.col !== undefined && start.col > end.col) [start.col, end.col] = [end.col, start.col];
+  if (start.row !== undefined && end.row !== undefined && start.row > end.row)
+    [start.row, end.row] = [end.row, start.row];
+  if (start.col !== undefined && end.col !== undefined && start.col > end.col)
+    [start.col, end.col] = [end.col, start.col];
   return {
     startRow: start.row ?? (start.col !== undefined && end.row !== undefined ? 0 : undefined),
     endRow: end.row !== undefined ? end.row + 1 : undefined,

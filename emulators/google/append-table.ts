@@ -13,7 +13,8 @@ export interface Box {
 const filled = (tab: Tab, r: number, c: number) => cellAt(tab, r, c) !== undefined;
 
 function anyFilled(tab: Tab, rows: [number, number], cols: [number, number]): boolean {
-  for (let r = rows[0]; r < rows[1]; r++) for (let c = Math.max(0, cols[0]); c < cols[1]; c++) if (filled(tab, r, c)) return true;
+  for (let r = rows[0]; r < rows[1]; r++)
+    for (let c = Math.max(0, cols[0]); c < cols[1]; c++) if (filled(tab, r, c)) return true;
   return false;
 }
 

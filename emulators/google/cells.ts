@@ -45,7 +45,11 @@ export function formatValue(v: Computed, fmt: NumberFormat | undefined, rules: L
   return formatNumber(v, pattern, rules);
 }
 
-type ExtendedValue = { stringValue: string } | { numberValue: number } | { boolValue: boolean } | { formulaValue: string };
+type ExtendedValue =
+  | { stringValue: string }
+  | { numberValue: number }
+  | { boolValue: boolean }
+  | { formulaValue: string };
 
 function extended(v: Scalar): ExtendedValue {
   if (typeof v === "number") return { numberValue: v };
@@ -54,12 +58,21 @@ function extended(v: Scalar): ExtendedValue {
 }
 
 /** The CellData object of spreadsheets.get with grid data; `fmt` is the format the cell shows in. */
-export function cellData(cell: Cell | undefined, value: Computed, fmt: NumberFormat | undefined, rules: LocaleRules): Record<string, unknown> {
+export function cellData(
+  cell: Cell | undefined,
+  value: Computed,
+  fmt: NumberFormat | undefined,
+  rules: LocaleRules,
+): Record<string, unknown> {
   if (!cell) return {};
   const shown = withPattern(fmt, rules);
   const out: Record<string, unknown> = {
     userEnteredValue: cell.formula ? { formulaValue: String(cell.value) } : extended(cell.value),
-    effectiveValue: isError(value) ? { errorValue: { type: value.type, message: value.message } } : value === null ? undefined : extended(value),
+    effectiveValue: isError(value)
+      ? { errorValue: { type: value.type, message: value.message } }
+      : value === null
+        ? undefined
+        : extended(value),
     formattedValue: formatValue(value, shown, rules),
   };
   if (out.effectiveValue === undefined) delete out.effectiveValue;

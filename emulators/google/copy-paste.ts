@@ -21,9 +21,15 @@ function take(tab: Tab, range: Merge, pasteType: string, where: string): Piece[]
     const row: Piece[] = [];
     for (let c = range.startColumnIndex; c < range.endColumnIndex; c++) {
       const cell = cellAt(tab, r, c);
-      if (cell?.formula) throw badRequest(`${where}the emulator does not copy formulas (Google rewrites their references as they move).`);
+      if (cell?.formula)
+        throw badRequest(
+          `${where}the emulator does not copy formulas (Google rewrites their references as they move).`,
+        );
       const values = pasteType === "PASTE_VALUES";
-      row.push({ cell: cell ? (values ? { value: cell.value } : structuredClone(cell)) : null, note: values ? undefined : noteAt(tab, r, c) });
+      row.push({
+        cell: cell ? (values ? { value: cell.value } : structuredClone(cell)) : null,
+        note: values ? undefined : noteAt(tab, r, c),
+      });
     }
     out.push(row);
   }
@@ -34,7 +40,9 @@ function put(tab: Tab, row0: number, col0: number, pieces: Piece[][], pasteType:
   const height = pieces.length;
   const width = pieces[0]?.length ?? 0;
   if (row0 + height > tab.rowCount || col0 + width > tab.columnCount) {
-    throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${row0 + height}C${col0 + width}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
+    throw badRequest(
+      `${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${row0 + height}C${col0 + width}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`,
+    );
   }
   pieces.forEach((row, i) =>
     row.forEach((p, j) => {
@@ -46,8 +54,10 @@ function put(tab: Tab, row0: number, col0: number, pieces: Piece[][], pasteType:
 
 function pasteTypeOf(req: Json, where: string): string {
   const type = String(req.pasteType ?? "PASTE_NORMAL");
-  if (!PASTE_TYPES.includes(type)) throw badRequest(`${where}the emulator pastes with PASTE_NORMAL or PASTE_VALUES; got ${type}.`);
-  if ((req.pasteOrientation ?? "NORMAL") !== "NORMAL") throw badRequest(`${where}the emulator pastes with pasteOrientation NORMAL only.`);
+  if (!PASTE_TYPES.includes(type))
+    throw badRequest(`${where}the emulator pastes with PASTE_NORMAL or PASTE_VALUES; got ${type}.`);
+  if ((req.pasteOrientation ?? "NORMAL") !== "NORMAL")
+    throw badRequest(`${where}the emulator pastes with pasteOrientation NORMAL only.`);
   return type;
 }
 
@@ -64,9 +74,13 @@ export function copyPaste(tabOf: (sheetId: unknown) => Tab, req: Json, where: st
   const width = from.endColumnIndex - from.startColumnIndex;
   const toHeight = to.endRowIndex - to.startRowIndex;
   const toWidth = to.endColumnIndex - to.startColumnIndex;
-  const tiles = toHeight % height === 0 && toWidth % width === 0 ? { down: toHeight / height, across: toWidth / width } : { down: 1, across: 1 };
+  const tiles =
+    toHeight % height === 0 && toWidth % width === 0
+      ? { down: toHeight / height, across: toWidth / width }
+      : { down: 1, across: 1 };
   for (let i = 0; i < tiles.down; i++) {
-    for (let j = 0; j < tiles.across; j++) put(destination, to.startRowIndex + i * height, to.startColumnIndex + j * width, pieces, type, where);
+    for (let j = 0; j < tiles.across; j++)
+      put(destination, to.startRowIndex + i * height, to.startColumnIndex + j * width, pieces, type, where);
   }
 }
 

@@ -53,7 +53,15 @@ export const notFound = () => new GoogleError(404, "NOT_FOUND", "Requested entit
 export const fileNotFound = (fileId: string) =>
   new GoogleError(404, "NOT_FOUND", `File not found: ${fileId}.`, "notFound", {
     omitStatus: true,
-    errors: [{ message: `File not found: ${fileId}.`, domain: "global", reason: "notFound", location: "fileId", locationType: "parameter" }],
+    errors: [
+      {
+        message: `File not found: ${fileId}.`,
+        domain: "global",
+        reason: "notFound",
+        location: "fileId",
+        locationType: "parameter",
+      },
+    ],
   });
 export const permissionDenied = () =>
   new GoogleError(403, "PERMISSION_DENIED", "The caller does not have permission", "forbidden");
@@ -71,23 +79,33 @@ export const badRequest = (message: string) => new GoogleError(400, "INVALID_ARG
 export function unknownField(name: string, at: string): GoogleError {
   const message = `Invalid JSON payload received. Unknown name "${name}" at '${at}': Cannot find field.`;
   return new GoogleError(400, "INVALID_ARGUMENT", message, undefined, {
-    details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: at, description: message }] }],
+    details: [
+      { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: at, description: message }] },
+    ],
   });
 }
 /** A JSON value of the wrong type for a field, as Google's request parser words it. */
 export function invalidValue(field: string, type: string, value: unknown): GoogleError {
   const message = `Invalid value at '${field}' (${type}), ${JSON.stringify(value)}`;
   return new GoogleError(400, "INVALID_ARGUMENT", message, undefined, {
-    details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field, description: message }] }],
+    details: [
+      { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field, description: message }] },
+    ],
   });
 }
 export const unparsableRange = (range: string) => badRequest(`Unable to parse range: ${range}`);
 
 export const scopeInsufficient = (route: string) =>
-  new GoogleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", "insufficientPermissions", {
-    errors: [{ message: "Insufficient Permission", domain: "global", reason: "insufficientPermissions" }],
-    details: [errorInfo("ACCESS_TOKEN_SCOPE_INSUFFICIENT", serviceOf(route), { method: route })],
-  });
+  new GoogleError(
+    403,
+    "PERMISSION_DENIED",
+    "Request had insufficient authentication scopes.",
+    "insufficientPermissions",
+    {
+      errors: [{ message: "Insufficient Permission", domain: "global", reason: "insufficientPermissions" }],
+      details: [errorInfo("ACCESS_TOKEN_SCOPE_INSUFFICIENT", serviceOf(route), { method: route })],
+    },
+  );
 
 const PROJECT = "000000000000";
 
@@ -111,7 +129,14 @@ export function reasonError(reason: FaultReason, route: string): GoogleError {
     case "SERVICE_DISABLED": {
       const message = `${api} has not been used in project ${PROJECT} before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/${service}/overview?project=${PROJECT} then retry. If you enabled this API recently, wait a few minutes for the action to propagate to our systems and retry.`;
       return new GoogleError(403, "PERMISSION_DENIED", message, "accessNotConfigured", {
-        errors: [{ message, domain: "usageLimits", reason: "accessNotConfigured", extendedHelp: "https://console.developers.google.com" }],
+        errors: [
+          {
+            message,
+            domain: "usageLimits",
+            reason: "accessNotConfigured",
+            extendedHelp: "https://console.developers.google.com",
+          },
+        ],
         details: [errorInfo("SERVICE_DISABLED", service, { consumer: `projects/${PROJECT}` })],
       });
     }
@@ -125,9 +150,17 @@ export function reasonError(reason: FaultReason, route: string): GoogleError {
       });
     }
     case "API_KEY_SERVICE_BLOCKED":
-      return new GoogleError(403, "PERMISSION_DENIED", `Requests to this API ${service} method ${route} are blocked.`, undefined, {
-        details: [errorInfo("API_KEY_SERVICE_BLOCKED", service, { consumer: `projects/${PROJECT}`, methodName: route })],
-      });
+      return new GoogleError(
+        403,
+        "PERMISSION_DENIED",
+        `Requests to this API ${service} method ${route} are blocked.`,
+        undefined,
+        {
+          details: [
+            errorInfo("API_KEY_SERVICE_BLOCKED", service, { consumer: `projects/${PROJECT}`, methodName: route }),
+          ],
+        },
+      );
     case "API_KEY_HTTP_REFERRER_BLOCKED":
       return new GoogleError(403, "PERMISSION_DENIED", "Requests from referer <empty> are blocked.", undefined, {
         details: [errorInfo("API_KEY_HTTP_REFERRER_BLOCKED", service, { consumer: `projects/${PROJECT}` })],
@@ -139,13 +172,27 @@ export function reasonError(reason: FaultReason, route: string): GoogleError {
 export function faultError(status: number, route: string): GoogleError {
   switch (status) {
     case 429: {
-      const kind = route.startsWith("values.get") || route === "spreadsheets.get" || route === "values.batchGet" || route === "files.get" ? "Read" : "Write";
+      const kind =
+        route.startsWith("values.get") ||
+        route === "spreadsheets.get" ||
+        route === "values.batchGet" ||
+        route === "files.get"
+          ? "Read"
+          : "Write";
       return new GoogleError(
         429,
         "RESOURCE_EXHAUSTED",
         `Quota exceeded for quota metric '${kind} requests' and limit '${kind} requests per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:000000000000'.`,
         "rateLimitExceeded",
-        { details: [errorInfo("RATE_LIMIT_EXCEEDED", serviceOf(route), { consumer: `projects/${PROJECT}`, quota_metric: `sheets.googleapis.com/${kind.toLowerCase()}_requests`, quota_limit: `${kind}RequestsPerMinutePerUser` })] },
+        {
+          details: [
+            errorInfo("RATE_LIMIT_EXCEEDED", serviceOf(route), {
+              consumer: `projects/${PROJECT}`,
+              quota_metric: `sheets.googleapis.com/${kind.toLowerCase()}_requests`,
+              quota_limit: `${kind}RequestsPerMinutePerUser`,
+            }),
+          ],
+        },
       );
     }
     case 503:

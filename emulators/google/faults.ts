@@ -35,7 +35,9 @@ export class Faults {
   add(spec: FaultSpec): void {
     // Drive words rate limits as a 403 with errors[].reason; Sheets never does (it answers 429).
     if (spec.reason && DRIVE_ONLY_REASONS.includes(spec.reason) && spec.route !== "files.get") {
-      throw badRequest(`${spec.reason} is Drive's answer (route files.get); Sheets answers rate limits with status 429.`);
+      throw badRequest(
+        `${spec.reason} is Drive's answer (route files.get); Sheets answers rate limits with status 429.`,
+      );
     }
     this.armed.push({ count: 1, ...spec });
   }
@@ -59,7 +61,16 @@ export class Faults {
       fault.count = (fault.count ?? 1) - 1;
       if (fault.count <= 0) this.armed.splice(i, 1);
     }
-    const error = fault.reason ? reasonError(fault.reason, route) : fault.status ? faultError(fault.status, route) : undefined;
-    return { delayMs: fault.delayMs ?? 0, answerDelayMs: fault.answerDelayMs ?? 0, error, applied: fault.applied === true };
+    const error = fault.reason
+      ? reasonError(fault.reason, route)
+      : fault.status
+        ? faultError(fault.status, route)
+        : undefined;
+    return {
+      delayMs: fault.delayMs ?? 0,
+      answerDelayMs: fault.answerDelayMs ?? 0,
+      error,
+      applied: fault.applied === true,
+    };
   }
 }

@@ -9,50 +9,149 @@ type Shape = { [field: string]: Shape | typeof ANY | typeof LEAF };
 const ANY = "any" as const;
 const LEAF = "leaf" as const;
 
-const EXTENDED_VALUE: Shape = { numberValue: LEAF, stringValue: LEAF, boolValue: LEAF, formulaValue: LEAF, errorValue: { type: LEAF, message: LEAF } };
+const EXTENDED_VALUE: Shape = {
+  numberValue: LEAF,
+  stringValue: LEAF,
+  boolValue: LEAF,
+  formulaValue: LEAF,
+  errorValue: { type: LEAF, message: LEAF },
+};
 const CELL_FORMAT: Shape = {
   numberFormat: { type: LEAF, pattern: LEAF },
-  backgroundColor: ANY, backgroundColorStyle: ANY, borders: ANY, padding: ANY, horizontalAlignment: LEAF, verticalAlignment: LEAF,
-  wrapStrategy: LEAF, textDirection: LEAF, textFormat: ANY, hyperlinkDisplayType: LEAF, textRotation: ANY,
+  backgroundColor: ANY,
+  backgroundColorStyle: ANY,
+  borders: ANY,
+  padding: ANY,
+  horizontalAlignment: LEAF,
+  verticalAlignment: LEAF,
+  wrapStrategy: LEAF,
+  textDirection: LEAF,
+  textFormat: ANY,
+  hyperlinkDisplayType: LEAF,
+  textRotation: ANY,
 };
 const CELL_DATA: Shape = {
-  userEnteredValue: EXTENDED_VALUE, effectiveValue: EXTENDED_VALUE, formattedValue: LEAF, userEnteredFormat: CELL_FORMAT,
-  effectiveFormat: CELL_FORMAT, hyperlink: LEAF, note: LEAF, textFormatRuns: ANY, dataValidation: ANY, pivotTable: ANY,
-  dataSourceTable: ANY, dataSourceFormula: ANY, chipRuns: ANY,
+  userEnteredValue: EXTENDED_VALUE,
+  effectiveValue: EXTENDED_VALUE,
+  formattedValue: LEAF,
+  userEnteredFormat: CELL_FORMAT,
+  effectiveFormat: CELL_FORMAT,
+  hyperlink: LEAF,
+  note: LEAF,
+  textFormatRuns: ANY,
+  dataValidation: ANY,
+  pivotTable: ANY,
+  dataSourceTable: ANY,
+  dataSourceFormula: ANY,
+  chipRuns: ANY,
 };
 const SPREADSHEET: Shape = {
   spreadsheetId: LEAF,
   properties: {
-    title: LEAF, locale: LEAF, autoRecalc: LEAF, timeZone: LEAF, defaultFormat: CELL_FORMAT, iterativeCalculationSettings: ANY,
-    spreadsheetTheme: ANY, importFunctionsExternalUrlAccessAllowed: LEAF,
+    title: LEAF,
+    locale: LEAF,
+    autoRecalc: LEAF,
+    timeZone: LEAF,
+    defaultFormat: CELL_FORMAT,
+    iterativeCalculationSettings: ANY,
+    spreadsheetTheme: ANY,
+    importFunctionsExternalUrlAccessAllowed: LEAF,
   },
   sheets: {
     properties: {
-      sheetId: LEAF, title: LEAF, index: LEAF, sheetType: LEAF, hidden: LEAF, tabColor: ANY, tabColorStyle: ANY, rightToLeft: LEAF, dataSourceSheetProperties: ANY,
-      gridProperties: { rowCount: LEAF, columnCount: LEAF, frozenRowCount: LEAF, frozenColumnCount: LEAF, hideGridlines: LEAF, rowGroupControlAfter: LEAF, columnGroupControlAfter: LEAF },
+      sheetId: LEAF,
+      title: LEAF,
+      index: LEAF,
+      sheetType: LEAF,
+      hidden: LEAF,
+      tabColor: ANY,
+      tabColorStyle: ANY,
+      rightToLeft: LEAF,
+      dataSourceSheetProperties: ANY,
+      gridProperties: {
+        rowCount: LEAF,
+        columnCount: LEAF,
+        frozenRowCount: LEAF,
+        frozenColumnCount: LEAF,
+        hideGridlines: LEAF,
+        rowGroupControlAfter: LEAF,
+        columnGroupControlAfter: LEAF,
+      },
     },
     data: { startRow: LEAF, startColumn: LEAF, rowData: { values: CELL_DATA }, rowMetadata: ANY, columnMetadata: ANY },
-    merges: ANY, conditionalFormats: ANY, filterViews: ANY, protectedRanges: ANY, basicFilter: ANY, charts: ANY, bandedRanges: ANY,
-    developerMetadata: ANY, rowGroups: ANY, columnGroups: ANY, slicers: ANY, tables: ANY,
+    merges: ANY,
+    conditionalFormats: ANY,
+    filterViews: ANY,
+    protectedRanges: ANY,
+    basicFilter: ANY,
+    charts: ANY,
+    bandedRanges: ANY,
+    developerMetadata: ANY,
+    rowGroups: ANY,
+    columnGroups: ANY,
+    slicers: ANY,
+    tables: ANY,
   },
-  namedRanges: ANY, spreadsheetUrl: LEAF, developerMetadata: ANY, dataSources: ANY, dataSourceSchedules: ANY,
+  namedRanges: ANY,
+  spreadsheetUrl: LEAF,
+  developerMetadata: ANY,
+  dataSources: ANY,
+  dataSourceSchedules: ANY,
 };
 
 /** Drive v3's File resource, as far as a spreadsheet's file fills it in. */
 const DRIVE_FILE: Shape = {
-  kind: LEAF, id: LEAF, name: LEAF, mimeType: LEAF, description: LEAF, starred: LEAF, trashed: LEAF, explicitlyTrashed: LEAF,
-  parents: LEAF, properties: ANY, appProperties: ANY, spaces: LEAF, version: LEAF, webViewLink: LEAF, iconLink: LEAF,
-  hasThumbnail: LEAF, thumbnailLink: LEAF, thumbnailVersion: LEAF, viewedByMe: LEAF, viewedByMeTime: LEAF, createdTime: LEAF,
-  modifiedTime: LEAF, modifiedByMeTime: LEAF, modifiedByMe: LEAF, sharedWithMeTime: LEAF, sharingUser: ANY, owners: ANY,
-  driveId: LEAF, teamDriveId: LEAF, lastModifyingUser: ANY, shared: LEAF, ownedByMe: LEAF, capabilities: ANY,
-  viewersCanCopyContent: LEAF, copyRequiresWriterPermission: LEAF, writersCanShare: LEAF, permissions: ANY, permissionIds: LEAF,
-  quotaBytesUsed: LEAF, isAppAuthorized: LEAF, exportLinks: ANY, resourceKey: LEAF, linkShareMetadata: ANY, labelInfo: ANY,
+  kind: LEAF,
+  id: LEAF,
+  name: LEAF,
+  mimeType: LEAF,
+  description: LEAF,
+  starred: LEAF,
+  trashed: LEAF,
+  explicitlyTrashed: LEAF,
+  parents: LEAF,
+  properties: ANY,
+  appProperties: ANY,
+  spaces: LEAF,
+  version: LEAF,
+  webViewLink: LEAF,
+  iconLink: LEAF,
+  hasThumbnail: LEAF,
+  thumbnailLink: LEAF,
+  thumbnailVersion: LEAF,
+  viewedByMe: LEAF,
+  viewedByMeTime: LEAF,
+  createdTime: LEAF,
+  modifiedTime: LEAF,
+  modifiedByMeTime: LEAF,
+  modifiedByMe: LEAF,
+  sharedWithMeTime: LEAF,
+  sharingUser: ANY,
+  owners: ANY,
+  driveId: LEAF,
+  teamDriveId: LEAF,
+  lastModifyingUser: ANY,
+  shared: LEAF,
+  ownedByMe: LEAF,
+  capabilities: ANY,
+  viewersCanCopyContent: LEAF,
+  copyRequiresWriterPermission: LEAF,
+  writersCanShare: LEAF,
+  permissions: ANY,
+  permissionIds: LEAF,
+  quotaBytesUsed: LEAF,
+  isAppAuthorized: LEAF,
+  exportLinks: ANY,
+  resourceKey: LEAF,
+  linkShareMetadata: ANY,
+  labelInfo: ANY,
 };
 
 /** The selection as a tree: true keeps a field whole. */
 type Selection = Map<string, Selection | true>;
 
-const invalid = (path: string) => badRequest(`Error expanding 'fields' parameter. Cannot find matching fields for path '${path}'.`);
+const invalid = (path: string) =>
+  badRequest(`Error expanding 'fields' parameter. Cannot find matching fields for path '${path}'.`);
 
 /** Splits on commas outside parentheses. */
 function items(text: string): string[] {
@@ -122,7 +221,9 @@ export function parseDriveFields(fields: string): Selection {
     const message = `Invalid field selection ${path}`;
     throw new GoogleError(400, "INVALID_ARGUMENT", message, undefined, {
       omitStatus: true,
-      errors: [{ message, domain: "global", reason: "invalidParameter", location: "fields", locationType: "parameter" }],
+      errors: [
+        { message, domain: "global", reason: "invalidParameter", location: "fields", locationType: "parameter" },
+      ],
     });
   }
   return selection;

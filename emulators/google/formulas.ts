@@ -7,7 +7,11 @@ import { dateToSerial } from "./number-format";
 import { cellAt, columnFormatFor, usedRowCount, type Spreadsheet, type Tab } from "./model";
 import { isError, type Computed, type FormulaError, type NumberFormat, type Scalar } from "./values";
 
-const fail = (error: FormulaError["error"], type: FormulaError["type"], message: string): FormulaError => ({ error, type, message });
+const fail = (error: FormulaError["error"], type: FormulaError["type"], message: string): FormulaError => ({
+  error,
+  type,
+  message,
+});
 const divideByZero = () => fail("#DIV/0!", "DIVIDE_BY_ZERO", "Function DIVIDE parameter 2 cannot be zero.");
 const parseError = () => fail("#ERROR!", "ERROR", "Formula parse error.");
 
@@ -50,8 +54,17 @@ function tokenize(text: string): string[] {
 
 function refNode(token: string): Node {
   const bang = token.lastIndexOf("!");
-  const tab = bang >= 0 ? token.slice(0, bang).replace(/^'(.*)'$/, "$1").replace(/''/g, "'") : undefined;
-  const [a, b] = token.slice(bang + 1).replace(/\$/g, "").split(":") as [string, string | undefined];
+  const tab =
+    bang >= 0
+      ? token
+          .slice(0, bang)
+          .replace(/^'(.*)'$/, "$1")
+          .replace(/''/g, "'")
+      : undefined;
+  const [a, b] = token
+    .slice(bang + 1)
+    .replace(/\$/g, "")
+    .split(":") as [string, string | undefined];
   const cell = (ref: string) => {
     const m = /^([A-Za-z]{1,3})(\d*)$/.exec(ref)!;
     return { c: columnToIndex(m[1]!.toUpperCase()), r: m[2] ? Number(m[2]) - 1 : undefined };
@@ -131,7 +144,11 @@ function toNumber(v: Computed, fn = "ADD", position = 1): number | FormulaError 
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
-  return fail("#VALUE!", "VALUE", `Function ${fn} parameter ${position} expects number values. But '${v}' is a text and cannot be coerced to a number.`);
+  return fail(
+    "#VALUE!",
+    "VALUE",
+    `Function ${fn} parameter ${position} expects number values. But '${v}' is a text and cannot be coerced to a number.`,
+  );
 }
 
 function toText(v: Scalar | null): string {
@@ -162,7 +179,11 @@ export class Calculator {
     const known = this.values.get(key);
     if (known !== undefined) return known;
     if (this.visiting.has(key)) {
-      return fail("#REF!", "REF", "Circular dependency detected. To resolve with iterative calculation, see File > Settings.");
+      return fail(
+        "#REF!",
+        "REF",
+        "Circular dependency detected. To resolve with iterative calculation, see File > Settings.",
+      );
     }
     this.visiting.add(key);
     const context: { format?: NumberFormat; counting: boolean } = { counting: false };
@@ -202,7 +223,8 @@ export class Calculator {
         if (node.single) return this.value(target, node.r1, node.c1);
         const range: Computed[] = [];
         const lastRow = Math.min(node.r2, usedRowCount(target) - 1);
-        for (let r = node.r1; r <= lastRow; r++) for (let c = node.c1; c <= node.c2; c++) range.push(this.value(target, r, c));
+        for (let r = node.r1; r <= lastRow; r++)
+          for (let c = node.c1; c <= node.c2; c++) range.push(this.value(target, r, c));
         return { range };
       }
       case "unary": {
@@ -233,7 +255,12 @@ export class Calculator {
       const a = left ?? (typeof right === "string" ? "" : 0);
       const b = right ?? (typeof left === "string" ? "" : 0);
       const rank = (v: Scalar) => (typeof v === "number" ? 0 : typeof v === "string" ? 1 : 2);
-      const cmp = rank(a) !== rank(b) ? rank(a) - rank(b) : typeof a === "string" ? a.toLowerCase().localeCompare(String(b).toLowerCase()) : Number(a) - Number(b);
+      const cmp =
+        rank(a) !== rank(b)
+          ? rank(a) - rank(b)
+          : typeof a === "string"
+            ? a.toLowerCase().localeCompare(String(b).toLowerCase())
+            : Number(a) - Number(b);
       return { "=": cmp === 0, "<>": cmp !== 0, "<": cmp < 0, ">": cmp > 0, "<=": cmp <= 0, ">=": cmp >= 0 }[op]!;
     }
     const a = toNumber(left, OP_NAMES[op], 1);
@@ -256,8 +283,14 @@ export class Calculator {
     }
   }
 
-  private call(node: Extract<Node, { kind: "call" }>, tab: Tab, context: { format?: NumberFormat; counting: boolean }): Computed {
-    const inner: { format?: NumberFormat; counting: boolean } = { counting: context.counting || node.name === "COUNT" || node.name === "COUNTA" };
+  private call(
+    node: Extract<Node, { kind: "call" }>,
+    tab: Tab,
+    context: { format?: NumberFormat; counting: boolean },
+  ): Computed {
+    const inner: { format?: NumberFormat; counting: boolean } = {
+      counting: context.counting || node.name === "COUNT" || node.name === "COUNTA",
+    };
     const args = node.args.map((a) => this.evaluate(a, tab, inner));
     // The first reference inside the call lends the result its format (not for counts).
     if (!inner.counting && !context.format) context.format = inner.format;
@@ -295,7 +328,9 @@ export class Calculator {
       case "AVERAGE": {
         const ns = numbers();
         if (isError(ns)) return ns;
-        return ns.length ? ns.reduce((s, n) => s + n, 0) / ns.length : fail("#DIV/0!", "DIVIDE_BY_ZERO", "Evaluation of function AVERAGE caused a divide by zero error.");
+        return ns.length
+          ? ns.reduce((s, n) => s + n, 0) / ns.length
+          : fail("#DIV/0!", "DIVIDE_BY_ZERO", "Evaluation of function AVERAGE caused a divide by zero error.");
       }
       case "MIN":
       case "MAX": {
@@ -317,7 +352,7 @@ export class Calculator {
         if (isError(n)) return n;
         if (isError(places)) return places;
         const f = 10 ** Math.trunc(places);
-        return Math.sign(n) * Math.round(Math.abs(n) * f) / f;
+        return (Math.sign(n) * Math.round(Math.abs(n) * f)) / f;
       }
       case "IF": {
         const test = arg(0);

@@ -15,14 +15,25 @@ export type Caller =
 const RANK: Record<Role | "none", number> = { none: 0, reader: 1, writer: 2, owner: 3 };
 
 /** Identifies the caller; with `method`, refuses a token none of whose scopes that method accepts (403). */
-export function identify(req: IncomingMessage, url: URL, apiKeys: ReadonlySet<string>, tokens: AccessTokens, method?: string): Caller {
+export function identify(
+  req: IncomingMessage,
+  url: URL,
+  apiKeys: ReadonlySet<string>,
+  tokens: AccessTokens,
+  method?: string,
+): Caller {
   const header = req.headers.authorization;
   if (header?.startsWith("Bearer ")) {
     const token = header.slice(7).trim();
     const issued = tokens.lookup(token);
     if (!issued) throw unauthenticated(method, token.split(".").length === 3);
     if (method && !hasScopeFor(method, issued.scopes)) throw scopeInsufficient(method);
-    return { kind: "account", email: issued.email, scopes: issued.scopes, ...(issued.client ? { client: issued.client } : {}) };
+    return {
+      kind: "account",
+      email: issued.email,
+      scopes: issued.scopes,
+      ...(issued.client ? { client: issued.client } : {}),
+    };
   }
   const key = url.searchParams.get("key") ?? (req.headers["x-goog-api-key"] as string | undefined);
   if (key) {
@@ -43,7 +54,12 @@ export function roleOf(sheet: Spreadsheet, caller: Caller): Role | "none" {
 }
 
 /** Throws Google's answer when the caller may not read (or write) the spreadsheet. */
-export function authorize(sheet: Spreadsheet, caller: Caller, need: "read" | "write", denied: () => GoogleError = permissionDenied): void {
+export function authorize(
+  sheet: Spreadsheet,
+  caller: Caller,
+  need: "read" | "write",
+  denied: () => GoogleError = permissionDenied,
+): void {
   if (caller.kind === "apiKey" && need === "write") {
     throw new GoogleError(
       401,

@@ -19,12 +19,44 @@ export interface LocaleRules {
   meridiemInput: boolean;
 }
 
-const KNOWN: Record<string, Pick<LocaleRules, "decimal" | "group" | "date" | "dateTime" | "time" | "currency" | "booleanWords">> = {
-  en_US: { decimal: ".", group: ",", date: "M/d/yyyy", dateTime: "M/d/yyyy H:mm:ss", time: "h:mm:ss am/pm", currency: '"$"#,##0.00' },
-  en_GB: { decimal: ".", group: ",", date: "dd/MM/yyyy", dateTime: "dd/MM/yyyy HH:mm:ss", time: "HH:mm:ss", currency: '"£"#,##0.00' },
-  de_DE: { decimal: ",", group: ".", date: "dd.MM.yyyy", dateTime: "dd.MM.yyyy HH:mm:ss", time: "HH:mm:ss", currency: "#,##0.00 [$€]", booleanWords: ["WAHR", "FALSCH"] },
+const KNOWN: Record<
+  string,
+  Pick<LocaleRules, "decimal" | "group" | "date" | "dateTime" | "time" | "currency" | "booleanWords">
+> = {
+  en_US: {
+    decimal: ".",
+    group: ",",
+    date: "M/d/yyyy",
+    dateTime: "M/d/yyyy H:mm:ss",
+    time: "h:mm:ss am/pm",
+    currency: '"$"#,##0.00',
+  },
+  en_GB: {
+    decimal: ".",
+    group: ",",
+    date: "dd/MM/yyyy",
+    dateTime: "dd/MM/yyyy HH:mm:ss",
+    time: "HH:mm:ss",
+    currency: '"£"#,##0.00',
+  },
+  de_DE: {
+    decimal: ",",
+    group: ".",
+    date: "dd.MM.yyyy",
+    dateTime: "dd.MM.yyyy HH:mm:ss",
+    time: "HH:mm:ss",
+    currency: "#,##0.00 [$€]",
+    booleanWords: ["WAHR", "FALSCH"],
+  },
   // Google groups French numbers with U+202F NARROW NO-BREAK SPACE.
-  fr_FR: { decimal: ",", group: "\u202f", date: "dd/MM/yyyy", dateTime: "dd/MM/yyyy HH:mm:ss", time: "HH:mm:ss", currency: "#,##0.00 [$€]" },
+  fr_FR: {
+    decimal: ",",
+    group: "\u202f",
+    date: "dd/MM/yyyy",
+    dateTime: "dd/MM/yyyy HH:mm:ss",
+    time: "HH:mm:ss",
+    currency: "#,##0.00 [$€]",
+  },
 };
 
 const cache = new Map<string, LocaleRules>();

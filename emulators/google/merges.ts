@@ -15,9 +15,15 @@ export interface Merge {
 type Json = Record<string, unknown>;
 
 const inside = (m: Merge, r: Merge) =>
-  m.startRowIndex >= r.startRowIndex && m.endRowIndex <= r.endRowIndex && m.startColumnIndex >= r.startColumnIndex && m.endColumnIndex <= r.endColumnIndex;
+  m.startRowIndex >= r.startRowIndex &&
+  m.endRowIndex <= r.endRowIndex &&
+  m.startColumnIndex >= r.startColumnIndex &&
+  m.endColumnIndex <= r.endColumnIndex;
 const overlaps = (m: Merge, r: Merge) =>
-  m.startRowIndex < r.endRowIndex && r.startRowIndex < m.endRowIndex && m.startColumnIndex < r.endColumnIndex && r.startColumnIndex < m.endColumnIndex;
+  m.startRowIndex < r.endRowIndex &&
+  r.startRowIndex < m.endRowIndex &&
+  m.startColumnIndex < r.endColumnIndex &&
+  r.startColumnIndex < m.endColumnIndex;
 
 /** A GridRange of a request within the tab's grid (open ends reach the grid's edge). */
 export function gridRangeOf(tab: Tab, range: Json, where: string): Merge {
@@ -28,9 +34,12 @@ export function gridRangeOf(tab: Tab, range: Json, where: string): Merge {
     endColumnIndex: Number(range.endColumnIndex ?? tab.columnCount),
   };
   if (r.endRowIndex > tab.rowCount || r.endColumnIndex > tab.columnCount) {
-    throw badRequest(`${where}Range ('${tab.title}'!R${r.startRowIndex + 1}C${r.startColumnIndex + 1}:R${r.endRowIndex}C${r.endColumnIndex}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
+    throw badRequest(
+      `${where}Range ('${tab.title}'!R${r.startRowIndex + 1}C${r.startColumnIndex + 1}:R${r.endRowIndex}C${r.endColumnIndex}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`,
+    );
   }
-  if (r.startRowIndex >= r.endRowIndex || r.startColumnIndex >= r.endColumnIndex) throw badRequest(`${where}The range must not be empty.`);
+  if (r.startRowIndex >= r.endRowIndex || r.startColumnIndex >= r.endColumnIndex)
+    throw badRequest(`${where}The range must not be empty.`);
   return r;
 }
 
@@ -47,12 +56,17 @@ export function mergeCells(tab: Tab, req: Json, where: string): void {
   const merges: Merge[] = [];
   if (type === "MERGE_ALL") merges.push(range);
   else if (type === "MERGE_ROWS") {
-    for (let r = range.startRowIndex; r < range.endRowIndex; r++) merges.push({ ...range, startRowIndex: r, endRowIndex: r + 1 });
+    for (let r = range.startRowIndex; r < range.endRowIndex; r++)
+      merges.push({ ...range, startRowIndex: r, endRowIndex: r + 1 });
   } else if (type === "MERGE_COLUMNS") {
-    for (let c = range.startColumnIndex; c < range.endColumnIndex; c++) merges.push({ ...range, startColumnIndex: c, endColumnIndex: c + 1 });
+    for (let c = range.startColumnIndex; c < range.endColumnIndex; c++)
+      merges.push({ ...range, startColumnIndex: c, endColumnIndex: c + 1 });
   } else throw badRequest(`${where}mergeType must be MERGE_ALL, MERGE_ROWS or MERGE_COLUMNS.`);
   const kept = (tab.merges ?? []).filter((m) => !inside(m, range));
-  tab.merges = [...kept, ...merges.filter((m) => m.endRowIndex - m.startRowIndex > 1 || m.endColumnIndex - m.startColumnIndex > 1)];
+  tab.merges = [
+    ...kept,
+    ...merges.filter((m) => m.endRowIndex - m.startRowIndex > 1 || m.endColumnIndex - m.startColumnIndex > 1),
+  ];
   for (const m of merges) {
     for (let r = m.startRowIndex; r < m.endRowIndex; r++) {
       for (let c = m.startColumnIndex; c < m.endColumnIndex; c++) {
@@ -76,7 +90,10 @@ export function unmergeCells(tab: Tab, req: Json, where: string): void {
  */
 export function shiftMerges(tab: Tab, dimension: "ROWS" | "COLUMNS", start: number, count: number): void {
   if (!tab.merges) return;
-  const [from, to] = dimension === "ROWS" ? (["startRowIndex", "endRowIndex"] as const) : (["startColumnIndex", "endColumnIndex"] as const);
+  const [from, to] =
+    dimension === "ROWS"
+      ? (["startRowIndex", "endRowIndex"] as const)
+      : (["startColumnIndex", "endColumnIndex"] as const);
   const move = (i: number, isEnd: boolean) => {
     if (count > 0) return i > start || (i === start && !isEnd) ? i + count : i;
     const end = start - count;
@@ -84,7 +101,12 @@ export function shiftMerges(tab: Tab, dimension: "ROWS" | "COLUMNS", start: numb
   };
   tab.merges = tab.merges
     .map((m) => ({ ...m, [from]: move(m[from], false), [to]: move(m[to], true) }))
-    .filter((m) => m.endRowIndex - m.startRowIndex > 0 && m.endColumnIndex - m.startColumnIndex > 0 && (m.endRowIndex - m.startRowIndex > 1 || m.endColumnIndex - m.startColumnIndex > 1));
+    .filter(
+      (m) =>
+        m.endRowIndex - m.startRowIndex > 0 &&
+        m.endColumnIndex - m.startColumnIndex > 0 &&
+        (m.endRowIndex - m.startRowIndex > 1 || m.endColumnIndex - m.startColumnIndex > 1),
+    );
 }
 
 /** sheets[].merges as Google lists them: sheetId left out when it is 0, as zeros are. */

@@ -13,8 +13,11 @@ const all = (sheet: Spreadsheet): DeveloperMetadata[] => (sheet.developerMetadat
 const sheetOf = (m: DeveloperMetadata) => m.location.sheetId ?? m.location.dimensionRange?.sheetId;
 
 function location(sheet: Spreadsheet, raw: Json | undefined, where: string): MetadataLocation {
-  const given = [raw?.spreadsheet, raw?.sheetId, raw?.dimensionRange].filter((v) => v !== undefined && v !== null && v !== false);
-  if (given.length !== 1) throw badRequest(`${where}location: exactly one of spreadsheet, sheetId or dimensionRange must be set.`);
+  const given = [raw?.spreadsheet, raw?.sheetId, raw?.dimensionRange].filter(
+    (v) => v !== undefined && v !== null && v !== false,
+  );
+  if (given.length !== 1)
+    throw badRequest(`${where}location: exactly one of spreadsheet, sheetId or dimensionRange must be set.`);
   if (raw!.spreadsheet) return { locationType: "SPREADSHEET", spreadsheet: true };
   const sheetIdOf = (id: unknown) => {
     if (!sheet.tabs.some((t) => t.sheetId === id)) throw badRequest(`${where}No grid with id: ${String(id)}`);
@@ -28,19 +31,29 @@ function location(sheet: Spreadsheet, raw: Json | undefined, where: string): Met
   if (!dimension || !Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) {
     throw badRequest(`${where}invalid location.dimensionRange.`);
   }
-  return { locationType: dimension === "ROWS" ? "ROW" : "COLUMN", dimensionRange: { sheetId: sheetIdOf(range.sheetId ?? 0), dimension, startIndex: start, endIndex: end } };
+  return {
+    locationType: dimension === "ROWS" ? "ROW" : "COLUMN",
+    dimensionRange: { sheetId: sheetIdOf(range.sheetId ?? 0), dimension, startIndex: start, endIndex: end },
+  };
 }
 
 function size(entries: DeveloperMetadata[]): number {
   return entries.reduce((n, m) => n + m.metadataKey.length + (m.metadataValue ?? "").length, 0);
 }
 
-export function createDeveloperMetadata(sheet: Spreadsheet, req: Json, where = "Invalid requests[0].createDeveloperMetadata: "): Json {
+export function createDeveloperMetadata(
+  sheet: Spreadsheet,
+  req: Json,
+  where = "Invalid requests[0].createDeveloperMetadata: ",
+): Json {
   const raw = (req.developerMetadata ?? {}) as Json;
-  if (typeof raw.metadataKey !== "string" || raw.metadataKey === "") throw badRequest(`${where}developer metadata must always have a key specified.`);
-  if (raw.visibility !== "DOCUMENT" && raw.visibility !== "PROJECT") throw badRequest(`${where}developer metadata must always have a visibility specified.`);
+  if (typeof raw.metadataKey !== "string" || raw.metadataKey === "")
+    throw badRequest(`${where}developer metadata must always have a key specified.`);
+  if (raw.visibility !== "DOCUMENT" && raw.visibility !== "PROJECT")
+    throw badRequest(`${where}developer metadata must always have a visibility specified.`);
   let id = raw.metadataId === undefined ? undefined : Number(raw.metadataId);
-  if (id !== undefined && (!Number.isInteger(id) || id <= 0 || id > 2 ** 31 - 1)) throw badRequest(`${where}metadataId must be a positive 32-bit integer.`);
+  if (id !== undefined && (!Number.isInteger(id) || id <= 0 || id > 2 ** 31 - 1))
+    throw badRequest(`${where}metadataId must be a positive 32-bit integer.`);
   if (id !== undefined && all(sheet).some((m) => m.metadataId === id)) {
     throw badRequest(`${where}Developer metadata with ID ${id} already exists. Metadata IDs must be unique.`);
   }
@@ -56,7 +69,9 @@ export function createDeveloperMetadata(sheet: Spreadsheet, req: Json, where = "
   const owner = sheetOf(entry);
   const sameOwner = all(sheet).filter((m) => sheetOf(m) === owner);
   if (size(sameOwner) > METADATA_CHARACTERS_LIMIT) {
-    throw badRequest(`${where}the ${owner === undefined ? "spreadsheet" : "sheet"} would hold more than ${METADATA_CHARACTERS_LIMIT} characters of developer metadata.`);
+    throw badRequest(
+      `${where}the ${owner === undefined ? "spreadsheet" : "sheet"} would hold more than ${METADATA_CHARACTERS_LIMIT} characters of developer metadata.`,
+    );
   }
   return { createDeveloperMetadata: { developerMetadata: entry } };
 }
@@ -84,17 +99,23 @@ export function matchesLookup(m: DeveloperMetadata, lookup: Json): boolean {
   if (lookup.visibility !== undefined && lookup.visibility !== m.visibility) return false;
   if (lookup.locationType !== undefined && lookup.locationType !== m.location.locationType) return false;
   const strategy = String(lookup.locationMatchingStrategy ?? "EXACT_LOCATION");
-  if (lookup.metadataLocation !== undefined && !matchesLocation(m, lookup.metadataLocation as Json, strategy)) return false;
+  if (lookup.metadataLocation !== undefined && !matchesLocation(m, lookup.metadataLocation as Json, strategy))
+    return false;
   return true;
 }
 
 function lookupOf(filter: Json, where: string): Json {
   const lookup = filter.developerMetadataLookup as Json | undefined;
-  if (!lookup || typeof lookup !== "object") throw badRequest(`${where}the emulator supports developerMetadataLookup data filters.`);
+  if (!lookup || typeof lookup !== "object")
+    throw badRequest(`${where}the emulator supports developerMetadataLookup data filters.`);
   return lookup;
 }
 
-export function deleteDeveloperMetadata(sheet: Spreadsheet, req: Json, where = "Invalid requests[0].deleteDeveloperMetadata: "): Json {
+export function deleteDeveloperMetadata(
+  sheet: Spreadsheet,
+  req: Json,
+  where = "Invalid requests[0].deleteDeveloperMetadata: ",
+): Json {
   const lookup = lookupOf((req.dataFilter ?? {}) as Json, `${where}dataFilter: `);
   const deleted = all(sheet).filter((m) => matchesLookup(m, lookup));
   sheet.developerMetadata = all(sheet).filter((m) => !deleted.includes(m));
@@ -117,7 +138,13 @@ export function getDeveloperMetadata(sheet: Spreadsheet, id: number): Json | und
 }
 
 /** Rows or columns inserted at `start`: entries below move down, entries spanning it grow. */
-export function shiftOnInsert(sheet: Spreadsheet, sheetId: number, dimension: string, start: number, count: number): void {
+export function shiftOnInsert(
+  sheet: Spreadsheet,
+  sheetId: number,
+  dimension: string,
+  start: number,
+  count: number,
+): void {
   for (const m of all(sheet)) {
     const r = m.location.dimensionRange;
     if (!r || r.sheetId !== sheetId || r.dimension !== dimension) continue;
@@ -127,7 +154,13 @@ export function shiftOnInsert(sheet: Spreadsheet, sheetId: number, dimension: st
 }
 
 /** Rows or columns [start, end) deleted: entries inside go with them, the rest close up. */
-export function shiftOnDelete(sheet: Spreadsheet, sheetId: number, dimension: string, start: number, end: number): void {
+export function shiftOnDelete(
+  sheet: Spreadsheet,
+  sheetId: number,
+  dimension: string,
+  start: number,
+  end: number,
+): void {
   const n = end - start;
   const kept: DeveloperMetadata[] = [];
   for (const m of all(sheet)) {

@@ -92,7 +92,15 @@ function buildTab(seed: TabSeed, sheetId: number): Tab {
     rowCount: Math.max(seed.rowCount ?? 1000, seed.rows.length),
     columnCount: Math.max(seed.columnCount ?? 26, width),
     // A seeded "=..." is a formula, as if typed into the Sheets UI.
-    rows: seed.rows.map((r) => r.map((v) => (v === null || v === "" ? null : typeof v === "string" && v.startsWith("=") ? { value: v, formula: true } : rawCell(v)))),
+    rows: seed.rows.map((r) =>
+      r.map((v) =>
+        v === null || v === ""
+          ? null
+          : typeof v === "string" && v.startsWith("=")
+            ? { value: v, formula: true }
+            : rawCell(v),
+      ),
+    ),
     columnFormats,
     ...(seed.frozenRowCount ? { frozenRowCount: seed.frozenRowCount } : {}),
   };
@@ -152,7 +160,9 @@ export const MAX_CELL_CHARACTERS = 50_000;
 /** Writes one cell; a write whose cell is too long fails whole (the store keeps the copy it was made on). */
 export function setCell(tab: Tab, row: number, col: number, cell: Cell | null): void {
   if (typeof cell?.value === "string" && cell.value.length > MAX_CELL_CHARACTERS) {
-    throw badRequest(`Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`);
+    throw badRequest(
+      `Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`,
+    );
   }
   // Rows in between stay holes: a write far down a tall grid allocates one row, not millions.
   const r = (tab.rows[row] ??= []);

@@ -61,7 +61,10 @@ function tokenize(section: string): Token[] {
       literal(" ");
       i++;
     } else if (ch === "*") i++;
-    else if ("0#?.,".includes(ch) || (/[eE]/.test(ch) && /[+-]/.test(section[i + 1] ?? "") && tokens.at(-1)?.kind === "number")) {
+    else if (
+      "0#?.,".includes(ch) ||
+      (/[eE]/.test(ch) && /[+-]/.test(section[i + 1] ?? "") && tokens.at(-1)?.kind === "number")
+    ) {
       const last = tokens.at(-1);
       const piece = /[eE]/.test(ch) ? ch + section[++i] : ch;
       if (last?.kind === "number") last.text += piece;
@@ -85,7 +88,7 @@ function renderNumber(value: number, spec: string, scale: number, rules: LocaleR
   const minInt = (intSpec.match(/0/g) ?? []).length;
   const minFrac = (fracSpec.match(/0/g) ?? []).length;
   const maxFrac = (fracSpec.match(/[0#?]/g) ?? []).length;
-  let n = Math.abs(value) * scale / 1000 ** trailing;
+  let n = (Math.abs(value) * scale) / 1000 ** trailing;
   let exponent = "";
   if (exponentSpec !== undefined) {
     const e = n === 0 ? 0 : Math.floor(Math.log10(n));
@@ -161,7 +164,8 @@ export function formatDateTime(serial: number, pattern: string, rules: LocaleRul
           // `m` is minutes right after an hour or right before seconds, else the month.
           const before = tokens.slice(0, at).filter(isField).at(-1);
           const after = tokens.slice(at + 1).find(isField);
-          if (lower.length <= 2 && (isHour(before) || isSecond(after))) return lower.length === 2 ? pad(d.getUTCMinutes()) : String(d.getUTCMinutes());
+          if (lower.length <= 2 && (isHour(before) || isSecond(after)))
+            return lower.length === 2 ? pad(d.getUTCMinutes()) : String(d.getUTCMinutes());
           if (lower.length >= 5) return rules.months[d.getUTCMonth()]!.slice(0, 1);
           if (lower.length === 4) return rules.months[d.getUTCMonth()]!;
           if (lower.length === 3) return rules.monthsShort[d.getUTCMonth()]!;

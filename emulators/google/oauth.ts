@@ -32,11 +32,18 @@ interface Grant {
 export const MAX_REFRESH_TOKENS = 100;
 
 /** Scopes that come with signing in: the consent screen does not let the person untick them. */
-const SIGN_IN_SCOPES = new Set(["openid", "email", "profile", "https://www.googleapis.com/auth/userinfo.email", "https://www.googleapis.com/auth/userinfo.profile"]);
+const SIGN_IN_SCOPES = new Set([
+  "openid",
+  "email",
+  "profile",
+  "https://www.googleapis.com/auth/userinfo.email",
+  "https://www.googleapis.com/auth/userinfo.profile",
+]);
 
 /** What Google's consent screen says for each scope. */
 const SCOPE_TEXT: Record<string, string> = {
-  "https://www.googleapis.com/auth/drive.file": "See, edit, create and delete only the specific Google Drive files that you use with this app",
+  "https://www.googleapis.com/auth/drive.file":
+    "See, edit, create and delete only the specific Google Drive files that you use with this app",
   "https://www.googleapis.com/auth/spreadsheets": "See, edit, create and delete all your Google Sheets spreadsheets",
   "https://www.googleapis.com/auth/spreadsheets.readonly": "See all your Google Sheets spreadsheets",
   "https://www.googleapis.com/auth/drive.metadata.readonly": "See information about your Google Drive files",
@@ -73,7 +80,9 @@ function grantedScope(url: URL): string {
 }
 
 function consentPage(url: URL): string {
-  const params = [...url.searchParams.entries()].filter(([k]) => k !== "login_email" && k !== "decision" && k !== "granted");
+  const params = [...url.searchParams.entries()].filter(
+    ([k]) => k !== "login_email" && k !== "decision" && k !== "granted",
+  );
   const hidden = params.map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join("");
   const scopes = (url.searchParams.get("scope") ?? "").split(/\s+/).filter(Boolean);
   const wantsSheets = scopes.some((s) => s.includes("spreadsheets") || s.includes("drive"));
@@ -85,8 +94,17 @@ h1{font-size:1.4rem}li{margin:.3rem 0}input[type=email]{width:100%;padding:.6rem
 button{padding:.6rem 1.2rem;font-size:1rem;margin-right:.5rem;cursor:pointer}.allow{background:#1a73e8;color:#fff;border:0;border-radius:4px}</style></head>
 <body><h1>Google Accounts (emulator)</h1>
 <p><strong>${esc(url.searchParams.get("client_id") ?? "An app")}</strong> wants to:</p>
-<ul>${scopes.filter((s) => SIGN_IN_SCOPES.has(s)).map((s) => `<li>${esc(s)}</li>`).join("")}</ul>
-${scopes.filter((s) => !SIGN_IN_SCOPES.has(s)).map((s) => `<p><label><input type="checkbox" name="granted" value="${esc(s)}" form="consent" checked> ${esc(SCOPE_TEXT[s] ?? s)}</label><br><small>${esc(s)}</small></p>`).join("")}
+<ul>${scopes
+    .filter((s) => SIGN_IN_SCOPES.has(s))
+    .map((s) => `<li>${esc(s)}</li>`)
+    .join("")}</ul>
+${scopes
+  .filter((s) => !SIGN_IN_SCOPES.has(s))
+  .map(
+    (s) =>
+      `<p><label><input type="checkbox" name="granted" value="${esc(s)}" form="consent" checked> ${esc(SCOPE_TEXT[s] ?? s)}</label><br><small>${esc(s)}</small></p>`,
+  )
+  .join("")}
 ${wantsSheets ? "<p>This includes access to your Google Sheets spreadsheets.</p>" : ""}
 <form id="consent" method="get" action="${OAUTH_PATHS.authorize}">${hidden}<input type="hidden" name="consent_shown" value="1">
 <label for="login_email">Account</label>
@@ -145,8 +163,13 @@ export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string 
   const serviceAccountKeys = new ServiceAccountKeys();
 
   const grantFor = (body: Json): Grant | undefined =>
-    typeof body.code === "string" ? byCode.get(body.code) : typeof body.refresh_token === "string" ? byRefreshToken.get(body.refresh_token) : undefined;
-  const clientOf = (req: IncomingMessage, body: Json) => (typeof body.client_id === "string" ? body.client_id : basicAuthUser(req) ?? "");
+    typeof body.code === "string"
+      ? byCode.get(body.code)
+      : typeof body.refresh_token === "string"
+        ? byRefreshToken.get(body.refresh_token)
+        : undefined;
+  const clientOf = (req: IncomingMessage, body: Json) =>
+    typeof body.client_id === "string" ? body.client_id : (basicAuthUser(req) ?? "");
   const liveRefreshTokens = (email: string, client: string) =>
     [...byRefreshToken].filter(([, g]) => g.email === email && g.client === client).map(([t]) => t);
 
@@ -163,7 +186,8 @@ export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string 
       return;
     }
     byRefreshToken.set(token, { ...grant, client });
-    for (const old of existing.slice(0, Math.max(0, existing.length + 1 - MAX_REFRESH_TOKENS))) byRefreshToken.delete(old);
+    for (const old of existing.slice(0, Math.max(0, existing.length + 1 - MAX_REFRESH_TOKENS)))
+      byRefreshToken.delete(old);
   }
 
   service.on("beforeAuthorizeRedirect", (redirect: { url: URL }, req: IncomingMessage & { query: Json }) => {
@@ -194,36 +218,44 @@ export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string 
     });
   });
 
-  service.on("beforeResponse", (response: { statusCode: number; body: Json }, req: IncomingMessage & { body: Json }) => {
-    const body = req.body ?? {};
-    const grant = grantFor(body);
-    const client = grant?.client ?? clientOf(req, body);
-    if (body.grant_type === "refresh_token") {
-      if (!grant) {
-        response.statusCode = 400;
-        response.body = { error: "invalid_grant", error_description: "Token has been expired or revoked." };
-        return;
+  service.on(
+    "beforeResponse",
+    (response: { statusCode: number; body: Json }, req: IncomingMessage & { body: Json }) => {
+      const body = req.body ?? {};
+      const grant = grantFor(body);
+      const client = grant?.client ?? clientOf(req, body);
+      if (body.grant_type === "refresh_token") {
+        if (!grant) {
+          response.statusCode = 400;
+          response.body = { error: "invalid_grant", error_description: "Token has been expired or revoked." };
+          return;
+        }
+        // Google keeps the refresh token: it is not rotated on refresh.
+        delete response.body.refresh_token;
+        delete response.body.id_token;
+      } else if (body.grant_type === "authorization_code") {
+        if (!grant) {
+          response.statusCode = 400;
+          response.body = { error: "invalid_grant", error_description: "Bad Request" };
+          return;
+        }
+        byCode.delete(String(body.code));
+        refreshRules(response, grant, client);
       }
-      // Google keeps the refresh token: it is not rotated on refresh.
-      delete response.body.refresh_token;
-      delete response.body.id_token;
-    } else if (body.grant_type === "authorization_code") {
-      if (!grant) {
-        response.statusCode = 400;
-        response.body = { error: "invalid_grant", error_description: "Bad Request" };
-        return;
+      if (grant) {
+        response.body.scope = grant.scope;
+        if (typeof response.body.access_token === "string") {
+          tokens.record(
+            response.body.access_token,
+            grant.email,
+            grant.scope.split(/\s+/).filter(Boolean),
+            client || undefined,
+          );
+        }
       }
-      byCode.delete(String(body.code));
-      refreshRules(response, grant, client);
-    }
-    if (grant) {
-      response.body.scope = grant.scope;
-      if (typeof response.body.access_token === "string") {
-        tokens.record(response.body.access_token, grant.email, grant.scope.split(/\s+/).filter(Boolean), client || undefined);
-      }
-    }
-    response.body.expires_in = tokens.ttlSeconds;
-  });
+      response.body.expires_in = tokens.ttlSeconds;
+    },
+  );
 
   service.on("beforeUserinfo", (response: { body: Json }, req: IncomingMessage) => {
     const claims = decodeClaims(req.headers.authorization);
@@ -232,7 +264,11 @@ export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string 
   });
 
   /** The token endpoint's own grants: JWT-bearer (service accounts) and revocation. */
-  async function handleTokenEndpoint(req: IncomingMessage & { body?: Json }, res: ServerResponse, url: URL): Promise<boolean> {
+  async function handleTokenEndpoint(
+    req: IncomingMessage & { body?: Json },
+    res: ServerResponse,
+    url: URL,
+  ): Promise<boolean> {
     const body = await readForm(req);
     // oauth2-mock-server's body parser sees the stream consumed and keeps this body.
     req.body = body;
@@ -246,7 +282,10 @@ export async function createEmulatorOAuth({ grantsFile }: { grantsFile?: string 
     if (body.grant_type !== JWT_BEARER) return false;
     try {
       const origin = `http://${req.headers.host}`;
-      const { email, scopes } = verifyAssertion(String(body.assertion ?? ""), serviceAccountKeys, [GOOGLE_TOKEN_URI, `${origin}${OAUTH_PATHS.token}`]);
+      const { email, scopes } = verifyAssertion(String(body.assertion ?? ""), serviceAccountKeys, [
+        GOOGLE_TOKEN_URI,
+        `${origin}${OAUTH_PATHS.token}`,
+      ]);
       const { token, expiresIn } = tokens.issue(email, scopes);
       sendJson(res, 200, { access_token: token, expires_in: expiresIn, token_type: "Bearer" });
     } catch (err) {

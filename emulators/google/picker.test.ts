@@ -15,9 +15,20 @@ beforeEach(() => emulator.store.reset());
 const SHEETS = "https://www.googleapis.com/auth/spreadsheets";
 
 /** Consent as `email`, ticking only `ticked` (undefined: the page is skipped), and the token answer. */
-async function token(email: string, scope: string[], ticked?: string[]): Promise<{ access_token: string; scope: string }> {
+async function token(
+  email: string,
+  scope: string[],
+  ticked?: string[],
+): Promise<{ access_token: string; scope: string }> {
   const url = new URL(`${emulator.url}/o/oauth2/v2/auth`);
-  const params = { client_id: "app", redirect_uri: "http://127.0.0.1:9/cb", response_type: "code", scope: ["openid", "email", ...scope].join(" "), login_email: email, decision: "allow" };
+  const params = {
+    client_id: "app",
+    redirect_uri: "http://127.0.0.1:9/cb",
+    response_type: "code",
+    scope: ["openid", "email", ...scope].join(" "),
+    login_email: email,
+    decision: "allow",
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   if (ticked) {
     url.searchParams.set("consent_shown", "1");
@@ -27,16 +38,28 @@ async function token(email: string, scope: string[], ticked?: string[]): Promise
   const res = await fetch(`${emulator.url}/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code, client_id: "app", client_secret: "s", redirect_uri: "http://127.0.0.1:9/cb" }),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      client_id: "app",
+      client_secret: "s",
+      redirect_uri: "http://127.0.0.1:9/cb",
+    }),
   });
   return (await res.json()) as { access_token: string; scope: string };
 }
 
 const filesGet = (accessToken: string, id: string) =>
-  fetch(`${emulator.url}/drive/v3/files/${id}?fields=ownedByMe,capabilities(canEdit)`, { headers: { authorization: `Bearer ${accessToken}` } });
+  fetch(`${emulator.url}/drive/v3/files/${id}?fields=ownedByMe,capabilities(canEdit)`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
 
 const pick = (accessToken: string, fileId: string, appId = "123456") =>
-  fetch(`${emulator.url}/picker/pick`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ oauth_token: accessToken, fileId, appId }) });
+  fetch(`${emulator.url}/picker/pick`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ oauth_token: accessToken, fileId, appId }),
+  });
 
 describe("granular consent", () => {
   it("grants only the scopes left ticked, and says so in the token answer", async () => {
@@ -62,15 +85,23 @@ describe("drive.file and the Picker", () => {
     const { access_token } = await token("owner@example.com", [DRIVE_FILE_SCOPE]);
     const before = await filesGet(access_token, PRIVATE_SPREADSHEET_ID);
     expect(before.status).toBe(404);
-    expect(((await before.json()) as { error: { message: string } }).error.message).toBe(`File not found: ${PRIVATE_SPREADSHEET_ID}.`);
+    expect(((await before.json()) as { error: { message: string } }).error.message).toBe(
+      `File not found: ${PRIVATE_SPREADSHEET_ID}.`,
+    );
     const picked = await pick(access_token, PRIVATE_SPREADSHEET_ID);
-    expect(await picked.json()).toMatchObject({ id: PRIVATE_SPREADSHEET_ID, name: "Private Budget", mimeType: "application/vnd.google-apps.spreadsheet" });
+    expect(await picked.json()).toMatchObject({
+      id: PRIVATE_SPREADSHEET_ID,
+      name: "Private Budget",
+      mimeType: "application/vnd.google-apps.spreadsheet",
+    });
     const after = await filesGet(access_token, PRIVATE_SPREADSHEET_ID);
     expect(after.status).toBe(200);
     expect(await after.json()).toMatchObject({ ownedByMe: true, capabilities: { canEdit: true } });
     // Only the picked file: the demo sheet, which the same person owns, is still out of reach.
     expect((await filesGet(access_token, DEMO_SPREADSHEET_ID)).status).toBe(404);
-    const values = await fetch(`${emulator.url}/v4/spreadsheets/${DEMO_SPREADSHEET_ID}/values/A1`, { headers: { authorization: `Bearer ${access_token}` } });
+    const values = await fetch(`${emulator.url}/v4/spreadsheets/${DEMO_SPREADSHEET_ID}/values/A1`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     expect(values.status).toBe(403);
   });
 
@@ -87,7 +118,9 @@ describe("drive.file and the Picker", () => {
   it("lists the person's spreadsheets in the frame, and link-viewable ones only when named", async () => {
     const { access_token } = await token("viewer@example.com", [DRIVE_FILE_SCOPE]);
     const frame = (fileIds = "") =>
-      fetch(`${emulator.url}/picker?${new URLSearchParams({ oauth_token: access_token, developerKey: EMULATOR_API_KEY, appId: "1", view: "spreadsheets", fileIds, origin: "http://localhost" })}`).then((r) => r.text());
+      fetch(
+        `${emulator.url}/picker?${new URLSearchParams({ oauth_token: access_token, developerKey: EMULATOR_API_KEY, appId: "1", view: "spreadsheets", fileIds, origin: "http://localhost" })}`,
+      ).then((r) => r.text());
     expect(await frame()).not.toContain(DEMO_SPREADSHEET_ID);
     expect(await frame(DEMO_SPREADSHEET_ID)).toContain(`data-file-id="${DEMO_SPREADSHEET_ID}"`);
     expect(await frame(PRIVATE_SPREADSHEET_ID)).not.toContain(`data-file-id="${PRIVATE_SPREADSHEET_ID}"`);

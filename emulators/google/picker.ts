@@ -88,9 +88,11 @@ function framePage(url: URL, deps: PickerDeps): string {
     } else {
       const ids = (p.get("fileIds") ?? "").split(",").filter(Boolean);
       const files = filesFor(caller, deps.store, ids);
-      body = `<p class="who">${esc(caller.email)}</p>` + (files.length
-        ? `<ul>${files.map((f) => `<li><button type="button" data-file-id="${esc(f.spreadsheetId)}">${esc(f.title)}<small>Spreadsheet · ${esc(f.members[caller.email] ?? "anyone with the link")}</small></button></li>`).join("")}</ul>`
-        : `<p class="empty">No spreadsheets to show.</p>` + (ids.length ? "" : sampleOffer));
+      body =
+        `<p class="who">${esc(caller.email)}</p>` +
+        (files.length
+          ? `<ul>${files.map((f) => `<li><button type="button" data-file-id="${esc(f.spreadsheetId)}">${esc(f.title)}<small>Spreadsheet · ${esc(f.members[caller.email] ?? "anyone with the link")}</small></button></li>`).join("")}</ul>`
+          : `<p class="empty">No spreadsheets to show.</p>` + (ids.length ? "" : sampleOffer));
     }
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -142,7 +144,13 @@ document.addEventListener("DOMContentLoaded", function () {
 }
 
 /** Handles the picker's routes; false when the path is not one of them. */
-export async function handlePicker(req: IncomingMessage, res: ServerResponse, url: URL, body: Record<string, unknown>, deps: PickerDeps): Promise<boolean> {
+export async function handlePicker(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  body: Record<string, unknown>,
+  deps: PickerDeps,
+): Promise<boolean> {
   if (url.pathname === PICKER_PATHS.script && req.method === "GET") {
     res.writeHead(200, { "content-type": "text/javascript; charset=utf-8", "access-control-allow-origin": "*" });
     res.end(PICKER_SCRIPT);
@@ -155,7 +163,12 @@ export async function handlePicker(req: IncomingMessage, res: ServerResponse, ur
   }
   if (url.pathname === PICKER_PATHS.sample && req.method === "POST") {
     const caller = callerFor(String(body.oauth_token ?? ""), deps);
-    const sheet = deps.store.add({ title: "Sample contacts", linkAccess: "none", members: { [caller.email]: "owner" }, tabs: [SAMPLE_TAB] });
+    const sheet = deps.store.add({
+      title: "Sample contacts",
+      linkAccess: "none",
+      members: { [caller.email]: "owner" },
+      tabs: [SAMPLE_TAB],
+    });
     res.writeHead(201, { "content-type": "application/json; charset=UTF-8" });
     res.end(JSON.stringify({ id: sheet.spreadsheetId, name: sheet.title }));
     return true;
@@ -164,7 +177,8 @@ export async function handlePicker(req: IncomingMessage, res: ServerResponse, ur
     const caller = callerFor(String(body.oauth_token ?? ""), deps);
     const id = String(body.fileId ?? "");
     const sheet = deps.store.get(id);
-    if (!sheet || roleOf(sheet, caller) === "none") throw new GoogleError(404, "NOT_FOUND", `File not found: ${id}.`, "notFound");
+    if (!sheet || roleOf(sheet, caller) === "none")
+      throw new GoogleError(404, "NOT_FOUND", `File not found: ${id}.`, "notFound");
     // Without the app's project number (setAppId) the pick gives the app nothing.
     if (body.appId) deps.store.mutate(id, (s) => grantFile(s, caller.client, caller.email));
     const text = JSON.stringify(documentOf(sheet));

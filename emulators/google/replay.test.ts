@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGoogleEmulator, type GoogleEmulator } from "./server";
 import { EMULATOR_SERVICE_ACCOUNT } from "./seed";
 import { newServiceAccount, serviceAccountClient } from "./test-support";
-import { createsSpreadsheet, differences, fileIdOf, loadRecordings, servedMethod, withFileIds, withSheetIds, type Interaction } from "./replay";
+import {
+  createsSpreadsheet,
+  differences,
+  fileIdOf,
+  loadRecordings,
+  servedMethod,
+  withFileIds,
+  withSheetIds,
+  type Interaction,
+} from "./replay";
 
 /** gspread's scopes; its service account's spreadsheets were created in this time zone. */
 const SCOPES = ["https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/drive"];
@@ -14,9 +23,12 @@ const RECORDED_TIME_ZONE = "Etc/GMT";
  * Interactions where the emulator still answers otherwise than Google did, by recording and
  * position, with the reason each is left.
  */
-const PROTECTED = "reads a protected range made by addProtectedRange, which the emulator does not serve (it keeps no protected ranges; the product never protects cells)";
-const AUTO_RESIZE = "reads a column width set by autoResizeDimensions, which the emulator does not serve: Google measures the text in its own fonts' pixels";
-const FORMATS = "reads cell formats (colours, alignment, bold) set by repeatCell, which the emulator does not serve: it keeps number formats only";
+const PROTECTED =
+  "reads a protected range made by addProtectedRange, which the emulator does not serve (it keeps no protected ranges; the product never protects cells)";
+const AUTO_RESIZE =
+  "reads a column width set by autoResizeDimensions, which the emulator does not serve: Google measures the text in its own fonts' pixels";
+const FORMATS =
+  "reads cell formats (colours, alignment, bold) set by repeatCell, which the emulator does not serve: it keeps number formats only";
 const GROUPS = "reads column groups made by addDimensionGroup, which the emulator does not serve";
 const KNOWN_DIFFERENCES = new Map<string, string>([
   ["WorksheetTest.test_add_protected_range_warning#5", PROTECTED],
@@ -45,14 +57,19 @@ const scored: Outcome[] = [];
 const unserved: { where: string; status: number; message: string }[] = [];
 
 async function admin(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${emulator.url}/__admin${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${emulator.url}/__admin${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 
 async function send(i: Interaction, fileIds: Map<string, string>, sheetIds: Map<number, number>) {
   const url = withFileIds(i.uri, fileIds).replace(/^https:\/\/[^/]+/, emulator.url);
   let body = i.body ?? undefined;
-  if (body && i.contentType?.includes("json")) body = withFileIds(JSON.stringify(withSheetIds(JSON.parse(body), sheetIds)), fileIds);
+  if (body && i.contentType?.includes("json"))
+    body = withFileIds(JSON.stringify(withSheetIds(JSON.parse(body), sheetIds)), fileIds);
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (i.contentType) headers["content-type"] = i.contentType;
   const res = await fetch(url, { method: i.method, headers, body });
@@ -73,13 +90,22 @@ async function replay(name: string, interactions: Interaction[]) {
     const where = `${name}#${n}`;
     if (createsSpreadsheet(i)) {
       const file = i.response as { id: string; name: string };
-      const made = await admin("/spreadsheets", { title: file.name, timeZone: RECORDED_TIME_ZONE, members: { [EMULATOR_SERVICE_ACCOUNT]: "owner" }, tabs: [{ title: "Sheet1", rows: [] }] });
+      const made = await admin("/spreadsheets", {
+        title: file.name,
+        timeZone: RECORDED_TIME_ZONE,
+        members: { [EMULATOR_SERVICE_ACCOUNT]: "owner" },
+        tabs: [{ title: "Sheet1", rows: [] }],
+      });
       fileIds.set(file.id, String(made.spreadsheetId));
     } else {
       // A file the recording did not create exists at Google, owned by someone else.
       const id = fileIdOf(i.uri);
       if (id && !fileIds.has(id)) {
-        const made = await admin("/spreadsheets", { title: "Someone else's", members: { "someone-else@example.com": "owner" }, tabs: [{ title: "Sheet1", rows: [] }] });
+        const made = await admin("/spreadsheets", {
+          title: "Someone else's",
+          members: { "someone-else@example.com": "owner" },
+          tabs: [{ title: "Sheet1", rows: [] }],
+        });
         fileIds.set(id, String(made.spreadsheetId));
       }
     }
@@ -90,9 +116,14 @@ async function replay(name: string, interactions: Interaction[]) {
       unserved.push({ where, status: answer.status, message });
       continue;
     }
-    const expected = i.response && typeof i.response === "object" ? JSON.parse(withFileIds(JSON.stringify(i.response), fileIds)) : i.response;
+    const expected =
+      i.response && typeof i.response === "object"
+        ? JSON.parse(withFileIds(JSON.stringify(i.response), fileIds))
+        : i.response;
     const statusMatched = answer.status === i.status;
-    const diffs = statusMatched ? differences(expected, answer.json, sheetIds) : [`status ${i.status} expected, got ${answer.status}: ${JSON.stringify(answer.json).slice(0, 200)}`];
+    const diffs = statusMatched
+      ? differences(expected, answer.json, sheetIds)
+      : [`status ${i.status} expected, got ${answer.status}: ${JSON.stringify(answer.json).slice(0, 200)}`];
     if (!statusMatched) differences(expected, answer.json, sheetIds);
     scored.push({ where, method, diffs, statusMatched });
   }
@@ -111,7 +142,9 @@ beforeAll(async () => {
     `Google replay: ${scored.length} scored, ${full} matched in full (${((100 * full) / scored.length).toFixed(1)}%), ` +
       `${statusOnly} status only, ${scored.length - full - statusOnly} status differs; ${unserved.length} not served`,
   );
-  for (const o of scored) if (o.diffs.length && !KNOWN_DIFFERENCES.has(o.where)) console.log(`${o.where} ${o.method}\n  ${o.diffs.slice(0, 6).join("\n  ")}`);
+  for (const o of scored)
+    if (o.diffs.length && !KNOWN_DIFFERENCES.has(o.where))
+      console.log(`${o.where} ${o.method}\n  ${o.diffs.slice(0, 6).join("\n  ")}`);
 });
 afterAll(() => emulator?.stop());
 
@@ -131,7 +164,10 @@ describe("the emulator against recorded Google traffic", () => {
   it("answers methods it does not serve as Google answers a method it does not know", () => {
     expect(unserved.length).toBeGreaterThan(0);
     for (const u of unserved) {
-      if (u.status === 400) expect(u.message, u.where).toMatch(/^Invalid JSON payload received\. Unknown name "\w+" at 'requests\[\d+\]': Cannot find field\.$/);
+      if (u.status === 400)
+        expect(u.message, u.where).toMatch(
+          /^Invalid JSON payload received\. Unknown name "\w+" at 'requests\[\d+\]': Cannot find field\.$/,
+        );
       else expect([u.where, u.status]).toEqual([u.where, 404]);
     }
   });

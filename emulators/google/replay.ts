@@ -25,7 +25,10 @@ export function loadRecordings(dir = RECORDINGS_DIR): Recording[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
     .sort()
-    .map((f) => ({ name: f.replace(/\.json$/, ""), interactions: (JSON.parse(readFileSync(join(dir, f), "utf8")) as { interactions: Interaction[] }).interactions }));
+    .map((f) => ({
+      name: f.replace(/\.json$/, ""),
+      interactions: (JSON.parse(readFileSync(join(dir, f), "utf8")) as { interactions: Interaction[] }).interactions,
+    }));
 }
 
 /**
@@ -33,7 +36,15 @@ export function loadRecordings(dir = RECORDINGS_DIR): Recording[] {
  * only: ids Google mints (spreadsheets, files, sheets), addresses that name Google's hosts, and
  * clock readings.
  */
-export const VOLATILE_FIELDS = new Set(["spreadsheetId", "id", "sheetId", "spreadsheetUrl", "createdTime", "modifiedTime", "etag"]);
+export const VOLATILE_FIELDS = new Set([
+  "spreadsheetId",
+  "id",
+  "sheetId",
+  "spreadsheetUrl",
+  "createdTime",
+  "modifiedTime",
+  "etag",
+]);
 
 const SPREADSHEET_PATH = /\/(?:v4\/spreadsheets|drive\/v3\/files)\/([A-Za-z0-9_-]{20,})/;
 
@@ -42,7 +53,10 @@ export const fileIdOf = (uri: string) => SPREADSHEET_PATH.exec(new URL(uri).path
 
 /** Drive's files.create of a spreadsheet, which the replay performs through the admin API. */
 export const createsSpreadsheet = (i: Interaction) =>
-  i.method === "POST" && new URL(i.uri).pathname === "/drive/v3/files" && i.status === 200 && /application\/vnd\.google-apps\.spreadsheet/.test(i.body ?? "");
+  i.method === "POST" &&
+  new URL(i.uri).pathname === "/drive/v3/files" &&
+  i.status === 200 &&
+  /application\/vnd\.google-apps\.spreadsheet/.test(i.body ?? "");
 
 /**
  * The API method of a request when the emulator serves it, else undefined (not scored). A
@@ -65,7 +79,9 @@ export function servedMethod(i: Interaction): string | undefined {
   const route = routes.find(([method, pattern]) => method === i.method && pattern.test(path))?.[2];
   if (route !== "spreadsheets.batchUpdate") return route;
   const requests = (JSON.parse(i.body ?? "{}") as { requests?: Record<string, unknown>[] }).requests ?? [];
-  return requests.every((r) => Object.keys(r).every((kind) => SERVED_BATCH_REQUESTS.includes(kind))) ? route : undefined;
+  return requests.every((r) => Object.keys(r).every((kind) => SERVED_BATCH_REQUESTS.includes(kind)))
+    ? route
+    : undefined;
 }
 
 /**
@@ -77,16 +93,20 @@ export function differences(expected: unknown, actual: unknown, sheetIds: Map<nu
   const key = path.split(".").pop() ?? "";
   if (VOLATILE_FIELDS.has(key)) {
     if (key === "sheetId" && typeof expected === "number" && typeof actual === "number") sheetIds.set(expected, actual);
-    return typeof expected === typeof actual ? [] : [`${path}: ${typeof expected} expected, got ${JSON.stringify(actual)}`];
+    return typeof expected === typeof actual
+      ? []
+      : [`${path}: ${typeof expected} expected, got ${JSON.stringify(actual)}`];
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [`${path}: array expected, got ${JSON.stringify(actual)?.slice(0, 80)}`];
-    const out = expected.length === actual.length ? [] : [`${path}: ${expected.length} items expected, got ${actual.length}`];
+    const out =
+      expected.length === actual.length ? [] : [`${path}: ${expected.length} items expected, got ${actual.length}`];
     expected.forEach((e, n) => n < actual.length && out.push(...differences(e, actual[n], sheetIds, `${path}[${n}]`)));
     return out;
   }
   if (expected && typeof expected === "object") {
-    if (!actual || typeof actual !== "object" || Array.isArray(actual)) return [`${path}: object expected, got ${JSON.stringify(actual)?.slice(0, 80)}`];
+    if (!actual || typeof actual !== "object" || Array.isArray(actual))
+      return [`${path}: object expected, got ${JSON.stringify(actual)?.slice(0, 80)}`];
     const e = expected as Record<string, unknown>;
     const a = actual as Record<string, unknown>;
     const out: string[] = [];
@@ -94,10 +114,13 @@ export function differences(expected: unknown, actual: unknown, sheetIds: Map<nu
       if (!(k in a)) out.push(`${path}.${k}: missing (${JSON.stringify(e[k]).slice(0, 80)})`);
       else out.push(...differences(e[k], a[k], sheetIds, `${path}.${k}`));
     }
-    for (const k of Object.keys(a)) if (!(k in e)) out.push(`${path}.${k}: not in Google's answer (${JSON.stringify(a[k]).slice(0, 80)})`);
+    for (const k of Object.keys(a))
+      if (!(k in e)) out.push(`${path}.${k}: not in Google's answer (${JSON.stringify(a[k]).slice(0, 80)})`);
     return out;
   }
-  return Object.is(expected, actual) ? [] : [`${path}: ${JSON.stringify(expected)?.slice(0, 100)} expected, got ${JSON.stringify(actual)?.slice(0, 100)}`];
+  return Object.is(expected, actual)
+    ? []
+    : [`${path}: ${JSON.stringify(expected)?.slice(0, 100)} expected, got ${JSON.stringify(actual)?.slice(0, 100)}`];
 }
 
 /** A request body with the recording's sheet ids replaced by the emulator's. */
@@ -105,7 +128,12 @@ export function withSheetIds(value: unknown, sheetIds: Map<number, number>): unk
   if (Array.isArray(value)) return value.map((v) => withSheetIds(v, sheetIds));
   if (!value || typeof value !== "object") return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, (k === "sheetId" || k === "newSheetId") && typeof v === "number" ? (sheetIds.get(v) ?? v) : withSheetIds(v, sheetIds)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      (k === "sheetId" || k === "newSheetId") && typeof v === "number"
+        ? (sheetIds.get(v) ?? v)
+        : withSheetIds(v, sheetIds),
+    ]),
   );
 }
 

@@ -4,7 +4,16 @@ const AUTH = "https://www.googleapis.com/auth/";
 
 const SHEETS_READ = ["drive", "drive.file", "drive.readonly", "spreadsheets", "spreadsheets.readonly"];
 const SHEETS_WRITE = ["drive", "drive.file", "spreadsheets"];
-const DRIVE_FILES_GET = ["drive", "drive.appdata", "drive.file", "drive.meet.readonly", "drive.metadata", "drive.metadata.readonly", "drive.photos.readonly", "drive.readonly"];
+const DRIVE_FILES_GET = [
+  "drive",
+  "drive.appdata",
+  "drive.file",
+  "drive.meet.readonly",
+  "drive.metadata",
+  "drive.metadata.readonly",
+  "drive.photos.readonly",
+  "drive.readonly",
+];
 
 const BY_METHOD: Record<string, string[]> = {
   "spreadsheets.get": SHEETS_READ,
@@ -22,5 +31,7 @@ const BY_METHOD: Record<string, string[]> = {
 /** Whether any of a token's scopes is one the method accepts (discovery documents). */
 export function hasScopeFor(method: string, tokenScopes: readonly string[]): boolean {
   const accepted = BY_METHOD[method];
-  return accepted === undefined || tokenScopes.some((s) => s.startsWith(AUTH) && accepted.includes(s.slice(AUTH.length)));
+  return (
+    accepted === undefined || tokenScopes.some((s) => s.startsWith(AUTH) && accepted.includes(s.slice(AUTH.length)))
+  );
 }

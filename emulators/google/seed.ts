@@ -81,13 +81,31 @@ export function seedSpreadsheets(serviceAccount: string = EMULATOR_SERVICE_ACCOU
       title: "Public Price List",
       linkAccess: "reader",
       members: { [EMULATOR_USER]: "owner" },
-      tabs: [{ title: "Prices", rows: [["sku", "price"], ["A1", 10], ["B2", 12.5]] }],
+      tabs: [
+        {
+          title: "Prices",
+          rows: [
+            ["sku", "price"],
+            ["A1", 10],
+            ["B2", 12.5],
+          ],
+        },
+      ],
     },
     {
       spreadsheetId: PRIVATE_SPREADSHEET_ID,
       title: "Private Budget",
       members: { [EMULATOR_USER]: "owner" },
-      tabs: [{ title: "Budget", rows: [["id", "item", "amount"], [1, "Rent", 1200], [2, "Food", 400]] }],
+      tabs: [
+        {
+          title: "Budget",
+          rows: [
+            ["id", "item", "amount"],
+            [1, "Rent", 1200],
+            [2, "Food", 400],
+          ],
+        },
+      ],
     },
     {
       // Shows numbers as a German user sees them: "1.234,5", "24,50 €", "15%", "15.01.2024".
@@ -124,7 +142,11 @@ export function seedSpreadsheets(serviceAccount: string = EMULATOR_SERVICE_ACCOU
       tabs: [
         {
           title: "Milestones",
-          rows: [["id", "milestone", "due"], [1, "Beta", 45400], [2, "Launch", 45500]],
+          rows: [
+            ["id", "milestone", "due"],
+            [1, "Beta", 45400],
+            [2, "Launch", 45500],
+          ],
           columnFormats: { due: date },
         },
       ],
@@ -133,7 +155,15 @@ export function seedSpreadsheets(serviceAccount: string = EMULATOR_SERVICE_ACCOU
       spreadsheetId: NO_ACCESS_SPREADSHEET_ID,
       title: "Nobody's Sheet",
       members: { "someone-else@example.com": "owner" },
-      tabs: [{ title: "Secrets", rows: [["a", "b"], [1, 2]] }],
+      tabs: [
+        {
+          title: "Secrets",
+          rows: [
+            ["a", "b"],
+            [1, 2],
+          ],
+        },
+      ],
     },
   ];
 }

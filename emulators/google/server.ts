@@ -7,7 +7,16 @@ import { checkFileScope } from "./drive-file";
 import { applyFields, parseDriveFields } from "./fields";
 import { Faults, type FaultSpec } from "./faults";
 import { authorize, identify, roleOf } from "./identity";
-import { buildSpreadsheet, DEFAULT_MODIFIED_TIME_LAG_MS, settledModifiedTime, touch, type Role, type Spreadsheet, type SpreadsheetSeed, type TabSeed } from "./model";
+import {
+  buildSpreadsheet,
+  DEFAULT_MODIFIED_TIME_LAG_MS,
+  settledModifiedTime,
+  touch,
+  type Role,
+  type Spreadsheet,
+  type SpreadsheetSeed,
+  type TabSeed,
+} from "./model";
 import { createEmulatorOAuth, OAUTH_PATHS } from "./oauth";
 import { handlePicker } from "./picker";
 import { EMULATOR_API_KEY, EMULATOR_SERVICE_ACCOUNT, seedSpreadsheets } from "./seed";
@@ -69,12 +78,19 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; json: Json
 
 /** valueRenderOption, majorDimension and dateTimeRenderOption of a values read. */
 function renderOptions(params: URLSearchParams): [string?, string?, string?] {
-  return [params.get("valueRenderOption") ?? undefined, params.get("majorDimension") ?? undefined, params.get("dateTimeRenderOption") ?? undefined];
+  return [
+    params.get("valueRenderOption") ?? undefined,
+    params.get("majorDimension") ?? undefined,
+    params.get("dateTimeRenderOption") ?? undefined,
+  ];
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=UTF-8", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=UTF-8",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -88,7 +104,9 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   const configuredLag = options.modifiedTimeLagMs ?? DEFAULT_MODIFIED_TIME_LAG_MS;
   let modifiedTimeLag = configuredLag;
   // Beside the spreadsheets' file: what Google granted survives a restart, as the files do.
-  const oauth = await createEmulatorOAuth({ grantsFile: options.dataFile ? `${options.dataFile.replace(/\.json$/, "")}.grants.json` : undefined });
+  const oauth = await createEmulatorOAuth({
+    grantsFile: options.dataFile ? `${options.dataFile.replace(/\.json$/, "")}.grants.json` : undefined,
+  });
   for (const { email, publicKey } of options.serviceAccountKeys ?? []) oauth.serviceAccountKeys.add(email, publicKey);
 
   /** The caller's spreadsheet, after checking the token's scopes for `route` and the caller's role. */
@@ -106,7 +124,8 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   function driveFile(call: Call, id: string) {
     const caller = identify(call.req, call.url, apiKeys, oauth.tokens, "files.get");
     const sheet = store.get(id);
-    const allDrives = isTrue(call.url.searchParams.get("supportsAllDrives")) || isTrue(call.url.searchParams.get("supportsTeamDrives"));
+    const allDrives =
+      isTrue(call.url.searchParams.get("supportsAllDrives")) || isTrue(call.url.searchParams.get("supportsTeamDrives"));
     if (!sheet || (sheet.driveId && !allDrives)) throw fileNotFound(id);
     checkFileScope(sheet, caller, "drive");
     authorize(sheet, caller, "read", () => fileNotFound(id));
@@ -128,50 +147,129 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
   /** Sheets and Drive routes: [method, pattern, route name, access, handler]. */
   type Handler = (call: Call, id: string, range: string) => Json;
   const api: [string, RegExp, string, "read" | "write", Handler][] = [
-    ["GET", /^\/v4\/spreadsheets\/([^/:]+)$/, "spreadsheets.get", "read", (c, id) =>
-      getSpreadsheet(spreadsheetFor(c, id, "read"), c.url.searchParams, `http://${c.req.headers.host}`)],
-    ["POST", /^\/v4\/spreadsheets\/([^/:]+):batchUpdate$/, "spreadsheets.batchUpdate", "write", (c, id) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => withUpdatedSpreadsheet(batchUpdate(s, c.body), s, c))],
-    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata:search$/, "developerMetadata.search", "read", (c, id) =>
-      searchDeveloperMetadata(spreadsheetFor(c, id, "read"), c.body)],
-    ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata\/(\d+)$/, "developerMetadata.get", "read", (c, id, metadataId) => {
-      const found = getDeveloperMetadata(spreadsheetFor(c, id, "read"), Number(metadataId));
-      if (!found) throw new GoogleError(404, "NOT_FOUND", `No developer metadata with ID: ${metadataId}`, "notFound");
-      return found;
-    }],
-    ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchGet$/, "values.batchGet", "read", (c, id) => {
-      const sheet = spreadsheetFor(c, id, "read");
-      const valueRanges = c.url.searchParams.getAll("ranges").map((r) => readValues(sheet, r, ...renderOptions(c.url.searchParams)));
-      return { spreadsheetId: id, valueRanges };
-    }],
-    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchUpdate$/, "values.batchUpdate", "write", (c, id) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdateValues(s, c.body))],
-    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values:batchClear$/, "values.batchClear", "write", (c, id) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchClearValues(s, c.body))],
-    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):append$/, "values.append", "write", (c, id, range) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => appendValues(s, range, c.body, c.url.searchParams))],
-    ["POST", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):clear$/, "values.clear", "write", (c, id, range) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => clearValues(s, range))],
-    ["PUT", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.update", "write", (c, id, range) =>
-      store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => updateValues(s, range, c.body, c.url.searchParams))],
-    ["GET", /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/, "values.get", "read", (c, id, range) =>
-      readValues(spreadsheetFor(c, id, "read"), range, ...renderOptions(c.url.searchParams))],
-    ["GET", /^\/drive\/v3\/files\/([^/]+)$/, "files.get", "read", (c, id) => {
-      const { sheet, caller } = driveFile(c, id);
-      const role = roleOf(sheet, caller);
-      // Without `fields`, Drive v3 answers kind, id, name and mimeType only; with it, exactly what it names.
-      const fields = c.url.searchParams.get("fields");
-      const selection = parseDriveFields(fields ?? "kind,id,name,mimeType");
-      const modifiedTime = settledModifiedTime(sheet, modifiedTimeLag);
-      const file = {
-        kind: "drive#file", id, name: sheet.title, mimeType: "application/vnd.google-apps.spreadsheet",
-        createdTime: sheet.createdTime ?? modifiedTime, modifiedTime, version: String(sheet.version),
-        ...(sheet.driveId ? { driveId: sheet.driveId } : {}),
-        ownedByMe: role === "owner",
-        capabilities: { canEdit: role === "writer" || role === "owner" },
-      };
-      return applyFields(file, selection) as Json;
-    }],
+    [
+      "GET",
+      /^\/v4\/spreadsheets\/([^/:]+)$/,
+      "spreadsheets.get",
+      "read",
+      (c, id) => getSpreadsheet(spreadsheetFor(c, id, "read"), c.url.searchParams, `http://${c.req.headers.host}`),
+    ],
+    [
+      "POST",
+      /^\/v4\/spreadsheets\/([^/:]+):batchUpdate$/,
+      "spreadsheets.batchUpdate",
+      "write",
+      (c, id) =>
+        store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) =>
+          withUpdatedSpreadsheet(batchUpdate(s, c.body), s, c),
+        ),
+    ],
+    [
+      "POST",
+      /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata:search$/,
+      "developerMetadata.search",
+      "read",
+      (c, id) => searchDeveloperMetadata(spreadsheetFor(c, id, "read"), c.body),
+    ],
+    [
+      "GET",
+      /^\/v4\/spreadsheets\/([^/:]+)\/developerMetadata\/(\d+)$/,
+      "developerMetadata.get",
+      "read",
+      (c, id, metadataId) => {
+        const found = getDeveloperMetadata(spreadsheetFor(c, id, "read"), Number(metadataId));
+        if (!found) throw new GoogleError(404, "NOT_FOUND", `No developer metadata with ID: ${metadataId}`, "notFound");
+        return found;
+      },
+    ],
+    [
+      "GET",
+      /^\/v4\/spreadsheets\/([^/:]+)\/values:batchGet$/,
+      "values.batchGet",
+      "read",
+      (c, id) => {
+        const sheet = spreadsheetFor(c, id, "read");
+        const valueRanges = c.url.searchParams
+          .getAll("ranges")
+          .map((r) => readValues(sheet, r, ...renderOptions(c.url.searchParams)));
+        return { spreadsheetId: id, valueRanges };
+      },
+    ],
+    [
+      "POST",
+      /^\/v4\/spreadsheets\/([^/:]+)\/values:batchUpdate$/,
+      "values.batchUpdate",
+      "write",
+      (c, id) => store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchUpdateValues(s, c.body)),
+    ],
+    [
+      "POST",
+      /^\/v4\/spreadsheets\/([^/:]+)\/values:batchClear$/,
+      "values.batchClear",
+      "write",
+      (c, id) => store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => batchClearValues(s, c.body)),
+    ],
+    [
+      "POST",
+      /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):append$/,
+      "values.append",
+      "write",
+      (c, id, range) =>
+        store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) =>
+          appendValues(s, range, c.body, c.url.searchParams),
+        ),
+    ],
+    [
+      "POST",
+      /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+):clear$/,
+      "values.clear",
+      "write",
+      (c, id, range) => store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) => clearValues(s, range)),
+    ],
+    [
+      "PUT",
+      /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/,
+      "values.update",
+      "write",
+      (c, id, range) =>
+        store.mutate(spreadsheetFor(c, id, "write").spreadsheetId, (s) =>
+          updateValues(s, range, c.body, c.url.searchParams),
+        ),
+    ],
+    [
+      "GET",
+      /^\/v4\/spreadsheets\/([^/:]+)\/values\/([^/]+)$/,
+      "values.get",
+      "read",
+      (c, id, range) => readValues(spreadsheetFor(c, id, "read"), range, ...renderOptions(c.url.searchParams)),
+    ],
+    [
+      "GET",
+      /^\/drive\/v3\/files\/([^/]+)$/,
+      "files.get",
+      "read",
+      (c, id) => {
+        const { sheet, caller } = driveFile(c, id);
+        const role = roleOf(sheet, caller);
+        // Without `fields`, Drive v3 answers kind, id, name and mimeType only; with it, exactly what it names.
+        const fields = c.url.searchParams.get("fields");
+        const selection = parseDriveFields(fields ?? "kind,id,name,mimeType");
+        const modifiedTime = settledModifiedTime(sheet, modifiedTimeLag);
+        const file = {
+          kind: "drive#file",
+          id,
+          name: sheet.title,
+          mimeType: "application/vnd.google-apps.spreadsheet",
+          createdTime: sheet.createdTime ?? modifiedTime,
+          modifiedTime,
+          version: String(sheet.version),
+          ...(sheet.driveId ? { driveId: sheet.driveId } : {}),
+          ownedByMe: role === "owner",
+          capabilities: { canEdit: role === "writer" || role === "owner" },
+        };
+        return applyFields(file, selection) as Json;
+      },
+    ],
   ];
 
   async function handleApi(call: Call, res: ServerResponse): Promise<boolean> {
@@ -246,29 +344,42 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       const id = decodeURIComponent(sheetPath[1]!);
       if (!store.get(id)) throw notFound();
       if (!sheetPath[2] && req.method === "GET") return send(res, 200, store.get(id));
-      if (sheetPath[2] === "/copy" && req.method === "POST") return send(res, 201, { spreadsheetId: store.copy(id).spreadsheetId });
+      if (sheetPath[2] === "/copy" && req.method === "POST")
+        return send(res, 201, { spreadsheetId: store.copy(id).spreadsheetId });
       // An edit made "in the Sheets UI": typed values, parsed like USER_ENTERED.
       if (sheetPath[2] === "/values" && req.method === "POST") {
         const params = new URLSearchParams({ valueInputOption: "USER_ENTERED" });
-        return send(res, 200, store.mutate(id, (s) => updateValues(s, String(body.range), body, params)));
+        return send(
+          res,
+          200,
+          store.mutate(id, (s) => updateValues(s, String(body.range), body, params)),
+        );
       }
       if (sheetPath[2] === "/tabs" && req.method === "POST") {
         // A tab added in the UI, with its rows (values stored as given, like RAW).
         const seed = body as unknown as TabSeed;
-        return send(res, 201, store.mutate(id, (s) => {
-          const tab = buildSpreadsheet({ title: "", tabs: [seed] }).tabs[0]!;
-          tab.sheetId = s.nextSheetId++;
-          s.tabs.push(tab);
-          touch(s);
-          return { sheetId: tab.sheetId, title: tab.title };
-        }));
+        return send(
+          res,
+          201,
+          store.mutate(id, (s) => {
+            const tab = buildSpreadsheet({ title: "", tabs: [seed] }).tabs[0]!;
+            tab.sheetId = s.nextSheetId++;
+            s.tabs.push(tab);
+            touch(s);
+            return { sheetId: tab.sheetId, title: tab.title };
+          }),
+        );
       }
       if (sheetPath[2] === "/access" && req.method === "PATCH") {
-        return send(res, 200, store.mutate(id, (s) => {
-          if (body.linkAccess) s.linkAccess = body.linkAccess as Role | "none";
-          if (body.members) s.members = { ...s.members, ...(body.members as Record<string, Role | "none">) };
-          return { linkAccess: s.linkAccess, members: s.members };
-        }));
+        return send(
+          res,
+          200,
+          store.mutate(id, (s) => {
+            if (body.linkAccess) s.linkAccess = body.linkAccess as Role | "none";
+            if (body.members) s.members = { ...s.members, ...(body.members as Record<string, Role | "none">) };
+            return { linkAccess: s.linkAccess, members: s.members };
+          }),
+        );
       }
     }
     send(res, 404, { error: { code: 404, message: `No admin route ${req.method} ${path}`, status: "NOT_FOUND" } });
@@ -289,12 +400,18 @@ export async function startGoogleEmulator(options: GoogleEmulatorOptions = {}): 
       if (url.pathname.startsWith("/__admin")) return await handleAdmin(call, res);
       if (await handlePicker(req, res, url, json, { store, apiKeys, tokens: oauth.tokens })) return;
       if (url.pathname === "/$discovery/rest") {
-        return send(res, 200, { kind: "discovery#restDescription", name: "sheets", version: "v4", rootUrl: `http://${req.headers.host}/` });
+        return send(res, 200, {
+          kind: "discovery#restDescription",
+          name: "sheets",
+          version: "v4",
+          rootUrl: `http://${req.headers.host}/`,
+        });
       }
       if (await handleApi(call, res)) return;
       throw new GoogleError(404, "NOT_FOUND", `Method not found: ${req.method} ${url.pathname}`);
     } catch (err) {
-      if (err instanceof GoogleError) return send(res, err.code, err.body(url.pathname.startsWith("/drive/") ? "drive" : "sheets"));
+      if (err instanceof GoogleError)
+        return send(res, err.code, err.body(url.pathname.startsWith("/drive/") ? "drive" : "sheets"));
       log(`emulator error: ${(err as Error).stack}`);
       send(res, 500, new GoogleError(500, "INTERNAL", "Internal error encountered.").body());
     }

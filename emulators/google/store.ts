@@ -36,7 +36,14 @@ export class SpreadsheetStore {
     const source = this.sheets.get(id);
     if (!source) throw new Error(`unknown spreadsheet ${id}`);
     const now = new Date().toISOString();
-    const sheet = { ...structuredClone(source), spreadsheetId: newSpreadsheetId(), createdTime: now, modifiedTime: now, pendingEdits: undefined, version: 1 };
+    const sheet = {
+      ...structuredClone(source),
+      spreadsheetId: newSpreadsheetId(),
+      createdTime: now,
+      modifiedTime: now,
+      pendingEdits: undefined,
+      version: 1,
+    };
     this.sheets.set(sheet.spreadsheetId, sheet);
     this.save();
     return sheet;

@@ -21,7 +21,11 @@ export function newServiceAccount(email: string): TestServiceAccount {
   };
 }
 
-export function serviceAccountClient(emulatorUrl: string, account: Pick<TestServiceAccount, "email" | "privateKey">, scopes: string[]): JWT {
+export function serviceAccountClient(
+  emulatorUrl: string,
+  account: Pick<TestServiceAccount, "email" | "privateKey">,
+  scopes: string[],
+): JWT {
   const auth = new JWT({ email: account.email, key: account.privateKey, scopes });
   auth.transporter.interceptors.request.add({
     resolved: async (options) => {
@@ -33,7 +37,10 @@ export function serviceAccountClient(emulatorUrl: string, account: Pick<TestServ
 }
 
 /** The official Sheets client, signed in as `account` with the spreadsheets scope, sent to the emulator (no retries: tests see each answer). */
-export function sheetsClient(emulatorUrl: string, account: Pick<TestServiceAccount, "email" | "privateKey">): sheets_v4.Sheets {
+export function sheetsClient(
+  emulatorUrl: string,
+  account: Pick<TestServiceAccount, "email" | "privateKey">,
+): sheets_v4.Sheets {
   const auth = serviceAccountClient(emulatorUrl, account, ["https://www.googleapis.com/auth/spreadsheets"]);
   return sheets({ version: "v4", auth, rootUrl: `${emulatorUrl}/`, retry: false });
 }

@@ -97,9 +97,15 @@ function decodePart(part: string | undefined): Record<string, unknown> {
  * Checks a JWT-bearer assertion as Google's token endpoint does and returns the service account
  * and scopes it may have a token for. `audiences` are the token URIs this endpoint answers for.
  */
-export function verifyAssertion(assertion: string, keys: ServiceAccountKeys, audiences: string[], now = Date.now()): { email: string; scopes: string[] } {
+export function verifyAssertion(
+  assertion: string,
+  keys: ServiceAccountKeys,
+  audiences: string[],
+  now = Date.now(),
+): { email: string; scopes: string[] } {
   const [h, p, signature, extra] = assertion.split(".");
-  if (extra !== undefined || !h || !p || !signature) throw new TokenError("invalid_grant", "Invalid JWT: the assertion is not a JSON Web Token.");
+  if (extra !== undefined || !h || !p || !signature)
+    throw new TokenError("invalid_grant", "Invalid JWT: the assertion is not a JSON Web Token.");
   const header = decodePart(h);
   const claims = decodePart(p);
   if (header.alg !== "RS256") throw new TokenError("invalid_grant", "Invalid JWT Signature.");
@@ -107,22 +113,36 @@ export function verifyAssertion(assertion: string, keys: ServiceAccountKeys, aud
   const publicKeys = keys.of(email);
   if (!publicKeys.length) throw new TokenError("invalid_grant", "Invalid grant: account not found");
   const signed = `${h}.${p}`;
-  const valid = publicKeys.some((key) => createVerify("RSA-SHA256").update(signed).verify(key, Buffer.from(signature, "base64url")));
+  const valid = publicKeys.some((key) =>
+    createVerify("RSA-SHA256").update(signed).verify(key, Buffer.from(signature, "base64url")),
+  );
   if (!valid) throw new TokenError("invalid_grant", "Invalid JWT Signature.");
   if (typeof claims.aud !== "string" || !audiences.includes(claims.aud)) {
-    throw new TokenError("invalid_grant", `Invalid JWT: Failed audience check. The right audience is ${GOOGLE_TOKEN_URI}`);
+    throw new TokenError(
+      "invalid_grant",
+      `Invalid JWT: Failed audience check. The right audience is ${GOOGLE_TOKEN_URI}`,
+    );
   }
   const iat = Number(claims.iat);
   const exp = Number(claims.exp);
   const nowS = now / 1000;
-  if (!Number.isFinite(iat) || !Number.isFinite(exp) || iat > nowS + CLOCK_SKEW_S || exp <= nowS || exp <= iat || exp - iat > MAX_ASSERTION_S) {
+  if (
+    !Number.isFinite(iat) ||
+    !Number.isFinite(exp) ||
+    iat > nowS + CLOCK_SKEW_S ||
+    exp <= nowS ||
+    exp <= iat ||
+    exp - iat > MAX_ASSERTION_S
+  ) {
     throw new TokenError(
       "invalid_grant",
       "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.",
     );
   }
   const scopes = typeof claims.scope === "string" ? claims.scope.split(/\s+/).filter(Boolean) : [];
-  const known = (s: string) => /^https:\/\/www\.googleapis\.com\/auth\/[\w.-]+$/.test(s) || ["openid", "email", "profile"].includes(s);
-  if (!scopes.length || !scopes.every(known)) throw new TokenError("invalid_scope", "Invalid OAuth scope or ID token audience provided.");
+  const known = (s: string) =>
+    /^https:\/\/www\.googleapis\.com\/auth\/[\w.-]+$/.test(s) || ["openid", "email", "profile"].includes(s);
+  if (!scopes.length || !scopes.every(known))
+    throw new TokenError("invalid_scope", "Invalid OAuth scope or ID token audience provided.");
   return { email, scopes };
 }

@@ -55,7 +55,8 @@ function localDay(text: string, rules: LocaleRules, thisYear: () => number): num
   if (!parts.every((p) => /^\d{1,4}$/.test(p))) return undefined;
   // A year-less day only where dates are written with slashes: a German "1.2." or "1.2" is
   // uncertain at Google, so it stays text.
-  const fields = parts.length === 3 ? order : parts.length === 2 && separator === "/" ? order.replace("y", "") : undefined;
+  const fields =
+    parts.length === 3 ? order : parts.length === 2 && separator === "/" ? order.replace("y", "") : undefined;
   if (!fields) return undefined;
   const at = (field: string) => parts[fields.indexOf(field)] ?? "";
   if (at("d").length > 2 || at("m").length > 2) return undefined;

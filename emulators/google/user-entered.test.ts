@@ -13,7 +13,10 @@ const FEB_1_2024 = 45323;
 function typed(text: string, locale: string, at: EntryClock = clock): Cell & { shown: string } {
   const rules = localeRules(locale);
   const cell = userEnteredCell(text, rules, at);
-  const shown = typeof cell.value === "number" ? formatValue(cell.value, withPattern(cell.format, rules), rules) : String(cell.value);
+  const shown =
+    typeof cell.value === "number"
+      ? formatValue(cell.value, withPattern(cell.format, rules), rules)
+      : String(cell.value);
   return { ...cell, shown };
 }
 
@@ -23,7 +26,12 @@ type Case = [string, number | boolean, string | undefined, string];
 function expectCases(locale: string, cases: Case[]): void {
   for (const [text, value, type, shown] of cases) {
     const cell = typed(text, locale);
-    expect({ text, value: cell.value, type: cell.format?.type, shown: cell.shown }).toEqual({ text, value: expect.closeTo(value as number, 9), type, shown });
+    expect({ text, value: cell.value, type: cell.format?.type, shown: cell.shown }).toEqual({
+      text,
+      value: expect.closeTo(value as number, 9),
+      type,
+      shown,
+    });
   }
 }
 
@@ -32,7 +40,8 @@ function expectBooleans(locale: string, cases: [string, boolean][]): void {
 }
 
 function expectText(locale: string, texts: string[]): void {
-  for (const text of texts) expect({ text, cell: userEnteredCell(text, localeRules(locale), clock) }).toEqual({ text, cell: { value: text } });
+  for (const text of texts)
+    expect({ text, cell: userEnteredCell(text, localeRules(locale), clock) }).toEqual({ text, cell: { value: text } });
 }
 
 describe("en_US", () => {
@@ -88,17 +97,57 @@ describe("en_US", () => {
   });
 
   it("reads TRUE and FALSE in any case", () => {
-    expectBooleans("en_US", [["TRUE", true], ["true", true], ["False", false]]);
+    expectBooleans("en_US", [
+      ["TRUE", true],
+      ["true", true],
+      ["False", false],
+    ]);
     expectText("en_US", ["WAHR", "yes"]);
   });
 
   it("keeps text that is no number, date or time as the exact string", () => {
     expectText("en_US", [
-      "(5)", "($5)", "1,23", "1,2345", "1.234,5", "5.", "1 234", "--5", "+-5", "1e", "e5", "1e999", "Infinity", "0x10",
-      "$ 5", "$-5", "5$", "€5", "5 €", "£3",
-      "2/30/2024", "13/1/2024", "1/2/2024x", "1/2/124", "1/2/5", "1-2-2024", "1.2.2024", "2024-02-30", "2024-1-2", "2024-01-02T10:30",
-      "24:00 PM", "13:00 PM", "10:60", "10:30:60", "10:30:15.5", "1:5", "10 PM",
-      "hello", " hello ", "", "  ",
+      "(5)",
+      "($5)",
+      "1,23",
+      "1,2345",
+      "1.234,5",
+      "5.",
+      "1 234",
+      "--5",
+      "+-5",
+      "1e",
+      "e5",
+      "1e999",
+      "Infinity",
+      "0x10",
+      "$ 5",
+      "$-5",
+      "5$",
+      "€5",
+      "5 €",
+      "£3",
+      "2/30/2024",
+      "13/1/2024",
+      "1/2/2024x",
+      "1/2/124",
+      "1/2/5",
+      "1-2-2024",
+      "1.2.2024",
+      "2024-02-30",
+      "2024-1-2",
+      "2024-01-02T10:30",
+      "24:00 PM",
+      "13:00 PM",
+      "10:60",
+      "10:30:60",
+      "10:30:15.5",
+      "1:5",
+      "10 PM",
+      "hello",
+      " hello ",
+      "",
+      "  ",
     ]);
   });
 
@@ -136,7 +185,10 @@ describe("en_GB", () => {
       ["10:30", 0.4375, "TIME", "10:30:00"],
       ["10:30 pm", 0.9375, "TIME", "22:30:00"],
     ]);
-    expectBooleans("en_GB", [["true", true], ["FALSE", false]]);
+    expectBooleans("en_GB", [
+      ["true", true],
+      ["FALSE", false],
+    ]);
   });
 
   it("keeps month-first dates that do not exist day-first, and dollars, as text", () => {
@@ -166,11 +218,31 @@ describe("de_DE", () => {
   });
 
   it("reads WAHR and FALSCH as well as TRUE and FALSE", () => {
-    expectBooleans("de_DE", [["WAHR", true], ["wahr", true], ["FALSCH", false], ["Falsch", false], ["TRUE", true], ["false", false]]);
+    expectBooleans("de_DE", [
+      ["WAHR", true],
+      ["wahr", true],
+      ["FALSCH", false],
+      ["Falsch", false],
+      ["TRUE", true],
+      ["false", false],
+    ]);
   });
 
   it("keeps English separators, dollars, slashed or year-less dates and AM/PM times as text", () => {
-    expectText("de_DE", ["1,234.5", "1.5", "1.23", "$5", "€5", "5  €", "1/2/2024", "1.2.", "1.2", "31.2.2024", "10:30 PM", "(5)"]);
+    expectText("de_DE", [
+      "1,234.5",
+      "1.5",
+      "1.23",
+      "$5",
+      "€5",
+      "5  €",
+      "1/2/2024",
+      "1.2.",
+      "1.2",
+      "31.2.2024",
+      "10:30 PM",
+      "(5)",
+    ]);
   });
 });
 

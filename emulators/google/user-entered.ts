@@ -97,7 +97,11 @@ export function userEnteredCell(v: Scalar, rules: LocaleRules = localeRules("en_
   if (bool !== undefined) return { value: bool };
   const plain = signed(t, (body) => unsigned(body, rules));
   // Typed grouping keeps showing (uncertain at Google: which pattern, "#,##0.00" or as typed).
-  if (plain) return numberCell(plain.value, plain.grouped ? { type: "NUMBER", pattern: plain.decimals ? "#,##0.00" : "#,##0" } : undefined);
+  if (plain)
+    return numberCell(
+      plain.value,
+      plain.grouped ? { type: "NUMBER", pattern: plain.decimals ? "#,##0.00" : "#,##0" } : undefined,
+    );
   const power = scientific(t, rules);
   if (power !== undefined) return numberCell(power, { type: "SCIENTIFIC", pattern: "0.00E+00" });
   const percent = /^(.+?) ?%$/.exec(t);

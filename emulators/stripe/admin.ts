@@ -4,8 +4,17 @@ import { invalid, missing } from "./http";
 import type { StripeState } from "./state";
 import type { WebhookDeliveries } from "./webhooks";
 
-export function adminRoutes(state: StripeState, deliveries: WebhookDeliveries, calls: { method: string; path: string }[]) {
-  return async function admin(method: string, path: string, query: URLSearchParams, body: Record<string, unknown>): Promise<unknown> {
+export function adminRoutes(
+  state: StripeState,
+  deliveries: WebhookDeliveries,
+  calls: { method: string; path: string }[],
+) {
+  return async function admin(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: Record<string, unknown>,
+  ): Promise<unknown> {
     if (method === "POST" && path === "/__admin/advance") {
       const seconds = Number(body.seconds);
       if (!Number.isFinite(seconds) || seconds < 0) throw invalid("seconds must be a number >= 0");
@@ -20,19 +29,30 @@ export function adminRoutes(state: StripeState, deliveries: WebhookDeliveries, c
       if (!Number.isInteger(count) || count < 1) throw invalid("count must be an integer >= 1");
       return { ok: state.failNextPayments(String(body.customer ?? ""), count) };
     }
-    if (method === "POST" && path === "/__admin/end_retries") return { ended: state.endRetries(typeof body.subscription === "string" ? body.subscription : undefined) };
+    if (method === "POST" && path === "/__admin/end_retries")
+      return { ended: state.endRetries(typeof body.subscription === "string" ? body.subscription : undefined) };
     if (method === "POST" && path === "/__admin/webhook_endpoints") {
       if (typeof body.url !== "string" || typeof body.secret !== "string") throw invalid("url and secret are required");
       deliveries.endpoints.push({ url: body.url, secret: body.secret });
       return { ok: true };
     }
     if (method === "GET" && path === "/__admin/deliveries") return { attempts: deliveries.attempts };
-    if (method === "POST" && path === "/__admin/settle") { await deliveries.settled(); return { ok: true }; }
+    if (method === "POST" && path === "/__admin/settle") {
+      await deliveries.settled();
+      return { ok: true };
+    }
     if (method === "GET" && path === "/__admin/calls") return { calls };
-    if (method === "DELETE" && path === "/__admin/calls") { calls.length = 0; return { ok: true }; }
+    if (method === "DELETE" && path === "/__admin/calls") {
+      calls.length = 0;
+      return { ok: true };
+    }
     if (method === "GET" && path === "/__admin/clock") return { now: state.now() };
     if (method === "GET" && path === "/__admin/customers") {
-      return { customers: [...state.customers.values()].filter((c) => !query.get("email") || c.email === query.get("email")).map((c) => c.id) };
+      return {
+        customers: [...state.customers.values()]
+          .filter((c) => !query.get("email") || c.email === query.get("email"))
+          .map((c) => c.id),
+      };
     }
     throw missing("admin route", path);
   };

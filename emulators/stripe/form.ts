@@ -22,7 +22,9 @@ export function parseForm(text: string): Form {
         node[name] = value;
       } else {
         const existing = node[name];
-        node = (typeof existing === "object" ? existing : (node[name] = nextIsIndex ? [] : (Object.create(null) as Form))) as Form | FormValue[];
+        node = (
+          typeof existing === "object" ? existing : (node[name] = nextIsIndex ? [] : (Object.create(null) as Form))
+        ) as Form | FormValue[];
       }
     }
   }

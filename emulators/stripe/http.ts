@@ -5,13 +5,22 @@ import { newId } from "./model";
 export const API_VERSION = "2024-04-10";
 
 export class StripeError extends Error {
-  constructor(readonly status: number, readonly body: Record<string, unknown>) {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
     super(String(body.message));
   }
 }
 
 export const missing = (kind: string, id: string, param = "id") =>
-  new StripeError(404, { code: "resource_missing", doc_url: "https://stripe.com/docs/error-codes/resource-missing", message: `No such ${kind}: '${id}'`, param, type: "invalid_request_error" });
+  new StripeError(404, {
+    code: "resource_missing",
+    doc_url: "https://stripe.com/docs/error-codes/resource-missing",
+    message: `No such ${kind}: '${id}'`,
+    param,
+    type: "invalid_request_error",
+  });
 export const invalid = (message: string, param?: string) =>
   new StripeError(400, { message, ...(param ? { param } : {}), type: "invalid_request_error" });
 
@@ -21,9 +30,20 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload), "request-id": newId("req"), "stripe-version": API_VERSION, ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(payload),
+    "request-id": newId("req"),
+    "stripe-version": API_VERSION,
+    ...headers,
+  });
   res.end(payload);
 }
 

@@ -18,7 +18,11 @@ export class IdempotentRequests {
 
   /** The stored answer for `key`, or undefined when the request is new. */
   replay(key: string, path: string, body: string): { status: number; answer: unknown } | undefined {
-    if (key.length > 255) throw new StripeError(400, { message: "Idempotency-Key must be at most 255 characters long.", type: "invalid_request_error" });
+    if (key.length > 255)
+      throw new StripeError(400, {
+        message: "Idempotency-Key must be at most 255 characters long.",
+        type: "invalid_request_error",
+      });
     const prior = this.stored.get(key);
     if (!prior || Date.now() - prior.at > DAY_MS) return undefined;
     if (prior.path !== path || prior.body !== body) {

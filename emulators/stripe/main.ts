@@ -21,7 +21,8 @@ const { values } = parseArgs({
 
 const prices: PriceSeed[] = values.price.map((spec) => {
   const [id, nickname, amount] = spec.split(":");
-  if (!id || !nickname || !/^\d+$/.test(amount ?? "")) throw new Error(`--price ${spec}: expected id:name:amount-in-cents`);
+  if (!id || !nickname || !/^\d+$/.test(amount ?? ""))
+    throw new Error(`--price ${spec}: expected id:name:amount-in-cents`);
   return { id, product: `prod_${id.replace(/^price_/, "")}`, nickname, unitAmount: Number(amount) };
 });
 

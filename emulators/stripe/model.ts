@@ -24,10 +24,16 @@ export function addMonths(from: number, months: number): number {
   const y = d.getUTCFullYear();
   const m = d.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000;
+  return (
+    Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000
+  );
 }
 
-export function customerObject(id: string, created: number, input: { email?: string; name?: string; metadata?: Record<string, string> }): Obj {
+export function customerObject(
+  id: string,
+  created: number,
+  input: { email?: string; name?: string; metadata?: Record<string, string> },
+): Obj {
   return {
     id,
     object: "customer",

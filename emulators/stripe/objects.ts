@@ -82,7 +82,15 @@ export function subscriptionItemObject(subscription: string, price: Obj, created
   };
 }
 
-export function subscriptionObject(input: { id: string; customer: string; price: Obj; start: number; periodEnd: number; paymentMethod: string; metadata: Record<string, string> }): Obj {
+export function subscriptionObject(input: {
+  id: string;
+  customer: string;
+  price: Obj;
+  start: number;
+  periodEnd: number;
+  paymentMethod: string;
+  metadata: Record<string, string>;
+}): Obj {
   const item = subscriptionItemObject(input.id, input.price, input.start);
   return {
     id: input.id,
@@ -252,7 +260,12 @@ export function invoiceObject(input: {
     starting_balance: 0,
     statement_descriptor: null,
     status: input.id ? "open" : "draft",
-    status_transitions: { finalized_at: input.id ? input.created : null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
+    status_transitions: {
+      finalized_at: input.id ? input.created : null,
+      marked_uncollectible_at: null,
+      paid_at: null,
+      voided_at: null,
+    },
     subscription: input.subscription,
     subscription_details: { metadata: {} },
     subtotal: total,

@@ -9,7 +9,10 @@ const require = createRequire(import.meta.url);
 type Schema = Record<string, unknown>;
 interface Spec {
   info: { version: string };
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
   components: { schemas: Record<string, Schema> };
 }
 
@@ -37,7 +40,13 @@ function closeObjects(node: unknown): void {
 closeObjects(spec.components.schemas);
 for (const path of Object.values(spec.paths)) closeObjects(path);
 
-const ajv = new Ajv({ unknownFormats: "ignore", validateSchema: false, allErrors: true, jsonPointers: true, logger: false });
+const ajv = new Ajv({
+  unknownFormats: "ignore",
+  validateSchema: false,
+  allErrors: true,
+  jsonPointers: true,
+  logger: false,
+});
 // Stripe's own formats: Unix seconds, and decimal amounts carried as strings.
 ajv.addFormat("unix-time", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 });
 ajv.addFormat("decimal", /^-?\d+(\.\d+)?$/);
@@ -61,13 +70,17 @@ export function validateAnswer(method: string, path: string, status: number, bod
   if (!template) return [`${method} ${path}: no such operation in Stripe's OpenAPI`];
   const operation = spec.paths[template]![method.toLowerCase()];
   if (!operation) return [`${method} ${template}: no such method in Stripe's OpenAPI`];
-  const pointer = status === 200
-    ? `stripe#/paths/${template.replace(/~/g, "~0").replace(/\//g, "~1")}/${method.toLowerCase()}/responses/200/content/application~1json/schema`
-    : "stripe#/components/schemas/error";
+  const pointer =
+    status === 200
+      ? `stripe#/paths/${template.replace(/~/g, "~0").replace(/\//g, "~1")}/${method.toLowerCase()}/responses/200/content/application~1json/schema`
+      : "stripe#/components/schemas/error";
   const validate = ajv.getSchema(pointer);
   if (!validate) return [`${method} ${template}: no schema for status ${status}`];
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${method} ${template} ${status}: ${e.dataPath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${method} ${template} ${status}: ${e.dataPath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+  );
 }
 
 /** Errors of a webhook event: the event envelope, and its object against the schema its `object` names. */
@@ -78,6 +91,12 @@ export function validateEvent(event: { data: { object: { object: string } } }): 
   const kind = event.data.object.object;
   const validate = ajv.getSchema(`stripe#/components/schemas/${kind}`);
   if (!validate) errors.push(`event object "${kind}": no such schema`);
-  else if (!validate(event.data.object)) errors.push(...(validate.errors ?? []).map((e) => `${kind} ${e.dataPath} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`));
+  else if (!validate(event.data.object))
+    errors.push(
+      ...(validate.errors ?? []).map(
+        (e) =>
+          `${kind} ${e.dataPath} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+      ),
+    );
   return errors;
 }

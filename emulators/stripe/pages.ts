@@ -3,7 +3,8 @@
 import type { Obj } from "./model";
 
 const esc = (value: unknown) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-export const money = (cents: number, currency = "usd") => `${currency === "usd" ? "$" : `${currency.toUpperCase()} `}${(cents / 100).toFixed(2)}`;
+export const money = (cents: number, currency = "usd") =>
+  `${currency === "usd" ? "$" : `${currency.toUpperCase()} `}${(cents / 100).toFixed(2)}`;
 const day = (unix: unknown) => new Date(Number(unix) * 1000).toISOString().slice(0, 10);
 
 function page(title: string, body: string): string {
@@ -43,14 +44,15 @@ export interface PortalView {
 
 export function portalPage(view: PortalView): string {
   const { session, subscription, price } = view;
-  const current = subscription && price
-    ? `<h2>Current plan</h2><p data-testid="portal-plan">${esc(price.nickname ?? price.product)} — ${money(price.unit_amount as number)} per month (${esc(subscription.status)})</p>
+  const current =
+    subscription && price
+      ? `<h2>Current plan</h2><p data-testid="portal-plan">${esc(price.nickname ?? price.product)} — ${money(price.unit_amount as number)} per month (${esc(subscription.status)})</p>
 <p class="muted">${subscription.cancel_at_period_end ? `Cancels on ${day(subscription.current_period_end)}.` : `Renews on ${day(subscription.current_period_end)}.`}${view.pendingPrice ? ` Changes to ${esc(view.pendingPrice.nickname ?? view.pendingPrice.product)} on ${day(subscription.current_period_end)}.` : ""}</p>
 <form method="post" action="/p/session/${esc(session.id)}/update"><label>Change plan<select name="price">${view.prices.map((p) => `<option value="${esc(p.id)}"${p.id === price.id ? " selected" : ""}>${esc(p.nickname ?? p.product)} — ${money(p.unit_amount as number)} / month</option>`).join("")}</select></label><button type="submit">Update plan</button></form>
 <form method="post" action="/p/session/${esc(session.id)}/${subscription.cancel_at_period_end ? "renew" : "cancel"}"><button type="submit">${subscription.cancel_at_period_end ? "Renew plan" : "Cancel plan"}</button></form>
 <h2>Payment method</h2><p>${view.cardLast4 ? `Card ending ${esc(view.cardLast4)}` : "No card"}</p>
 <form method="post" action="/p/session/${esc(session.id)}/card"><label>New card number<input name="cardNumber" required></label><button type="submit">Update card</button></form>`
-    : `<p>No active subscription.</p>`;
+      : `<p>No active subscription.</p>`;
   const invoices = view.invoices
     .map((i) => `<tr><td>${day(i.created)}</td><td>${money(i.amount_due as number)}</td><td>${esc(i.status)}</td></tr>`)
     .join("");

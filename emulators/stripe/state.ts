@@ -1,7 +1,13 @@
 // The emulator's account: customers, prices, checkout sessions, subscriptions, invoices and events
 // on a clock tests can move. Money moves as Stripe's test cards say it does.
 import { addMonths, customerObject, newId, priceObject, type Obj, type PriceSeed } from "./model";
-import { checkoutSessionObject, invoiceObject, subscriptionItemObject, subscriptionObject, type InvoiceLine } from "./objects";
+import {
+  checkoutSessionObject,
+  invoiceObject,
+  subscriptionItemObject,
+  subscriptionObject,
+  type InvoiceLine,
+} from "./objects";
 import { Refunds } from "./refunds";
 
 /** Stripe's documented test cards (https://docs.stripe.com/testing). */
@@ -51,7 +57,11 @@ export class StripeState {
   private readonly firstFailures = new Map<string, number>();
   private invoiceNumber = 0;
 
-  constructor(prices: PriceSeed[], private readonly baseUrl: () => string, private readonly emit: EventSink) {
+  constructor(
+    prices: PriceSeed[],
+    private readonly baseUrl: () => string,
+    private readonly emit: EventSink,
+  ) {
     for (const seed of prices) this.prices.set(seed.id, priceObject(seed, this.now()));
   }
 
@@ -82,7 +92,14 @@ export class StripeState {
     return customer;
   }
 
-  createCheckoutSession(input: { customer: string; price: Obj; successUrl: string; cancelUrl: string | null; clientReferenceId: string | null; metadata: Record<string, string> }): Obj {
+  createCheckoutSession(input: {
+    customer: string;
+    price: Obj;
+    successUrl: string;
+    cancelUrl: string | null;
+    clientReferenceId: string | null;
+    metadata: Record<string, string>;
+  }): Obj {
     const id = newId("cs_test");
     const session = checkoutSessionObject({ ...input, id, created: this.now(), url: `${this.baseUrl()}/c/pay/${id}` });
     this.sessions.set(id, session);
@@ -103,12 +120,21 @@ export class StripeState {
   /** A card entered on a hosted page: declined, attached (and maybe failing to charge later), or good. */
   attachCard(customerId: string, number: string): CardOutcome {
     const digits = number.replace(/\D/g, "");
-    if (digits === TEST_CARDS.insufficientFunds) return { ok: false, code: "card_declined", message: "Your card has insufficient funds." };
+    if (digits === TEST_CARDS.insufficientFunds)
+      return { ok: false, code: "card_declined", message: "Your card has insufficient funds." };
     if (digits !== TEST_CARDS.succeeds && digits !== TEST_CARDS.attachesThenFails) {
-      return { ok: false, code: "card_declined", message: "Your card was declined. Your request was in test mode, but used a non test card." };
+      return {
+        ok: false,
+        code: "card_declined",
+        message: "Your card was declined. Your request was in test mode, but used a non test card.",
+      };
     }
     const paymentMethod = newId("pm");
-    this.cards.set(paymentMethod, { number: digits, failsCharges: digits === TEST_CARDS.attachesThenFails, failNext: 0 });
+    this.cards.set(paymentMethod, {
+      number: digits,
+      failsCharges: digits === TEST_CARDS.attachesThenFails,
+      failNext: 0,
+    });
     const customer = this.customers.get(customerId)!;
     (customer.invoice_settings as Record<string, unknown>).default_payment_method = paymentMethod;
     return { ok: true, paymentMethod };
@@ -119,7 +145,8 @@ export class StripeState {
   }
 
   private customerCard(customerId: string): Card | undefined {
-    const pm = (this.customers.get(customerId)?.invoice_settings as Record<string, unknown> | undefined)?.default_payment_method;
+    const pm = (this.customers.get(customerId)?.invoice_settings as Record<string, unknown> | undefined)
+      ?.default_payment_method;
     return typeof pm === "string" ? this.cards.get(pm) : undefined;
   }
 
@@ -153,17 +180,40 @@ export class StripeState {
     const customerId = session.customer as string;
     const card = this.attachCard(customerId, cardNumber);
     if (!card.ok) return card;
-    if (!this.charge(card.paymentMethod)) return { ok: false, code: "card_declined", message: "Your card was declined." };
+    if (!this.charge(card.paymentMethod))
+      return { ok: false, code: "card_declined", message: "Your card was declined." };
     const price = this.priceOfSession(sessionId);
     const start = this.now();
-    const subscription = subscriptionObject({ id: newId("sub"), customer: customerId, price, start, periodEnd: addMonths(start, 1), paymentMethod: card.paymentMethod, metadata: session.metadata as Record<string, string> });
+    const subscription = subscriptionObject({
+      id: newId("sub"),
+      customer: customerId,
+      price,
+      start,
+      periodEnd: addMonths(start, 1),
+      paymentMethod: card.paymentMethod,
+      metadata: session.metadata as Record<string, string>,
+    });
     this.subscriptions.set(subscription.id, subscription);
     const invoice = this.openInvoice(subscription, "subscription_create", [this.periodLine(subscription, price)]);
     subscription.latest_invoice = invoice.id;
     this.event("invoice.created", invoice);
     this.event("invoice.finalized", invoice);
     this.markPaid(invoice);
-    Object.assign(session, { status: "complete", url: null, payment_status: "paid", subscription: subscription.id, invoice: invoice.id, customer_details: { address: null, email: this.customers.get(customerId)!.email, name: null, phone: null, tax_exempt: "none", tax_ids: [] } });
+    Object.assign(session, {
+      status: "complete",
+      url: null,
+      payment_status: "paid",
+      subscription: subscription.id,
+      invoice: invoice.id,
+      customer_details: {
+        address: null,
+        email: this.customers.get(customerId)!.email,
+        name: null,
+        phone: null,
+        tax_exempt: "none",
+        tax_ids: [],
+      },
+    });
     this.event("customer.subscription.created", subscription);
     this.event("invoice.paid", invoice);
     this.event("invoice.payment_succeeded", invoice);
@@ -207,7 +257,15 @@ export class StripeState {
       const { charge, paymentIntent } = this.refunds.charge(invoice.amount_due as number, invoice.currency as string);
       Object.assign(invoice, { charge, payment_intent: paymentIntent });
     }
-    Object.assign(invoice, { status: "paid", paid: true, attempted: true, attempt_count: (invoice.attempt_count as number) + 1, amount_paid: invoice.amount_due, amount_remaining: 0, next_payment_attempt: null });
+    Object.assign(invoice, {
+      status: "paid",
+      paid: true,
+      attempted: true,
+      attempt_count: (invoice.attempt_count as number) + 1,
+      amount_paid: invoice.amount_due,
+      amount_remaining: 0,
+      next_payment_attempt: null,
+    });
     (invoice.status_transitions as Record<string, unknown>).paid_at = now;
   }
 
@@ -224,7 +282,11 @@ export class StripeState {
     const firstFailure = this.firstFailures.get(invoice.id) ?? this.now();
     this.firstFailures.set(invoice.id, firstFailure);
     const retryDay = RETRY_DAYS[attempts - 1];
-    Object.assign(invoice, { attempted: true, attempt_count: attempts, next_payment_attempt: retryDay === undefined ? null : firstFailure + retryDay * DAY });
+    Object.assign(invoice, {
+      attempted: true,
+      attempt_count: attempts,
+      next_payment_attempt: retryDay === undefined ? null : firstFailure + retryDay * DAY,
+    });
     this.event("invoice.payment_failed", invoice);
     if (subscription.status === "active") this.setStatus(subscription, "past_due");
     return false;
@@ -239,7 +301,12 @@ export class StripeState {
   /** After the last retry: the subscription is canceled, as Stripe's default "cancel the subscription" setting does. */
   giveUp(subscription: Obj): void {
     const now = this.now();
-    Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancellation_details: { comment: null, feedback: null, reason: "payment_failed" } });
+    Object.assign(subscription, {
+      status: "canceled",
+      canceled_at: now,
+      ended_at: now,
+      cancellation_details: { comment: null, feedback: null, reason: "payment_failed" },
+    });
     this.stopRetries(subscription);
     this.event("customer.subscription.deleted", subscription);
   }
@@ -277,8 +344,10 @@ export class StripeState {
 
   private nextDue(): number | undefined {
     const moments: number[] = [];
-    for (const s of this.subscriptions.values()) if (s.status === "active" || s.status === "past_due") moments.push(s.current_period_end as number);
-    for (const i of this.invoices.values()) if (i.status === "open" && typeof i.next_payment_attempt === "number") moments.push(i.next_payment_attempt);
+    for (const s of this.subscriptions.values())
+      if (s.status === "active" || s.status === "past_due") moments.push(s.current_period_end as number);
+    for (const i of this.invoices.values())
+      if (i.status === "open" && typeof i.next_payment_attempt === "number") moments.push(i.next_payment_attempt);
     return moments.length ? Math.min(...moments) : undefined;
   }
 
@@ -286,12 +355,23 @@ export class StripeState {
     const now = this.now();
     for (const invoice of this.invoices.values()) {
       const subscription = this.subscriptions.get(invoice.subscription as string);
-      if (!subscription || invoice.status !== "open" || typeof invoice.next_payment_attempt !== "number" || invoice.next_payment_attempt > now) continue;
+      if (
+        !subscription ||
+        invoice.status !== "open" ||
+        typeof invoice.next_payment_attempt !== "number" ||
+        invoice.next_payment_attempt > now
+      )
+        continue;
       if (subscription.status === "canceled") continue;
-      if (this.attempt(invoice, subscription) === false && invoice.next_payment_attempt === null) this.giveUp(subscription);
+      if (this.attempt(invoice, subscription) === false && invoice.next_payment_attempt === null)
+        this.giveUp(subscription);
     }
     for (const subscription of this.subscriptions.values()) {
-      if ((subscription.status === "active" || subscription.status === "past_due") && (subscription.current_period_end as number) <= now) this.renew(subscription);
+      if (
+        (subscription.status === "active" || subscription.status === "past_due") &&
+        (subscription.current_period_end as number) <= now
+      )
+        this.renew(subscription);
     }
   }
 
@@ -303,7 +383,10 @@ export class StripeState {
       this.event("customer.subscription.deleted", subscription);
       return;
     }
-    const previous: Record<string, unknown> = { current_period_start: subscription.current_period_start, current_period_end: subscription.current_period_end };
+    const previous: Record<string, unknown> = {
+      current_period_start: subscription.current_period_start,
+      current_period_end: subscription.current_period_end,
+    };
     const pending = this.pendingPrices.get(subscription.id);
     if (pending) {
       previous.items = structuredClone(subscription.items);
@@ -347,8 +430,22 @@ export class StripeState {
     if (prorationBehavior !== "none" && oldPrice.id !== price.id) {
       const period = { start: now, end };
       const lines: InvoiceLine[] = [
-        { amount: -Math.round((oldPrice.unit_amount as number) * share), description: `Unused time on ${oldPrice.nickname ?? oldPrice.product}`, price: oldPrice, period, proration: true, subscriptionItem: old.id },
-        { amount: Math.round((price.unit_amount as number) * share), description: `Remaining time on ${price.nickname ?? price.product}`, price, period, proration: true, subscriptionItem: old.id },
+        {
+          amount: -Math.round((oldPrice.unit_amount as number) * share),
+          description: `Unused time on ${oldPrice.nickname ?? oldPrice.product}`,
+          price: oldPrice,
+          period,
+          proration: true,
+          subscriptionItem: old.id,
+        },
+        {
+          amount: Math.round((price.unit_amount as number) * share),
+          description: `Remaining time on ${price.nickname ?? price.product}`,
+          price,
+          period,
+          proration: true,
+          subscriptionItem: old.id,
+        },
       ];
       if (prorationBehavior === "always_invoice") {
         invoice = this.openInvoice(subscription, "subscription_update", lines);
@@ -367,30 +464,66 @@ export class StripeState {
   }
 
   setCancelAtPeriodEnd(subscription: Obj, cancel: boolean): void {
-    const previous = { cancel_at_period_end: subscription.cancel_at_period_end, cancel_at: subscription.cancel_at, canceled_at: subscription.canceled_at };
-    Object.assign(subscription, cancel ? { cancel_at_period_end: true, cancel_at: subscription.current_period_end, canceled_at: this.now() } : { cancel_at_period_end: false, cancel_at: null, canceled_at: null });
+    const previous = {
+      cancel_at_period_end: subscription.cancel_at_period_end,
+      cancel_at: subscription.cancel_at,
+      canceled_at: subscription.canceled_at,
+    };
+    Object.assign(
+      subscription,
+      cancel
+        ? { cancel_at_period_end: true, cancel_at: subscription.current_period_end, canceled_at: this.now() }
+        : { cancel_at_period_end: false, cancel_at: null, canceled_at: null },
+    );
     this.event("customer.subscription.updated", subscription, previous);
   }
 
   cancelNow(subscription: Obj, details: { comment?: string; feedback?: string } = {}): void {
     const now = this.now();
-    Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancellation_details: { comment: details.comment ?? null, feedback: details.feedback ?? null, reason: "cancellation_requested" } });
+    Object.assign(subscription, {
+      status: "canceled",
+      canceled_at: now,
+      ended_at: now,
+      cancellation_details: {
+        comment: details.comment ?? null,
+        feedback: details.feedback ?? null,
+        reason: "cancellation_requested",
+      },
+    });
     this.stopRetries(subscription);
     this.event("customer.subscription.deleted", subscription);
   }
 
   /** The invoice the subscription's next renewal would raise, as `GET /v1/invoices/upcoming` shows it. */
   upcomingInvoice(subscription: Obj): Obj | undefined {
-    if (subscription.cancel_at_period_end || (subscription.status !== "active" && subscription.status !== "past_due")) return undefined;
+    if (subscription.cancel_at_period_end || (subscription.status !== "active" && subscription.status !== "past_due"))
+      return undefined;
     const pending = this.pendingPrices.get(subscription.id);
     const price = pending ? this.prices.get(pending)! : ((subscription.items as { data: Obj[] }).data[0]!.price as Obj);
     const start = subscription.current_period_end as number;
     const item = (subscription.items as { data: Obj[] }).data[0]!;
     const lines: InvoiceLine[] = [
       ...(this.pendingLines.get(subscription.id) ?? []),
-      { amount: price.unit_amount as number, description: `1 × ${price.nickname ?? price.product}`, price, period: { start, end: addMonths(start, 1) }, proration: false, subscriptionItem: item.id },
+      {
+        amount: price.unit_amount as number,
+        description: `1 × ${price.nickname ?? price.product}`,
+        price,
+        period: { start, end: addMonths(start, 1) },
+        proration: false,
+        subscriptionItem: item.id,
+      },
     ];
-    const invoice = invoiceObject({ id: null, number: null, customer: this.customers.get(subscription.customer as string)!, subscription: subscription.id, created: start, billingReason: "upcoming", lines, currency: subscription.currency as string, appUrl: this.baseUrl() });
+    const invoice = invoiceObject({
+      id: null,
+      number: null,
+      customer: this.customers.get(subscription.customer as string)!,
+      subscription: subscription.id,
+      created: start,
+      billingReason: "upcoming",
+      lines,
+      currency: subscription.currency as string,
+      appUrl: this.baseUrl(),
+    });
     invoice.next_payment_attempt = start;
     return invoice;
   }

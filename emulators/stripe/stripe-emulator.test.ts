@@ -27,7 +27,11 @@ beforeAll(async () => {
         res.writeHead(500).end();
         return;
       }
-      received.push({ event: JSON.parse(body) as Stripe.Event, signature: String(req.headers["stripe-signature"]), body });
+      received.push({
+        event: JSON.parse(body) as Stripe.Event,
+        signature: String(req.headers["stripe-signature"]),
+        body,
+      });
       res.writeHead(200).end("{}");
     });
   });
@@ -50,11 +54,18 @@ afterEach(() => {
 });
 
 const settle = () => emulator.deliveries.settled();
-const eventsOf = (customer: string) => received.filter((r) => JSON.stringify(r.event.data.object).includes(customer)).map((r) => r.event);
+const eventsOf = (customer: string) =>
+  received.filter((r) => JSON.stringify(r.event.data.object).includes(customer)).map((r) => r.event);
 
 async function subscribe(card = "4242 4242 4242 4242", price = TEST_PRICES[0]!.id) {
   const customer = await stripe.customers.create({ email: "owner@example.com", metadata: { account: "acct-1" } });
-  const session = await stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, line_items: [{ price, quantity: 1 }], success_url: "http://app.test/done?session={CHECKOUT_SESSION_ID}", cancel_url: "http://app.test/back" });
+  const session = await stripe.checkout.sessions.create({
+    mode: "subscription",
+    customer: customer.id,
+    line_items: [{ price, quantity: 1 }],
+    success_url: "http://app.test/done?session={CHECKOUT_SESSION_ID}",
+    cancel_url: "http://app.test/back",
+  });
   const paid = await payCheckout(session.url!, card);
   return { customer, session, paid };
 }
@@ -65,8 +76,23 @@ describe("emulators/stripe", () => {
     const pinned: Stripe.LatestApiVersion = "2024-04-10";
     expect(pinned).toBe(OPENAPI_VERSION);
     // The check itself refuses what Stripe does not describe.
-    expect(validateAnswer("GET", "/v1/customers/cus_1", 200, { id: "cus_1", object: "customer", created: 1, livemode: false, invented: true })).not.toEqual([]);
-    expect(validateAnswer("GET", "/v1/customers/cus_1", 200, { id: "cus_1", object: "customer", created: "yesterday", livemode: false })).not.toEqual([]);
+    expect(
+      validateAnswer("GET", "/v1/customers/cus_1", 200, {
+        id: "cus_1",
+        object: "customer",
+        created: 1,
+        livemode: false,
+        invented: true,
+      }),
+    ).not.toEqual([]);
+    expect(
+      validateAnswer("GET", "/v1/customers/cus_1", 200, {
+        id: "cus_1",
+        object: "customer",
+        created: "yesterday",
+        livemode: false,
+      }),
+    ).not.toEqual([]);
   });
 
   it("subscribes through the hosted Checkout with 4242 4242 4242 4242 and sends signed events", async () => {
@@ -80,10 +106,14 @@ describe("emulators/stripe", () => {
     expect(subscription.items.data[0]!.price.id).toBe(TEST_PRICES[0]!.id);
     expect(subscription.current_period_end - subscription.current_period_start).toBeGreaterThanOrEqual(28 * 86_400);
     const invoices = await stripe.invoices.list({ customer: customer.id });
-    expect(invoices.data.map((i) => [i.status, i.amount_paid, i.billing_reason])).toEqual([["paid", 900, "subscription_create"]]);
+    expect(invoices.data.map((i) => [i.status, i.amount_paid, i.billing_reason])).toEqual([
+      ["paid", 900, "subscription_create"],
+    ]);
     await settle();
     const events = eventsOf(customer.id);
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["customer.subscription.created", "invoice.paid", "checkout.session.completed"]));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["customer.subscription.created", "invoice.paid", "checkout.session.completed"]),
+    );
     for (const { event, signature, body } of received) {
       expect(validateEvent(event as never)).toEqual([]);
       // The official verifier accepts the signature; a changed body does not.
@@ -110,7 +140,9 @@ describe("emulators/stripe", () => {
     expect(paid.status).toBe(402);
     expect(await paid.text()).toContain("Your card was declined.");
     expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe("open");
-    expect((await stripe.customers.retrieve(customer.id) as Stripe.Customer).invoice_settings.default_payment_method).toMatch(/^pm_/);
+    expect(
+      ((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).invoice_settings.default_payment_method,
+    ).toMatch(/^pm_/);
     expect((await stripe.subscriptions.list({ customer: customer.id, status: "all" })).data).toEqual([]);
   });
 
@@ -120,16 +152,29 @@ describe("emulators/stripe", () => {
     const firstEnd = subscription!.current_period_end;
     const upcoming = await stripe.invoices.retrieveUpcoming({ customer: customer.id });
     expect([upcoming.amount_due, upcoming.next_payment_attempt]).toEqual([900, firstEnd]);
-    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: firstEnd - emulator.state.now() + 1 }) });
+    await fetch(`${emulator.url}/__admin/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: firstEnd - emulator.state.now() + 1 }),
+    });
     const renewed = await stripe.subscriptions.retrieve(subscription!.id);
     expect([renewed.status, renewed.current_period_start]).toEqual(["active", firstEnd]);
     expect((await stripe.invoices.list({ customer: customer.id })).data.map((i) => i.status)).toEqual(["paid", "paid"]);
     // The card stops working: the next renewal fails, the subscription goes past_due, retries follow.
-    await fetch(`${emulator.url}/__admin/fail_payments`, { method: "POST", body: JSON.stringify({ customer: customer.id }) });
-    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: renewed.current_period_end - emulator.state.now() + 1 }) });
+    await fetch(`${emulator.url}/__admin/fail_payments`, {
+      method: "POST",
+      body: JSON.stringify({ customer: customer.id }),
+    });
+    await fetch(`${emulator.url}/__admin/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: renewed.current_period_end - emulator.state.now() + 1 }),
+    });
     expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("past_due");
     const [failing] = (await stripe.invoices.list({ customer: customer.id, limit: 1 })).data;
-    expect([failing!.status, failing!.attempt_count, failing!.next_payment_attempt! - failing!.created]).toEqual(["open", 1, 3 * 86_400]);
+    expect([failing!.status, failing!.attempt_count, failing!.next_payment_attempt! - failing!.created]).toEqual([
+      "open",
+      1,
+      3 * 86_400,
+    ]);
     await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 8 * 86_400 }) });
     const ended = await stripe.subscriptions.retrieve(subscription!.id);
     expect(ended.status).toBe("canceled");
@@ -138,7 +183,10 @@ describe("emulators/stripe", () => {
     const types = eventsOf(customer.id).map((e) => e.type);
     expect(types.filter((t) => t === "invoice.payment_failed")).toHaveLength(4);
     expect(types).toContain("customer.subscription.deleted");
-    await expect(stripe.invoices.retrieveUpcoming({ customer: customer.id })).rejects.toMatchObject({ statusCode: 404, code: "invoice_upcoming_none" });
+    await expect(stripe.invoices.retrieveUpcoming({ customer: customer.id })).rejects.toMatchObject({
+      statusCode: 404,
+      code: "invoice_upcoming_none",
+    });
   });
 
   it("prorates an upgrade to the second and bills it at once; cancels at the period's end", async () => {
@@ -147,8 +195,13 @@ describe("emulators/stripe", () => {
     const item = subscription!.items.data[0]!;
     const half = Math.floor((subscription!.current_period_end - emulator.state.now()) / 2);
     await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: half }) });
-    const share = (subscription!.current_period_end - emulator.state.now()) / (subscription!.current_period_end - subscription!.current_period_start);
-    const upgraded = await stripe.subscriptions.update(subscription!.id, { items: [{ id: item.id, price: TEST_PRICES[2]!.id }], proration_behavior: "always_invoice" });
+    const share =
+      (subscription!.current_period_end - emulator.state.now()) /
+      (subscription!.current_period_end - subscription!.current_period_start);
+    const upgraded = await stripe.subscriptions.update(subscription!.id, {
+      items: [{ id: item.id, price: TEST_PRICES[2]!.id }],
+      proration_behavior: "always_invoice",
+    });
     expect(upgraded.items.data[0]!.price.id).toBe(TEST_PRICES[2]!.id);
     const [proration] = (await stripe.invoices.list({ customer: customer.id, limit: 1 })).data;
     expect(proration!.billing_reason).toBe("subscription_update");
@@ -156,17 +209,29 @@ describe("emulators/stripe", () => {
     expect(proration!.lines.data.every((l) => l.proration)).toBe(true);
     const canceling = await stripe.subscriptions.update(subscription!.id, { cancel_at_period_end: true });
     expect([canceling.status, canceling.cancel_at]).toEqual(["active", subscription!.current_period_end]);
-    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() }) });
+    await fetch(`${emulator.url}/__admin/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() }),
+    });
     expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("canceled");
   });
 
   it("opens the customer portal, whose downgrade waits for the period's end", async () => {
     const { customer } = await subscribe("4242424242424242", TEST_PRICES[1]!.id);
-    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: "http://app.test/usage" });
+    const portal = await stripe.billingPortal.sessions.create({
+      customer: customer.id,
+      return_url: "http://app.test/usage",
+    });
     const page = await (await fetch(portal.url)).text();
     expect(page).toContain("Professional");
     expect(page).toContain("http://app.test/usage");
-    const after = await (await fetch(`${portal.url}/update`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `price=${TEST_PRICES[0]!.id}` })).text();
+    const after = await (
+      await fetch(`${portal.url}/update`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: `price=${TEST_PRICES[0]!.id}`,
+      })
+    ).text();
     expect(after).toContain("end of the period");
     const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;
     expect(subscription!.items.data[0]!.price.id).toBe(TEST_PRICES[1]!.id);
@@ -187,8 +252,14 @@ describe("emulators/stripe", () => {
   it("recovers a subscription whose renewal failed once when the retry pays", async () => {
     const { customer } = await subscribe();
     const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;
-    await fetch(`${emulator.url}/__admin/fail_next_payment`, { method: "POST", body: JSON.stringify({ customer: customer.id }) });
-    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() + 1 }) });
+    await fetch(`${emulator.url}/__admin/fail_next_payment`, {
+      method: "POST",
+      body: JSON.stringify({ customer: customer.id }),
+    });
+    await fetch(`${emulator.url}/__admin/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() + 1 }),
+    });
     expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("past_due");
     await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 3 * 86_400 }) });
     expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("active");
@@ -203,8 +274,14 @@ describe("emulators/stripe", () => {
   it("stops retrying the open invoice of a subscription canceled while past due", async () => {
     const { customer } = await subscribe();
     const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;
-    await fetch(`${emulator.url}/__admin/fail_payments`, { method: "POST", body: JSON.stringify({ customer: customer.id }) });
-    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() + 1 }) });
+    await fetch(`${emulator.url}/__admin/fail_payments`, {
+      method: "POST",
+      body: JSON.stringify({ customer: customer.id }),
+    });
+    await fetch(`${emulator.url}/__admin/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: subscription!.current_period_end - emulator.state.now() + 1 }),
+    });
     expect((await stripe.subscriptions.retrieve(subscription!.id)).status).toBe("past_due");
     expect((await stripe.subscriptions.cancel(subscription!.id)).status).toBe("canceled");
     await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 10 * 86_400 }) });
@@ -213,51 +290,121 @@ describe("emulators/stripe", () => {
   });
 
   it("answers errors in Stripe's shape", async () => {
-    await expect(stripe.customers.retrieve("cus_missing")).rejects.toMatchObject({ statusCode: 404, code: "resource_missing", type: "StripeInvalidRequestError" });
+    await expect(stripe.customers.retrieve("cus_missing")).rejects.toMatchObject({
+      statusCode: 404,
+      code: "resource_missing",
+      type: "StripeInvalidRequestError",
+    });
     const customer = await stripe.customers.create({});
-    await expect(stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, line_items: [{ price: "price_nope", quantity: 1 }], success_url: "http://x" })).rejects.toMatchObject({ statusCode: 404, param: "line_items[0][price]" });
-    const wrongKey = new Stripe("sk_test_wrong", { host: "127.0.0.1", port: emulator.port, protocol: "http", maxNetworkRetries: 0 });
+    await expect(
+      stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer: customer.id,
+        line_items: [{ price: "price_nope", quantity: 1 }],
+        success_url: "http://x",
+      }),
+    ).rejects.toMatchObject({ statusCode: 404, param: "line_items[0][price]" });
+    const wrongKey = new Stripe("sk_test_wrong", {
+      host: "127.0.0.1",
+      port: emulator.port,
+      protocol: "http",
+      maxNetworkRetries: 0,
+    });
     await expect(wrongKey.customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });
 
   it("lists and expires Checkout sessions, refunds a paid invoice's charge, cancels with a comment, keeps portal configurations, replays idempotent requests", async () => {
     const customer = await stripe.customers.create({ email: "tabs@example.com" });
-    const open = (price: string) => stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, line_items: [{ price, quantity: 1 }], success_url: "http://app.test/done" });
+    const open = (price: string) =>
+      stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer: customer.id,
+        line_items: [{ price, quantity: 1 }],
+        success_url: "http://app.test/done",
+      });
     const [first, second] = [await open(TEST_PRICES[2]!.id), await open(TEST_PRICES[0]!.id)];
-    expect((await stripe.checkout.sessions.list({ customer: customer.id, status: "open" })).data.map((x) => x.id).sort()).toEqual([first.id, second.id].sort());
+    expect(
+      (await stripe.checkout.sessions.list({ customer: customer.id, status: "open" })).data.map((x) => x.id).sort(),
+    ).toEqual([first.id, second.id].sort());
     const expired = await stripe.checkout.sessions.expire(first.id);
     expect([expired.status, expired.url]).toEqual(["expired", null]);
     await expect(stripe.checkout.sessions.expire(first.id)).rejects.toMatchObject({ statusCode: 400 });
     expect(await (await payCheckout(first.url!, "4242424242424242")).text()).toContain("no longer active");
     expect((await payCheckout(second.url!, "4242424242424242")).status).toBe(303);
     expect((await stripe.checkout.sessions.list({ customer: customer.id, status: "open" })).data).toEqual([]);
-    await expect(stripe.checkout.sessions.list({ customer: customer.id, status: "paid" as never })).rejects.toMatchObject({ statusCode: 400, param: "status" });
+    await expect(
+      stripe.checkout.sessions.list({ customer: customer.id, status: "paid" as never }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "status" });
 
     const [subscription] = (await stripe.subscriptions.list({ customer: customer.id })).data;
     const [invoice] = (await stripe.invoices.list({ subscription: subscription!.id, status: "paid" })).data;
-    expect([invoice!.charge, invoice!.payment_intent]).toEqual([expect.stringMatching(/^ch_/), expect.stringMatching(/^pi_/)]);
-    await expect(stripe.subscriptions.cancel(subscription!.id, { prorate: true })).rejects.toMatchObject({ statusCode: 400, param: "prorate" });
-    const canceled = await stripe.subscriptions.cancel(subscription!.id, { cancellation_details: { comment: "duplicate" } });
+    expect([invoice!.charge, invoice!.payment_intent]).toEqual([
+      expect.stringMatching(/^ch_/),
+      expect.stringMatching(/^pi_/),
+    ]);
+    await expect(stripe.subscriptions.cancel(subscription!.id, { prorate: true })).rejects.toMatchObject({
+      statusCode: 400,
+      param: "prorate",
+    });
+    const canceled = await stripe.subscriptions.cancel(subscription!.id, {
+      cancellation_details: { comment: "duplicate" },
+    });
     expect([canceled.status, canceled.cancellation_details?.comment]).toEqual(["canceled", "duplicate"]);
-    const refund = await stripe.refunds.create({ charge: invoice!.charge as string, amount: 500, reason: "duplicate" }, { idempotencyKey: "refund-once" });
+    const refund = await stripe.refunds.create(
+      { charge: invoice!.charge as string, amount: 500, reason: "duplicate" },
+      { idempotencyKey: "refund-once" },
+    );
     expect([refund.amount, refund.status, refund.payment_intent]).toEqual([500, "succeeded", invoice!.payment_intent]);
     // The same key and parameters replay the first answer; other parameters are refused.
-    expect((await stripe.refunds.create({ charge: invoice!.charge as string, amount: 500, reason: "duplicate" }, { idempotencyKey: "refund-once" })).id).toBe(refund.id);
-    await expect(stripe.refunds.create({ charge: invoice!.charge as string, amount: 100 }, { idempotencyKey: "refund-once" })).rejects.toMatchObject({ statusCode: 400, type: "StripeIdempotencyError" });
-    await expect(stripe.refunds.create({ payment_intent: invoice!.payment_intent as string, amount: 401 })).rejects.toMatchObject({ statusCode: 400, param: "amount" });
+    expect(
+      (
+        await stripe.refunds.create(
+          { charge: invoice!.charge as string, amount: 500, reason: "duplicate" },
+          { idempotencyKey: "refund-once" },
+        )
+      ).id,
+    ).toBe(refund.id);
+    await expect(
+      stripe.refunds.create({ charge: invoice!.charge as string, amount: 100 }, { idempotencyKey: "refund-once" }),
+    ).rejects.toMatchObject({ statusCode: 400, type: "StripeIdempotencyError" });
+    await expect(
+      stripe.refunds.create({ payment_intent: invoice!.payment_intent as string, amount: 401 }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "amount" });
     expect((await stripe.refunds.create({ payment_intent: invoice!.payment_intent as string })).amount).toBe(400);
-    await expect(stripe.refunds.create({ charge: invoice!.charge as string })).rejects.toMatchObject({ statusCode: 400, code: "charge_already_refunded" });
-    expect((await stripe.refunds.list({ charge: invoice!.charge as string })).data.map((r) => r.amount).sort()).toEqual([400, 500]);
+    await expect(stripe.refunds.create({ charge: invoice!.charge as string })).rejects.toMatchObject({
+      statusCode: 400,
+      code: "charge_already_refunded",
+    });
+    expect((await stripe.refunds.list({ charge: invoice!.charge as string })).data.map((r) => r.amount).sort()).toEqual(
+      [400, 500],
+    );
 
     const configuration = await stripe.billingPortal.configurations.create({
       business_profile: { headline: "Plans" },
-      features: { subscription_update: { enabled: true, default_allowed_updates: ["price"], products: [{ product: "prod_starter", prices: [TEST_PRICES[0]!.id] }], proration_behavior: "always_invoice" } },
+      features: {
+        subscription_update: {
+          enabled: true,
+          default_allowed_updates: ["price"],
+          products: [{ product: "prod_starter", prices: [TEST_PRICES[0]!.id] }],
+          proration_behavior: "always_invoice",
+        },
+      },
       metadata: { mark: "one" },
     });
-    expect(configuration.features.subscription_update).toMatchObject({ enabled: true, proration_behavior: "always_invoice" });
-    expect((await stripe.billingPortal.configurations.list({ active: true })).data.map((c) => c.id)).toContain(configuration.id);
-    expect((await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: configuration.id })).configuration).toBe(configuration.id);
-    await expect(stripe.billingPortal.sessions.create({ customer: customer.id, configuration: "bpc_missing" })).rejects.toMatchObject({ statusCode: 404 });
+    expect(configuration.features.subscription_update).toMatchObject({
+      enabled: true,
+      proration_behavior: "always_invoice",
+    });
+    expect((await stripe.billingPortal.configurations.list({ active: true })).data.map((c) => c.id)).toContain(
+      configuration.id,
+    );
+    expect(
+      (await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: configuration.id }))
+        .configuration,
+    ).toBe(configuration.id);
+    await expect(
+      stripe.billingPortal.sessions.create({ customer: customer.id, configuration: "bpc_missing" }),
+    ).rejects.toMatchObject({ statusCode: 404 });
     await settle();
     expect(eventsOf(customer.id).map((e) => e.type)).toContain("checkout.session.expired");
     for (const event of eventsOf(customer.id)) expect(validateEvent(event as never)).toEqual([]);

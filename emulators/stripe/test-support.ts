@@ -12,11 +12,22 @@ export const TEST_PRICES: PriceSeed[] = [
 ];
 
 export function startTestStripe(options: Partial<StripeEmulatorOptions> = {}): Promise<StripeEmulator> {
-  return startStripeEmulator({ secretKey: TEST_SECRET_KEY, prices: TEST_PRICES, retryDelaysMs: [50, 100, 200], ...options });
+  return startStripeEmulator({
+    secretKey: TEST_SECRET_KEY,
+    prices: TEST_PRICES,
+    retryDelaysMs: [50, 100, 200],
+    ...options,
+  });
 }
 
 export function clientFor(emulator: StripeEmulator): Stripe {
-  return new Stripe(TEST_SECRET_KEY, { host: "127.0.0.1", port: emulator.port, protocol: "http", maxNetworkRetries: 0, telemetry: false });
+  return new Stripe(TEST_SECRET_KEY, {
+    host: "127.0.0.1",
+    port: emulator.port,
+    protocol: "http",
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
 }
 
 /** Submits the hosted Checkout page with a card, as a browser would. */

@@ -72,7 +72,14 @@ export class WebhookDeliveries {
     } catch {
       status = null;
     }
-    this.attempts.push({ event: event.id, type: event.type as string, url: endpoint.url, attempt, status, at: this.wallClock() });
+    this.attempts.push({
+      event: event.id,
+      type: event.type as string,
+      url: endpoint.url,
+      attempt,
+      status,
+      at: this.wallClock(),
+    });
     if (status !== null && status >= 200 && status < 300) {
       event.pending_webhooks = Math.max(0, (event.pending_webhooks as number) - 1);
       return;
@@ -90,7 +97,8 @@ export class WebhookDeliveries {
 
   /** Resolves once every delivery under way (retries included) has finished. */
   async settled(): Promise<void> {
-    while (this.inFlight.size || this.pendingRetries) await Promise.race([...this.inFlight, new Promise((r) => setTimeout(r, 20))]);
+    while (this.inFlight.size || this.pendingRetries)
+      await Promise.race([...this.inFlight, new Promise((r) => setTimeout(r, 20))]);
   }
 
   stop(): void {

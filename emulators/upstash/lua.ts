@@ -10,7 +10,11 @@ export const sha1 = (text: string) => createHash("sha1").update(text).digest("he
 export function rewriteScript(script: string): string {
   const match = /^#!lua([^\n]*)\n/.exec(script);
   if (!match) return script;
-  const flags = /flags=(\S*)/.exec(match[1]!)?.[1]?.split(",").filter((f) => KNOWN_FLAGS.has(f)) ?? [];
+  const flags =
+    /flags=(\S*)/
+      .exec(match[1]!)?.[1]
+      ?.split(",")
+      .filter((f) => KNOWN_FLAGS.has(f)) ?? [];
   const body = script.slice(match[0].length);
   return flags.length ? `#!lua flags=${flags.join(",")}\n${body}` : body;
 }

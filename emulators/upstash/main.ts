@@ -11,7 +11,12 @@ const { values } = parseArgs({
   },
 });
 
-const emulator = await startUpstashEmulator({ port: Number(values.port), host: values.host, redisUrl: values.redis, token: values.token });
+const emulator = await startUpstashEmulator({
+  port: Number(values.port),
+  host: values.host,
+  redisUrl: values.redis,
+  token: values.token,
+});
 console.log(`Upstash REST emulator on ${emulator.url} over ${values.redis}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => void emulator.stop().then(() => process.exit(0)));

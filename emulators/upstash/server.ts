@@ -106,7 +106,8 @@ export async function startUpstashEmulator(options: UpstashEmulatorOptions): Pro
     const path = pathOf(req.url);
     try {
       if (path === "/pipeline" || path === "/multi-exec") {
-        if (!Array.isArray(body) || !body.every(isCommand)) return send(res, 400, { error: "ERR expected an array of commands" });
+        if (!Array.isArray(body) || !body.every(isCommand))
+          return send(res, 400, { error: "ERR expected an array of commands" });
         const replies = path === "/pipeline" ? await Promise.all(body.map(run)) : await runTransaction(body);
         return send(res, 200, replies.map(wrap));
       }
@@ -135,4 +136,3 @@ export async function startUpstashEmulator(options: UpstashEmulatorOptions): Pro
     },
   };
 }
-

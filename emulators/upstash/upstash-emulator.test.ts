@@ -55,7 +55,12 @@ describe.skipIf(!redisUrl)("emulators/upstash over the real Redis", () => {
   });
 
   it("lets @upstash/ratelimit's scripts run on Redis 7.0: exactly the limit passes", async () => {
-    const limiter = new Ratelimit({ redis, limiter: Ratelimit.slidingWindow(5, "60 s"), prefix: `${prefix}:rl`, ephemeralCache: false });
+    const limiter = new Ratelimit({
+      redis,
+      limiter: Ratelimit.slidingWindow(5, "60 s"),
+      prefix: `${prefix}:rl`,
+      ephemeralCache: false,
+    });
     const results = await Promise.all(Array.from({ length: 12 }, () => limiter.limit("account-1")));
     expect(results.filter((r) => r.success)).toHaveLength(5);
     expect(results.every((r) => r.limit === 5)).toBe(true);

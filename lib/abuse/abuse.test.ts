@@ -26,7 +26,11 @@ afterAll(async () => {
 
 const list = async (apiKey: string, forwardedFor: string) => {
   const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
-  return callRoute(GET, { path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products`, params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" }, headers: { "X-API-Key": apiKey, "X-Forwarded-For": forwardedFor } });
+  return callRoute(GET, {
+    path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products`,
+    params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" },
+    headers: { "X-API-Key": apiKey, "X-Forwarded-For": forwardedFor },
+  });
 };
 
 describe("invalid-key floods", () => {

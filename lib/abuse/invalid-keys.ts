@@ -28,7 +28,10 @@ export function clientAddress(req: Request): string {
     const peer = stampedPeer(req.headers.get(PEER_ADDRESS_HEADER));
     return peer ? visitorAddress(peer) : ANY;
   }
-  const hops = forwarded.split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = forwarded
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const address = hops[Math.max(0, hops.length - trusted)];
   return address ? visitorAddress(address) : UNKNOWN;
 }
@@ -55,7 +58,10 @@ export function refuseFloodingAddress(req: Request, now = Date.now()): void {
     "rate_limit_exceeded",
     `Too many requests with a missing or invalid API key from your address; retry in ${retryAfter} s.`,
     // The second the oldest failure turns a minute old: what X-RateLimit-Reset says too.
-    { retry_after: retryAfter, limit: { allowed, current: list.length, reset_at: Math.ceil((list[0]! + WINDOW_MS) / 1000) } },
+    {
+      retry_after: retryAfter,
+      limit: { allowed, current: list.length, reset_at: Math.ceil((list[0]! + WINDOW_MS) / 1000) },
+    },
     { "Retry-After": String(retryAfter), ...allowanceHeaders(list, now) },
   );
 }
@@ -85,6 +91,11 @@ export function noteInvalidKey(req: Request, now = Date.now()): Record<string, s
  */
 function allowanceHeaders(list: number[], now: number): Record<string, string> {
   const allowed = config().env.INVALID_KEY_LIMIT_PER_MINUTE;
-  const window = { limit: allowed, remaining: Math.max(0, allowed - list.length), reset: (list[0] ?? now) + WINDOW_MS, seconds: WINDOW_MS / 1000 };
+  const window = {
+    limit: allowed,
+    remaining: Math.max(0, allowed - list.length),
+    reset: (list[0] ?? now) + WINDOW_MS,
+    seconds: WINDOW_MS / 1000,
+  };
   return rateLimitHeaders(window, [window], now);
 }

@@ -30,7 +30,9 @@ function demoKeyValue(cfg: AppConfig): string {
   const secrets = generatedSecrets(cfg.dataDir);
   if (secrets.demoApiKey) return secrets.demoApiKey;
   const key = generateApiKey();
-  writeFileSync(join(cfg.dataDir, "secrets.json"), JSON.stringify({ ...secrets, demoApiKey: key }, null, 2), { mode: 0o600 });
+  writeFileSync(join(cfg.dataDir, "secrets.json"), JSON.stringify({ ...secrets, demoApiKey: key }, null, 2), {
+    mode: 0o600,
+  });
   return key;
 }
 
@@ -39,11 +41,15 @@ function demoKeyValue(cfg: AppConfig): string {
  * is emulated (any e-mail can sign in there): sign-in finds accounts by that id, never by e-mail,
  * so without the link the demo account could not be reached from the dashboard.
  */
-export async function seedDemo(cfg: AppConfig, { googleSubject }: { googleSubject?: string } = {}): Promise<DemoAccount> {
+export async function seedDemo(
+  cfg: AppConfig,
+  { googleSubject }: { googleSubject?: string } = {},
+): Promise<DemoAccount> {
   const user =
     (await getUserByEmail({ email: DEMO_EMAIL })) ??
     (await createUser({ email: DEMO_EMAIL, name: "Demo Owner", plan: "business" }));
-  if (googleSubject) await linkSignInAccount({ userId: user.id, type: "oidc", provider: "google", providerAccountId: googleSubject });
+  if (googleSubject)
+    await linkSignInAccount({ userId: user.id, type: "oidc", provider: "google", providerAccountId: googleSubject });
   const sheet = await getSheet({ id: DEMO_SPREADSHEET_ID });
   if (sheet && sheet.userId !== user.id) {
     throw new Error(`The demo spreadsheet ${DEMO_SPREADSHEET_ID} is registered to another account.`);
@@ -51,7 +57,15 @@ export async function seedDemo(cfg: AppConfig, { googleSubject }: { googleSubjec
   if (!sheet) {
     // Seeded, not proven: the demo sheet is the service's own, so it counts as edit proof, no
     // visitor can claim it, and there is no person's access to re-check (DECISIONS 18).
-    await insertSheet({ id: DEMO_SPREADSHEET_ID, userId: user.id, name: "Acme Store", access: "service_account", writable: true, proof: "edit", accessState: "service" });
+    await insertSheet({
+      id: DEMO_SPREADSHEET_ID,
+      userId: user.id,
+      name: "Acme Store",
+      access: "service_account",
+      writable: true,
+      proof: "edit",
+      accessState: "service",
+    });
   } else if (sheet.accessState !== "service") {
     // Seeded before access was re-checked.
     await recordAccessCheck({ id: sheet.id, userId: user.id, state: "service", at: new Date() });

@@ -5,7 +5,8 @@ import { z } from "zod";
 import { log, setLogTarget } from "@/lib/log";
 
 vi.mock("next/headers", () => ({
-  headers: async () => new Headers({ "x-request-id": "req_fromtheproxy0001", "x-sheetapi-return-to": "/dashboard/sheets/S1abc?tab=keys" }),
+  headers: async () =>
+    new Headers({ "x-request-id": "req_fromtheproxy0001", "x-sheetapi-return-to": "/dashboard/sheets/S1abc?tab=keys" }),
 }));
 vi.mock("./session", () => ({ currentUser: async () => ({ id: "user-1", email: "owner@example.com" }) }));
 
@@ -26,7 +27,12 @@ describe("dashboard actions in the logs", () => {
     });
     expect(await action({ sheetId: "S1abc" })).toMatchObject({ ok: false });
     expect(lines.map((l) => [l.msg, l.req_id, l.route, l.sheet])).toEqual([
-      ["sheets: could not publish the sheet record", "req_fromtheproxy0001", "action /dashboard/sheets/{sheetId}", "S1abc"],
+      [
+        "sheets: could not publish the sheet record",
+        "req_fromtheproxy0001",
+        "action /dashboard/sheets/{sheetId}",
+        "S1abc",
+      ],
       ["dashboard action: unhandled error", "req_fromtheproxy0001", "action /dashboard/sheets/{sheetId}", "S1abc"],
     ]);
   });

@@ -30,7 +30,14 @@ async function actionContext(input: unknown): Promise<RequestContext> {
   return { req_id: h ? requestIdOf(h) : newRequestId(), route, ...(sheet ? { sheet } : {}) };
 }
 
-const kindOf = (input: unknown) => (input === null ? "null" : Array.isArray(input) ? "array" : typeof input === "object" ? (input.constructor?.name ?? "object") : typeof input);
+const kindOf = (input: unknown) =>
+  input === null
+    ? "null"
+    : Array.isArray(input)
+      ? "array"
+      : typeof input === "object"
+        ? (input.constructor?.name ?? "object")
+        : typeof input;
 
 /**
  * Input no page of this site sends (a forged or broken request): one warning line and a 404
@@ -52,11 +59,19 @@ export function formAction<S, R>(name: string, fn: (before: S, form: FormData) =
   };
 }
 
-export function sessionAction<S extends z.ZodType, T>(schema: S, fn: (input: z.infer<S>, user: SessionUser) => Promise<T>) {
-  return async (input: unknown): Promise<ActionResult<T>> => inRequest(await actionContext(input), () => runAction(schema, fn, input));
+export function sessionAction<S extends z.ZodType, T>(
+  schema: S,
+  fn: (input: z.infer<S>, user: SessionUser) => Promise<T>,
+) {
+  return async (input: unknown): Promise<ActionResult<T>> =>
+    inRequest(await actionContext(input), () => runAction(schema, fn, input));
 }
 
-async function runAction<S extends z.ZodType, T>(schema: S, fn: (input: z.infer<S>, user: SessionUser) => Promise<T>, input: unknown): Promise<ActionResult<T>> {
+async function runAction<S extends z.ZodType, T>(
+  schema: S,
+  fn: (input: z.infer<S>, user: SessionUser) => Promise<T>,
+  input: unknown,
+): Promise<ActionResult<T>> {
   // Every action's input is an object of fields: anything else is not from its page.
   if (!input || typeof input !== "object" || Array.isArray(input)) refuseMalformedInput("session action", input);
   const user = await currentUser();

@@ -12,7 +12,12 @@ import { config } from "@/lib/env";
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
 function tokenlessAdapter(): Adapter {
-  const base = DrizzleAdapter(getDb(), { usersTable: users, accountsTable: accounts, sessionsTable: sessions, verificationTokensTable: verificationTokens });
+  const base = DrizzleAdapter(getDb(), {
+    usersTable: users,
+    accountsTable: accounts,
+    sessionsTable: sessions,
+    verificationTokensTable: verificationTokens,
+  });
   return {
     ...base,
     // Sign-in needs no Google tokens afterwards; keeping them would leave live credentials in
@@ -41,7 +46,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     callbacks: {
       // What the pages need, nothing more: this is also what GET /api/auth/session answers, so
       // the session token (HttpOnly for a reason) and the user row (plan, billing) stay out.
-      session: ({ session, user }) => ({ expires: session.expires, user: { id: user.id, email: user.email, name: user.name ?? null } }) as typeof session,
+      session: ({ session, user }) =>
+        ({
+          expires: session.expires,
+          user: { id: user.id, email: user.email, name: user.name ?? null },
+        }) as typeof session,
     },
   };
 });

@@ -40,7 +40,9 @@ describe("one-time dashboard cookies", () => {
   });
 
   it("are Secure when the app is served over https", () => {
-    expect(newKeyCookie("s", KEY, { key, secure: true })).toMatch(/; Path=\/dashboard; HttpOnly; SameSite=Lax; Max-Age=120; Secure$/);
+    expect(newKeyCookie("s", KEY, { key, secure: true })).toMatch(
+      /; Path=\/dashboard; HttpOnly; SameSite=Lax; Max-Age=120; Secure$/,
+    );
     expect(newKeyCookie("s", KEY, { key, secure: false })).not.toContain("Secure");
   });
 

@@ -24,18 +24,28 @@ export function cookieAttributes(path: string, maxAgeSeconds: number, secure: bo
   return `Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
 }
 
-export function flashCookie(name: string, payload: Record<string, unknown>, maxAgeSeconds: number, sealing: CookieSealing = configured()): string {
+export function flashCookie(
+  name: string,
+  payload: Record<string, unknown>,
+  maxAgeSeconds: number,
+  sealing: CookieSealing = configured(),
+): string {
   // The cookie's name is sealed in too: one flash cannot be replayed as another.
   const sealed = encryptSecret(JSON.stringify({ ...payload, cookie: name }), sealing.key);
   return `${name}=${sealed}; ${cookieAttributes("/dashboard", maxAgeSeconds, sealing.secure)}`;
 }
 
 /** The cookie's payload; undefined when there is none or this service did not seal it as `name`. */
-export function readFlash(name: string, raw: string | undefined, key: Buffer = configured().key): Record<string, unknown> | undefined {
+export function readFlash(
+  name: string,
+  raw: string | undefined,
+  key: Buffer = configured().key,
+): Record<string, unknown> | undefined {
   if (!raw) return undefined;
   try {
     const parsed: unknown = JSON.parse(decryptSecret(raw, key));
-    if (typeof parsed !== "object" || parsed === null || (parsed as { cookie?: unknown }).cookie !== name) return undefined;
+    if (typeof parsed !== "object" || parsed === null || (parsed as { cookie?: unknown }).cookie !== name)
+      return undefined;
     return parsed as Record<string, unknown>;
   } catch {
     return undefined;

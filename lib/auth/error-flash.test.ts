@@ -16,7 +16,8 @@ describe("error flash", () => {
 
   it("shows nothing for text or another id in the URL", () => {
     const { cookie } = errorFlash("Google said no.", sealing);
-    for (const id of ["Your account is suspended. Call +1 555 0100", "", undefined]) expect(readErrorFlash(cookieValue(cookie), id, sealing.key)).toBeUndefined();
+    for (const id of ["Your account is suspended. Call +1 555 0100", "", undefined])
+      expect(readErrorFlash(cookieValue(cookie), id, sealing.key)).toBeUndefined();
     expect(readErrorFlash(undefined, "abc", sealing.key)).toBeUndefined();
     expect(readErrorFlash("%7Bnot json", "abc", sealing.key)).toBeUndefined();
   });

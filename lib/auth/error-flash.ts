@@ -12,7 +12,10 @@ const MAX_MESSAGE = 700;
 /** The cookie to set and the dashboard address that shows `message`. */
 export function errorFlash(message: string, sealing?: CookieSealing): { cookie: string; location: string } {
   const id = randomBytes(9).toString("base64url");
-  return { cookie: flashCookie(ERROR_FLASH_COOKIE, { id, message: message.slice(0, MAX_MESSAGE) }, 300, sealing), location: `/dashboard?error=${id}` };
+  return {
+    cookie: flashCookie(ERROR_FLASH_COOKIE, { id, message: message.slice(0, MAX_MESSAGE) }, 300, sealing),
+    location: `/dashboard?error=${id}`,
+  };
 }
 
 /** The message the cookie holds for the id in the URL; undefined for any other id. */

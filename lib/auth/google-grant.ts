@@ -47,7 +47,10 @@ function idClaims(idToken: string | null | undefined): { sub?: string; email?: s
   if (!payload) return {};
   // Received straight from the token endpoint over TLS, so the claims need no signature check.
   const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub?: unknown; email?: unknown };
-  return { sub: typeof claims.sub === "string" ? claims.sub : undefined, email: typeof claims.email === "string" ? claims.email : undefined };
+  return {
+    sub: typeof claims.sub === "string" ? claims.sub : undefined,
+    email: typeof claims.email === "string" ? claims.email : undefined,
+  };
 }
 
 function sameState(a: string, b: string): boolean {
@@ -76,22 +79,36 @@ export function readPendingGrant(cookie: string | undefined): Partial<PendingGra
 }
 
 /** Google's answer to the consent: checks it, stores the grant, returns it with the pending sheet. */
-export async function completeGrant(input: { user: SessionUser; cookie: string | undefined; params: URLSearchParams }): Promise<{ grant: GoogleGrant; sheetId?: string }> {
+export async function completeGrant(input: {
+  user: SessionUser;
+  cookie: string | undefined;
+  params: URLSearchParams;
+}): Promise<{ grant: GoogleGrant; sheetId?: string }> {
   const pending = readPendingGrant(input.cookie);
   const state = input.params.get("state") ?? "";
   if (!pending.state || pending.userId !== input.user.id || !sameState(pending.state, state)) {
-    throw new ApiError("validation_error", "This authorization link has expired or was not started here. Start again from the dashboard.");
+    throw new ApiError(
+      "validation_error",
+      "This authorization link has expired or was not started here. Start again from the dashboard.",
+    );
   }
   const denied = input.params.get("error");
-  if (denied) throw new ApiError("forbidden", "You cancelled on Google's consent screen, so SheetAPI has no access to your spreadsheets. Start again to register a sheet.");
+  if (denied)
+    throw new ApiError(
+      "forbidden",
+      "You cancelled on Google's consent screen, so SheetAPI has no access to your spreadsheets. Start again to register a sheet.",
+    );
   const code = input.params.get("code");
-  if (!code) throw new ApiError("validation_error", "Google sent no authorization code. Start again from the dashboard.");
+  if (!code)
+    throw new ApiError("validation_error", "Google sent no authorization code. Start again from the dashboard.");
   const { tokens } = await oauthClient(config().google, redirectUri()).getToken(code);
   const missing = missingScopeMessage(tokens.scope ?? "");
   if (missing) throw new ApiError("forbidden", missing);
-  if (!tokens.refresh_token) throw new ApiError("validation_error", "Google sent no refresh token. Start again and allow offline access.");
+  if (!tokens.refresh_token)
+    throw new ApiError("validation_error", "Google sent no refresh token. Start again and allow offline access.");
   const { sub, email } = idClaims(tokens.id_token);
-  if (!sub) throw new ApiError("validation_error", "Google did not say which account signed in (no ID token). Start again.");
+  if (!sub)
+    throw new ApiError("validation_error", "Google did not say which account signed in (no ID token). Start again.");
   const { grant, sheets } = await saveGrant({
     id: newId("grant"),
     userId: input.user.id,

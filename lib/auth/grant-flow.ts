@@ -36,7 +36,10 @@ async function registerThroughGrant(user: SessionUser, sheetId: string, cookies:
     const reg = await registerSheet({ userId: user.id, sheetUrl: sheetId, via: "grant" });
     if (reg.apiKey) cookies.push(newKeyCookie(reg.sheet.id, reg.apiKey));
     // A sheet already registered now goes through the grant: its page says that this happened.
-    return redirect(`/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}${reg.created ? "" : "?through=google"}`, cookies);
+    return redirect(
+      `/dashboard/sheets/${encodeURIComponent(reg.sheet.id)}${reg.created ? "" : "?through=google"}`,
+      cookies,
+    );
   } catch (err) {
     if (needsPicker(err)) return redirect(`/dashboard?pick=${encodeURIComponent(sheetId)}&via=grant`, cookies);
     return failed(err, cookies);
@@ -77,7 +80,11 @@ export async function connectGoogle(user: SessionUser): Promise<Response> {
 }
 
 /** GET /auth/google/callback. */
-export async function finishGrant(user: SessionUser, cookie: string | undefined, params: URLSearchParams): Promise<Response> {
+export async function finishGrant(
+  user: SessionUser,
+  cookie: string | undefined,
+  params: URLSearchParams,
+): Promise<Response> {
   const cookies = [grantCookie("", 0)];
   let sheetId: string | undefined;
   try {

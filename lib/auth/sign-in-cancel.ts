@@ -8,7 +8,8 @@ import { safeReturn } from "./return-to";
  * next-auth's cookie holding where to go after sign-in: `__Secure-` prefixed on https, where only
  * that one is read (a sibling subdomain could plant the plain one).
  */
-const callbackUrlCookie = () => (config().appUrl.startsWith("https://") ? "__Secure-authjs.callback-url" : "authjs.callback-url");
+const callbackUrlCookie = () =>
+  config().appUrl.startsWith("https://") ? "__Secure-authjs.callback-url" : "authjs.callback-url";
 
 /** Where the person was going, from next-auth's cookie; undefined without one. */
 export function pendingReturn(read: (name: string) => string | undefined): string | undefined {

@@ -10,7 +10,13 @@ describe("signInErrorMessage", () => {
   });
 
   it("never repeats text from the URL", () => {
-    for (const text of ["Your account was suspended. Call support at evil.example", "constructor", "__proto__", "toString", "accessdenied"]) {
+    for (const text of [
+      "Your account was suspended. Call support at evil.example",
+      "constructor",
+      "__proto__",
+      "toString",
+      "accessdenied",
+    ]) {
       expect(signInErrorMessage(text)).toBe("Sign-in did not complete. Try again.");
     }
   });

@@ -2,14 +2,18 @@
 // which anyone can link to (README.md).
 const TRY_AGAIN = "Sign-in did not complete. Try again.";
 const RETRY_GOOGLE = "Google's answer could not be checked, so sign-in did not complete. Try again.";
-const OTHER_ACCOUNT = "This email address is already linked to another sign-in. Sign in with the Google account you used the first time.";
+const OTHER_ACCOUNT =
+  "This email address is already linked to another sign-in. Sign in with the Google account you used the first time.";
 
 // A Map, not an object: `?error=constructor` must not find Object.prototype's.
 const MESSAGES = new Map<string, string>([
   ["Configuration", "Sign-in is not working on our side at the moment. Try again in a few minutes."],
   ["AccessDenied", "Google did not let you sign in. If you cancelled on Google's screen, try again."],
   // Ours (lib/auth/sign-in-cancel.ts): Cancel on Google's sign-in screen.
-  ["Cancelled", "Sign-in was cancelled on Google's screen; nothing was changed. Continue with Google when you are ready."],
+  [
+    "Cancelled",
+    "Sign-in was cancelled on Google's screen; nothing was changed. Continue with Google when you are ready.",
+  ],
   ["Verification", "This sign-in link has expired or was already used. Start again."],
   ["MissingCSRF", "The sign-in form had expired. Try again."],
   ["OAuthSignin", "Sign-in with Google could not be started. Try again."],

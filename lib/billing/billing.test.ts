@@ -21,7 +21,12 @@ import { openPortal, startCheckout } from "./checkout";
 import { DUPLICATE_MARK, unusedShare } from "./duplicates";
 
 const SECRET = "whsec_billing_test";
-interface Delivery { body: string; signature: string; type: string; id: string }
+interface Delivery {
+  body: string;
+  signature: string;
+  type: string;
+  id: string;
+}
 const deliveries: Delivery[] = [];
 let receiver: Server;
 let emulator: StripeEmulator;
@@ -38,7 +43,9 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  emulator = await startTestStripe({ webhooks: [{ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, secret: SECRET }] });
+  emulator = await startTestStripe({
+    webhooks: [{ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, secret: SECRET }],
+  });
   vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-billing-")));
   vi.stubEnv("STRIPE_SECRET_KEY", TEST_SECRET_KEY);
   vi.stubEnv("STRIPE_WEBHOOK_SECRET", SECRET);
@@ -59,7 +66,13 @@ afterAll(async () => {
 
 /** Sends one delivery to the route, as Stripe would. */
 async function send(delivery: Pick<Delivery, "body" | "signature">): Promise<Response> {
-  return POST(new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": delivery.signature }, body: delivery.body }));
+  return POST(
+    new Request("http://localhost/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": delivery.signature },
+      body: delivery.body,
+    }),
+  );
 }
 
 /** What Stripe delivered since `from`, once every delivery is done. */
@@ -95,7 +108,10 @@ describe("billing through Stripe", () => {
     }
     const junk = "not an event";
     const signedJunk = await send({ body: junk, signature: signatureHeader(junk, SECRET, t) });
-    expect([signedJunk.status, ((await signedJunk.json()) as { message: string }).message]).toEqual([400, "The signed payload is not a Stripe event (not valid JSON)."]);
+    expect([signedJunk.status, ((await signedJunk.json()) as { message: string }).message]).toEqual([
+      400,
+      "The signed payload is not a Stripe event (not valid JSON).",
+    ]);
     expect(await planOf(user.id)).toBe("free_trial");
     expect((await getBillingAccount({ userId: user.id }))!.status).toBeNull();
   });
@@ -104,8 +120,15 @@ describe("billing through Stripe", () => {
     const { user, events } = await subscribedAccount();
     const completed = events.find((e) => e.type === "checkout.session.completed")!;
     const event = JSON.parse(completed.body) as { id: string; data: { object: { customer: string } } };
-    const stranger = JSON.stringify({ ...event, id: `${event.id}_stranger`, data: { ...event.data, object: { ...event.data.object, customer: "cus_not_an_account_here" } } });
-    const res = await send({ body: stranger, signature: signatureHeader(stranger, SECRET, Math.floor(Date.now() / 1000)) });
+    const stranger = JSON.stringify({
+      ...event,
+      id: `${event.id}_stranger`,
+      data: { ...event.data, object: { ...event.data.object, customer: "cus_not_an_account_here" } },
+    });
+    const res = await send({
+      body: stranger,
+      signature: signatureHeader(stranger, SECRET, Math.floor(Date.now() / 1000)),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ success: true, outcome: "ignored" });
     expect(await planOf(user.id)).toBe("free_trial");
@@ -114,18 +137,23 @@ describe("billing through Stripe", () => {
   it("moves the plan when Stripe says the subscription is active, in any order, once per event", async () => {
     const { user, events } = await subscribedAccount();
     expect(await planOf(user.id)).toBe("free_trial"); // the browser's return changes nothing
-    const relevant = events.filter((e) => ["checkout.session.completed", "customer.subscription.created", "invoice.paid"].includes(e.type));
+    const relevant = events.filter((e) =>
+      ["checkout.session.completed", "customer.subscription.created", "invoice.paid"].includes(e.type),
+    );
     expect(relevant).toHaveLength(3);
     for (const e of [...relevant].reverse()) expect((await send(e)).status).toBe(200);
     expect(await planOf(user.id)).toBe("starter");
-    for (const e of relevant) expect(await (await send(e)).json()).toMatchObject({ success: true, outcome: "duplicate" });
+    for (const e of relevant)
+      expect(await (await send(e)).json()).toMatchObject({ success: true, outcome: "duplicate" });
     const billing = (await getBillingAccount({ userId: user.id }))!;
     expect(billing.status).toBe("active");
     // The month is the subscription's period, not the sign-up's.
     const account = await accountLimits(user.id);
     expect(account.plan).toBe("starter");
     expect(account.billingAnchor.getTime()).toBe(billing.currentPeriodStart!.getTime());
-    expect(billing.currentPeriodEnd!.getTime() - billing.currentPeriodStart!.getTime()).toBeGreaterThanOrEqual(28 * 86_400_000);
+    expect(billing.currentPeriodEnd!.getTime() - billing.currentPeriodStart!.getTime()).toBeGreaterThanOrEqual(
+      28 * 86_400_000,
+    );
   });
 
   it("a declined card changes nothing", async () => {
@@ -143,9 +171,15 @@ describe("billing through Stripe", () => {
     expect((await send(paid)).status).toBe(200);
     expect(await planOf(user.id)).toBe("starter");
     const billing = (await getBillingAccount({ userId: user.id }))!;
-    await fetch(`${emulator.url}/__admin/fail_payments`, { method: "POST", body: JSON.stringify({ customer: billing.stripeCustomerId }) });
+    await fetch(`${emulator.url}/__admin/fail_payments`, {
+      method: "POST",
+      body: JSON.stringify({ customer: billing.stripeCustomerId }),
+    });
     let from = deliveries.length;
-    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: billing.currentPeriodEnd!.getTime() / 1000 - emulator.state.now() + 1 }) });
+    await fetch(`${emulator.url}/__admin/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: billing.currentPeriodEnd!.getTime() / 1000 - emulator.state.now() + 1 }),
+    });
     const failing = (await deliveredSince(from)).filter((e) => e.body.includes(billing.stripeCustomerId));
     expect(failing.map((e) => e.type)).toContain("invoice.payment_failed");
     for (const e of failing) await send(e);
@@ -162,18 +196,31 @@ describe("billing through Stripe", () => {
     expect((await send(created)).status).toBe(200);
     expect(await planOf(user.id)).toBe("free_trial");
     const account = await accountLimits(user.id);
-    expect([account.plan, account.billingAnchor.getTime()]).toEqual(["free_trial", (await getUserById({ id: user.id }))!.billingAnchor.getTime()]);
+    expect([account.plan, account.billingAnchor.getTime()]).toEqual([
+      "free_trial",
+      (await getUserById({ id: user.id }))!.billingAnchor.getTime(),
+    ]);
   });
 
   it("a payment that fails once and then succeeds on Stripe's retry keeps the plan throughout", async () => {
     const { user, events } = await subscribedAccount();
     for (const e of events) await send(e);
     const billing = (await getBillingAccount({ userId: user.id }))!;
-    await fetch(`${emulator.url}/__admin/fail_next_payment`, { method: "POST", body: JSON.stringify({ customer: billing.stripeCustomerId }) });
+    await fetch(`${emulator.url}/__admin/fail_next_payment`, {
+      method: "POST",
+      body: JSON.stringify({ customer: billing.stripeCustomerId }),
+    });
     let from = deliveries.length;
-    await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: billing.currentPeriodEnd!.getTime() / 1000 - emulator.state.now() + 1 }) });
-    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId))) await send(e);
-    expect([await planOf(user.id), (await getBillingAccount({ userId: user.id }))!.status]).toEqual(["starter", "past_due"]);
+    await fetch(`${emulator.url}/__admin/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: billing.currentPeriodEnd!.getTime() / 1000 - emulator.state.now() + 1 }),
+    });
+    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId)))
+      await send(e);
+    expect([await planOf(user.id), (await getBillingAccount({ userId: user.id }))!.status]).toEqual([
+      "starter",
+      "past_due",
+    ]);
     from = deliveries.length;
     await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 3 * 86_400 }) });
     const recovered = (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId));
@@ -189,16 +236,26 @@ describe("billing through Stripe", () => {
   it("refuses a second checkout when the first is paid but its webhook has not arrived yet", async () => {
     const { user } = await subscribedAccount();
     expect((await getBillingAccount({ userId: user.id }))!.status).toBeNull();
-    await expect(startCheckout({ id: user.id, email: user.email }, "business")).rejects.toMatchObject({ code: "conflict" });
+    await expect(startCheckout({ id: user.id, email: user.email }, "business")).rejects.toMatchObject({
+      code: "conflict",
+    });
   });
 
   it("keeps one Stripe customer per account, refuses a second checkout while subscribed, and opens the portal", async () => {
     const { user, events } = await subscribedAccount();
     for (const e of events) await send(e);
-    await expect(startCheckout({ id: user.id, email: user.email }, "business")).rejects.toMatchObject({ code: "conflict" });
-    await expect(startCheckout({ id: user.id, email: user.email }, "constructor")).rejects.toMatchObject({ code: "validation_error" });
+    await expect(startCheckout({ id: user.id, email: user.email }, "business")).rejects.toMatchObject({
+      code: "conflict",
+    });
+    await expect(startCheckout({ id: user.id, email: user.email }, "constructor")).rejects.toMatchObject({
+      code: "validation_error",
+    });
     expect(await openPortal({ id: user.id })).toMatch(/\/p\/session\/bps_/);
-    expect([...emulator.state.customers.values()].filter((c) => (c.metadata as Record<string, string>).account_id === user.id)).toHaveLength(1);
+    expect(
+      [...emulator.state.customers.values()].filter(
+        (c) => (c.metadata as Record<string, string>).account_id === user.id,
+      ),
+    ).toHaveLength(1);
   });
 
   it("two Checkout sessions opened before either is paid: opening the second expires the first, which can no longer be paid", async () => {
@@ -220,7 +277,12 @@ describe("billing through Stripe", () => {
     const customer = (await getBillingAccount({ userId: user.id }))!.stripeCustomerId;
     // A session opened another way (before this version, or by a tab racing the expiry).
     const stripe = clientFor(emulator);
-    const other = await stripe.checkout.sessions.create({ mode: "subscription", customer, line_items: [{ price: TEST_PRICES[0]!.id, quantity: 1 }], success_url: "http://localhost/done" });
+    const other = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer,
+      line_items: [{ price: TEST_PRICES[0]!.id, quantity: 1 }],
+      success_url: "http://localhost/done",
+    });
     expect((await payCheckout(business, "4242424242424242")).status).toBe(303);
     expect((await payCheckout(other.url!, "4242424242424242")).status).toBe(303);
     for (const e of await deliveredSince(from)) expect((await send(e)).status).toBe(200);
@@ -228,10 +290,23 @@ describe("billing through Stripe", () => {
     const subs = (await stripe.subscriptions.list({ customer, status: "all" })).data;
     const kept = subs.find((x) => x.status === "active")!;
     const dropped = subs.find((x) => x.status === "canceled")!;
-    expect([subs.length, kept.items.data[0]!.price.id, dropped.cancellation_details?.comment]).toEqual([2, TEST_PRICES[2]!.id, `${DUPLICATE_MARK}${kept.id}`]);
+    expect([subs.length, kept.items.data[0]!.price.id, dropped.cancellation_details?.comment]).toEqual([
+      2,
+      TEST_PRICES[2]!.id,
+      `${DUPLICATE_MARK}${kept.id}`,
+    ]);
     const invoice = await stripe.invoices.retrieve(dropped.latest_invoice as string);
     const refunds = (await stripe.refunds.list({ charge: invoice.charge as string })).data;
-    expect(refunds.map((r) => [r.amount, r.reason])).toEqual([[unusedShare(900, { start: dropped.current_period_start, end: dropped.current_period_end }, dropped.canceled_at!), "duplicate"]]);
+    expect(refunds.map((r) => [r.amount, r.reason])).toEqual([
+      [
+        unusedShare(
+          900,
+          { start: dropped.current_period_start, end: dropped.current_period_end },
+          dropped.canceled_at!,
+        ),
+        "duplicate",
+      ],
+    ]);
     expect(refunds[0]!.amount).toBeGreaterThan(890);
     // The cancellation's own events, and any later one, refund nothing more.
     const after = (await deliveredSince(from)).filter((e) => e.type === "customer.subscription.deleted");
@@ -239,7 +314,12 @@ describe("billing through Stripe", () => {
     expect((await send(after[0]!)).status).toBe(200);
     expect((await stripe.refunds.list({ charge: invoice.charge as string })).data).toHaveLength(1);
     const billing = (await getBillingAccount({ userId: user.id }))!;
-    expect([billing.subscriptionId, billing.priceId, billing.status, await planOf(user.id)]).toEqual([kept.id, TEST_PRICES[2]!.id, "active", "business"]);
+    expect([billing.subscriptionId, billing.priceId, billing.status, await planOf(user.id)]).toEqual([
+      kept.id,
+      TEST_PRICES[2]!.id,
+      "active",
+      "business",
+    ]);
   });
 
   it("an upgrade in the portal while the card fails gives nothing until it is paid; the portal is the service's configuration", async () => {
@@ -247,20 +327,43 @@ describe("billing through Stripe", () => {
     for (const e of events) await send(e);
     const billing = (await getBillingAccount({ userId: user.id }))!;
     const portal = await openPortal({ id: user.id });
-    const configuration = emulator.state.portalConfigurations.get(emulator.state.portalSessions.get(portal.split("/").pop()!)!.configuration as string)!;
-    expect(configuration.features).toMatchObject({ subscription_update: { enabled: true, proration_behavior: "always_invoice", products: TEST_PRICES.map((p) => ({ product: p.product, prices: [p.id] })) } });
-    await fetch(`${emulator.url}/__admin/fail_payments`, { method: "POST", body: JSON.stringify({ customer: billing.stripeCustomerId }) });
+    const configuration = emulator.state.portalConfigurations.get(
+      emulator.state.portalSessions.get(portal.split("/").pop()!)!.configuration as string,
+    )!;
+    expect(configuration.features).toMatchObject({
+      subscription_update: {
+        enabled: true,
+        proration_behavior: "always_invoice",
+        products: TEST_PRICES.map((p) => ({ product: p.product, prices: [p.id] })),
+      },
+    });
+    await fetch(`${emulator.url}/__admin/fail_payments`, {
+      method: "POST",
+      body: JSON.stringify({ customer: billing.stripeCustomerId }),
+    });
     let from = deliveries.length;
     const form = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" } };
-    expect(await (await fetch(`${portal}/update`, { ...form, body: `price=${TEST_PRICES[2]!.id}` })).text()).toContain("Plan upgraded.");
-    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId))) await send(e);
+    expect(await (await fetch(`${portal}/update`, { ...form, body: `price=${TEST_PRICES[2]!.id}` })).text()).toContain(
+      "Plan upgraded.",
+    );
+    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId)))
+      await send(e);
     const pastDue = (await getBillingAccount({ userId: user.id }))!;
-    expect([pastDue.status, pastDue.priceId, await planOf(user.id), (await accountLimits(user.id)).plan]).toEqual(["past_due", TEST_PRICES[2]!.id, "starter", "starter"]);
+    expect([pastDue.status, pastDue.priceId, await planOf(user.id), (await accountLimits(user.id)).plan]).toEqual([
+      "past_due",
+      TEST_PRICES[2]!.id,
+      "starter",
+      "starter",
+    ]);
     // A working card, and Stripe's retry pays the upgrade: Business from then on.
     await fetch(`${portal}/card`, { ...form, body: "cardNumber=4242424242424242" });
     from = deliveries.length;
     await fetch(`${emulator.url}/__admin/advance`, { method: "POST", body: JSON.stringify({ seconds: 3 * 86_400 }) });
-    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId))) await send(e);
-    expect([(await getBillingAccount({ userId: user.id }))!.status, await planOf(user.id)]).toEqual(["active", "business"]);
+    for (const e of (await deliveredSince(from)).filter((d) => d.body.includes(billing.stripeCustomerId)))
+      await send(e);
+    expect([(await getBillingAccount({ userId: user.id }))!.status, await planOf(user.id)]).toEqual([
+      "active",
+      "business",
+    ]);
   });
 });

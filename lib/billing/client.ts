@@ -13,7 +13,13 @@ export function stripeFor(billing: StripeBilling): Stripe {
   const key = `${billing.secretKey}@${billing.api?.host ?? ""}:${billing.api?.port ?? ""}`;
   let client = clients.get(key);
   if (!client) {
-    client = new Stripe(billing.secretKey, { ...(billing.api ?? {}), maxNetworkRetries: 2, timeout: 10_000, telemetry: false, appInfo: { name: "SheetAPI" } });
+    client = new Stripe(billing.secretKey, {
+      ...(billing.api ?? {}),
+      maxNetworkRetries: 2,
+      timeout: 10_000,
+      telemetry: false,
+      appInfo: { name: "SheetAPI" },
+    });
     clients.set(key, client);
   }
   return client;
@@ -27,6 +33,10 @@ export function isStripeError(err: unknown): boolean {
 /** Billing's settings, or a clear refusal when no payment is configured. */
 export function stripeBilling(): StripeBilling {
   const billing = config().billing;
-  if (!billing.enabled) throw new ApiError("not_found", "Billing is off on this service: plans are changed in the dashboard without payment.");
+  if (!billing.enabled)
+    throw new ApiError(
+      "not_found",
+      "Billing is off on this service: plans are changed in the dashboard without payment.",
+    );
   return billing;
 }

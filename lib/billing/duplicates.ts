@@ -21,7 +21,10 @@ export function currentSubscription(subscriptions: Stripe.Subscription[]): Strip
   return paying[0] ?? [...subscriptions].sort((a, b) => b.created - a.created)[0];
 }
 
-export function duplicatesOf(subscriptions: Stripe.Subscription[], kept: Stripe.Subscription | undefined): Stripe.Subscription[] {
+export function duplicatesOf(
+  subscriptions: Stripe.Subscription[],
+  kept: Stripe.Subscription | undefined,
+): Stripe.Subscription[] {
   return subscriptions.filter((s) => s !== kept && PAYING.has(s.status));
 }
 
@@ -38,24 +41,44 @@ async function refundUnused(stripe: Stripe, subscription: Stripe.Subscription): 
   if (!charge || invoice.amount_paid <= 0) return;
   const given = await stripe.refunds.list({ charge, limit: 100 }, QUICK);
   if (given.data.some((r) => r.metadata?.subscription === subscription.id)) return;
-  const amount = unusedShare(invoice.amount_paid, { start: subscription.current_period_start, end: subscription.current_period_end }, subscription.canceled_at);
+  const amount = unusedShare(
+    invoice.amount_paid,
+    { start: subscription.current_period_start, end: subscription.current_period_end },
+    subscription.canceled_at,
+  );
   if (amount <= 0) return;
-  await stripe.refunds.create({ charge, amount, reason: "duplicate", metadata: { subscription: subscription.id } }, { ...QUICK, idempotencyKey: `duplicate-refund-${subscription.id}` });
-  log.warn({ subscription: subscription.id, customer: subscription.customer, amount }, "billing: a duplicate subscription was canceled and refunded");
+  await stripe.refunds.create(
+    { charge, amount, reason: "duplicate", metadata: { subscription: subscription.id } },
+    { ...QUICK, idempotencyKey: `duplicate-refund-${subscription.id}` },
+  );
+  log.warn(
+    { subscription: subscription.id, customer: subscription.customer, amount },
+    "billing: a duplicate subscription was canceled and refunded",
+  );
 }
 
 /**
  * Cancels each duplicate and refunds what it has not used; answers the customer's subscriptions
  * as Stripe holds them afterwards. A failure throws: the webhook answers 5xx and Stripe retries.
  */
-export async function retireDuplicates(stripe: Stripe, subscriptions: Stripe.Subscription[]): Promise<Stripe.Subscription[]> {
+export async function retireDuplicates(
+  stripe: Stripe,
+  subscriptions: Stripe.Subscription[],
+): Promise<Stripe.Subscription[]> {
   const kept = currentSubscription(subscriptions);
-  const after = await Promise.all(subscriptions.map(async (s) => {
-    if (!kept || !duplicatesOf(subscriptions, kept).includes(s)) return s;
-    return stripe.subscriptions.cancel(s.id, { cancellation_details: { comment: `${DUPLICATE_MARK}${kept.id}` } }, { ...QUICK, idempotencyKey: `duplicate-cancel-${s.id}` });
-  }));
+  const after = await Promise.all(
+    subscriptions.map(async (s) => {
+      if (!kept || !duplicatesOf(subscriptions, kept).includes(s)) return s;
+      return stripe.subscriptions.cancel(
+        s.id,
+        { cancellation_details: { comment: `${DUPLICATE_MARK}${kept.id}` } },
+        { ...QUICK, idempotencyKey: `duplicate-cancel-${s.id}` },
+      );
+    }),
+  );
   for (const s of after) {
-    if (s.status === "canceled" && s.cancellation_details?.comment?.startsWith(DUPLICATE_MARK)) await refundUnused(stripe, s);
+    if (s.status === "canceled" && s.cancellation_details?.comment?.startsWith(DUPLICATE_MARK))
+      await refundUnused(stripe, s);
   }
   return after;
 }

@@ -23,14 +23,21 @@ const PRICE_TTL_MS = 10 * 60_000;
 const PRICE_RETRY_MS = 60_000;
 /** A page shows plans without prices rather than wait long for Stripe. */
 const PRICE_READ_TIMEOUT_MS = 3_000;
-const cache = perProcess("stripe-prices", () => ({ at: 0, prices: new Map<string, { amount: number; currency: string }>() }));
+const cache = perProcess("stripe-prices", () => ({
+  at: 0,
+  prices: new Map<string, { amount: number; currency: string }>(),
+}));
 
 /** Every plan with its monthly price, Free Trial first. */
 export async function planPrices(billing: StripeBilling): Promise<PlanPrice[]> {
   if (Date.now() - cache.at > PRICE_TTL_MS) {
     try {
       const stripe = stripeFor(billing);
-      const fetched = await Promise.all(PAID_PLANS.map((plan) => stripe.prices.retrieve(billing.prices[plan], {}, { timeout: PRICE_READ_TIMEOUT_MS, maxNetworkRetries: 0 })));
+      const fetched = await Promise.all(
+        PAID_PLANS.map((plan) =>
+          stripe.prices.retrieve(billing.prices[plan], {}, { timeout: PRICE_READ_TIMEOUT_MS, maxNetworkRetries: 0 }),
+        ),
+      );
       cache.prices = new Map(fetched.map((p) => [p.id, { amount: p.unit_amount ?? 0, currency: p.currency }]));
       cache.at = Date.now();
     } catch (err) {
@@ -46,5 +53,9 @@ export async function planPrices(billing: StripeBilling): Promise<PlanPrice[]> {
 }
 
 export function formatAmount(amount: number, currency: string): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase(), minimumFractionDigits: amount % 100 === 0 ? 0 : 2 }).format(amount / 100);
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: amount % 100 === 0 ? 0 : 2,
+  }).format(amount / 100);
 }

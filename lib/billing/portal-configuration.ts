@@ -11,7 +11,10 @@ import { PAID_PLANS } from "@/lib/plans";
 const made = perProcess("stripe-portal-configurations", () => new Map<string, string>());
 const QUICK = { timeout: 5_000 };
 
-export async function portalFeatures(stripe: Stripe, billing: StripeBilling): Promise<Stripe.BillingPortal.ConfigurationCreateParams.Features> {
+export async function portalFeatures(
+  stripe: Stripe,
+  billing: StripeBilling,
+): Promise<Stripe.BillingPortal.ConfigurationCreateParams.Features> {
   const prices = await Promise.all(PAID_PLANS.map((plan) => stripe.prices.retrieve(billing.prices[plan], {}, QUICK)));
   const products = new Map<string, string[]>();
   for (const price of prices) {
@@ -19,7 +22,12 @@ export async function portalFeatures(stripe: Stripe, billing: StripeBilling): Pr
     products.set(product, [...(products.get(product) ?? []), price.id]);
   }
   return {
-    subscription_update: { enabled: true, default_allowed_updates: ["price"], products: [...products].map(([product, ids]) => ({ product, prices: ids })), proration_behavior: "always_invoice" },
+    subscription_update: {
+      enabled: true,
+      default_allowed_updates: ["price"],
+      products: [...products].map(([product, ids]) => ({ product, prices: ids })),
+      proration_behavior: "always_invoice",
+    },
     subscription_cancel: { enabled: true, mode: "at_period_end", proration_behavior: "none" },
     payment_method_update: { enabled: true },
     invoice_history: { enabled: true },
@@ -34,11 +42,19 @@ export async function portalConfiguration(billing: StripeBilling): Promise<strin
   const stripe = stripeFor(billing);
   const features = await portalFeatures(stripe, billing);
   const fingerprint = createHash("sha256").update(JSON.stringify(features)).digest("hex").slice(0, 24);
-  const existing = (await stripe.billingPortal.configurations.list({ active: true, limit: 100 }, QUICK)).data.find((c) => c.metadata?.sheetapi_portal === fingerprint);
-  const configuration = existing ?? (await stripe.billingPortal.configurations.create(
-    { business_profile: { headline: "SheetAPI: plan, card and invoices" }, features, metadata: { sheetapi_portal: fingerprint } },
-    { idempotencyKey: `portal-configuration-${fingerprint}` },
-  ));
+  const existing = (await stripe.billingPortal.configurations.list({ active: true, limit: 100 }, QUICK)).data.find(
+    (c) => c.metadata?.sheetapi_portal === fingerprint,
+  );
+  const configuration =
+    existing ??
+    (await stripe.billingPortal.configurations.create(
+      {
+        business_profile: { headline: "SheetAPI: plan, card and invoices" },
+        features,
+        metadata: { sheetapi_portal: fingerprint },
+      },
+      { idempotencyKey: `portal-configuration-${fingerprint}` },
+    ));
   made.set(key, configuration.id);
   return configuration.id;
 }

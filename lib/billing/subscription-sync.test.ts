@@ -14,7 +14,15 @@ const billing = {
 } satisfies StripeBilling;
 
 const sub = (status: Stripe.Subscription.Status, price: string, created: number) =>
-  ({ id: `sub_${created}`, status, created, current_period_start: created, current_period_end: created + 2_592_000, cancel_at_period_end: false, items: { data: [{ price: { id: price } }] } }) as unknown as Stripe.Subscription;
+  ({
+    id: `sub_${created}`,
+    status,
+    created,
+    current_period_start: created,
+    current_period_end: created + 2_592_000,
+    cancel_at_period_end: false,
+    items: { data: [{ price: { id: price } }] },
+  }) as unknown as Stripe.Subscription;
 
 describe("the plan a subscription gives", () => {
   it.each([
@@ -45,13 +53,16 @@ describe("the plan a subscription gives", () => {
     const first = sub("active", "price_b", 1_700_000_000);
     const second = sub("active", "price_s2", 1_700_000_060);
     const failing = sub("past_due", "price_p", 1_600_000_000);
-    for (const order of [[first, second], [second, first]]) {
+    for (const order of [
+      [first, second],
+      [second, first],
+    ]) {
       expect(currentSubscription(order)).toBe(first);
       expect(duplicatesOf(order, first)).toEqual([second]);
     }
     expect(currentSubscription([failing, second])).toBe(second);
     // The unused part of the period, to the second, rounded as Stripe rounds prorations.
-    expect(unusedShare(900, { start: 0, end: 2_592_000 }, 60)).toBe(Math.round(900 * (2_592_000 - 60) / 2_592_000));
+    expect(unusedShare(900, { start: 0, end: 2_592_000 }, 60)).toBe(Math.round((900 * (2_592_000 - 60)) / 2_592_000));
     expect(unusedShare(900, { start: 0, end: 100 }, 200)).toBe(0);
   });
 
@@ -60,7 +71,10 @@ describe("the plan a subscription gives", () => {
     const ended = sub("canceled", "price_b", 1_800_000_000);
     expect(currentSubscription([ended, paying])).toBe(paying);
     expect(currentSubscription([sub("canceled", "price_b", 1), ended])).toBe(ended);
-    expect(stateOf(billing, undefined)).toMatchObject({ plan: "free_trial", state: { status: null, subscriptionId: null } });
+    expect(stateOf(billing, undefined)).toMatchObject({
+      plan: "free_trial",
+      state: { status: null, subscriptionId: null },
+    });
     expect(stateOf(billing, paying).state.currentPeriodStart!.getTime()).toBe(1_700_000_000_000);
   });
 });

@@ -24,9 +24,23 @@ const lower = (a: PaidPlan | undefined, b: PaidPlan | undefined): PaidPlan | und
   a && b ? PAID_PLANS[Math.min(PAID_PLANS.indexOf(a), PAID_PLANS.indexOf(b))] : undefined;
 
 /** `paidPriceId`: the price the subscription's latest paid invoice paid for (read only when past due). */
-export function stateOf(billing: StripeBilling, subscription: Stripe.Subscription | undefined, paidPriceId: string | null = null): { state: SubscriptionState; plan: string } {
+export function stateOf(
+  billing: StripeBilling,
+  subscription: Stripe.Subscription | undefined,
+  paidPriceId: string | null = null,
+): { state: SubscriptionState; plan: string } {
   if (!subscription) {
-    return { state: { subscriptionId: null, status: null, priceId: null, currentPeriodStart: null, currentPeriodEnd: null, cancelAtPeriodEnd: false }, plan: "free_trial" };
+    return {
+      state: {
+        subscriptionId: null,
+        status: null,
+        priceId: null,
+        currentPeriodStart: null,
+        currentPeriodEnd: null,
+        cancelAtPeriodEnd: false,
+      },
+      plan: "free_trial",
+    };
   }
   const priceId = subscription.items.data[0]?.price.id ?? null;
   const subscribed = PAYING.has(subscription.status) ? planForPrice(billing, priceId) : undefined;
@@ -45,12 +59,16 @@ export function stateOf(billing: StripeBilling, subscription: Stripe.Subscriptio
 }
 
 async function lastPaidPrice(stripe: Stripe, subscription: Stripe.Subscription): Promise<string | null> {
-  const [invoice] = (await stripe.invoices.list({ subscription: subscription.id, status: "paid", limit: 1 }, QUICK)).data;
+  const [invoice] = (await stripe.invoices.list({ subscription: subscription.id, status: "paid", limit: 1 }, QUICK))
+    .data;
   return invoice ? pricePaidBy(invoice) : null;
 }
 
 /** Re-reads the customer's subscriptions and stores the plan they give; undefined for a customer of no account. */
-export async function syncCustomer(billing: StripeBilling, customerId: string): Promise<{ userId: string; plan: string } | undefined> {
+export async function syncCustomer(
+  billing: StripeBilling,
+  customerId: string,
+): Promise<{ userId: string; plan: string } | undefined> {
   const stripe = stripeFor(billing);
   const result = await updateSubscriptionState({ customerId }, async () => {
     // Read under the account's row lock (so only one event at a time cancels a duplicate); short

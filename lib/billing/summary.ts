@@ -33,15 +33,31 @@ export async function billingSummary(billing: StripeBilling, userId: string): Pr
   try {
     const [list, upcoming] = await Promise.all([
       stripe.invoices.list({ customer: account.stripeCustomerId, limit: 12 }, QUICK),
-      stripe.invoices.retrieveUpcoming({ customer: account.stripeCustomerId }, QUICK).catch((err: { statusCode?: number }) => {
-        if (err.statusCode === 404) return undefined; // nothing renews (no subscription, or it ends with the period)
-        throw err;
-      }),
+      stripe.invoices
+        .retrieveUpcoming({ customer: account.stripeCustomerId }, QUICK)
+        .catch((err: { statusCode?: number }) => {
+          if (err.statusCode === 404) return undefined; // nothing renews (no subscription, or it ends with the period)
+          throw err;
+        }),
     ]);
     return {
       account,
-      next: upcoming?.next_payment_attempt ? { date: new Date(upcoming.next_payment_attempt * 1000), amount: upcoming.amount_due, currency: upcoming.currency } : undefined,
-      invoices: list.data.map((i) => ({ id: i.id, number: i.number, created: new Date(i.created * 1000), amount: i.amount_due, currency: i.currency, status: i.status, url: i.hosted_invoice_url ?? null })),
+      next: upcoming?.next_payment_attempt
+        ? {
+            date: new Date(upcoming.next_payment_attempt * 1000),
+            amount: upcoming.amount_due,
+            currency: upcoming.currency,
+          }
+        : undefined,
+      invoices: list.data.map((i) => ({
+        id: i.id,
+        number: i.number,
+        created: new Date(i.created * 1000),
+        amount: i.amount_due,
+        currency: i.currency,
+        status: i.status,
+        url: i.hosted_invoice_url ?? null,
+      })),
       unavailable: false,
     };
   } catch (err) {

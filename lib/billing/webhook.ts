@@ -19,7 +19,8 @@ export const HANDLED_EVENTS = new Set([
 function customerOf(event: Stripe.Event): string | undefined {
   const customer = (event.data.object as { customer?: unknown }).customer;
   if (typeof customer === "string") return customer;
-  if (customer && typeof customer === "object" && typeof (customer as { id?: unknown }).id === "string") return (customer as { id: string }).id;
+  if (customer && typeof customer === "object" && typeof (customer as { id?: unknown }).id === "string")
+    return (customer as { id: string }).id;
   return undefined;
 }
 
@@ -33,7 +34,10 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
     event = stripeFor(billing).webhooks.constructEvent(rawBody, signature, billing.webhookSecret);
   } catch (err) {
     if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
-      throw new ApiError("validation_error", "Invalid Stripe-Signature: the payload was not signed with this endpoint's secret, or the signature is too old.");
+      throw new ApiError(
+        "validation_error",
+        "Invalid Stripe-Signature: the payload was not signed with this endpoint's secret, or the signature is too old.",
+      );
     }
     throw new ApiError("validation_error", "The signed payload is not a Stripe event (not valid JSON).");
   }

@@ -5,7 +5,16 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { STANDALONE_SERVER } from "./standalone.mjs";
 
-const SOURCES = ["app", "lib", "db", "public", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "lib",
+  "db",
+  "public",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
 /** Set at build time, this includes the benchmark's bare route (bench/); production builds never do. */
 export const BENCH_ROUTES_VAR = "SHEETAPI_BENCH_ROUTES";
 export const BUILD_MARK = join(".next", "sheetapi-build.json");

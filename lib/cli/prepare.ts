@@ -21,7 +21,13 @@ import { keepPlan } from "./start-plan-cache.mjs";
 export interface StartPlan {
   production: boolean;
   /** emulators/google to run (or reuse) on loopback, when Google is embedded. */
-  emulator?: { port: number; url: string; dataFile: string; serviceAccountEmail: string; serviceAccountKeys: { email: string; publicKey: string }[] };
+  emulator?: {
+    port: number;
+    url: string;
+    dataFile: string;
+    serviceAccountEmail: string;
+    serviceAccountKeys: { email: string; publicKey: string }[];
+  };
   server: { command: string; args: string[]; envSet: Record<string, string>; envUnset: string[]; localUrl: string };
   /** The embedded database's gate file (db/gate.ts), when the server starts before the migrations end. */
   gate?: string;
@@ -41,11 +47,8 @@ function fail(message: string): never {
 async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined> {
   // Imported here, not at the top: the server is started before these (PGlite, drizzle, the
   // account modules) have loaded.
-  const [{ openDatabase, setDatabase }, { describeDatabaseError, migrateDatabase }, { DEMO_EMAIL, seedDemo }] = await Promise.all([
-    import("@/db/client"),
-    import("@/db/migrator"),
-    import("@/lib/accounts/demo"),
-  ]);
+  const [{ openDatabase, setDatabase }, { describeDatabaseError, migrateDatabase }, { DEMO_EMAIL, seedDemo }] =
+    await Promise.all([import("@/db/client"), import("@/db/migrator"), import("@/lib/accounts/demo")]);
   const target = cfg.database.kind === "postgres" ? cfg.database.url : cfg.database.dir;
   const handle = openDatabase(cfg.database);
   try {
@@ -66,7 +69,10 @@ async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined>
 }
 
 export function bannerLines(appUrl: string, demo?: DemoAccount, production = false): string[] {
-  const lines = [`✓ SheetAPI is running at ${appUrl}`, `  Health: ${appUrl}/health · API: ${appUrl}/api · Guide: ${appUrl}/docs`];
+  const lines = [
+    `✓ SheetAPI is running at ${appUrl}`,
+    `  Health: ${appUrl}/health · API: ${appUrl}/api · Guide: ${appUrl}/docs`,
+  ];
   if (!demo) return lines;
   const rows = `${appUrl}/api/v1/${demo.sheetId}/${encodeURIComponent(demo.tab)}`;
   // Production logs are collected and kept: a live key never goes into them (DEMO_API_KEY, or
@@ -74,7 +80,9 @@ export function bannerLines(appUrl: string, demo?: DemoAccount, production = fal
   const key = production ? "$DEMO_API_KEY" : demo.apiKey;
   lines.push(
     `  Demo sheet:   ${demo.sheetId} (docs: ${appUrl}/docs/${demo.sheetId})`,
-    production ? `  Demo API key: ${demo.apiKey.slice(0, 8)}… (not printed in production: DEMO_API_KEY sets it, the dashboard shows it)` : `  Demo API key: ${demo.apiKey}`,
+    production
+      ? `  Demo API key: ${demo.apiKey.slice(0, 8)}… (not printed in production: DEMO_API_KEY sets it, the dashboard shows it)`
+      : `  Demo API key: ${demo.apiKey}`,
     `  Try:          curl -H "X-API-Key: ${key}" ${rows}`,
   );
   if (demo.signInEmail) {
@@ -96,7 +104,9 @@ async function main() {
   const storeProblem = await limitStoreProblem(cfg.limitStore);
   if (storeProblem) fail(storeProblem.message);
   const embeddedGoogle = cfg.google.emulated && !cfg.env.GOOGLE_API_ROOT_URL;
-  step(`Configuration: database ${cfg.database.kind}, limit store ${cfg.limitStore.kind}, Google ${cfg.google.emulated ? "emulated" : "live"}`);
+  step(
+    `Configuration: database ${cfg.database.kind}, limit store ${cfg.limitStore.kind}, Google ${cfg.google.emulated ? "emulated" : "live"}`,
+  );
   const emulatorUrl = `http://127.0.0.1:${cfg.env.GOOGLE_EMULATOR_PORT}`;
 
   // Postgres: migrated before the server starts. PGlite: after, behind the gate (see the top).
@@ -123,7 +133,9 @@ async function main() {
   // Production runs what `npm run build` made and never builds on the host (that needs the
   // devDependencies, minutes of CPU, and would judge staleness by file times a deploy rewrites).
   if (cfg.production && !dev && !hasStandaloneServer(root)) {
-    fail(`No build to start: production runs ${STANDALONE_SERVER}, made by \`npm run build\` (docs/operations.md, Deploy). Run \`npm run build\` first.`);
+    fail(
+      `No build to start: production runs ${STANDALONE_SERVER}, made by \`npm run build\` (docs/operations.md, Deploy). Run \`npm run build\` first.`,
+    );
   }
   const built = !dev && !cfg.production && buildIsStale(root, env);
   if (built) {
@@ -144,14 +156,29 @@ async function main() {
           serviceAccountEmail: cfg.google.serviceAccount.email,
           // Given to the emulator as uploading them in IAM gives them to Google: its token endpoint
           // then accepts this instance's signed assertions, for each of its service accounts.
-          serviceAccountKeys: cfg.google.serviceAccounts.map((a) => ({ email: a.email, publicKey: createPublicKey(a.privateKey).export({ type: "spki", format: "pem" }).toString() })),
+          serviceAccountKeys: cfg.google.serviceAccounts.map((a) => ({
+            email: a.email,
+            publicKey: createPublicKey(a.privateKey).export({ type: "spki", format: "pem" }).toString(),
+          })),
         }
       : undefined,
     // The standalone server reads its address from PORT and HOSTNAME (set here: a shell's or a
     // container's HOSTNAME names the machine, not an interface).
     server: dev
-      ? { command: process.execPath, args: [nextBin, "dev", "-p", port, "-H", host], envSet, envUnset, localUrl: `http://127.0.0.1:${port}` }
-      : { command: process.execPath, args: [resolve(root, STANDALONE_SERVER)], envSet: { ...envSet, PORT: port, HOSTNAME: host }, envUnset, localUrl: `http://127.0.0.1:${port}` },
+      ? {
+          command: process.execPath,
+          args: [nextBin, "dev", "-p", port, "-H", host],
+          envSet,
+          envUnset,
+          localUrl: `http://127.0.0.1:${port}`,
+        }
+      : {
+          command: process.execPath,
+          args: [resolve(root, STANDALONE_SERVER)],
+          envSet: { ...envSet, PORT: port, HOSTNAME: host },
+          envUnset,
+          localUrl: `http://127.0.0.1:${port}`,
+        },
     gate,
     built,
   };
@@ -161,7 +188,8 @@ async function main() {
   send(plan);
   // Only a server that starts before its migrations may start from a kept plan (on Postgres they come first).
   const buildTime = freshBuildTime(root, env);
-  if (gate && !dev && buildTime !== undefined) keepPlan(root, CONFIG_VARIABLES, process.env, process.argv.slice(2), buildTime, { ...plan, built: false });
+  if (gate && !dev && buildTime !== undefined)
+    keepPlan(root, CONFIG_VARIABLES, process.env, process.argv.slice(2), buildTime, { ...plan, built: false });
   let demo = database;
   if (gate) {
     try {

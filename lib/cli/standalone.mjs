@@ -10,7 +10,8 @@ export const STANDALONE_SERVER = join(STANDALONE_DIR, "server.js");
 export const hasStandaloneServer = (root) => existsSync(join(root, STANDALONE_SERVER));
 
 export function copyStandaloneAssets(root) {
-  if (!hasStandaloneServer(root)) throw new Error(`${STANDALONE_SERVER} is missing: next.config.ts must set output: "standalone"`);
+  if (!hasStandaloneServer(root))
+    throw new Error(`${STANDALONE_SERVER} is missing: next.config.ts must set output: "standalone"`);
   for (const [from, to] of [
     [join(".next", "static"), join(STANDALONE_DIR, ".next", "static")],
     ["public", join(STANDALONE_DIR, "public")],

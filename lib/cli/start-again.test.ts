@@ -16,7 +16,13 @@ const running: ChildProcess[] = [];
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ["lib/cli/start.mjs"], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DEMO_MODE: "1", DEMO_API_KEY: KEY, ...env } as Record<string, string> as NodeJS.ProcessEnv,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DEMO_MODE: "1",
+      DEMO_API_KEY: KEY,
+      ...env,
+    } as Record<string, string> as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -55,25 +61,33 @@ afterEach(async () => {
 const built = freshBuildTime(root, {}) !== undefined;
 
 describe.skipIf(!built)("npm start again", () => {
-  it("starts the server from the kept plan and serves rows once the preparation is done", { timeout: 240_000 }, async () => {
-    const [port, googlePort] = [await freePort(), await freePort()];
-    const env = { PORT: String(port), GOOGLE_EMULATOR_PORT: String(googlePort), DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-again-")) };
-    const rows = `http://127.0.0.1:${port}/api/v1/${SHEET}/Products?limit=1`;
+  it(
+    "starts the server from the kept plan and serves rows once the preparation is done",
+    { timeout: 240_000 },
+    async () => {
+      const [port, googlePort] = [await freePort(), await freePort()];
+      const env = {
+        PORT: String(port),
+        GOOGLE_EMULATOR_PORT: String(googlePort),
+        DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-again-")),
+      };
+      const rows = `http://127.0.0.1:${port}/api/v1/${SHEET}/Products?limit=1`;
 
-    const first = start(env);
-    await until(`http://127.0.0.1:${port}/health`);
-    expect(first.output()).not.toContain("Starting the server as last time");
-    await stop(first.child);
+      const first = start(env);
+      await until(`http://127.0.0.1:${port}/health`);
+      expect(first.output()).not.toContain("Starting the server as last time");
+      await stop(first.child);
 
-    const again = start(env);
-    const res = await until(rows, { headers: { "X-API-Key": KEY } });
-    expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
-    expect(again.output()).toContain("Starting the server as last time");
-    await until(`http://127.0.0.1:${port}/health`);
-    await stop(again.child);
+      const again = start(env);
+      const res = await until(rows, { headers: { "X-API-Key": KEY } });
+      expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+      expect(again.output()).toContain("Starting the server as last time");
+      await until(`http://127.0.0.1:${port}/health`);
+      await stop(again.child);
 
-    const changed = start({ ...env, RATE_LIMIT_MULTIPLIER: "2" });
-    await until(`http://127.0.0.1:${port}/health`);
-    expect(changed.output()).not.toContain("Starting the server as last time");
-  });
+      const changed = start({ ...env, RATE_LIMIT_MULTIPLIER: "2" });
+      await until(`http://127.0.0.1:${port}/health`);
+      expect(changed.output()).not.toContain("Starting the server as last time");
+    },
+  );
 });

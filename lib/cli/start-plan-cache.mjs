@@ -7,7 +7,10 @@ import { join } from "node:path";
 const dir = (root) => join(root, ".next", "start-plans");
 
 function fingerprint(names, env, args) {
-  return createHash("sha256").update(JSON.stringify([args, names.map((n) => [n, env[n] ?? null])])).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update(JSON.stringify([args, names.map((n) => [n, env[n] ?? null])]))
+    .digest("hex")
+    .slice(0, 32);
 }
 
 function readJson(path) {

@@ -6,7 +6,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cachedPlan, keepPlan, samePlan } from "./start-plan-cache.mjs";
 
-const plan = { production: false, server: { args: ["next", "start"], envSet: { DATA_DIR: "/d" }, envUnset: ["NODE_ENV"], localUrl: "http://127.0.0.1:3000" }, gate: "/d/gate", built: false };
+const plan = {
+  production: false,
+  server: {
+    args: ["next", "start"],
+    envSet: { DATA_DIR: "/d" },
+    envUnset: ["NODE_ENV"],
+    localUrl: "http://127.0.0.1:3000",
+  },
+  gate: "/d/gate",
+  built: false,
+};
 
 describe("the kept start plan", () => {
   const root = mkdtempSync(join(tmpdir(), "sheetapi-plan-"));

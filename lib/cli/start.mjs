@@ -55,7 +55,9 @@ function prepare() {
     let finished = false;
     let bannerReady;
     const banner = new Promise((r) => (bannerReady = r));
-    child = run(["--import", "tsx", "lib/cli/prepare.ts", ...args], { stdio: ["inherit", "inherit", "inherit", "ipc"] });
+    child = run(["--import", "tsx", "lib/cli/prepare.ts", ...args], {
+      stdio: ["inherit", "inherit", "inherit", "ipc"],
+    });
     child.on("message", (message) => {
       if (!message.banner) return done({ plan: message, banner });
       finished = true;
@@ -120,10 +122,18 @@ async function waitFor(url, ms, ok) {
 function postJson(url, body) {
   return new Promise((done) => {
     const data = JSON.stringify(body);
-    const req = request(url, { method: "POST", timeout: 5000, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data) } }, (res) => {
-      res.resume();
-      done(res.statusCode ?? 0);
-    });
+    const req = request(
+      url,
+      {
+        method: "POST",
+        timeout: 5000,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data) },
+      },
+      (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      },
+    );
     req.once("timeout", () => req.destroy());
     req.once("error", () => done(0));
     req.end(data);
@@ -148,8 +158,26 @@ async function ensureEmulator(emulator) {
     await uploadServiceAccountKey(emulator);
     return console.log(`▸ emulators/google already running on ${emulator.url}`);
   }
-  run(["--import", "tsx", "emulators/google/main.ts", "--port", String(emulator.port), "--data", emulator.dataFile, "--service-account", emulator.serviceAccountEmail], { stdio: ["ignore", "ignore", "inherit"] })
-    .once("exit", (code) => !stopping && (console.error(`✗ emulators/google stopped (exit code ${code}). Set GOOGLE_EMULATOR_PORT to a free port.`), stop(1)));
+  run(
+    [
+      "--import",
+      "tsx",
+      "emulators/google/main.ts",
+      "--port",
+      String(emulator.port),
+      "--data",
+      emulator.dataFile,
+      "--service-account",
+      emulator.serviceAccountEmail,
+    ],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  ).once(
+    "exit",
+    (code) =>
+      !stopping &&
+      (console.error(`✗ emulators/google stopped (exit code ${code}). Set GOOGLE_EMULATOR_PORT to a free port.`),
+      stop(1)),
+  );
   if (!(await waitFor(health, 30_000))) {
     console.error(`✗ Cannot start emulators/google on port ${emulator.port}. Set GOOGLE_EMULATOR_PORT to a free port.`);
     return stop(1);
@@ -168,10 +196,12 @@ function readable(stream, out) {
     if (!line.startsWith("{")) return out.write(`${line}\n`);
     try {
       const entry = JSON.parse(line);
-      if (entry.msg !== "request") return out.write(`${entry.level ?? "info"}: ${entry.msg}${entry.err ? ` (${entry.err.message})` : ""}\n`);
+      if (entry.msg !== "request")
+        return out.write(`${entry.level ?? "info"}: ${entry.msg}${entry.err ? ` (${entry.err.message})` : ""}\n`);
       // The launcher's own polling until the server is ready: every line before the banner, and
       // after it the lines of the polls it sent (they may come once it is printed).
-      if (OWN_ROUTES.includes(entry.route) && (!banner.printed || (ownRequests.get(entry.route) ?? 0) > 0)) return noteOwnRequest(entry.route, -1);
+      if (OWN_ROUTES.includes(entry.route) && (!banner.printed || (ownRequests.get(entry.route) ?? 0) > 0))
+        return noteOwnRequest(entry.route, -1);
       out.write(`  ${entry.method} ${entry.route} ${entry.status} ${Math.round(entry.duration_ms)} ms\n`);
     } catch {
       out.write(`${line}\n`);
@@ -194,7 +224,9 @@ async function main() {
   // Started again with the configuration and build of the last start: the server starts from
   // that start's plan now, and the preparation (configuration, build check, migrations) runs
   // beside it at a lower priority, so the first answers get the CPU (start-plan-cache.mjs).
-  const kept = args.includes("--dev") ? undefined : cachedPlan(root, process.env, args, freshBuildTime(root, process.env));
+  const kept = args.includes("--dev")
+    ? undefined
+    : cachedPlan(root, process.env, args, freshBuildTime(root, process.env));
   let server;
   if (kept) {
     mkdirSync(dirname(kept.gate), { recursive: true });
@@ -219,14 +251,18 @@ async function main() {
   const firstAnswer = waitFor(`${plan.server.localUrl}/api`, 120_000).then(() => Date.now());
   // The server needs Google only for requests: the emulator starts beside it, or, when the
   // server started early, once it has answered (its start would take the first answer's CPU).
-  const emulator = plan.emulator ? (kept ? firstAnswer : Promise.resolve()).then(() => stopping || ensureEmulator(plan.emulator)) : Promise.resolve();
+  const emulator = plan.emulator
+    ? (kept ? firstAnswer : Promise.resolve()).then(() => stopping || ensureEmulator(plan.emulator))
+    : Promise.resolve();
   await emulator;
   const lines = await bannerLines;
   if (await waitFor(`${plan.server.localUrl}/health`, 120_000, (code) => code === 200)) {
     banner.printed = true;
     const seconds = (at) => ((at - serverStarted) / 1000).toFixed(1);
     const now = Date.now();
-    console.log(`\n${lines.join("\n")}\n  (first answer ${seconds(await firstAnswer)} s and healthy ${seconds(now)} s after the server started; ${((now - started) / 1000).toFixed(1)} s after npm start)\n`);
+    console.log(
+      `\n${lines.join("\n")}\n  (first answer ${seconds(await firstAnswer)} s and healthy ${seconds(now)} s after the server started; ${((now - started) / 1000).toFixed(1)} s after npm start)\n`,
+    );
   } else if (!stopping) {
     console.error(`! ${plan.server.localUrl}/health did not answer 200 within 120 s; see the server output above.`);
   }

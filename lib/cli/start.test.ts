@@ -10,7 +10,13 @@ const root = resolve(import.meta.dirname, "..", "..");
 function start(env: Record<string, string>) {
   const res = spawnSync(process.execPath, ["lib/cli/start.mjs"], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-start-")), GOOGLE_EMULATOR_PORT: "4399", ...env } as Record<string, string> as NodeJS.ProcessEnv,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "sheetapi-start-")),
+      GOOGLE_EMULATOR_PORT: "4399",
+      ...env,
+    } as Record<string, string> as NodeJS.ProcessEnv,
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -21,7 +27,9 @@ describe("npm start", () => {
   it("fails with one line when DATABASE_URL points at nothing", () => {
     const { code, errors } = start({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/nope" });
     expect(code).toBe(1);
-    expect(errors).toEqual(["✗ Cannot reach the database at postgres://postgres@127.0.0.1:1/nope: connection refused."]);
+    expect(errors).toEqual([
+      "✗ Cannot reach the database at postgres://postgres@127.0.0.1:1/nope: connection refused.",
+    ]);
   });
 
   it("never prints the database password", () => {

@@ -39,7 +39,9 @@ describe.skipIf(!adminUrl)("npm run worker", () => {
       await untilAnswering(port, 300);
       const refused = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(refused.status, stderr).toBe(401);
-      const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: "Bearer worker-test-token" } });
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+        headers: { authorization: "Bearer worker-test-token" },
+      });
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).toContain("# TYPE sheetapi_webhook_deliveries_pending gauge");

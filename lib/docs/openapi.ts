@@ -15,7 +15,14 @@ export function openApiDocument(docs: SheetDocs): Json {
   const tags = tabTags(docs.model.tabs);
   const ownPaths = new Set(docs.model.tabs.map((t) => tabPath(docs, t)));
   const paths: Json = {};
-  for (const tab of docs.model.tabs) Object.assign(paths, tabPaths(tab, ids.get(tab.name)!, docs, { tag: tags.get(tab.name)!, csvPath: !ownPaths.has(`${tabPath(docs, tab)}.csv`) }));
+  for (const tab of docs.model.tabs)
+    Object.assign(
+      paths,
+      tabPaths(tab, ids.get(tab.name)!, docs, {
+        tag: tags.get(tab.name)!,
+        csvPath: !ownPaths.has(`${tabPath(docs, tab)}.csv`),
+      }),
+    );
   Object.assign(paths, sheetPaths(docs));
   return {
     openapi: "3.1.0",

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { headingSlug, REFERENCE_PAGES, referenceHref, renderReference, type ReferencePage } from "./reference";
 
 const root = join(import.meta.dirname, "..", "..");
-const pages = new Map(REFERENCE_PAGES.map((page) => [page, renderReference(readFileSync(join(root, "docs", `${page}.md`), "utf8"))]));
+const pages = new Map(
+  REFERENCE_PAGES.map((page) => [page, renderReference(readFileSync(join(root, "docs", `${page}.md`), "utf8"))]),
+);
 const idsOf = (html: string) => new Set([...html.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id!));
 
 describe("docs pages rendered for /docs/reference", () => {
@@ -37,10 +39,18 @@ describe("docs pages rendered for /docs/reference", () => {
   });
 
   it("are linked from the guide and the sheets' docs pages at headings that exist", () => {
-    const sources = ["app/docs/page.tsx", "app/docs/[sheetId]/reference-sections.tsx"].map((file) => readFileSync(join(root, file), "utf8")).join("\n");
+    const sources = ["app/docs/page.tsx", "app/docs/[sheetId]/reference-sections.tsx"]
+      .map((file) => readFileSync(join(root, file), "utf8"))
+      .join("\n");
     const links = [...sources.matchAll(/\/docs\/reference\/([a-z]+)(?:#([\w-]+))?/g)];
     expect(links.length).toBeGreaterThan(15);
-    const broken = links.filter(([, page, fragment]) => !pages.has(page as ReferencePage) || (fragment && !idsOf(pages.get(page as ReferencePage)!.html).has(fragment))).map(([href]) => href);
+    const broken = links
+      .filter(
+        ([, page, fragment]) =>
+          !pages.has(page as ReferencePage) ||
+          (fragment && !idsOf(pages.get(page as ReferencePage)!.html).has(fragment)),
+      )
+      .map(([href]) => href);
     expect(broken).toEqual([]);
   });
 
@@ -60,7 +70,9 @@ describe("docs pages rendered for /docs/reference", () => {
     expect(headingSlug("Browser (publishable) keys")).toBe("browser-publishable-keys");
     expect(headingSlug("A kill -9 loses no count")).toBe("a-kill--9-loses-no-count");
     expect(headingSlug("API1: Broken Object Level Authorization")).toBe("api1-broken-object-level-authorization");
-    expect(renderReference("## Faults and `/health`\n\n## Faults and `/health`\n").html).toContain('<h2 id="faults-and-health-1">');
+    expect(renderReference("## Faults and `/health`\n\n## Faults and `/health`\n").html).toContain(
+      '<h2 id="faults-and-health-1">',
+    );
   });
 
   it("shows markup written in a page as text", () => {
@@ -72,6 +84,8 @@ describe("docs pages rendered for /docs/reference", () => {
   it("puts code and tables in boxes of their own", () => {
     const { html } = renderReference("```bash\nnpm start\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
     expect(html).toContain('<pre tabindex="0" data-lang="bash"><code>npm start</code></pre>');
-    expect(html).toMatch(/<div role="region" aria-label="Table" tabindex="0" class="reference-table scroll-hint"><table>[\s\S]*<\/table><\/div>/);
+    expect(html).toMatch(
+      /<div role="region" aria-label="Table" tabindex="0" class="reference-table scroll-hint"><table>[\s\S]*<\/table><\/div>/,
+    );
   });
 });

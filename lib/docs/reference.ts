@@ -9,7 +9,8 @@ import { Marked, type Tokens } from "marked";
 export const REFERENCE_PAGES = ["api", "forms", "webhooks", "security", "operations", "architecture"] as const;
 export type ReferencePage = (typeof REFERENCE_PAGES)[number];
 
-export const isReferencePage = (name: string): name is ReferencePage => (REFERENCE_PAGES as readonly string[]).includes(name);
+export const isReferencePage = (name: string): name is ReferencePage =>
+  (REFERENCE_PAGES as readonly string[]).includes(name);
 
 export const referencePath = (page: ReferencePage) => `/docs/reference/${page}`;
 
@@ -26,7 +27,10 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * on the same heading in the app.
  */
 export function headingSlug(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+    .replace(/ /g, "-");
 }
 
 const PAGE_LINK = /^([a-z]+)\.md(#[^\s]*)?$/;
@@ -76,7 +80,12 @@ export function renderReference(markdown: string): RenderedReference {
   });
   const body = marked.parse(markdown, { async: false });
   // A wide table scrolls sideways inside its own box.
-  const html = body.replace(/<table>/g, '<div role="region" aria-label="Table" tabindex="0" class="reference-table scroll-hint"><table>').replace(/<\/table>/g, "</table></div>");
+  const html = body
+    .replace(
+      /<table>/g,
+      '<div role="region" aria-label="Table" tabindex="0" class="reference-table scroll-hint"><table>',
+    )
+    .replace(/<\/table>/g, "</table></div>");
   return { title, html };
 }
 

@@ -50,7 +50,15 @@ describe("docs examples", () => {
 
   it("build rows without a prototype: a column named __proto__ is a field like any other", async () => {
     const { placeholderRow } = await import("./samples");
-    const row = placeholderRow({ name: "T", gid: 0, hasIdColumn: false, columns: [{ name: "__proto__", index: 0, type: "number" }, { name: "constructor", index: 1, type: "string" }] });
+    const row = placeholderRow({
+      name: "T",
+      gid: 0,
+      hasIdColumn: false,
+      columns: [
+        { name: "__proto__", index: 0, type: "number" },
+        { name: "constructor", index: 1, type: "string" },
+      ],
+    });
     expect(JSON.stringify(row)).toBe('{"id":"2","__proto__":"42","constructor":"text"}');
   });
 });

@@ -39,7 +39,10 @@ function isLinkReadable(sheet: SheetRecord, now = Date.now()): Promise<boolean> 
   const hit = linkReadable.get(sheet.id);
   if (hit && now - hit.at < sheet.cacheTtlSeconds * 1000) return hit.readable;
   const { sheets } = createGoogleClients(config().google, { kind: "apiKey" });
-  const readable = sheets.spreadsheets.get({ spreadsheetId: sheet.id, fields: "spreadsheetId" }).then(() => true, () => false);
+  const readable = sheets.spreadsheets.get({ spreadsheetId: sheet.id, fields: "spreadsheetId" }).then(
+    () => true,
+    () => false,
+  );
   if (linkReadable.size > 10_000) linkReadable.clear();
   linkReadable.set(sheet.id, { readable, at: now });
   return readable;
@@ -64,7 +67,11 @@ const madeUp = (model: SheetModel) => new Map(model.tabs.map((tab) => [tab.name,
  * did not turn that off (`own`), else made up. Whether it still is gets asked before any kept
  * copy of real values is shown.
  */
-export async function exampleRows(sheet: SheetRecord, model: SheetModel, { own = true }: { own?: boolean } = {}): Promise<Map<string, TabExamples>> {
+export async function exampleRows(
+  sheet: SheetRecord,
+  model: SheetModel,
+  { own = true }: { own?: boolean } = {},
+): Promise<Map<string, TabExamples>> {
   const id = `${sheet.id}\u0000${model.updatedAt}`;
   if (!own || !(await isLinkReadable(sheet))) {
     examples.delete(id);
@@ -80,7 +87,9 @@ export async function exampleRows(sheet: SheetRecord, model: SheetModel, { own =
 
 async function readExamples(sheet: SheetRecord, model: SheetModel): Promise<Map<string, TabExamples>> {
   const out = new Map<string, TabExamples>();
-  const versions = await getLimitStore().mget<number>(model.tabs.map((tab) => dataVersionKey(sheet.id, tab.name))).catch(() => []);
+  const versions = await getLimitStore()
+    .mget<number>(model.tabs.map((tab) => dataVersionKey(sheet.id, tab.name)))
+    .catch(() => []);
   await Promise.all(
     model.tabs.map(async (tab, i) => {
       try {

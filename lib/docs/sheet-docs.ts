@@ -48,10 +48,12 @@ export const enteredAs = (sheet: Pick<SheetRecord, "userEnteredWrites">) =>
     : 'Strings are stored as text exactly as sent ("=B2*2" stays text, never a formula); numbers, booleans and null as JSON gives them.';
 
 /** A tab's path segment, URL-encoded (tab names may hold spaces and unicode). */
-export const tabPath = (docs: Pick<SheetDocs, "sheet">, tab: TabModel) => `/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}`;
+export const tabPath = (docs: Pick<SheetDocs, "sheet">, tab: TabModel) =>
+  `/api/v1/${docs.sheet.id}/${encodeURIComponent(tab.name)}`;
 
 /** The example row's id: the `id` column, or the row number for tabs without one. */
-export const exampleId = (docs: SheetDocs, tab: TabModel) => String(docs.examples.get(tab.name)?.rows[0]?.id ?? (tab.hasIdColumn ? "1" : "2"));
+export const exampleId = (docs: SheetDocs, tab: TabModel) =>
+  String(docs.examples.get(tab.name)?.rows[0]?.id ?? (tab.hasIdColumn ? "1" : "2"));
 
 /** An example value as a client should send it: numbers and booleans typed ("$24.50" -> 24.5), so the sheet stores a number. */
 function asInput(tab: TabModel, name: string, value: unknown): unknown {
@@ -73,9 +75,14 @@ export function exampleCreateBody(docs: SheetDocs, tab: TabModel): Record<string
     Object.entries(docs.examples.get(tab.name)?.rows[0] ?? {})
       .filter(([name]) => name !== "id")
       // The key column always holds a value to find the row by, even when the example's is empty.
-      .map(([name, v]) => [name, name === firstText?.name ? `${typeof v === "string" && v !== "" ? v : "Example"} (new)` : asInput(tab, name, v)]),
+      .map(([name, v]) => [
+        name,
+        name === firstText?.name ? `${typeof v === "string" && v !== "" ? v : "Example"} (new)` : asInput(tab, name, v),
+      ]),
   );
-  return Object.keys(rest).length ? rest : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
+  return Object.keys(rest).length
+    ? rest
+    : Object.fromEntries(tab.columns.filter((c) => c.name !== "id").map((c) => [c.name, ""]));
 }
 
 /** The key column's value in the created example row: what the write examples after it look for. */
@@ -91,7 +98,8 @@ export function exampleKeyValue(docs: SheetDocs, tab: TabModel): string {
  */
 export function exampleUpdateBody(docs: SheetDocs, tab: TabModel): Record<string, unknown> {
   const key = exampleKeyColumn(tab);
-  const column = tab.columns.find((c) => c.name !== "id" && c.name !== key?.name) ?? tab.columns.find((c) => c.name !== "id");
+  const column =
+    tab.columns.find((c) => c.name !== "id" && c.name !== key?.name) ?? tab.columns.find((c) => c.name !== "id");
   if (!column) return {};
   const value = docs.examples.get(tab.name)?.rows[1]?.[column.name];
   if (column.name === key?.name) return { [column.name]: `${exampleKeyValue(docs, tab)} (edited)` };
@@ -127,5 +135,7 @@ export function exampleRewriteBody(docs: SheetDocs, tab: TabModel): Record<strin
   const update = exampleUpdateBody(docs, tab);
   const [name] = Object.keys(update);
   const own = name === undefined ? undefined : docs.examples.get(tab.name)?.rows[0]?.[name];
-  return name === undefined ? {} : { id: exampleId(docs, tab), [name]: own === undefined ? update[name] : asInput(tab, name, own) };
+  return name === undefined
+    ? {}
+    : { id: exampleId(docs, tab), [name]: own === undefined ? update[name] : asInput(tab, name, own) };
 }

@@ -20,7 +20,10 @@ const pyLiteral = (value: unknown): string => {
   if (value === true) return "True";
   if (value === false) return "False";
   if (Array.isArray(value)) return `[${value.map(pyLiteral).join(", ")}]`;
-  if (typeof value === "object") return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}: ${pyLiteral(v)}`).join(", ")}}`;
+  if (typeof value === "object")
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pyLiteral(v)}`)
+      .join(", ")}}`;
   return JSON.stringify(value);
 };
 

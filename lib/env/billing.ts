@@ -15,7 +15,13 @@ export type BillingConfig =
       acceptedPrices: { starter: string[]; professional: string[]; business: string[] };
     };
 
-export const STRIPE_SETTINGS = ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_STARTER", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_BUSINESS"] as const;
+export const STRIPE_SETTINGS = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_PRICE_STARTER",
+  "STRIPE_PRICE_PROFESSIONAL",
+  "STRIPE_PRICE_BUSINESS",
+] as const;
 
 /**
  * Billing is on when Stripe is configured. Production with no Stripe keys refuses to start
@@ -31,14 +37,26 @@ export function billingConfig(env: Env, production: boolean): BillingConfig {
     );
   }
   // "price_new,price_old": the first is sold; subscribers of a former price keep their plan.
-  const ids = (value: string | undefined) => value!.split(",").map((id) => id.trim()).filter(Boolean);
-  const accepted = { starter: ids(env.STRIPE_PRICE_STARTER), professional: ids(env.STRIPE_PRICE_PROFESSIONAL), business: ids(env.STRIPE_PRICE_BUSINESS) };
+  const ids = (value: string | undefined) =>
+    value!
+      .split(",")
+      .map((id) => id.trim())
+      .filter(Boolean);
+  const accepted = {
+    starter: ids(env.STRIPE_PRICE_STARTER),
+    professional: ids(env.STRIPE_PRICE_PROFESSIONAL),
+    business: ids(env.STRIPE_PRICE_BUSINESS),
+  };
   const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined;
   return {
     enabled: true,
     secretKey: env.STRIPE_SECRET_KEY!,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
-    api: api && { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol === "https:" ? "https" : "http" },
+    api: api && {
+      host: api.hostname,
+      port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
+      protocol: api.protocol === "https:" ? "https" : "http",
+    },
     prices: { starter: accepted.starter[0]!, professional: accepted.professional[0]!, business: accepted.business[0]! },
     acceptedPrices: accepted,
   };

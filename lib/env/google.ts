@@ -24,14 +24,16 @@ export interface GoogleConfig {
 }
 
 /** Whether the settings name an own service account (else the embedded one is generated). */
-export const hasOwnServiceAccount = (env: Env) => Boolean(env.GOOGLE_SERVICE_ACCOUNT_JSON || env.GOOGLE_SERVICE_ACCOUNTS);
+export const hasOwnServiceAccount = (env: Env) =>
+  Boolean(env.GOOGLE_SERVICE_ACCOUNT_JSON || env.GOOGLE_SERVICE_ACCOUNTS);
 
 export function googleConfig(env: Env, generated: GeneratedSecrets | undefined): GoogleConfig {
   const realGoogle = Boolean(hasOwnServiceAccount(env) && env.GOOGLE_CLIENT_ID) && !env.GOOGLE_API_ROOT_URL;
   const emulatorUrl = env.GOOGLE_API_ROOT_URL ?? `http://127.0.0.1:${env.GOOGLE_EMULATOR_PORT}`;
   // Next.js reports every loopback host as "localhost" (NextURL), so a 127.0.0.1 base URL would
   // send sign-in redirects to another origin than the one holding the cookies.
-  const oauthIssuer = env.GOOGLE_OAUTH_ISSUER ?? (realGoogle ? "https://accounts.google.com" : emulatorUrl.replace(/\/$/, ""));
+  const oauthIssuer =
+    env.GOOGLE_OAUTH_ISSUER ?? (realGoogle ? "https://accounts.google.com" : emulatorUrl.replace(/\/$/, ""));
   // Emulated Google answers token requests at its issuer, as Google does at oauth2.googleapis.com.
   const emulatedTokenUrl = realGoogle ? undefined : `${oauthIssuer}/token`;
   const serviceAccounts = serviceAccountsOf(env, emulatedTokenUrl, generated);
@@ -47,7 +49,9 @@ export function googleConfig(env: Env, generated: GeneratedSecrets | undefined):
       issuer: oauthIssuer,
     },
     picker: {
-      scriptUrl: env.GOOGLE_PICKER_SCRIPT_URL ?? (realGoogle ? "https://apis.google.com/js/api.js" : `${emulatorUrl.replace(/\/$/, "")}/js/api.js`),
+      scriptUrl:
+        env.GOOGLE_PICKER_SCRIPT_URL ??
+        (realGoogle ? "https://apis.google.com/js/api.js" : `${emulatorUrl.replace(/\/$/, "")}/js/api.js`),
       appId: env.GOOGLE_CLOUD_PROJECT_NUMBER ?? (realGoogle ? "" : EMULATOR_DEFAULTS.projectNumber),
       developerKey: env.GOOGLE_PICKER_API_KEY ?? env.GOOGLE_API_KEY ?? EMULATOR_DEFAULTS.apiKey,
     },

@@ -22,7 +22,9 @@ export const PRODUCTION_STORE = "REDIS_URL (or UPSTASH_REDIS_REST_URL and UPSTAS
 export function checkProductionSettings(env: Env): void {
   if (env.NODE_ENV !== "production" || env.ALLOW_EMBEDDED) return;
   // The list of service accounts stands in for the single one.
-  const required: string[] = PRODUCTION_REQUIRED.filter((name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS));
+  const required: string[] = PRODUCTION_REQUIRED.filter(
+    (name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS),
+  );
   if (!env.REDIS_URL && !env.UPSTASH_REDIS_REST_URL) required.splice(1, 0, PRODUCTION_STORE);
   // Stripe's named in the same go, so a first start lists all; alone, billingConfig says it.
   const stripe = env.BILLING === "off" ? [] : STRIPE_SETTINGS.filter((name) => !env[name]);
@@ -30,7 +32,9 @@ export function checkProductionSettings(env: Env): void {
     throw new ConfigError(
       `Production needs these settings: ${[...required, ...stripe].join(", ")}. ` +
         "Set them (see docs/operations.md, Deploy), or set ALLOW_EMBEDDED=true to run on embedded defaults." +
-        (stripe.length ? ' For STRIPE_* see "Billing setup (Stripe)" there, or set BILLING=off to run without payment.' : ""),
+        (stripe.length
+          ? ' For STRIPE_* see "Billing setup (Stripe)" there, or set BILLING=off to run without payment.'
+          : ""),
     );
   }
 }

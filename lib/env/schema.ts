@@ -77,7 +77,11 @@ export const schema = z.object({
    * finds it unproven (counted from that check), so its owner can prove access before it is
    * suspended. Default 14 days.
    */
-  ACCESS_PROOF_GRACE_MS: z.coerce.number().int().min(0).default(14 * 24 * 60 * 60 * 1000),
+  ACCESS_PROOF_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(14 * 24 * 60 * 60 * 1000),
   /** Whether the web server also runs the background work (webhook delivery, retention); 0 where the worker (lib/cli/worker.ts) runs apart. */
   WEB_RUNS_WORKER: flag.default(true),
   /** Bearer secret a scheduler sends to /cron/webhooks and /cron/sweeps (Vercel Cron sends CRON_SECRET); unset, they answer 404. */
@@ -98,7 +102,10 @@ export const schema = z.object({
     .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes")),
   BENCH_BARE_JSON_FILE: optional,
   /** `off`: no payment is taken and owners switch plans freely (self-hosting); the default without Stripe keys outside production. */
-  BILLING: z.enum(["on", "off", ""]).optional().transform((v) => (v === "" ? undefined : v)),
+  BILLING: z
+    .enum(["on", "off", ""])
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
   STRIPE_SECRET_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
   /** Another Stripe API address (emulators/stripe); Stripe's own when unset. */
@@ -106,7 +113,9 @@ export const schema = z.object({
   STRIPE_PRICE_STARTER: optional,
   STRIPE_PRICE_PROFESSIONAL: optional,
   STRIPE_PRICE_BUSINESS: optional,
-  DEMO_API_KEY: optional.pipe(z.string().regex(KEY_FORMAT, "must look like shk_ followed by 20 to 64 letters and digits").optional()),
+  DEMO_API_KEY: optional.pipe(
+    z.string().regex(KEY_FORMAT, "must look like shk_ followed by 20 to 64 letters and digits").optional(),
+  ),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -19,7 +19,8 @@ export function checkLimitStoreSettings(env: Env): void {
 
 export function limitStoreConfig(env: Env, dataDir: string): LimitStoreConfig {
   const timeoutMs = env.LIMIT_STORE_TIMEOUT_MS;
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) return { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs };
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN)
+    return { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs };
   if (env.REDIS_URL) return { kind: "redis", url: env.REDIS_URL, timeoutMs };
   return { kind: "memory", ...(env.NODE_ENV === "test" ? {} : { file: join(dataDir, "limit-store.json") }) };
 }

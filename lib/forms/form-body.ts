@@ -17,7 +17,10 @@ export async function readFormFields(req: Request): Promise<FormFields> {
   if (URLENCODED.test(type)) return [...new URLSearchParams(await readTextBody(req, { maxBytes: MAX_FORM_BYTES }))];
   if (MULTIPART.test(type)) return multipart(type, await readTextBody(req, { maxBytes: MAX_FORM_BYTES }));
   if (JSON_TYPE.test(type)) return jsonFields(await readJsonBody(req, { maxBytes: MAX_FORM_BYTES }));
-  throw new ApiError("unsupported_media_type", "Send the form as application/x-www-form-urlencoded (a plain <form method=\"post\">), multipart/form-data or JSON.");
+  throw new ApiError(
+    "unsupported_media_type",
+    'Send the form as application/x-www-form-urlencoded (a plain <form method="post">), multipart/form-data or JSON.',
+  );
 }
 
 async function multipart(type: string, text: string): Promise<FormFields> {
@@ -31,16 +34,25 @@ async function multipart(type: string, text: string): Promise<FormFields> {
   for (const [name, value] of data) {
     if (typeof value === "string") out.push([name, value]);
     // A file input left empty still sends an empty part: nothing was uploaded.
-    else if (value.name !== "" || value.size > 0) throw new ApiError("validation_error", `The field ${JSON.stringify(name)} is a file: forms take text fields only (file uploads are not supported yet).`);
+    else if (value.name !== "" || value.size > 0)
+      throw new ApiError(
+        "validation_error",
+        `The field ${JSON.stringify(name)} is a file: forms take text fields only (file uploads are not supported yet).`,
+      );
   }
   return out;
 }
 
 function jsonFields(body: unknown): FormFields {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError("validation_error", "Send one submission as a JSON object of field names and values.");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new ApiError("validation_error", "Send one submission as a JSON object of field names and values.");
   const out: FormFields = [];
   for (const [name, value] of Object.entries(body)) {
-    if (value !== null && !["string", "number", "boolean"].includes(typeof value)) throw new ApiError("validation_error", `The field ${JSON.stringify(name)} must be a string, number, boolean or null.`);
+    if (value !== null && !["string", "number", "boolean"].includes(typeof value))
+      throw new ApiError(
+        "validation_error",
+        `The field ${JSON.stringify(name)} must be a string, number, boolean or null.`,
+      );
     out.push([name, value as CellInput]);
   }
   return out;

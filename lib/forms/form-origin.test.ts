@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { FormScope } from "@/lib/keys/key-record";
 import { backLink, checkFormOrigin, claimedOrigin, redirectTarget } from "./form-origin";
 
-const scope: FormScope = { tab: "T", origins: ["https://club.example.com", "https://*.example.org"], redirects: ["https://club.example.com/thanks"], unknownFields: "drop", visitorLimit: 10 };
+const scope: FormScope = {
+  tab: "T",
+  origins: ["https://club.example.com", "https://*.example.org"],
+  redirects: ["https://club.example.com/thanks"],
+  unknownFields: "drop",
+  visitorLimit: 10,
+};
 const h = (init: Record<string, string>) => new Headers(init);
 
 describe("form origins and redirects", () => {

@@ -22,9 +22,16 @@ export function claimedOrigin(headers: Headers): string | null {
 export function checkFormOrigin(scope: FormScope, headers: Headers): string {
   const origin = claimedOrigin(headers);
   if (!origin) {
-    throw new ApiError("forbidden", "This form works only from the pages of the sites its owner listed, and this submission says no page it came from (no Origin or Referer). A page with Referrer-Policy: no-referrer hides it: use strict-origin-when-cross-origin, the browsers' default.");
+    throw new ApiError(
+      "forbidden",
+      "This form works only from the pages of the sites its owner listed, and this submission says no page it came from (no Origin or Referer). A page with Referrer-Policy: no-referrer hides it: use strict-origin-when-cross-origin, the browsers' default.",
+    );
   }
-  if (!originAllowed(scope.origins, origin)) throw new ApiError("forbidden", `This form may not be sent from ${quoted(origin)}: its owner did not list that site. The owner can add it to the form key's allowed origins in the dashboard.`);
+  if (!originAllowed(scope.origins, origin))
+    throw new ApiError(
+      "forbidden",
+      `This form may not be sent from ${quoted(origin)}: its owner did not list that site. The owner can add it to the form key's allowed origins in the dashboard.`,
+    );
   return origin;
 }
 
@@ -42,7 +49,11 @@ export function redirectTarget(scope: FormScope, requested: string | undefined):
   } catch {
     href = requested;
   }
-  if (!scope.redirects.includes(href)) throw new ApiError("validation_error", `The form asks to go on to ${quoted(requested)}, which is not one of this form's thank-you addresses. The owner can add it in the dashboard.`);
+  if (!scope.redirects.includes(href))
+    throw new ApiError(
+      "validation_error",
+      `The form asks to go on to ${quoted(requested)}, which is not one of this form's thank-you addresses. The owner can add it in the dashboard.`,
+    );
   return href;
 }
 

@@ -9,18 +9,43 @@ function page(title: string, body: string, status: number): Response {
 <body><main><h1>${escape(title)}</h1>${body}</main></body></html>`;
   return new Response(html, {
     status,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'", "Referrer-Policy": "no-referrer" },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy":
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'",
+      "Referrer-Policy": "no-referrer",
+    },
   });
 }
 
 const back = (href: string | undefined, label: string) =>
-  href ? `<p><a href="${escape(href)}">${escape(label)}</a></p>` : `<p>Use your browser's Back button to return to the form.</p>`;
+  href
+    ? `<p><a href="${escape(href)}">${escape(label)}</a></p>`
+    : `<p>Use your browser's Back button to return to the form.</p>`;
 
 export function thankYouPage({ message, back: href }: { message?: string; back?: string }): Response {
-  return page("Thank you", `<p>${escape(message ?? "Your submission was received.")}</p>${back(href, "Back to the site")}`, 200);
+  return page(
+    "Thank you",
+    `<p>${escape(message ?? "Your submission was received.")}</p>${back(href, "Back to the site")}`,
+    200,
+  );
 }
 
-export function errorPage({ status, message, back: href }: { status: number; message: string; back?: string }): Response {
-  const title = status === 429 ? "Too many submissions" : status === 403 ? "This form cannot be sent from here" : "The form was not sent";
+export function errorPage({
+  status,
+  message,
+  back: href,
+}: {
+  status: number;
+  message: string;
+  back?: string;
+}): Response {
+  const title =
+    status === 429
+      ? "Too many submissions"
+      : status === 403
+        ? "This form cannot be sent from here"
+        : "The form was not sent";
   return page(title, `<p>${escape(message)}</p><p>Nothing was saved.</p>${back(href, "Back to the form")}`, status);
 }

@@ -36,7 +36,8 @@ const FALSE = new Set(["off", "false", "no", "0"]);
 function typed(value: CellInput, type: ColumnModel["type"] | undefined): CellInput {
   if (typeof value !== "string") return value;
   const text = value.trim();
-  if ((type === "number" || type === "currency" || type === "percent") && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if ((type === "number" || type === "currency" || type === "percent") && /^-?\d+(\.\d+)?$/.test(text))
+    return Number(text);
   if (type === "boolean" && TRUE.has(text.toLowerCase())) return true;
   if (type === "boolean" && FALSE.has(text.toLowerCase())) return false;
   return value;
@@ -52,11 +53,19 @@ export function submissionRow(fields: FormFields, scope: FormScope, columns: rea
     if (name.startsWith("_")) continue;
     else if (!accepted.has(name)) refused.push(name);
     // A repeated name (checkboxes of one group) is one cell: its values joined.
-    else values.set(name, values.has(name) ? `${String(values.get(name))}, ${String(value)}` : typed(value, byName.get(name)?.type));
+    else
+      values.set(
+        name,
+        values.has(name) ? `${String(values.get(name))}, ${String(value)}` : typed(value, byName.get(name)?.type),
+      );
   }
   if (refused.length && scope.unknownFields === "refuse") {
-    throw new ApiError("validation_error", `This form does not accept the field${refused.length > 1 ? "s" : ""} ${refused.map((n) => JSON.stringify(n)).join(", ")}. It accepts: ${[...accepted].join(", ") || "none"}.`);
+    throw new ApiError(
+      "validation_error",
+      `This form does not accept the field${refused.length > 1 ? "s" : ""} ${refused.map((n) => JSON.stringify(n)).join(", ")}. It accepts: ${[...accepted].join(", ") || "none"}.`,
+    );
   }
-  if (!values.size) throw new ApiError("validation_error", "The form sent none of the fields this form accepts: nothing to write.");
+  if (!values.size)
+    throw new ApiError("validation_error", "The form sent none of the fields this form accepts: nothing to write.");
   return Object.fromEntries(values);
 }

@@ -5,7 +5,15 @@ describe("formSnippet", () => {
   it("has a label and a typed input per accepted column, the honeypot, and no id", () => {
     const html = formSnippet({
       action: "https://api.example.com/f/shf_abc",
-      columns: [{ name: "id", type: "number" }, { name: "name", type: "string" }, { name: "email", type: "string" }, { name: "age", type: "number" }, { name: "member", type: "boolean" }, { name: "joined", type: "date" }, { name: "secret", type: "string" }],
+      columns: [
+        { name: "id", type: "number" },
+        { name: "name", type: "string" },
+        { name: "email", type: "string" },
+        { name: "age", type: "number" },
+        { name: "member", type: "boolean" },
+        { name: "joined", type: "date" },
+        { name: "secret", type: "string" },
+      ],
       fields: ["name", "email", "age", "member", "joined"],
     });
     expect(html).toMatch(/^<form action="https:\/\/api.example.com\/f\/shf_abc" method="post">/);
@@ -20,6 +28,8 @@ describe("formSnippet", () => {
   });
 
   it("escapes column names", () => {
-    expect(formSnippet({ action: "/f/k", columns: [{ name: 'a"<b>', type: "string" }], fields: null })).toContain('name="a&quot;&lt;b&gt;"');
+    expect(formSnippet({ action: "/f/k", columns: [{ name: 'a"<b>', type: "string" }], fields: null })).toContain(
+      'name="a&quot;&lt;b&gt;"',
+    );
   });
 });

@@ -19,7 +19,12 @@ afterAll(() => emulator.stop());
 
 async function grant(email = "owner@example.com") {
   const client = oauthClient(google, redirectUri);
-  const url = client.generateAuthUrl({ access_type: "offline", prompt: "consent", scope: ["openid", "email", SHEETS_SCOPE], state: "s1" });
+  const url = client.generateAuthUrl({
+    access_type: "offline",
+    prompt: "consent",
+    scope: ["openid", "email", SHEETS_SCOPE],
+    state: "s1",
+  });
   const { code, state } = await consentCode(url, email);
   expect(state).toBe("s1");
   const { tokens } = await client.getToken(code);
@@ -41,21 +46,32 @@ describe("Google clients", () => {
     expect(tokens.refresh_token).toBeTruthy();
     expect(tokens.scope).toContain("spreadsheets");
     const clients = createGoogleClients(google, { kind: "oauth", refreshToken: tokens.refresh_token! });
-    const { data } = await clients.sheets.spreadsheets.values.get({ spreadsheetId: PRIVATE_SPREADSHEET_ID, range: "Budget!A1:C1" });
+    const { data } = await clients.sheets.spreadsheets.values.get({
+      spreadsheetId: PRIVATE_SPREADSHEET_ID,
+      range: "Budget!A1:C1",
+    });
     expect(data.values).toEqual([["id", "item", "amount"]]);
   });
 
   it("report a revoked grant as invalid_grant", async () => {
     const tokens = await grant("revoked@example.com");
-    await fetch(`${emulator.url}/__admin/revoke`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "revoked@example.com" }) });
+    await fetch(`${emulator.url}/__admin/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "revoked@example.com" }),
+    });
     const clients = createGoogleClients(google, { kind: "oauth", refreshToken: tokens.refresh_token! });
-    const err = await clients.sheets.spreadsheets.get({ spreadsheetId: PRIVATE_SPREADSHEET_ID }).catch((e: unknown) => e);
+    const err = await clients.sheets.spreadsheets
+      .get({ spreadsheetId: PRIVATE_SPREADSHEET_ID })
+      .catch((e: unknown) => e);
     expect(readGoogleError(err).invalidGrant).toBe(true);
   });
 
   it("read Google's error bodies", async () => {
     const clients = createGoogleClients(google, { kind: "serviceAccount" });
-    const err = await clients.sheets.spreadsheets.get({ spreadsheetId: PRIVATE_SPREADSHEET_ID }).catch((e: unknown) => e);
+    const err = await clients.sheets.spreadsheets
+      .get({ spreadsheetId: PRIVATE_SPREADSHEET_ID })
+      .catch((e: unknown) => e);
     expect(readGoogleError(err)).toMatchObject({ status: 403, reason: "PERMISSION_DENIED", invalidGrant: false });
   });
 
@@ -70,9 +86,23 @@ describe("Google clients", () => {
       }
     };
     const read = () => clients.sheets.spreadsheets.values.get({ spreadsheetId: DEMO_SPREADSHEET_ID, range: "A1" });
-    expect(await failing({ route: "values.get", status: 429 }, read)).toMatchObject({ status: 429, reason: "RESOURCE_EXHAUSTED", reasons: ["RATE_LIMIT_EXCEEDED"], problem: "rate_limited" });
-    expect(await failing({ route: "values.get", reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT" }, read)).toMatchObject({ status: 403, reasons: ["ACCESS_TOKEN_SCOPE_INSUFFICIENT"], problem: "scope_missing" });
-    const file = () => clients.drive.files.get({ fileId: DEMO_SPREADSHEET_ID, fields: "modifiedTime", supportsAllDrives: true });
-    expect(await failing({ route: "files.get", reason: "userRateLimitExceeded" }, file)).toMatchObject({ status: 403, reasons: ["userRateLimitExceeded"], problem: "rate_limited" });
+    expect(await failing({ route: "values.get", status: 429 }, read)).toMatchObject({
+      status: 429,
+      reason: "RESOURCE_EXHAUSTED",
+      reasons: ["RATE_LIMIT_EXCEEDED"],
+      problem: "rate_limited",
+    });
+    expect(await failing({ route: "values.get", reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT" }, read)).toMatchObject({
+      status: 403,
+      reasons: ["ACCESS_TOKEN_SCOPE_INSUFFICIENT"],
+      problem: "scope_missing",
+    });
+    const file = () =>
+      clients.drive.files.get({ fileId: DEMO_SPREADSHEET_ID, fields: "modifiedTime", supportsAllDrives: true });
+    expect(await failing({ route: "files.get", reason: "userRateLimitExceeded" }, file)).toMatchObject({
+      status: 403,
+      reasons: ["userRateLimitExceeded"],
+      problem: "rate_limited",
+    });
   });
 });

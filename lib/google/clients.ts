@@ -38,7 +38,11 @@ export const DRIVE_METADATA_SCOPE = "https://www.googleapis.com/auth/drive.metad
 export function oauthEndpoints(google: GoogleSettings) {
   if (!google.emulated) return undefined;
   const base = google.oauth.issuer;
-  return { oauth2AuthBaseUrl: `${base}/o/oauth2/v2/auth`, oauth2TokenUrl: `${base}/token`, oauth2RevokeUrl: `${base}/revoke` };
+  return {
+    oauth2AuthBaseUrl: `${base}/o/oauth2/v2/auth`,
+    oauth2TokenUrl: `${base}/token`,
+    oauth2RevokeUrl: `${base}/revoke`,
+  };
 }
 
 export function oauthClient(google: GoogleSettings, redirectUri?: string): OAuth2Client {
@@ -77,7 +81,8 @@ function serviceAccountAuth(google: GoogleSettings, which: string | undefined): 
   // pointed there on its way out; production takes this same path with an identical URL.
   auth.transporter.interceptors.request.add({
     resolved: async (options) => {
-      if (options.url?.toString() === GOOGLE_TOKEN_URL && tokenUrl !== GOOGLE_TOKEN_URL) options.url = new URL(tokenUrl);
+      if (options.url?.toString() === GOOGLE_TOKEN_URL && tokenUrl !== GOOGLE_TOKEN_URL)
+        options.url = new URL(tokenUrl);
       return options;
     },
   });

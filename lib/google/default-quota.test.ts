@@ -15,14 +15,32 @@ let api: ReturnType<typeof rowsClient>;
 
 beforeAll(async () => {
   // Google's defaults, as the embedded configuration has them (the test service raises them otherwise).
-  svc = await startTestService({ env: { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "60", GOOGLE_QUOTA_PER_PROJECT_MINUTE: "300", GOOGLE_QUOTA_ACCOUNT_SHARE: "0.5" } });
+  svc = await startTestService({
+    env: {
+      GOOGLE_QUOTA_PER_IDENTITY_MINUTE: "60",
+      GOOGLE_QUOTA_PER_PROJECT_MINUTE: "300",
+      GOOGLE_QUOTA_ACCOUNT_SHARE: "0.5",
+    },
+  });
   setLimitStore(memoryStore());
   const user = await createUser({ email: `pairs-${randomUUID()}@example.com`, plan: "business" });
-  const sheetId = String((await svc.admin("/spreadsheets", {
-    title: "Pairs",
-    members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
-    tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }],
-  })).spreadsheetId);
+  const sheetId = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title: "Pairs",
+        members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
+        tabs: [
+          {
+            title: "Items",
+            rows: [
+              ["id", "name"],
+              [1, "first"],
+            ],
+          },
+        ],
+      })
+    ).spreadsheetId,
+  );
   api = rowsClient(sheetId, await registeredKey(user, sheetId));
 });
 afterAll(async () => {
@@ -63,7 +81,10 @@ describe("a lone client on default quotas", () => {
       vi.setSystemTime(minute + 1_000);
       for (let i = 0; i < 30; i++) await reserve();
       // 60 in the identity's sliding minute: Google's quota, kept.
-      await expect(reserve()).rejects.toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/Google identity/) });
+      await expect(reserve()).rejects.toMatchObject({
+        code: "service_unavailable",
+        message: expect.stringMatching(/Google identity/),
+      });
     } finally {
       vi.useRealTimers();
       setLimitStore(memoryStore());

@@ -38,11 +38,19 @@ export function markServiceAccountSignIn(err: unknown): void {
 
 // Drive also answers 403 dailyLimitExceeded and sharingRateLimitExceeded (Drive API, "Resolve
 // errors"): limits, never a sign that the caller cannot open the file.
-const RATE_LIMIT_REASONS = ["userRateLimitExceeded", "rateLimitExceeded", "RATE_LIMIT_EXCEEDED", "dailyLimitExceeded", "sharingRateLimitExceeded"];
+const RATE_LIMIT_REASONS = [
+  "userRateLimitExceeded",
+  "rateLimitExceeded",
+  "RATE_LIMIT_EXCEEDED",
+  "dailyLimitExceeded",
+  "sharingRateLimitExceeded",
+];
 
 function reasonsOf(error: Record<string, unknown>): string[] {
   const list = (v: unknown) => (Array.isArray(v) ? (v as { reason?: unknown }[]) : []);
-  return [...list(error.details), ...list(error.errors)].map((d) => d?.reason).filter((r): r is string => typeof r === "string");
+  return [...list(error.details), ...list(error.errors)]
+    .map((d) => d?.reason)
+    .filter((r): r is string => typeof r === "string");
 }
 
 function problemOf(status: number, reasons: string[]): GoogleProblem {
@@ -67,15 +75,24 @@ export function readGoogleError(err: unknown): GoogleFailure {
     const g = error as { code?: number; status?: string; message?: string };
     const status = g.code ?? e.response?.status ?? 0;
     const reasons = reasonsOf(error as Record<string, unknown>);
-    return { status, reason: g.status ?? reasons[0] ?? "UNKNOWN", message: g.message ?? "", reasons, problem: problemOf(status, reasons), invalidGrant: false };
+    return {
+      status,
+      reason: g.status ?? reasons[0] ?? "UNKNOWN",
+      message: g.message ?? "",
+      reasons,
+      problem: problemOf(status, reasons),
+      invalidGrant: false,
+    };
   }
   // The token endpoint answers `{error: "invalid_grant", error_description}`: the service
   // account signing in (marked by its client), or else an owner's grant being refreshed.
   const tokenEndpoint = typeof error === "string";
   const serviceAccount = Boolean((err as { [SIGN_IN]?: boolean } | undefined)?.[SIGN_IN]);
-  const grantGone = !serviceAccount && (error === "invalid_grant" || (!tokenEndpoint && /invalid_grant/.test(e.message ?? "")));
+  const grantGone =
+    !serviceAccount && (error === "invalid_grant" || (!tokenEndpoint && /invalid_grant/.test(e.message ?? "")));
   const status = e.response?.status ?? (typeof e.status === "number" ? e.status : 0);
-  let problem: GoogleProblem = serviceAccount && status >= 400 && status < 500 ? "service_account_auth" : grantGone ? "grant_revoked" : undefined;
+  let problem: GoogleProblem =
+    serviceAccount && status >= 400 && status < 500 ? "service_account_auth" : grantGone ? "grant_revoked" : undefined;
   problem ??= problemOf(status, []);
   return {
     status,

@@ -7,9 +7,12 @@ import { demoSheetSuite } from "@/testing/demo-sheet-suite";
 
 const TIMEOUT_MS = 1000;
 const BUDGET_MS = 1500;
-const suite = demoSheetSuite("faults@example.com", { env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: String(BUDGET_MS) } });
+const suite = demoSheetSuite("faults@example.com", {
+  env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: String(BUDGET_MS) },
+});
 
-const productRows = () => (suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.rows.filter((r) => r.some(Boolean)).length);
+const productRows = () =>
+  suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.rows.filter((r) => r.some(Boolean)).length;
 const timed = async <T>(work: Promise<T>) => {
   const started = Date.now();
   const result = await work;
@@ -51,8 +54,16 @@ describe("reads", () => {
 
 describe("reads that could never succeed", () => {
   const aggregateRoute = async (kind: "_aggregate" | "_distinct", query: string) => {
-    const mod = kind === "_aggregate" ? await import("@/app/api/v1/[sheetId]/[tabName]/%5Faggregate/route") : await import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route");
-    return callRoute(mod.GET, { method: "GET", path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products/${kind}?${query}`, params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" }, headers: { "X-API-Key": suite.api.key } });
+    const mod =
+      kind === "_aggregate"
+        ? await import("@/app/api/v1/[sheetId]/[tabName]/%5Faggregate/route")
+        : await import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route");
+    return callRoute(mod.GET, {
+      method: "GET",
+      path: `/api/v1/${DEMO_SPREADSHEET_ID}/Products/${kind}?${query}`,
+      params: { sheetId: DEMO_SPREADSHEET_ID, tabName: "Products" },
+      headers: { "X-API-Key": suite.api.key },
+    });
   };
   it.each([
     ["a list with limit=-4", () => suite.api.list("Products", "limit=-4"), /limit/],
@@ -66,15 +77,28 @@ describe("reads that could never succeed", () => {
     suite.svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
     const res = await read();
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(message) });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "validation_error",
+      message: expect.stringMatching(message),
+    });
   });
 
   it("answer a write naming a column the tab's schema does not have with 400, and a valid one with Google's failure", async () => {
     suite.svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
-    for (const write of [() => suite.api.update("Products", "1", { colour: "red" }), () => suite.api.create("Products", [{ name: "ok" }, { colour: "red" }])]) {
+    for (const write of [
+      () => suite.api.update("Products", "1", { colour: "red" }),
+      () => suite.api.create("Products", [{ name: "ok" }, { colour: "red" }]),
+    ]) {
       const res = await write();
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: "validation_error", message: expect.stringMatching(/"colour" is not a column of "Products" as its schema was last read.*Nothing was written/) });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: "validation_error",
+        message: expect.stringMatching(
+          /"colour" is not a column of "Products" as its schema was last read.*Nothing was written/,
+        ),
+      });
     }
     expect((await suite.api.update("Products", "1", { notes: "fine" })).status).toBe(503);
   });
@@ -82,7 +106,8 @@ describe("reads that could never succeed", () => {
   it("still answer a query that may succeed with Google's failure", async () => {
     suite.svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
     // Column names cannot be checked before the tab is read: an unknown one is Google's failure too.
-    for (const query of ["limit=5&sort=name&order=desc", "filter=nosuchcolumn=1"]) expect((await suite.api.list("Products", query)).status).toBe(503);
+    for (const query of ["limit=5&sort=name&order=desc", "filter=nosuchcolumn=1"])
+      expect((await suite.api.list("Products", query)).status).toBe(503);
   });
 });
 
@@ -92,7 +117,11 @@ describe("creates", () => {
     suite.svc.google.faults.add({ route: "values.get", delayMs: TIMEOUT_MS + 500, count: -1 });
     const res = await suite.api.create("Products", { name: "Never sent" });
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ success: false, error: "service_unavailable", message: expect.stringMatching(/did not answer in time.*Nothing was written/) });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "service_unavailable",
+      message: expect.stringMatching(/did not answer in time.*Nothing was written/),
+    });
     expect(res.headers.get("retry-after")).toBe("5");
     expect(productRows()).toBe(before);
   });
@@ -156,7 +185,10 @@ describe("creates", () => {
   it("leave the sheet unchanged when Google keeps failing, and say the outcome is unknown and how to check", async () => {
     const before = JSON.stringify(suite.svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]);
     suite.svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 500, count: -1 });
-    const res = await suite.api.create("Products", Array.from({ length: 20 }, (_, i) => ({ name: `Bulk ${i}` })));
+    const res = await suite.api.create(
+      "Products",
+      Array.from({ length: 20 }, (_, i) => ({ name: `Bulk ${i}` })),
+    );
     expect(res.status).toBe(504);
     expect(res.body).toMatchObject({ success: false, error: "gateway_timeout" });
     expect(String(res.body.message)).toMatch(/outcome is unknown.*Check with GET \/api\/v1\/.+\/Products\/\d+/);

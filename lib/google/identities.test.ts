@@ -18,7 +18,9 @@ import { toSheetRecord } from "@/lib/sheets/sheet-record";
 const PER_IDENTITY = 3;
 const ACCOUNTS = [1, 2, 3].map((n) => ({
   client_email: `sheetapi-${n}@sheetapi-local.iam.gserviceaccount.com`,
-  private_key: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  private_key: generateKeyPairSync("rsa", { modulusLength: 2048 })
+    .privateKey.export({ type: "pkcs8", format: "pem" })
+    .toString(),
 }));
 let svc: TestService;
 
@@ -32,7 +34,8 @@ beforeAll(async () => {
     },
   });
   // Each key's public half uploaded, as IAM holds it for Google.
-  for (const a of ACCOUNTS) await uploadServiceAccountKey(svc.google.url, { email: a.client_email, privateKey: a.private_key });
+  for (const a of ACCOUNTS)
+    await uploadServiceAccountKey(svc.google.url, { email: a.client_email, privateKey: a.private_key });
   setLimitStore(memoryStore());
 });
 afterAll(async () => {
@@ -43,11 +46,23 @@ afterAll(async () => {
 /** A sheet shared with `serviceAccount` only, registered by a new account; its rows client. */
 async function sharedWith(serviceAccount: string) {
   const user = await createUser({ email: `ids-${randomUUID()}@example.com`, plan: "business" });
-  const sheetId = String((await svc.admin("/spreadsheets", {
-    title: "Identities",
-    members: { [serviceAccount]: "writer", "owner@example.com": "owner" },
-    tabs: [{ title: "Items", rows: [["id", "name"], [1, "apple"]] }],
-  })).spreadsheetId);
+  const sheetId = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title: "Identities",
+        members: { [serviceAccount]: "writer", "owner@example.com": "owner" },
+        tabs: [
+          {
+            title: "Items",
+            rows: [
+              ["id", "name"],
+              [1, "apple"],
+            ],
+          },
+        ],
+      })
+    ).spreadsheetId,
+  );
   return { sheetId, api: rowsClient(sheetId, await registeredKey(user, sheetId)) };
 }
 
@@ -66,7 +81,9 @@ async function servedBeforeRefused(api: ReturnType<typeof rowsClient>, limit = 2
 
 describe("several service accounts", () => {
   it("gives each customer account the least-loaded of the service's addresses, once", async () => {
-    const users = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createUser({ email: `spread-${randomUUID()}@example.com` })));
+    const users = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() => createUser({ email: `spread-${randomUUID()}@example.com` })),
+    );
     const shown: string[] = [];
     for (const u of users) shown.push(await serviceAccountFor(u.id));
     const perAddress = ACCOUNTS.map((a) => shown.filter((e) => e === a.client_email).length);
@@ -77,7 +94,11 @@ describe("several service accounts", () => {
   it("registers a sheet with the service account it is shared with, and keeps it", async () => {
     const { sheetId, api } = await sharedWith(ACCOUNTS[2]!.client_email);
     const row = await getSheet({ id: sheetId });
-    expect([row?.access, row?.serviceAccount, row?.writable]).toEqual(["service_account", ACCOUNTS[2]!.client_email, true]);
+    expect([row?.access, row?.serviceAccount, row?.writable]).toEqual([
+      "service_account",
+      ACCOUNTS[2]!.client_email,
+      true,
+    ]);
     expect((await api.create("Items", { name: "pear" })).status).toBe(201);
   });
 
@@ -88,7 +109,10 @@ describe("several service accounts", () => {
     // The record as it was before the sheet was registered again with another service account.
     const earlier = { ...current, v: current.v - 1, serviceAccount: ACCOUNTS[0]!.client_email };
     const model = await findWriteTab(current, "Items");
-    const [before, after] = await Promise.allSettled([createRows({ sheet: earlier, tab: model, body: { name: "before" } }), createRows({ sheet: current, tab: model, body: { name: "after" } })]);
+    const [before, after] = await Promise.allSettled([
+      createRows({ sheet: earlier, tab: model, body: { name: "before" } }),
+      createRows({ sheet: current, tab: model, body: { name: "after" } }),
+    ]);
     expect(before.status).toBe("rejected");
     expect(after).toMatchObject({ status: "fulfilled", value: { created: 1 } });
   });

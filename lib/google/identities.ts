@@ -19,6 +19,8 @@ export async function serviceAccountFor(userId: string): Promise<string> {
 /** The service accounts to try when registering a sheet: the sheet's own (if any), the account's, then the rest. */
 export async function serviceAccountsToTry(userId: string, current?: string | null): Promise<string[]> {
   const emails = configured();
-  const first = [current, await serviceAccountFor(userId)].filter((e): e is string => Boolean(e) && emails.includes(e!));
+  const first = [current, await serviceAccountFor(userId)].filter(
+    (e): e is string => Boolean(e) && emails.includes(e!),
+  );
   return [...new Set([...first, ...emails])];
 }

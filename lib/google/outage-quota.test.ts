@@ -9,7 +9,13 @@ import { demoSheetSuite } from "@/testing/demo-sheet-suite";
 
 const PER_IDENTITY = 4;
 const suite = demoSheetSuite("outage-quota@example.com", {
-  env: { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY), GOOGLE_QUOTA_WAIT_MS: "0", GOOGLE_QUOTA_ACCOUNT_SHARE: "1", GOOGLE_RETRY_BUDGET_MS: "1500", CHANGE_CHECK_INTERVAL_MS: "0" },
+  env: {
+    GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY),
+    GOOGLE_QUOTA_WAIT_MS: "0",
+    GOOGLE_QUOTA_ACCOUNT_SHARE: "1",
+    GOOGLE_RETRY_BUDGET_MS: "1500",
+    CHANGE_CHECK_INTERVAL_MS: "0",
+  },
 });
 
 /** Reads until the guard refuses one (no copy kept, so each goes to Google and none is served stale). */
@@ -27,7 +33,11 @@ describe("the quota guard's refusal", () => {
   it("says the quota is used up when the calls that filled it went through", async () => {
     setLimitStore(memoryStore());
     const res = await untilRefused();
-    expect(res.body).toMatchObject({ success: false, error: "service_unavailable", message: expect.stringMatching(/quota .* is used up/) });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "service_unavailable",
+      message: expect.stringMatching(/quota .* is used up/),
+    });
   });
 
   it("says Google is unavailable, not that the quota is used up, when Google's failures filled it", async () => {
@@ -35,7 +45,11 @@ describe("the quota guard's refusal", () => {
     suite.svc.google.faults.add({ route: "values.get", status: 503, count: -1 });
     suite.svc.google.faults.add({ route: "values.batchGet", status: 503, count: -1 });
     const res = await untilRefused();
-    expect(res.body).toMatchObject({ success: false, error: "service_unavailable", message: expect.stringMatching(/^Google Sheets is unavailable at the moment/) });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "service_unavailable",
+      message: expect.stringMatching(/^Google Sheets is unavailable at the moment/),
+    });
     expect(res.body.message).not.toMatch(/used up/);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   });

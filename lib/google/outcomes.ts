@@ -23,7 +23,8 @@ export function googleOutcomeOf(err?: unknown): Outcome {
     // Ours to report when Google itself failed or refused the service's own setup (its service
     // account, a disabled API, a missing scope, a restricted key); other 4xx are about the request or sheet.
     if (failure.problem === "rate_limited") outcome = "rate_limited";
-    else if (failure.status === 0 || failure.status >= 500 || (failure.problem && failure.problem !== "grant_revoked")) outcome = "failed";
+    else if (failure.status === 0 || failure.status >= 500 || (failure.problem && failure.problem !== "grant_revoked"))
+      outcome = "failed";
   }
   return outcome;
 }
@@ -49,7 +50,13 @@ export function recentGoogleOutcomes(now = Date.now()): GoogleOutcomes {
   const count = (o: Outcome) => events.filter((e) => e.outcome === o).length;
   const latest = events.slice(-10);
   const bad = latest.filter((e) => e.outcome !== "ok").length;
-  return { calls: events.length, rate_limited: count("rate_limited"), failed: count("failed"), held_back: count("held_back"), degraded: latest.length >= 5 && bad * 2 >= latest.length };
+  return {
+    calls: events.length,
+    rate_limited: count("rate_limited"),
+    failed: count("failed"),
+    held_back: count("held_back"),
+    degraded: latest.length >= 5 && bad * 2 >= latest.length,
+  };
 }
 
 /**
@@ -64,7 +71,10 @@ export function googleFailingNow(now = Date.now()): boolean {
 // Whether the service account could last sign in (its JWT-bearer token exchange): a bad key, a
 // deleted account or a skewed clock breaks every service-account sheet at once, and is the
 // operator's to fix, so /health reports it as the sheets backend being down.
-const serviceAccount = perProcess("google-service-account", () => ({ failure: undefined as string | undefined, at: 0 }));
+const serviceAccount = perProcess("google-service-account", () => ({
+  failure: undefined as string | undefined,
+  at: 0,
+}));
 
 /** Records the service account's last sign-in: undefined when it worked, else Google's answer. */
 export function noteServiceAccountSignIn(failure?: string, now = Date.now()): void {

@@ -14,16 +14,50 @@ const sheetIds: string[] = [];
 
 beforeAll(async () => {
   // Drive reports edits at once here, so an edit is noticed within the TTL and a re-read attempted.
-  svc = await startTestService({ modifiedTimeLagMs: 0, env: { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY), GOOGLE_QUOTA_WAIT_MS: "0", CHANGE_CHECK_INTERVAL_MS: "0", GOOGLE_RETRY_BUDGET_MS: "200" } });
+  svc = await startTestService({
+    modifiedTimeLagMs: 0,
+    env: {
+      GOOGLE_QUOTA_PER_IDENTITY_MINUTE: String(PER_IDENTITY),
+      GOOGLE_QUOTA_WAIT_MS: "0",
+      CHANGE_CHECK_INTERVAL_MS: "0",
+      GOOGLE_RETRY_BUDGET_MS: "200",
+    },
+  });
   setLimitStore(memoryStore());
   for (let i = 0; i < 3; i++) {
     // One account per sheet: the service account's quota is shared, each account's share is half.
     const user = await createUser({ email: `quota-${i}-${randomUUID()}@example.com`, plan: "business" });
-    const id = String((await svc.admin("/spreadsheets", {
-      title: `Quota ${i}`,
-      members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
-      tabs: [{ title: "A", rows: [["id", "v"], [1, "a"]] }, { title: "B", rows: [["id", "v"], [1, "b"]] }, { title: "C", rows: [["id", "v"], [1, "c"]] }],
-    })).spreadsheetId);
+    const id = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Quota ${i}`,
+          members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
+          tabs: [
+            {
+              title: "A",
+              rows: [
+                ["id", "v"],
+                [1, "a"],
+              ],
+            },
+            {
+              title: "B",
+              rows: [
+                ["id", "v"],
+                [1, "b"],
+              ],
+            },
+            {
+              title: "C",
+              rows: [
+                ["id", "v"],
+                [1, "c"],
+              ],
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     sheetIds.push(id);
     clients.push(rowsClient(id, await registeredKey(user, id)));
   }
@@ -39,7 +73,11 @@ describe("Google quota guard", () => {
   it("reads three tabs of a sheet in one batchGet", async () => {
     svc.google.calls.clear();
     const answers = await Promise.all(["A", "B", "C"].map((t) => clients[0]!.list(t)));
-    expect(answers.map((a) => [a.status, a.headers.get("x-cache")])).toEqual([[200, "MISS"], [200, "MISS"], [200, "MISS"]]);
+    expect(answers.map((a) => [a.status, a.headers.get("x-cache")])).toEqual([
+      [200, "MISS"],
+      [200, "MISS"],
+      [200, "MISS"],
+    ]);
     expect((answers[1]!.body.data as { v: string }[])[0]!.v).toBe("b");
     expect(svc.google.calls.get("values.batchGet")).toBe(1);
     expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
@@ -50,7 +88,8 @@ describe("Google quota guard", () => {
     // shares leave: each of the three has had a call, and the last slot is kept for an account
     // that has not (each may take half of what the others left free, and at least one).
     for (const c of [clients[1]!, clients[2]!]) expect((await c.list("A")).status).toBe(200);
-    const sheetsCalls = () => (svc.google.calls.get("values.get") ?? 0) + (svc.google.calls.get("values.batchGet") ?? 0);
+    const sheetsCalls = () =>
+      (svc.google.calls.get("values.get") ?? 0) + (svc.google.calls.get("values.batchGet") ?? 0);
     expect(sheetsCalls()).toBe(PER_IDENTITY - 1);
 
     // A cold tab now gets a clean 503 with Retry-After, and Google is not called.
@@ -61,7 +100,11 @@ describe("Google quota guard", () => {
     // A changed tab with a copy serves that copy, marked STALE.
     await svc.admin(`/spreadsheets/${sheetIds[1]}/values`, { range: "'A'!B2", values: [["edited"]] });
     const stale = await clients[1]!.list("A");
-    expect([stale.status, stale.headers.get("x-cache"), (stale.body.data as { v: string }[])[0]!.v]).toEqual([200, "STALE", "a"]);
+    expect([stale.status, stale.headers.get("x-cache"), (stale.body.data as { v: string }[])[0]!.v]).toEqual([
+      200,
+      "STALE",
+      "a",
+    ]);
     expect(sheetsCalls()).toBe(PER_IDENTITY - 1);
   });
 

@@ -15,7 +15,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Whose per-user quota a call spends: the service account the sheet is shared with (each has its
  * own; lib/google/identities.ts), the API key, or the owner's grant.
  */
-export function googleIdentity(sheet: { access: SheetAccess; userId?: string; serviceAccount?: string | null }): string {
+export function googleIdentity(sheet: {
+  access: SheetAccess;
+  userId?: string;
+  serviceAccount?: string | null;
+}): string {
   if (sheet.access === "oauth") return `oauth:${sheet.userId ?? "unknown"}`;
   if (sheet.access === "public") return "api-key";
   return `service-account:${sheet.serviceAccount ?? config().google.serviceAccount.email}`;
@@ -37,9 +41,20 @@ const IDENTITY_MINUTE = 2;
  * The call's windows at `now`. `used`: each window's use as the store has it now (burst first),
  * which sets the account's limit (`accountLimit`); without it, the limit of an empty minute.
  */
-function spec(identity: string, kind: CallKind, account: string | undefined, now: number, used: readonly number[] = []): ConsumeSpec {
-  const { GOOGLE_QUOTA_PER_IDENTITY_MINUTE: sheetsPerIdentity, GOOGLE_QUOTA_PER_PROJECT_MINUTE: sheetsPerProject, GOOGLE_QUOTA_ACCOUNT_SHARE: share } = config().env;
-  const [perIdentity, perProject] = kind === "drive" ? [DRIVE_PER_MINUTE, DRIVE_PER_MINUTE] : [sheetsPerIdentity, sheetsPerProject];
+function spec(
+  identity: string,
+  kind: CallKind,
+  account: string | undefined,
+  now: number,
+  used: readonly number[] = [],
+): ConsumeSpec {
+  const {
+    GOOGLE_QUOTA_PER_IDENTITY_MINUTE: sheetsPerIdentity,
+    GOOGLE_QUOTA_PER_PROJECT_MINUTE: sheetsPerProject,
+    GOOGLE_QUOTA_ACCOUNT_SHARE: share,
+  } = config().env;
+  const [perIdentity, perProject] =
+    kind === "drive" ? [DRIVE_PER_MINUTE, DRIVE_PER_MINUTE] : [sheetsPerIdentity, sheetsPerProject];
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
   const expireAt = minute + MINUTE_MS;
   const counters = [
@@ -50,11 +65,24 @@ function spec(identity: string, kind: CallKind, account: string | undefined, now
   if (account !== undefined && share < 1) {
     const [, projectUsed = 0, identityUsed = 0, ownIdentity = 0, ownProject = 0] = used;
     counters.push(
-      { key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`, limit: accountLimit(perIdentity, share, identityUsed, ownIdentity, !identity.startsWith("oauth:")), expireAt },
-      { key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`, limit: accountLimit(perProject, share, projectUsed, ownProject, true), expireAt },
+      {
+        key: `sheetapi:gq:${kind}:id:${identity}:acct:${account}:${minute}`,
+        limit: accountLimit(perIdentity, share, identityUsed, ownIdentity, !identity.startsWith("oauth:")),
+        expireAt,
+      },
+      {
+        key: `sheetapi:gq:${kind}:project:acct:${account}:${minute}`,
+        limit: accountLimit(perProject, share, projectUsed, ownProject, true),
+        expireAt,
+      },
     );
   }
-  return { now, member: `${now}:${Math.random().toString(36).slice(2)}`, burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS }, counters };
+  return {
+    now,
+    member: `${now}:${Math.random().toString(36).slice(2)}`,
+    burst: { key: `sheetapi:gq:${kind}:id:${identity}`, limit: perIdentity, windowMs: MINUTE_MS },
+    counters,
+  };
 }
 
 /**
@@ -105,7 +133,8 @@ export async function reserveGoogleCall(identity: string, kind: CallKind = "read
       return; // Without the store the guard cannot count; Google's own 429s are still retried.
     }
     if (result.exceeded < 0) return;
-    const freeAt = result.exceeded === 0 ? (result.oldestBurst ?? now) + MINUTE_MS : s.counters[result.exceeded - 1]!.expireAt;
+    const freeAt =
+      result.exceeded === 0 ? (result.oldestBurst ?? now) + MINUTE_MS : s.counters[result.exceeded - 1]!.expireAt;
     if (freeAt > deadline) {
       metrics.quotaGuard({ result: "refused", kind });
       const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));

@@ -8,20 +8,25 @@ import { DEMO_SPREADSHEET_ID, EMULATOR_SERVICE_ACCOUNT, NO_ACCESS_SPREADSHEET_ID
 import { demoSheetSuite } from "@/testing/demo-sheet-suite";
 
 // Access tokens live one second, so the service account signs in again on every call.
-const suite = demoSheetSuite("reasons@example.com", { env: { GOOGLE_RETRY_BUDGET_MS: "3000" } }, (svc) => svc.admin("/token-ttl", { seconds: 1 }).then(() => undefined));
+const suite = demoSheetSuite("reasons@example.com", { env: { GOOGLE_RETRY_BUDGET_MS: "3000" } }, (svc) =>
+  svc.admin("/token-ttl", { seconds: 1 }).then(() => undefined),
+);
 
 describe("403 reasons", () => {
   // Drive words its rate limits as a 403 whose only reason is in errors[] (Sheets answers 429
   // RESOURCE_EXHAUSTED, faults.test.ts): proving access through Drive reads them as such.
-  it.each(["userRateLimitExceeded", "rateLimitExceeded"] as const)("reads Drive's 403 %s as rate limiting, not as lost access", async (reason) => {
-    suite.svc.google.faults.add({ route: "files.get", reason, count: -1 });
-    const { proveAccess } = await import("@/lib/sheets/access/proof");
-    const refused = await proveAccess(suite.userId, DEMO_SPREADSHEET_ID).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/rate limiting/) });
-    expect(suite.svc.google.calls.get("files.get")).toBe(1);
-    suite.svc.google.faults.clear();
-    expect(await proveAccess(suite.userId, DEMO_SPREADSHEET_ID)).toMatchObject({ level: "edit" });
-  });
+  it.each(["userRateLimitExceeded", "rateLimitExceeded"] as const)(
+    "reads Drive's 403 %s as rate limiting, not as lost access",
+    async (reason) => {
+      suite.svc.google.faults.add({ route: "files.get", reason, count: -1 });
+      const { proveAccess } = await import("@/lib/sheets/access/proof");
+      const refused = await proveAccess(suite.userId, DEMO_SPREADSHEET_ID).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/rate limiting/) });
+      expect(suite.svc.google.calls.get("files.get")).toBe(1);
+      suite.svc.google.faults.clear();
+      expect(await proveAccess(suite.userId, DEMO_SPREADSHEET_ID)).toMatchObject({ level: "edit" });
+    },
+  );
 
   it.each([
     ["SERVICE_DISABLED", /not enabled in the service's Google Cloud project/],
@@ -44,7 +49,9 @@ describe("403 reasons", () => {
     const denied = await sheets.spreadsheets.get({ spreadsheetId: NO_ACCESS_SPREADSHEET_ID }).catch((e: unknown) => e);
     expect(isNoAccess(denied)).toBe(true);
     expect(translateGoogleError(denied)).toMatchObject({ code: "forbidden" });
-    const notFound = await drive.files.get({ fileId: NO_ACCESS_SPREADSHEET_ID, supportsAllDrives: true }).catch((e: unknown) => e);
+    const notFound = await drive.files
+      .get({ fileId: NO_ACCESS_SPREADSHEET_ID, supportsAllDrives: true })
+      .catch((e: unknown) => e);
     expect(isNoAccess(notFound)).toBe(true);
   });
 });

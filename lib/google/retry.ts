@@ -43,7 +43,10 @@ export async function withRetries<T>(op: () => Promise<T>, policy: RetryPolicy):
       if (err instanceof ApiError) throw err;
       const failure = readGoogleError(err);
       if (failure.invalidGrant || !policy.retryable(failure) || attempt + 1 >= maxAttempts) throw err;
-      const delay = failure.problem === "rate_limited" ? rateLimitDelay(attempt) : Math.random() * Math.min(cap, base * 2 ** attempt);
+      const delay =
+        failure.problem === "rate_limited"
+          ? rateLimitDelay(attempt)
+          : Math.random() * Math.min(cap, base * 2 ** attempt);
       if (Date.now() - started + delay >= policy.budgetMs) throw err;
       await sleep(delay);
     }

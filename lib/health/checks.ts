@@ -13,7 +13,11 @@ export interface CheckResult {
 }
 
 /** What runs behind each check: the embedded stand-ins are named as such, per component. */
-export type Kinds = { database: "postgres" | "pglite"; limit_store: "upstash" | "redis" | "memory"; sheets_backend: "google" | "emulator" };
+export type Kinds = {
+  database: "postgres" | "pglite";
+  limit_store: "upstash" | "redis" | "memory";
+  sheets_backend: "google" | "emulator";
+};
 
 export interface HealthReport {
   healthy: boolean;
@@ -22,7 +26,10 @@ export interface HealthReport {
   checks: {
     database: CheckResult & { kind: Kinds["database"] };
     limit_store: CheckResult & { kind: Kinds["limit_store"] };
-    sheets_backend: Omit<CheckResult, "status"> & { status: CheckResult["status"] | "degraded"; kind: Kinds["sheets_backend"] };
+    sheets_backend: Omit<CheckResult, "status"> & {
+      status: CheckResult["status"] | "degraded";
+      kind: Kinds["sheets_backend"];
+    };
   };
 }
 
@@ -33,11 +40,17 @@ export async function timed(detail: string, probe: () => Promise<unknown>): Prom
   try {
     await Promise.race([
       probe(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS).unref()),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS).unref(),
+      ),
     ]);
     return { status: "ok", latency_ms: Math.round(performance.now() - started), detail };
   } catch (err) {
-    return { status: "down", latency_ms: Math.round(performance.now() - started), detail: `${detail}: ${(err as Error).message}` };
+    return {
+      status: "down",
+      latency_ms: Math.round(performance.now() - started),
+      detail: `${detail}: ${(err as Error).message}`,
+    };
   }
 }
 
@@ -50,7 +63,10 @@ async function probeSheetsBackend(rootUrl: string): Promise<void> {
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   await res.body?.cancel();
   const signIn = serviceAccountSignInFailure();
-  if (signIn) throw new Error(`a service account cannot sign in to Google (${signIn}); check GOOGLE_SERVICE_ACCOUNT_JSON / GOOGLE_SERVICE_ACCOUNTS and the server clock`);
+  if (signIn)
+    throw new Error(
+      `a service account cannot sign in to Google (${signIn}); check GOOGLE_SERVICE_ACCOUNT_JSON / GOOGLE_SERVICE_ACCOUNTS and the server clock`,
+    );
 }
 
 const STORE_DETAIL: Record<Kinds["limit_store"], string> = {
@@ -66,13 +82,16 @@ export async function checkHealth(): Promise<HealthReport> {
   const [database, limit_store, sheets_backend] = await Promise.all([
     timed(cfg.database.kind === "postgres" ? "Postgres" : "PGlite, embedded under DATA_DIR", pingDatabase),
     timed(STORE_DETAIL[store.kind], () => store.ping()),
-    timed(cfg.google.emulated ? "emulators/google, not Google" : "Google Sheets API", () => probeSheetsBackend(sheetsRoot)),
+    timed(cfg.google.emulated ? "emulators/google, not Google" : "Google Sheets API", () =>
+      probeSheetsBackend(sheetsRoot),
+    ),
   ]);
   const degraded = recentGoogleOutcomes().degraded;
   // Google reachable but failing most calls is "degraded", not "down": the service still answers
   // (cached and stale reads, the dashboard), and a 503 would have load balancers take every
   // instance out of rotation for an outage none of them can fix.
-  const sheetsStatus: HealthReport["checks"]["sheets_backend"]["status"] = sheets_backend.status === "ok" && degraded ? "degraded" : sheets_backend.status;
+  const sheetsStatus: HealthReport["checks"]["sheets_backend"]["status"] =
+    sheets_backend.status === "ok" && degraded ? "degraded" : sheets_backend.status;
   const checks: HealthReport["checks"] = {
     database: { ...database, kind: cfg.database.kind },
     limit_store: { ...limit_store, kind: store.kind },

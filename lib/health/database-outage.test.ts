@@ -40,7 +40,8 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
   });
 
   const health = async () => callRoute((await import("@/app/health/route")).GET, { path: "/health", params: {} });
-  const ready = async () => callRoute((await import("@/app/health/ready/route")).GET, { path: "/health/ready", params: {} });
+  const ready = async () =>
+    callRoute((await import("@/app/health/ready/route")).GET, { path: "/health/ready", params: {} });
   const timed = async <T>(call: () => Promise<T>) => {
     const started = Date.now();
     return { result: await call(), ms: Date.now() - started };
@@ -59,13 +60,17 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     // A tab whose counter the store lost knows no safe next id without the database's mark.
     const { getLimitStore } = await import("@/lib/store/store");
     const { idCounterKey } = await import("@/lib/sheets/write/row-ids");
-    await getLimitStore().del(idCounterKey(DEMO_SPREADSHEET_ID, svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.sheetId));
+    await getLimitStore().del(
+      idCounterKey(DEMO_SPREADSHEET_ID, svc.google.store.get(DEMO_SPREADSHEET_ID)!.tabs[0]!.sheetId),
+    );
     const unsure = await api.create("Products", { name: "Refused during the outage" });
     expect([unsure.status, unsure.body.error]).toEqual([503, "service_unavailable"]);
 
     const dbErrors = (during: string) => metricNow("sheetapi_database_errors_total", { during });
     const [requestsBefore, batchesBefore] = [dbErrors("request"), dbErrors("batch")];
-    const unknown = await timed(() => rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products"));
+    const unknown = await timed(() =>
+      rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products"),
+    );
     expect(unknown.result.status).toBe(503);
     expect(unknown.result.body).toMatchObject({ success: false, error: "service_unavailable" });
     expect(unknown.result.headers.get("retry-after")).toBe("5");
@@ -75,7 +80,11 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
     expect(h.status).toBe(503);
     expect(h.body).toMatchObject({ checks: { database: { status: "down" }, limit_store: { status: "ok" } } });
     const r = await ready();
-    expect([r.status, r.body.status, r.body.checks]).toEqual([200, "degraded", { database: "down", limit_store: "ok", sheets_backend: "ok", draining: false }]);
+    expect([r.status, r.body.status, r.body.checks]).toEqual([
+      200,
+      "degraded",
+      { database: "down", limit_store: "ok", sheets_backend: "ok", draining: false },
+    ]);
     await flushUsage(); // fails, and keeps its counts
     // Both failures show in /metrics: the request answered 503, the batch that could not be written.
     expect(dbErrors("request")).toBe(requestsBefore + 1);
@@ -90,12 +99,18 @@ describe.skipIf(!pg)("database outage (Postgres stopped and started)", () => {
       h = await health();
     }
     expect(h.status).toBe(200);
-    expect((await rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products")).status).toBe(401);
+    expect(
+      (await rowsClient(DEMO_SPREADSHEET_ID, "shk_9999999999999999999999999999999999999Z").list("Products")).status,
+    ).toBe(401);
     await flushUsage();
     const day = new Date().toISOString().slice(0, 10);
-    const counts = Object.fromEntries((await usageByDay({ userId, from: day, to: "9999-12-31" })).map((r) => [r.statusClass, r.count]));
+    const counts = Object.fromEntries(
+      (await usageByDay({ userId, from: day, to: "9999-12-31" })).map((r) => [r.statusClass, r.count]),
+    );
     expect(counts["2xx"]).toBe(4); // the read and write before, the read and the write during the outage
-    const names = ((await api.list("Products", "select=name", { "Cache-Control": "no-cache" })).body.data as { name: string }[]).map((r) => r.name);
+    const names = (
+      (await api.list("Products", "select=name", { "Cache-Control": "no-cache" })).body.data as { name: string }[]
+    ).map((r) => r.name);
     expect(names.filter((n) => n === "Written during the outage")).toHaveLength(1);
     expect(names).not.toContain("Refused during the outage");
   }, 60_000);

@@ -12,14 +12,20 @@ export interface Readiness {
   status: "ready" | "degraded" | "not_ready";
   /** What is degraded or down, in words (empty when all is well). */
   reasons: string[];
-  checks: { database: "ok" | "down" | "no_schema"; limit_store: "ok" | "down"; sheets_backend: "ok" | "degraded"; draining: boolean };
+  checks: {
+    database: "ok" | "down" | "no_schema";
+    limit_store: "ok" | "down";
+    sheets_backend: "ok" | "degraded";
+    draining: boolean;
+  };
 }
 
 /** Databases that have answered this process with their schema in place. */
 const answered = perProcess("health:databases-answered", () => new WeakSet<object>());
 
 /** Postgres' "undefined_table": the schema the service reads is not there. */
-const noSchema = (err: unknown) => [err, (err as { cause?: unknown })?.cause].some((e) => (e as { code?: string } | undefined)?.code === "42P01");
+const noSchema = (err: unknown) =>
+  [err, (err as { cause?: unknown })?.cause].some((e) => (e as { code?: string } | undefined)?.code === "42P01");
 
 async function probeDatabase(): Promise<{ state: Readiness["checks"]["database"]; detail: string; seen: boolean }> {
   let handle: object, probe: () => Promise<void>;
@@ -48,10 +54,18 @@ export async function checkReadiness(): Promise<Readiness> {
   const reasons: string[] = [];
   if (draining) reasons.push("this instance is stopping");
   if (database.state === "no_schema") reasons.push("the database has no schema: run `npm run db:migrate`");
-  else if (database.state === "down" && !database.seen) reasons.push(`database not reached since this instance started (${database.detail})`);
-  else if (database.state === "down") reasons.push(`database down (${database.detail}): cached reads and writes go on, requests that need the database answer 503`);
-  if (store.status === "down") reasons.push(`limit store down (${store.detail}): reads are served uncounted, writes answer 503`);
-  if (google === "degraded") reasons.push("Google Sheets is refusing or failing most recent calls: reads are served from cache, writes may fail");
+  else if (database.state === "down" && !database.seen)
+    reasons.push(`database not reached since this instance started (${database.detail})`);
+  else if (database.state === "down")
+    reasons.push(
+      `database down (${database.detail}): cached reads and writes go on, requests that need the database answer 503`,
+    );
+  if (store.status === "down")
+    reasons.push(`limit store down (${store.detail}): reads are served uncounted, writes answer 503`);
+  if (google === "degraded")
+    reasons.push(
+      "Google Sheets is refusing or failing most recent calls: reads are served from cache, writes may fail",
+    );
   const ready = !draining && database.state !== "no_schema" && (database.state === "ok" || database.seen);
   return {
     ready,

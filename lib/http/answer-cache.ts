@@ -33,7 +33,11 @@ function idOf(source: object): number {
  * The answer `make` gives for `query` of `source`, made at most once while it stays in the
  * budget. `make` must depend on nothing else; what it throws is thrown to each caller.
  */
-export async function cachedAnswer(source: object, query: string, make: () => Answer | Promise<Answer>): Promise<Answer> {
+export async function cachedAnswer(
+  source: object,
+  query: string,
+  make: () => Answer | Promise<Answer>,
+): Promise<Answer> {
   const key = `${idOf(source)}\u0000${query}`;
   const hit = state.answers.get(key);
   if (hit) {

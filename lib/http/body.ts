@@ -23,10 +23,17 @@ export async function readJsonBody(req: Request, { maxBytes = MAX_BODY_BYTES } =
   } catch (err) {
     throw new ApiError("validation_error", `The request body is not valid JSON: ${clip((err as Error).message)}`);
   }
-  if (!JSON_TYPE.test(type)) throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
+  if (!JSON_TYPE.test(type))
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the body as JSON with the header Content-Type: application/json.",
+    );
   const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
-    throw new ApiError("unsupported_media_type", `The body must be UTF-8 (Content-Type: application/json; charset=utf-8); got charset=${clip(charset)}.`);
+    throw new ApiError(
+      "unsupported_media_type",
+      `The body must be UTF-8 (Content-Type: application/json; charset=utf-8); got charset=${clip(charset)}.`,
+    );
   }
   return value;
 }
@@ -39,7 +46,12 @@ export async function readTextBody(req: Request, { maxBytes = MAX_BODY_BYTES } =
 
 function tooLarge(maxBytes: number): ApiError {
   // The rest of the body is not read: the connection cannot carry another request after it.
-  return new ApiError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`, {}, { Connection: "close" });
+  return new ApiError(
+    "payload_too_large",
+    `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`,
+    {},
+    { Connection: "close" },
+  );
 }
 
 async function readLimited(req: Request, maxBytes: number): Promise<string> {

@@ -29,7 +29,10 @@ export function matchesAny(header: string | null, etag: string): boolean {
  */
 export function notModified(req: Request, etag: string, headers: Record<string, string>): Response | undefined {
   if (!matchesAny(req.headers.get("if-none-match"), etag)) return undefined;
-  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": "private, no-cache", Vary: "Accept-Encoding", ...headers } });
+  return new Response(null, {
+    status: 304,
+    headers: { ETag: etag, "Cache-Control": "private, no-cache", Vary: "Accept-Encoding", ...headers },
+  });
 }
 
 /**

@@ -2,8 +2,31 @@
 // X-API-Key or Authorization: Bearer (never cookies). Secret keys (and answers given before a key
 // is known) may be called from any origin; a browser (publishable) key's answers name the
 // request's origin when its owner listed it, and name none otherwise, so the page cannot read them.
-const ALLOW_HEADERS = ["X-API-Key", "Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Cache-Control"];
-const EXPOSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag", "X-Cache", "Idempotent-Replayed", "Age", "Last-Modified", "X-Total-Count", "WWW-Authenticate"].join(", ");
+const ALLOW_HEADERS = [
+  "X-API-Key",
+  "Authorization",
+  "Content-Type",
+  "If-Match",
+  "If-None-Match",
+  "Idempotency-Key",
+  "Cache-Control",
+];
+const EXPOSE_HEADERS = [
+  "X-Request-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Retry-After",
+  "ETag",
+  "X-Cache",
+  "Idempotent-Replayed",
+  "Age",
+  "Last-Modified",
+  "X-Total-Count",
+  "WWW-Authenticate",
+].join(", ");
 
 /** `*` (any origin), one origin (a browser key's listed origin), or null (a browser key from an unlisted origin). */
 export type AllowedOrigin = string | null;

@@ -17,7 +17,10 @@ export function jsonText(text: string, init: Init = {}): Response {
   // copied into another one, header by header.
   const res = new Response(text, { status: init.status ?? 200 });
   const headers = res.headers;
-  for (const [name, value] of init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers ?? {})) headers.append(name, value);
+  for (const [name, value] of init.headers instanceof Headers || Array.isArray(init.headers)
+    ? init.headers
+    : Object.entries(init.headers ?? {}))
+    headers.append(name, value);
   headers.set("Content-Type", "application/json; charset=utf-8");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   return res;
@@ -34,7 +37,11 @@ export function ok(body: Record<string, unknown>, init: Init = {}): Response {
 export function csvResponse(body: ReadableStream<Uint8Array>, name: string, headers: Record<string, string>): Response {
   const filename = `${name.replace(/[^\w.-]+/g, "_") || "rows"}.csv`;
   return new Response(body, {
-    headers: { ...headers, "Content-Type": "text/csv; charset=utf-8; header=present", "Content-Disposition": `inline; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(`${name}.csv`)}` },
+    headers: {
+      ...headers,
+      "Content-Type": "text/csv; charset=utf-8; header=present",
+      "Content-Disposition": `inline; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(`${name}.csv`)}`,
+    },
   });
 }
 
@@ -54,23 +61,51 @@ export function handleApiError(err: unknown, requestId: string, signal?: AbortSi
   if (clientAborted(err, signal)) {
     // Nobody reads this answer; the log must not call it an outage. 499 as nginx logs it.
     log.info({ req_id: requestId, ...errorFields(err) }, "request aborted by the client");
-    return json({ success: false, error: "client_closed_request", message: "The client closed the request before it completed." }, { status: CLIENT_CLOSED });
+    return json(
+      { success: false, error: "client_closed_request", message: "The client closed the request before it completed." },
+      { status: CLIENT_CLOSED },
+    );
   }
   if (databaseUnavailable(err)) {
     metrics.databaseError({ during: "request" });
     log.warn({ req_id: requestId, ...errorFields(err) }, "database unavailable");
-    return errorResponse(new ApiError("service_unavailable", "The database is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" }));
+    return errorResponse(
+      new ApiError(
+        "service_unavailable",
+        "The database is unavailable at the moment; retry shortly.",
+        {},
+        { "Retry-After": "5" },
+      ),
+    );
   }
   log.error({ req_id: requestId, ...errorFields(err), stack: (err as Error)?.stack }, "unhandled error");
-  return errorResponse(new ApiError("server_error", `Something went wrong on our side. Quote ${requestId} if you contact support.`));
+  return errorResponse(
+    new ApiError("server_error", `Something went wrong on our side. Quote ${requestId} if you contact support.`),
+  );
 }
 
 // Connection-level failures (postgres.js codes and SQLSTATE classes 08 and 57P), also when
 // wrapped by Drizzle: the database is down or restarting, not a bug of ours.
-const UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "57P01", "57P02", "57P03"]);
+const UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
 
 export function databaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
     const code = typeof e.code === "string" ? e.code : "";
     if (UNAVAILABLE.has(code) || code.startsWith("08")) return true;
   }

@@ -17,10 +17,11 @@ export interface HookStamp {
  */
 export function hookStamp(header: string): HookStamp {
   let secret: { text: string; bytes: Buffer } | undefined;
-  const secretOf = () => (secret ??= perProcess(`hook-stamp-secret:${header}`, () => {
-    const text = randomBytes(16).toString("hex");
-    return { text, bytes: Buffer.from(text) };
-  }));
+  const secretOf = () =>
+    (secret ??= perProcess(`hook-stamp-secret:${header}`, () => {
+      const text = randomBytes(16).toString("hex");
+      return { text, bytes: Buffer.from(text) };
+    }));
   return {
     stamp: (value) => `${secretOf().text} ${value}`,
     unstamp: (sent) => {

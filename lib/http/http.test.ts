@@ -7,7 +7,11 @@ const post = (body: BodyInit, type = "application/json") =>
   new Request("http://x/api", { method: "POST", body, headers: { "content-type": type } });
 
 async function envelope(res: Response) {
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, requestId: res.headers.get("x-request-id") };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+    requestId: res.headers.get("x-request-id"),
+  };
 }
 
 describe("readJsonBody", () => {
@@ -42,13 +46,22 @@ describe("readJsonBody", () => {
   });
 
   it("refuses bytes that are not UTF-8 instead of storing replacement characters", async () => {
-    const req = new Request("http://x/", { method: "POST", headers: { "content-type": "application/json" }, body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
+    const req = new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    });
     const err = (await readJsonBody(req).catch((e: ApiError) => e)) as ApiError;
-    expect([err.code, err.message]).toEqual(["validation_error", "The request body is not valid UTF-8: JSON text must be encoded in UTF-8."]);
+    expect([err.code, err.message]).toEqual([
+      "validation_error",
+      "The request body is not valid UTF-8: JSON text must be encoded in UTF-8.",
+    ]);
   });
 
   it("stops reading past the size limit", async () => {
-    const err = (await readJsonBody(post(JSON.stringify({ a: "x".repeat(2000) })), { maxBytes: 1000 }).catch((e: ApiError) => e)) as ApiError;
+    const err = (await readJsonBody(post(JSON.stringify({ a: "x".repeat(2000) })), { maxBytes: 1000 }).catch(
+      (e: ApiError) => e,
+    )) as ApiError;
     expect([err.code, err.status]).toEqual(["payload_too_large", 413]);
   });
 });

@@ -15,10 +15,16 @@ export function requestKey(req: Request): string | undefined {
   const authorization = req.headers.get("authorization")?.trim();
   const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
   if (authorization && !bearer && !header) {
-    throw new ApiError("unauthorized", `The Authorization header must be "Bearer <key>"; or send the key in the ${API_KEY_HEADER} header.`);
+    throw new ApiError(
+      "unauthorized",
+      `The Authorization header must be "Bearer <key>"; or send the key in the ${API_KEY_HEADER} header.`,
+    );
   }
   if (header && bearer && header !== bearer) {
-    const err = new ApiError("validation_error", `The request carries two different keys (${API_KEY_HEADER} and Authorization: Bearer): send one.`);
+    const err = new ApiError(
+      "validation_error",
+      `The request carries two different keys (${API_KEY_HEADER} and Authorization: Bearer): send one.`,
+    );
     twoKeys.add(err);
     throw err;
   }

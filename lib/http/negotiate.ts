@@ -6,7 +6,11 @@ function quality(accept: string, type: string): number {
   let best = -1;
   let bestSpecificity = -1;
   for (const part of accept.split(",")) {
-    const [range = "", ...params] = part.trim().toLowerCase().split(";").map((p) => p.trim());
+    const [range = "", ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(";")
+      .map((p) => p.trim());
     const [main, sub] = range.split("/");
     const specificity = range === type ? 2 : main === type.split("/")[0] && sub === "*" ? 1 : range === "*/*" ? 0 : -1;
     if (specificity < bestSpecificity || specificity < 0) continue;

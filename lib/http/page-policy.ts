@@ -8,7 +8,14 @@
 function pickerSources(env: NodeJS.ProcessEnv): string {
   const emulated = !env.GOOGLE_CLIENT_ID || Boolean(env.GOOGLE_API_ROOT_URL);
   const scriptOrigin = env.GOOGLE_PICKER_SCRIPT_URL ? new URL(env.GOOGLE_PICKER_SCRIPT_URL).origin : "";
-  return ["https://apis.google.com", "https://docs.google.com", scriptOrigin, ...(emulated ? ["http://127.0.0.1:*", "http://localhost:*"] : [])].filter(Boolean).join(" ");
+  return [
+    "https://apis.google.com",
+    "https://docs.google.com",
+    scriptOrigin,
+    ...(emulated ? ["http://127.0.0.1:*", "http://localhost:*"] : []),
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**

@@ -9,6 +9,9 @@ export function checkSingle(params: URLSearchParams, names: readonly string[]): 
   for (const name of names) {
     const values = params.getAll(name);
     if (values.length < 2) continue;
-    throw new ApiError("validation_error", `The query parameter ${quoted(name)} was sent ${values.length} times; it takes one value.`);
+    throw new ApiError(
+      "validation_error",
+      `The query parameter ${quoted(name)} was sent ${values.length} times; it takes one value.`,
+    );
   }
 }

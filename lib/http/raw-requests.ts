@@ -34,17 +34,28 @@ function decodes(text: string): boolean {
 /** The refusal a request gets before routing, or undefined when Next.js can route it. */
 export function rawRefusal(method: string, url: string): ApiError | undefined {
   if (!SERVED.has(method)) {
-    return new ApiError("method_not_allowed", `${method ? `${clip(method)} is` : "This method is"} not served here: the API answers ${ALLOW}.`, {}, { Allow: ALLOW });
+    return new ApiError(
+      "method_not_allowed",
+      `${method ? `${clip(method)} is` : "This method is"} not served here: the API answers ${ALLOW}.`,
+      {},
+      { Allow: ALLOW },
+    );
   }
   if (!url.includes("%")) return undefined;
   const [path, query = ""] = splitOnce(url, "?");
   if (path.includes("%") && !decodes(path)) {
-    return new ApiError("validation_error", `The path ${clip(path)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`);
+    return new ApiError(
+      "validation_error",
+      `The path ${clip(path)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`,
+    );
   }
   // An API query that does not decode would otherwise be read leniently (`filter=name=%FF` a
   // filter on U+FFFD, matching nothing, with a 200): the client is told instead.
   if (path.startsWith("/api/") && query.includes("%") && !decodes(query.replace(/\+/g, " "))) {
-    return new ApiError("validation_error", `The query string ${clip(query)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`);
+    return new ApiError(
+      "validation_error",
+      `The query string ${clip(query)} is not valid percent-encoded UTF-8: encode each byte as %XX with two hex digits.`,
+    );
   }
   return undefined;
 }
@@ -90,7 +101,16 @@ function answer(req: IncomingMessage, res: ServerResponse, err: ApiError): void 
 /** An answer written on the socket itself, for requests Node's HTTP parser refuses before any handler. */
 function answerOnSocket(socket: Socket, status: string, refusal: ApiError, extra: string[] = []): void {
   const body = JSON.stringify(errorBody(refusal));
-  const head = [`HTTP/1.1 ${status}`, ...extra, "Content-Type: application/json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, "Cache-Control: no-store", "Access-Control-Allow-Origin: *", `${REQUEST_ID_HEADER}: ${newRequestId()}`, "Connection: close"];
+  const head = [
+    `HTTP/1.1 ${status}`,
+    ...extra,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Cache-Control: no-store",
+    "Access-Control-Allow-Origin: *",
+    `${REQUEST_ID_HEADER}: ${newRequestId()}`,
+    "Connection: close",
+  ];
   socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
 }
 
@@ -104,7 +124,10 @@ function answerUnknownMethod(socket: Socket): void {
  * still 431, but in the envelope a browser can read, saying what to do, instead of an empty body.
  */
 function answerHeadersTooLarge(socket: Socket): void {
-  const refusal = new ApiError("validation_error", "The request's URL and headers together exceed 16 KB, more than the server reads. Shorten the URL: split a long filter (an `in` list of many values) over several requests.");
+  const refusal = new ApiError(
+    "validation_error",
+    "The request's URL and headers together exceed 16 KB, more than the server reads. Shorten the URL: split a long filter (an `in` list of many values) over several requests.",
+  );
   answerOnSocket(socket, "431 Request Header Fields Too Large", refusal);
 }
 

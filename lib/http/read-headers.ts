@@ -11,7 +11,8 @@ export interface ReadState {
 
 // The reads of one copy share its moment: its HTTP date is formatted once, not per answer.
 let lastRead = { at: Number.NaN, text: "" };
-const httpDate = (at: number) => (lastRead.at === at ? lastRead.text : (lastRead = { at, text: new Date(at).toUTCString() }).text);
+const httpDate = (at: number) =>
+  lastRead.at === at ? lastRead.text : (lastRead = { at, text: new Date(at).toUTCString() }).text;
 
 /** Last-Modified (the moment read) and Age (seconds since). */
 export function freshnessHeaders(readAt: number, now = Date.now()): Record<string, string> {

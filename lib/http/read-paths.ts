@@ -37,7 +37,11 @@ export function stampedRead(req: Request): { path: string; params: ReadParams } 
   const path = readPathStamp.unstamp(req.headers.get(READ_PATH_HEADER));
   if (!path) return undefined;
   try {
-    const [sheetId, tabName, rowId] = path.slice("/api/v1/".length).split("/").map(decodeURIComponent) as [string, string, string?];
+    const [sheetId, tabName, rowId] = path.slice("/api/v1/".length).split("/").map(decodeURIComponent) as [
+      string,
+      string,
+      string?,
+    ];
     return { path, params: rowId === undefined ? { sheetId, tabName } : { sheetId, tabName, rowId } };
   } catch {
     return undefined;

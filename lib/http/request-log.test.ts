@@ -41,7 +41,15 @@ describe("request logs", () => {
 
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.msg === "request");
     expect(entries).toHaveLength(3);
-    expect(entries[0]).toMatchObject({ level: "info", req_id: "client-trace-0001", method: "GET", route: "/api/v1/{sheetId}/{tabName}", sheet: DEMO_SPREADSHEET_ID, key_prefix: key.slice(0, 8), status: 200 });
+    expect(entries[0]).toMatchObject({
+      level: "info",
+      req_id: "client-trace-0001",
+      method: "GET",
+      route: "/api/v1/{sheetId}/{tabName}",
+      sheet: DEMO_SPREADSHEET_ID,
+      key_prefix: key.slice(0, 8),
+      status: 200,
+    });
     expect(typeof entries[0]!.duration_ms).toBe("number");
     expect(entries[1]).toMatchObject({ method: "POST", status: 201 });
     expect(entries[2]).toMatchObject({ status: 401, key_prefix: "shk_0000" });
@@ -50,7 +58,9 @@ describe("request logs", () => {
   });
 
   it("replaces a malformed X-Request-Id with its own", async () => {
-    const res = await rowsClient(DEMO_SPREADSHEET_ID, key).list("Products", "", { "X-Request-Id": "bad id with spaces" });
+    const res = await rowsClient(DEMO_SPREADSHEET_ID, key).list("Products", "", {
+      "X-Request-Id": "bad id with spaces",
+    });
     expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
   });
 });
@@ -65,7 +75,9 @@ describe("aborted requests", () => {
       await req.text();
       throw Object.assign(new Error("aborted"), { code: "ECONNRESET" });
     });
-    const res = await handler(new Request("http://localhost/x", { method: "POST", body: "{}", signal: controller.signal }));
+    const res = await handler(
+      new Request("http://localhost/x", { method: "POST", body: "{}", signal: controller.signal }),
+    );
     expect(res.status).toBe(499);
     const entries = lines.map((l) => JSON.parse(l) as { msg: string; status?: number });
     expect(entries.map((e) => e.msg)).toContain("request aborted by the client");

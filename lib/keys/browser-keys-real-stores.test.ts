@@ -18,7 +18,10 @@ if (postgresUrl && redisUrl) {
   afterAll(async () => {
     await emulator?.stop();
   });
-  browserKeySuite("postgres, upstash over redis", { postgresUrl, makeStore: () => upstashStore(upstashRedis({ url: emulator!.url, token: "t", timeoutMs: 5_000 })) });
+  browserKeySuite("postgres, upstash over redis", {
+    postgresUrl,
+    makeStore: () => upstashStore(upstashRedis({ url: emulator!.url, token: "t", timeoutMs: 5_000 })),
+  });
 } else {
   describe.skip("browser keys on the real stores", () => it("needs Postgres and Redis", () => undefined));
 }

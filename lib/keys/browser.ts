@@ -30,7 +30,9 @@ export function normalizeOrigin(input: string): string {
   const text = input.trim().replace(/\/$/, "");
   const parts = /^(https?):\/\/(\*\.)?([^/?#@\s*]+)$/i.exec(text);
   if (!parts) {
-    throw bad(`${quoted(input)} is not an origin: give only https://host or http://host[:port], without a path, query or fragment (e.g. https://www.example.com).`);
+    throw bad(
+      `${quoted(input)} is not an origin: give only https://host or http://host[:port], without a path, query or fragment (e.g. https://www.example.com).`,
+    );
   }
   const [, scheme, wildcard, host] = parts;
   let url: URL;
@@ -42,7 +44,9 @@ export function normalizeOrigin(input: string): string {
   if (!wildcard) return url.origin;
   const domain = url.host;
   if (!url.hostname.includes(".") || /^[\d.]+$/.test(url.hostname) || url.hostname.startsWith("[")) {
-    throw bad(`${quoted(input)}: a wildcard covers the subdomains of a domain name with at least two labels, such as https://*.example.com.`);
+    throw bad(
+      `${quoted(input)}: a wildcard covers the subdomains of a domain name with at least two labels, such as https://*.example.com.`,
+    );
   }
   return `${url.protocol}//*.${domain}`;
 }
@@ -58,7 +62,8 @@ export function originAllowed(allowed: readonly string[], origin: string | null)
     const suffix = entry.slice(star + 4); // ".example.com[:port]"
     if (!origin.startsWith(scheme)) continue;
     const host = origin.slice(scheme.length);
-    if (host.endsWith(suffix) && host.length > suffix.length && !host.slice(0, -suffix.length).includes(":")) return true;
+    if (host.endsWith(suffix) && host.length > suffix.length && !host.slice(0, -suffix.length).includes(":"))
+      return true;
   }
   return false;
 }
@@ -72,18 +77,29 @@ function names(label: string, list: string[] | null | undefined): string[] | nul
 }
 
 /** Checks and normalises what an owner sets on a publishable key. */
-export function browserKeySettings(input: { origins?: string[]; tabs?: string[] | null; columns?: string[] | null; visitorLimit?: number | null }): BrowserKeySettings {
+export function browserKeySettings(input: {
+  origins?: string[];
+  tabs?: string[] | null;
+  columns?: string[] | null;
+  visitorLimit?: number | null;
+}): BrowserKeySettings {
   const origins = [...new Set((input.origins ?? []).filter((o) => o.trim()).map(normalizeOrigin))];
-  if (!origins.length) throw bad("A browser key needs at least one allowed origin, such as https://www.example.com: it works only from the pages of the origins you list.");
+  if (!origins.length)
+    throw bad(
+      "A browser key needs at least one allowed origin, such as https://www.example.com: it works only from the pages of the origins you list.",
+    );
   if (origins.length > MAX_ORIGINS) throw bad(`At most ${MAX_ORIGINS} origins per key.`);
   const limit = input.visitorLimit ?? DEFAULT_VISITOR_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_VISITOR_LIMIT) throw bad(`The per-visitor limit is a whole number of requests per minute from 1 to ${MAX_VISITOR_LIMIT}.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_VISITOR_LIMIT)
+    throw bad(`The per-visitor limit is a whole number of requests per minute from 1 to ${MAX_VISITOR_LIMIT}.`);
   return { origins, tabs: names("tabs", input.tabs), columns: names("columns", input.columns), visitorLimit: limit };
 }
 
 /** Publishable keys read and nothing else. */
 export function checkPublishablePermissions(permissions: readonly string[]): void {
   if (permissions.length !== 1 || permissions[0] !== "read") {
-    throw bad("A browser (publishable) key can only have the Read permission: it is visible to anyone who opens the page. Use a secret key on a server to write, read the schema or see usage.");
+    throw bad(
+      "A browser (publishable) key can only have the Read permission: it is visible to anyone who opens the page. Use a secret key on a server to write, read the schema or see usage.",
+    );
   }
 }

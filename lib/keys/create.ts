@@ -9,7 +9,15 @@ import { publishKey } from "./key-record";
 import type { Permission } from "./permissions";
 
 /** `browser` given: a publishable key (`shp_`); `form`: a form key (`shf_`); settings checked by the caller. */
-export async function createApiKey(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeySettings; form?: FormKeySettings; refuseFormulas?: boolean }): Promise<{ key: ApiKey; value: string }> {
+export async function createApiKey(input: {
+  userId: string;
+  sheetId: string;
+  name: string;
+  permissions: Permission[];
+  browser?: BrowserKeySettings;
+  form?: FormKeySettings;
+  refuseFormulas?: boolean;
+}): Promise<{ key: ApiKey; value: string }> {
   const { browser, form } = input;
   const value = generateApiKey(browser ? "publishable" : form ? "form" : "secret");
   const key = await insertApiKey({
@@ -22,11 +30,28 @@ export async function createApiKey(input: { userId: string; sheetId: string; nam
     permissions: input.permissions,
     refuseFormulas: input.refuseFormulas === true,
     ...(browser
-      ? { kind: "publishable", allowedOrigins: browser.origins, allowedTabs: browser.tabs, allowedColumns: browser.columns, visitorLimit: browser.visitorLimit }
+      ? {
+          kind: "publishable",
+          allowedOrigins: browser.origins,
+          allowedTabs: browser.tabs,
+          allowedColumns: browser.columns,
+          visitorLimit: browser.visitorLimit,
+        }
       : {}),
     ...(form
       ? // A public form never writes a formula (USER_ENTERED sheets): lib/sheets/write/formula-guard.ts.
-        { kind: "form", permissions: [], refuseFormulas: true, formTab: form.tab, allowedOrigins: form.origins, allowedRedirects: form.redirects, formFields: form.fields, unknownFields: form.unknownFields, visitorLimit: form.visitorLimit, thankYouMessage: form.message }
+        {
+          kind: "form",
+          permissions: [],
+          refuseFormulas: true,
+          formTab: form.tab,
+          allowedOrigins: form.origins,
+          allowedRedirects: form.redirects,
+          formFields: form.fields,
+          unknownFields: form.unknownFields,
+          visitorLimit: form.visitorLimit,
+          thankYouMessage: form.message,
+        }
       : {}),
   });
   // Not required (a miss reads Postgres), but it saves the first request a query.

@@ -8,7 +8,10 @@ import { perProcess } from "@/lib/per-process";
 
 const FLUSH_DELAY_MS = 5_000;
 type Counts = { accepted: number; refused: number };
-const state = perProcess("keys:form-counts", () => ({ pending: new Map<string, Counts>(), timer: undefined as NodeJS.Timeout | undefined }));
+const state = perProcess("keys:form-counts", () => ({
+  pending: new Map<string, Counts>(),
+  timer: undefined as NodeJS.Timeout | undefined,
+}));
 
 export async function flushFormCounts(): Promise<void> {
   if (state.timer) clearTimeout(state.timer);
@@ -16,7 +19,9 @@ export async function flushFormCounts(): Promise<void> {
   const batch = [...state.pending];
   state.pending.clear();
   for (const [id, counts] of batch) {
-    await addFormCounts({ id, ...counts }).catch((err: unknown) => log.warn({ key_id: id, ...errorFields(err) }, "forms: submission counts not written"));
+    await addFormCounts({ id, ...counts }).catch((err: unknown) =>
+      log.warn({ key_id: id, ...errorFields(err) }, "forms: submission counts not written"),
+    );
   }
 }
 registerFlush("keys:form-counts", flushFormCounts);

@@ -21,7 +21,14 @@ export interface FormKeySummary {
 
 export type FormKeyInput = Parameters<typeof formKeySettings>[0];
 
-const scopeSettings = (s: FormScope): Omit<FormKeySettings, "message"> => ({ tab: s.tab, origins: s.origins, redirects: s.redirects, fields: s.fields ?? null, unknownFields: s.unknownFields, visitorLimit: s.visitorLimit });
+const scopeSettings = (s: FormScope): Omit<FormKeySettings, "message"> => ({
+  tab: s.tab,
+  origins: s.origins,
+  redirects: s.redirects,
+  fields: s.fields ?? null,
+  unknownFields: s.unknownFields,
+  visitorLimit: s.visitorLimit,
+});
 
 function summarize(key: ApiKey): FormKeySummary {
   return {
@@ -37,7 +44,13 @@ function summarize(key: ApiKey): FormKeySummary {
   };
 }
 
-export async function listFormKeys({ userId, sheetId }: { userId: string; sheetId: string }): Promise<FormKeySummary[]> {
+export async function listFormKeys({
+  userId,
+  sheetId,
+}: {
+  userId: string;
+  sheetId: string;
+}): Promise<FormKeySummary[]> {
   await ownedSheet(userId, sheetId);
   // The counts as of now: this process's pending ones first.
   await flushFormCounts();
@@ -45,9 +58,20 @@ export async function listFormKeys({ userId, sheetId }: { userId: string; sheetI
 }
 
 /** The key's value is answered once; only its hash is kept. */
-export async function createFormKey(input: { userId: string; sheetId: string; name: string; form: FormKeyInput }): Promise<{ key: FormKeySummary; value: string }> {
+export async function createFormKey(input: {
+  userId: string;
+  sheetId: string;
+  name: string;
+  form: FormKeyInput;
+}): Promise<{ key: FormKeySummary; value: string }> {
   const form = formKeySettings(input.form);
   await ownedSheet(input.userId, input.sheetId);
-  const { key, value } = await createApiKey({ userId: input.userId, sheetId: input.sheetId, name: input.name, permissions: [], form });
+  const { key, value } = await createApiKey({
+    userId: input.userId,
+    sheetId: input.sheetId,
+    name: input.name,
+    permissions: [],
+    form,
+  });
   return { key: summarize(key), value };
 }

@@ -1,6 +1,13 @@
 // Key management from the dashboard: create, change permissions, revoke. Every function is
 // scoped to the signed-in account: another account's sheet or key is simply not found.
-import { getApiKeyForUser, listApiKeys, revokeApiKey, setApiKeyPermissions, setApiKeyReadFormulas, setBrowserKeySettings } from "@/db/queries/api-keys";
+import {
+  getApiKeyForUser,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyPermissions,
+  setApiKeyReadFormulas,
+  setBrowserKeySettings,
+} from "@/db/queries/api-keys";
 import { getSheetForUser } from "@/db/queries/sheets";
 import type { ApiKey } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
@@ -39,7 +46,12 @@ export function summarizeKey(key: ApiKey): KeySummary {
     kind: key.kind === "publishable" || key.kind === "form" ? key.kind : "secret",
     browser:
       key.kind === "publishable"
-        ? { origins: key.allowedOrigins, tabs: key.allowedTabs, columns: key.allowedColumns, visitorLimit: toKeyRecord(key).browser!.visitorLimit }
+        ? {
+            origins: key.allowedOrigins,
+            tabs: key.allowedTabs,
+            columns: key.allowedColumns,
+            visitorLimit: toKeyRecord(key).browser!.visitorLimit,
+          }
         : null,
     readFormulas: key.readFormulas,
     refuseFormulas: key.refuseFormulas,
@@ -49,7 +61,8 @@ export function summarizeKey(key: ApiKey): KeySummary {
   };
 }
 
-const formKeyHasNoPermissions = () => new ApiError("validation_error", "A form key only appends rows to its tab: it has no permissions to change.");
+const formKeyHasNoPermissions = () =>
+  new ApiError("validation_error", "A form key only appends rows to its tab: it has no permissions to change.");
 const noSuchKey = () => new ApiError("not_found", "No such API key in your account.");
 
 export async function ownedSheet(userId: string, sheetId: string) {
@@ -58,7 +71,13 @@ export async function ownedSheet(userId: string, sheetId: string) {
   return sheet;
 }
 
-export async function listKeysForSheet({ userId, sheetId }: { userId: string; sheetId: string }): Promise<KeySummary[]> {
+export async function listKeysForSheet({
+  userId,
+  sheetId,
+}: {
+  userId: string;
+  sheetId: string;
+}): Promise<KeySummary[]> {
   await ownedSheet(userId, sheetId);
   // "Last used" as of now: the stamps still held in memory or in the store's ledger first.
   await settleKeyStamps();
@@ -70,7 +89,14 @@ export async function listKeysForSheet({ userId, sheetId }: { userId: string; sh
 export type BrowserKeyInput = Parameters<typeof browserKeySettings>[0];
 
 /** `browser` given: a publishable key, which reads only (other permissions are refused). */
-export async function createKeyForSheet(input: { userId: string; sheetId: string; name: string; permissions: Permission[]; browser?: BrowserKeyInput; refuseFormulas?: boolean }) {
+export async function createKeyForSheet(input: {
+  userId: string;
+  sheetId: string;
+  name: string;
+  permissions: Permission[];
+  browser?: BrowserKeyInput;
+  refuseFormulas?: boolean;
+}) {
   const browser = input.browser ? browserKeySettings(input.browser) : undefined;
   if (browser) checkPublishablePermissions(input.permissions);
   await ownedSheet(input.userId, input.sheetId);
@@ -82,7 +108,10 @@ export async function propagate(row: ApiKey, what: string): Promise<void> {
   try {
     await publishKey(row);
   } catch (err) {
-    log.error({ key_id: row.id, change: what, ...errorFields(err) }, "keys: change saved but not propagated to the store");
+    log.error(
+      { key_id: row.id, change: what, ...errorFields(err) },
+      "keys: change saved but not propagated to the store",
+    );
     throw new ApiError(
       "service_unavailable",
       `The ${what} is saved, but not every server could be told yet. Try again in a moment to make it take effect everywhere at once.`,
@@ -90,10 +119,19 @@ export async function propagate(row: ApiKey, what: string): Promise<void> {
   }
 }
 
-export async function updateKeyPermissions({ userId, keyId, permissions }: { userId: string; keyId: string; permissions: Permission[] }): Promise<KeySummary> {
+export async function updateKeyPermissions({
+  userId,
+  keyId,
+  permissions,
+}: {
+  userId: string;
+  keyId: string;
+  permissions: Permission[];
+}): Promise<KeySummary> {
   const existing = await getApiKeyForUser({ userId, id: keyId });
   if (!existing) throw noSuchKey();
-  if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its permissions can no longer change.");
+  if (existing.revokedAt)
+    throw new ApiError("validation_error", "This key is revoked; its permissions can no longer change.");
   if (existing.kind === "form") throw formKeyHasNoPermissions();
   if (existing.kind === "publishable") checkPublishablePermissions(permissions);
   const row = await setApiKeyPermissions({ userId, id: keyId, permissions });
@@ -103,12 +141,25 @@ export async function updateKeyPermissions({ userId, keyId, permissions }: { use
 }
 
 /** New origins, tabs, columns or visitor limit for a browser key: every instance applies them from the next request. */
-export async function updateBrowserKey({ userId, keyId, browser }: { userId: string; keyId: string; browser: BrowserKeyInput }): Promise<KeySummary> {
+export async function updateBrowserKey({
+  userId,
+  keyId,
+  browser,
+}: {
+  userId: string;
+  keyId: string;
+  browser: BrowserKeyInput;
+}): Promise<KeySummary> {
   const settings = browserKeySettings(browser);
   const existing = await getApiKeyForUser({ userId, id: keyId });
   if (!existing) throw noSuchKey();
-  if (existing.kind !== "publishable") throw new ApiError("validation_error", "Only browser (publishable) keys have origins, tabs and columns; a secret key reads everything its permissions allow.");
-  if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its settings can no longer change.");
+  if (existing.kind !== "publishable")
+    throw new ApiError(
+      "validation_error",
+      "Only browser (publishable) keys have origins, tabs and columns; a secret key reads everything its permissions allow.",
+    );
+  if (existing.revokedAt)
+    throw new ApiError("validation_error", "This key is revoked; its settings can no longer change.");
   const row = await setBrowserKeySettings({ userId, id: keyId, settings });
   if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
   await propagate(row, "browser key change");
@@ -116,11 +167,20 @@ export async function updateBrowserKey({ userId, keyId, browser }: { userId: str
 }
 
 /** Allows or stops a key's reading of formulas: every instance applies it from the next request. */
-export async function updateKeyFormulas({ userId, keyId, readFormulas }: { userId: string; keyId: string; readFormulas: boolean }): Promise<KeySummary> {
+export async function updateKeyFormulas({
+  userId,
+  keyId,
+  readFormulas,
+}: {
+  userId: string;
+  keyId: string;
+  readFormulas: boolean;
+}): Promise<KeySummary> {
   const existing = await getApiKeyForUser({ userId, id: keyId });
   if (!existing) throw noSuchKey();
   if (existing.kind === "form") throw formKeyHasNoPermissions();
-  if (existing.revokedAt) throw new ApiError("validation_error", "This key is revoked; its settings can no longer change.");
+  if (existing.revokedAt)
+    throw new ApiError("validation_error", "This key is revoked; its settings can no longer change.");
   const row = await setApiKeyReadFormulas({ userId, id: keyId, readFormulas });
   if (!row) throw new ApiError("conflict", "This key was revoked meanwhile.");
   await propagate(row, "formula reading change");

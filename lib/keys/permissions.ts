@@ -16,8 +16,19 @@ export function isPermission(value: string): value is Permission {
 }
 
 /** 403 unless the key holds `permission`; `why`, when the route's own permission is not the only one the request needs. */
-export function requirePermission(key: { permissions: readonly Permission[]; browser?: unknown }, permission: Permission | undefined, why = ""): void {
+export function requirePermission(
+  key: { permissions: readonly Permission[]; browser?: unknown },
+  permission: Permission | undefined,
+  why = "",
+): void {
   if (!permission || key.permissions.includes(permission)) return;
-  if (key.browser) throw new ApiError("forbidden", `Browser (publishable) keys only read; this request needs the ${PERMISSION_LABELS[permission]} permission: use a secret key, on a server.`);
-  throw new ApiError("forbidden", `This API key lacks the ${PERMISSION_LABELS[permission]} permission.${why ? ` ${why}` : ""}`);
+  if (key.browser)
+    throw new ApiError(
+      "forbidden",
+      `Browser (publishable) keys only read; this request needs the ${PERMISSION_LABELS[permission]} permission: use a secret key, on a server.`,
+    );
+  throw new ApiError(
+    "forbidden",
+    `This API key lacks the ${PERMISSION_LABELS[permission]} permission.${why ? ` ${why}` : ""}`,
+  );
 }

@@ -5,7 +5,14 @@ import { getSheet } from "@/db/queries/sheets";
 import { getLimitStore } from "@/lib/store/store";
 import { dataVersionKey } from "@/lib/sheets/read/tab-cache";
 import { SHEET_RECORD_TTL_SECONDS, sheetRecordKey, toSheetRecord, type SheetRecord } from "@/lib/sheets/sheet-record";
-import { KEY_RECORD_TTL_SECONDS, keyRecordKey, MISSING_KEY_TTL_SECONDS, toKeyRecord, type KeyRecord, type MissingKey } from "./key-record";
+import {
+  KEY_RECORD_TTL_SECONDS,
+  keyRecordKey,
+  MISSING_KEY_TTL_SECONDS,
+  toKeyRecord,
+  type KeyRecord,
+  type MissingKey,
+} from "./key-record";
 import { errorFields, log } from "@/lib/log";
 
 export interface Resolved {
@@ -21,7 +28,11 @@ export interface Resolved {
  * knows the store is unreachable, so no second call waits for its timeout. `tab`: the tab whose
  * data version to read in the same round trip.
  */
-export async function resolveKeyAndSheet(hash: string, sheetId: string | undefined, { skipStore = false, tab }: { skipStore?: boolean; tab?: string } = {}): Promise<Resolved> {
+export async function resolveKeyAndSheet(
+  hash: string,
+  sheetId: string | undefined,
+  { skipStore = false, tab }: { skipStore?: boolean; tab?: string } = {},
+): Promise<Resolved> {
   const store = getLimitStore();
   let cachedKey: KeyRecord | MissingKey | null = null;
   let cachedSheet: SheetRecord | null = null;
@@ -29,7 +40,14 @@ export async function resolveKeyAndSheet(hash: string, sheetId: string | undefin
   let storeUp = !skipStore;
   if (storeUp) {
     // Outside the try: the names come from the database (its id), and its failure is no store outage.
-    const names = sheetId === undefined ? [await keyRecordKey(hash)] : [await keyRecordKey(hash), await sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])];
+    const names =
+      sheetId === undefined
+        ? [await keyRecordKey(hash)]
+        : [
+            await keyRecordKey(hash),
+            await sheetRecordKey(sheetId),
+            ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)]),
+          ];
     try {
       const [k, s, v] = await store.mget<unknown>(names);
       cachedKey = k as KeyRecord | MissingKey | null;
@@ -61,6 +79,9 @@ export async function loadSheetRecord(sheetId: string, { writeBack = true } = {}
   const row = await getSheet({ id: sheetId });
   if (!row) return null;
   const sheet = toSheetRecord(row);
-  if (writeBack) await getLimitStore().setIfNewer(await sheetRecordKey(sheetId), sheet, SHEET_RECORD_TTL_SECONDS).catch(() => undefined);
+  if (writeBack)
+    await getLimitStore()
+      .setIfNewer(await sheetRecordKey(sheetId), sheet, SHEET_RECORD_TTL_SECONDS)
+      .catch(() => undefined);
   return sheet;
 }

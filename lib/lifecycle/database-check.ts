@@ -19,7 +19,8 @@ export async function databaseProblemAtStart(target: string, waitMs: number): Pr
     } catch (err) {
       const e = err as { code?: string; cause?: { code?: string } };
       const passing = PASSING.has(String(e.code ?? e.cause?.code));
-      if (!passing || Date.now() >= deadline) return `${describeDatabaseError(err, target)}${passing ? ` Gave up after ${Math.round(waitMs / 1000)} s.` : ""}`;
+      if (!passing || Date.now() >= deadline)
+        return `${describeDatabaseError(err, target)}${passing ? ` Gave up after ${Math.round(waitMs / 1000)} s.` : ""}`;
       await new Promise((r) => setTimeout(r, Math.min(1_000, deadline - Date.now())));
     }
   }

@@ -6,7 +6,10 @@ import { perProcess } from "@/lib/per-process";
 import { drainRequests, trackRequests } from "./drain";
 import { flushAll } from "./flushes";
 
-const state = perProcess("lifecycle:shutdown", () => ({ installed: false, stopping: undefined as Promise<void> | undefined }));
+const state = perProcess("lifecycle:shutdown", () => ({
+  installed: false,
+  stopping: undefined as Promise<void> | undefined,
+}));
 
 export interface StopSteps {
   /** Stops background work that writes (the webhook queue); awaited before the final flush. */
@@ -16,7 +19,11 @@ export interface StopSteps {
 }
 
 /** The whole stop, in order; exported for tests. Resolves after `exit` was called. */
-export async function stopGracefully(signal: string, steps: StopSteps, drainMs = config().env.SHUTDOWN_DRAIN_MS): Promise<void> {
+export async function stopGracefully(
+  signal: string,
+  steps: StopSteps,
+  drainMs = config().env.SHUTDOWN_DRAIN_MS,
+): Promise<void> {
   const started = Date.now();
   log.info({ signal, drain_ms: drainMs }, "stopping: no new connections, finishing requests under way");
   const unanswered = await drainRequests(drainMs);
@@ -32,7 +39,9 @@ export async function stopGracefully(signal: string, steps: StopSteps, drainMs =
     code = 1;
     log.error({ batches: failed }, "stopping: these batches could not be written");
   }
-  await steps.closeDatabase().catch((err: unknown) => log.warn({ ...errorFields(err) }, "stopping: closing the database failed"));
+  await steps
+    .closeDatabase()
+    .catch((err: unknown) => log.warn({ ...errorFields(err) }, "stopping: closing the database failed"));
   log.info({ duration_ms: Date.now() - started }, "stopped");
   steps.exit(code);
 }

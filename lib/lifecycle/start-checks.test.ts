@@ -31,7 +31,9 @@ async function check(env: Record<string, string>) {
 
 /** A stand-in that answers every call 401, as Upstash does for a wrong token. */
 async function refusingStore(): Promise<{ url: string; close: () => void }> {
-  const server = createServer((_, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"error":"Unauthorized"}'));
+  const server = createServer((_, res) =>
+    res.writeHead(401, { "content-type": "application/json" }).end('{"error":"Unauthorized"}'),
+  );
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
@@ -40,15 +42,26 @@ describe("the server's check at start", () => {
   it("stops on missing production settings, naming them", async () => {
     expect(await check({ NODE_ENV: "production", ALLOW_EMBEDDED: "", DATABASE_URL: "" })).toEqual([1]);
     expect(lines[0]).toMatchObject({ level: "fatal" });
-    expect(lines[0]!.msg).toMatch(/^Production needs these settings: APP_URL, DATABASE_URL, .*docs\/operations\.md, Deploy/);
+    expect(lines[0]!.msg).toMatch(
+      /^Production needs these settings: APP_URL, DATABASE_URL, .*docs\/operations\.md, Deploy/,
+    );
   });
 
   it("stops, in one line, when the database does not answer within the wait", async () => {
     const started = Date.now();
-    expect(await check({ NODE_ENV: "test", DATABASE_URL: "postgres://postgres:secret@127.0.0.1:1/none", DATABASE_START_WAIT_MS: "2000" })).toEqual([1]);
+    expect(
+      await check({
+        NODE_ENV: "test",
+        DATABASE_URL: "postgres://postgres:secret@127.0.0.1:1/none",
+        DATABASE_START_WAIT_MS: "2000",
+      }),
+    ).toEqual([1]);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: "fatal", msg: "Cannot reach the database at postgres://postgres:***@127.0.0.1:1/none: connection refused. Gave up after 2 s." });
+    expect(lines[0]).toMatchObject({
+      level: "fatal",
+      msg: "Cannot reach the database at postgres://postgres:***@127.0.0.1:1/none: connection refused. Gave up after 2 s.",
+    });
   });
 
   it("stops when the limit store refuses the token, and only warns when it does not answer", async () => {

@@ -15,7 +15,10 @@ export async function checkAtStart(exit: (code: number) => void = (code) => proc
     return exit(1);
   }
   // The embedded database has no address to get wrong, and opens once `npm start` hands it over.
-  const databaseProblem = cfg.database.kind === "postgres" ? await databaseProblemAtStart(cfg.database.url, cfg.env.DATABASE_START_WAIT_MS) : undefined;
+  const databaseProblem =
+    cfg.database.kind === "postgres"
+      ? await databaseProblemAtStart(cfg.database.url, cfg.env.DATABASE_START_WAIT_MS)
+      : undefined;
   if (databaseProblem) {
     log.fatal(databaseProblem);
     return exit(1);

@@ -26,7 +26,8 @@ export async function accountLimits(userId: string): Promise<AccountLimits> {
   // A paid account's month is its subscription's current period (DECISIONS 14): periods repeat
   // monthly from its start, so a renewal reported late still finds the right window.
   const billing = plan === "free_trial" ? undefined : await getBillingAccount({ userId });
-  const billingAnchor = (billing?.status && PAYING.has(billing.status) && billing.currentPeriodStart) || user.billingAnchor;
+  const billingAnchor =
+    (billing?.status && PAYING.has(billing.status) && billing.currentPeriodStart) || user.billingAnchor;
   const account = { userId, plan, billingAnchor } satisfies AccountLimits;
   cache.set(userId, { account, at: Date.now() });
   return account;

@@ -14,10 +14,22 @@ beforeAll(start);
 afterAll(stop);
 
 const t = (iso: string) => Date.parse(iso);
-const plan = (p: Partial<Plan>): Plan => ({ label: "test", month: 1000, day: 1000, hour: 1000, burst: 1000, webhookEndpointsPerSheet: 1, ...p });
+const plan = (p: Partial<Plan>): Plan => ({
+  label: "test",
+  month: 1000,
+  day: 1000,
+  hour: 1000,
+  burst: 1000,
+  webhookEndpointsPerSheet: 1,
+  ...p,
+});
 
 describe.each(stores)("limiter on the %s store", (_name, make) => {
-  const account = () => ({ userId: `acct-${randomUUID()}`, plan: "free_trial" as const, billingAnchor: new Date(t("2026-01-31T08:00:00Z")) });
+  const account = () => ({
+    userId: `acct-${randomUUID()}`,
+    plan: "free_trial" as const,
+    billingAnchor: new Date(t("2026-01-31T08:00:00Z")),
+  });
   const hit = (a: ReturnType<typeof account>, now: number, p: Plan) => consumeRequest(a, randomUUID(), now, p);
 
   beforeAll(() => setLimitStore(make()));
@@ -28,7 +40,10 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     expect((await hit(a, t("2027-11-22T10:00:00Z"), p)).allowed).toBe(true);
     expect((await hit(a, t("2027-11-22T10:30:00Z"), p)).allowed).toBe(true);
     const refused = await hit(a, t("2027-11-22T10:59:59.999Z"), p);
-    expect(refused).toMatchObject({ allowed: false, shown: { name: "hour", used: 2, remaining: 0, reset: t("2027-11-22T11:00:00Z") } });
+    expect(refused).toMatchObject({
+      allowed: false,
+      shown: { name: "hour", used: 2, remaining: 0, reset: t("2027-11-22T11:00:00Z") },
+    });
     expect((await hit(a, t("2027-11-22T11:00:00Z"), p)).allowed).toBe(true);
   });
 
@@ -42,7 +57,9 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     const refused = await browser(t0 + 10);
     expect(refused).toMatchObject({ allowed: false, shown: { name: "burst", limit: 4, used: 4, remaining: 0 } });
     // The 429 says why the figure is not the plan's own.
-    expect(rateLimitError(refused, t0 + 10).message).toMatch(/^Rate limit of 4 requests per minute \(burst\) reached; .* browser \(publishable\) keys may use 80% of each of the plan's windows/);
+    expect(rateLimitError(refused, t0 + 10).message).toMatch(
+      /^Rate limit of 4 requests per minute \(burst\) reached; .* browser \(publishable\) keys may use 80% of each of the plan's windows/,
+    );
     // The account's own windows, shared: the secret key still has the last unit of the burst.
     expect(await hit(a, t0 + 20, p)).toMatchObject({ allowed: true, shown: { name: "burst", limit: 5, remaining: 0 } });
     expect((await hit(a, t0 + 30, p)).allowed).toBe(false);
@@ -55,10 +72,22 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     await hit(a, t0, p);
     await hit(a, t0 + 1000, p);
     const refused = await hit(a, t0 + 2000, p);
-    expect(refused).toMatchObject({ allowed: false, exceeded: { name: "hour", reset: t("2027-11-22T11:00:00Z") }, shown: { name: "burst", remaining: 0 } });
+    expect(refused).toMatchObject({
+      allowed: false,
+      exceeded: { name: "hour", reset: t("2027-11-22T11:00:00Z") },
+      shown: { name: "burst", remaining: 0 },
+    });
     const error = rateLimitError(refused, t0 + 2000);
-    expect(error.headers).toMatchObject({ "Retry-After": String(40 * 60 - 2), "X-RateLimit-Limit": "2", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String((t0 + 60_000) / 1000) });
-    expect(error.extra).toMatchObject({ retry_after: 40 * 60 - 2, limit: { allowed: 2, current: 2, reset_at: t("2027-11-22T11:00:00Z") / 1000 } });
+    expect(error.headers).toMatchObject({
+      "Retry-After": String(40 * 60 - 2),
+      "X-RateLimit-Limit": "2",
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String((t0 + 60_000) / 1000),
+    });
+    expect(error.extra).toMatchObject({
+      retry_after: 40 * 60 - 2,
+      limit: { allowed: 2, current: 2, reset_at: t("2027-11-22T11:00:00Z") / 1000 },
+    });
   });
 
   it("a 429's message names the second the window frees as reset_at does, rounded up", async () => {
@@ -75,7 +104,10 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     const a = account();
     const p = plan({ day: 1 });
     await hit(a, t("2027-11-22T00:00:00Z"), p);
-    expect((await hit(a, t("2027-11-22T23:59:59.999Z"), p)).shown).toMatchObject({ name: "day", reset: t("2027-11-23T00:00:00Z") });
+    expect((await hit(a, t("2027-11-22T23:59:59.999Z"), p)).shown).toMatchObject({
+      name: "day",
+      reset: t("2027-11-23T00:00:00Z"),
+    });
     expect((await hit(a, t("2027-11-23T00:00:00Z"), p)).allowed).toBe(true);
   });
 
@@ -85,7 +117,9 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     await hit(a, t("2027-11-10T00:00:00Z"), p);
     const refused = await hit(a, t("2027-11-30T07:59:59.999Z"), p);
     expect(refused.shown).toMatchObject({ name: "month", reset: t("2027-11-30T08:00:00Z") });
-    expect(rateLimitError(refused, t("2027-11-30T07:59:59.999Z")).message).toMatch(/next billing period starts at 2027-11-30T08:00:00Z, or at once after a plan upgrade/);
+    expect(rateLimitError(refused, t("2027-11-30T07:59:59.999Z")).message).toMatch(
+      /next billing period starts at 2027-11-30T08:00:00Z, or at once after a plan upgrade/,
+    );
     expect((await hit(a, t("2027-11-30T08:00:00Z"), p)).allowed).toBe(true);
   });
 
@@ -109,7 +143,11 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     const b = account();
     const least = await hit(b, now, plan({ burst: 5, hour: 10, day: 3 }));
     expect(least.shown).toMatchObject({ name: "day", remaining: 2 });
-    expect(limitHeaders(least, now)).toMatchObject({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": String(t("2027-11-23T00:00:00Z") / 1000) });
+    expect(limitHeaders(least, now)).toMatchObject({
+      "X-RateLimit-Limit": "3",
+      "X-RateLimit-Remaining": "2",
+      "X-RateLimit-Reset": String(t("2027-11-23T00:00:00Z") / 1000),
+    });
     expect(limitHeaders(least, now)["RateLimit-Policy"]).toMatch(/^5;w=60, 10;w=3600, 3;w=86400, 1000;w=\d+$/);
   });
 
@@ -119,7 +157,10 @@ describe.each(stores)("limiter on the %s store", (_name, make) => {
     await hit(a, now, plan({ hour: 1 }));
     const err = rateLimitError(await hit(a, now, plan({ hour: 1 })), now);
     expect([err.status, err.code]).toEqual([429, "rate_limit_exceeded"]);
-    expect(err.extra).toEqual({ retry_after: 3590, limit: { allowed: 1, current: 1, reset_at: t("2027-11-22T13:00:00Z") / 1000 } });
+    expect(err.extra).toEqual({
+      retry_after: 3590,
+      limit: { allowed: 1, current: 1, reset_at: t("2027-11-22T13:00:00Z") / 1000 },
+    });
     expect(err.headers["Retry-After"]).toBe("3590");
   });
 

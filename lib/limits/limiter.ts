@@ -57,14 +57,21 @@ export const browserLimit = (limit: number) => Math.max(1, Math.floor(limit * BR
  * browser share of each and the visitor's own window. The windows' counters are the account's
  * either way: a browser key's request is refused where a secret key's would still pass.
  */
-export function requestSpec(account: AccountLimits, member: string, now = Date.now(), plan: Plan = effectivePlan(account.plan), visitor?: VisitorLimit): { spec: ConsumeSpec; windows: LimitWindow[] } {
+export function requestSpec(
+  account: AccountLimits,
+  member: string,
+  now = Date.now(),
+  plan: Plan = effectivePlan(account.plan),
+  visitor?: VisitorLimit,
+): { spec: ConsumeSpec; windows: LimitWindow[] } {
   const windows = limitWindows(plan, account.billingAnchor, now);
   if (visitor) {
     for (const w of windows) w.limit = browserLimit(w.limit);
     windows.push(visitorWindow(visitor.limit, now));
   }
   const [burst, ...fixed] = windows;
-  const counterKey = (w: LimitWindow) => (w.name === "visitor" ? `visitor:${visitor!.keyId}:${visitor!.address}:${w.start}` : `${w.name}:${w.start}`);
+  const counterKey = (w: LimitWindow) =>
+    w.name === "visitor" ? `visitor:${visitor!.keyId}:${visitor!.address}:${w.start}` : `${w.name}:${w.start}`;
   const spec: ConsumeSpec = {
     now,
     member,
@@ -75,7 +82,10 @@ export function requestSpec(account: AccountLimits, member: string, now = Date.n
 }
 
 /** What the store answered, as a decision with each window's use. */
-export function decide({ spec, windows }: { spec: ConsumeSpec; windows: LimitWindow[] }, result: ConsumeResult): LimitDecision {
+export function decide(
+  { spec, windows }: { spec: ConsumeSpec; windows: LimitWindow[] },
+  result: ConsumeResult,
+): LimitDecision {
   const uses: WindowUse[] = windows.map((w, i) => ({
     name: w.name,
     limit: w.limit,
@@ -89,12 +99,21 @@ export function decide({ spec, windows }: { spec: ConsumeSpec; windows: LimitWin
   // Refused: of the windows that are full, the one that frees last, since the request cannot pass
   // before then (a full burst window ahead of a full hour must not say "retry in 5 s" for 40
   // minutes).
-  const exceeded = result.exceeded >= 0 ? uses.filter((u) => u.remaining === 0).reduce((a, b) => (b.reset > a.reset ? b : a), uses[result.exceeded]!) : undefined;
+  const exceeded =
+    result.exceeded >= 0
+      ? uses.filter((u) => u.remaining === 0).reduce((a, b) => (b.reset > a.reset ? b : a), uses[result.exceeded]!)
+      : undefined;
   return { allowed: result.exceeded < 0, windows: uses, shown, spec, ...(exceeded ? { exceeded } : {}) };
 }
 
 /** `member` must be unique per request: it is the request's entry in the burst window. */
-export async function consumeRequest(account: AccountLimits, member: string, now = Date.now(), plan?: Plan, visitor?: VisitorLimit): Promise<LimitDecision> {
+export async function consumeRequest(
+  account: AccountLimits,
+  member: string,
+  now = Date.now(),
+  plan?: Plan,
+  visitor?: VisitorLimit,
+): Promise<LimitDecision> {
   const request = requestSpec(account, member, now, plan, visitor);
   return decide(request, await getLimitStore().consume(request.spec));
 }
@@ -119,11 +138,18 @@ export function limitHeaders(decision: LimitDecision, now = Date.now()): Record<
  */
 export function givenBack(decision: LimitDecision): LimitDecision {
   if (!decision.allowed) return decision;
-  return { ...decision, shown: { ...decision.shown, remaining: Math.min(decision.shown.limit, decision.shown.remaining + 1) } };
+  return {
+    ...decision,
+    shown: { ...decision.shown, remaining: Math.min(decision.shown.limit, decision.shown.remaining + 1) },
+  };
 }
 
 /** The rate-limit headers of any limit: `shown` in X-RateLimit-* and RateLimit, every one of `windows` in RateLimit-Policy. */
-export function rateLimitHeaders(shown: Pick<WindowUse, "limit" | "remaining" | "reset">, windows: Pick<WindowUse, "limit" | "seconds">[], now = Date.now()): Record<string, string> {
+export function rateLimitHeaders(
+  shown: Pick<WindowUse, "limit" | "remaining" | "reset">,
+  windows: Pick<WindowUse, "limit" | "seconds">[],
+  now = Date.now(),
+): Record<string, string> {
   const resetIn = Math.max(0, Math.ceil((shown.reset - now) / 1000));
   return {
     "X-RateLimit-Limit": String(shown.limit),
@@ -134,7 +160,13 @@ export function rateLimitHeaders(shown: Pick<WindowUse, "limit" | "remaining" | 
   };
 }
 
-const WINDOW_TEXT: Record<WindowName, string> = { burst: "per minute (burst)", hour: "per hour", day: "per day", month: "per billing period", visitor: "per minute from one visitor address (this browser key's limit)" };
+const WINDOW_TEXT: Record<WindowName, string> = {
+  burst: "per minute (burst)",
+  hour: "per hour",
+  day: "per day",
+  month: "per billing period",
+  visitor: "per minute from one visitor address (this browser key's limit)",
+};
 
 export function rateLimitError(decision: LimitDecision, now = Date.now()): ApiError {
   const w = decision.exceeded ?? decision.shown;
@@ -142,13 +174,15 @@ export function rateLimitError(decision: LimitDecision, now = Date.now()): ApiEr
   // The second the window frees, as `reset_at` and X-RateLimit-Reset give it (rounded up).
   const when = new Date(Math.ceil(w.reset / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
   // A browser key's plan windows are its share of the account's: say so, or the figure looks wrong.
-  const share = w.name !== "visitor" && decision.windows.some((x) => x.name === "visitor")
-    ? ` This is a browser key's share: browser (publishable) keys may use ${BROWSER_SHARE * 100}% of each of the plan's windows, the rest being kept for the account's secret keys.`
-    : "";
+  const share =
+    w.name !== "visitor" && decision.windows.some((x) => x.name === "visitor")
+      ? ` This is a browser key's share: browser (publishable) keys may use ${BROWSER_SHARE * 100}% of each of the plan's windows, the rest being kept for the account's secret keys.`
+      : "";
   const message =
     (w.name === "month"
       ? `Monthly limit of ${w.limit} requests reached. Requests resume when the next billing period starts at ${when}, or at once after a plan upgrade.`
-      : `Rate limit of ${w.limit} requests ${WINDOW_TEXT[w.name]} reached; retry after ${retryAfter} s (${when}).`) + share;
+      : `Rate limit of ${w.limit} requests ${WINDOW_TEXT[w.name]} reached; retry after ${retryAfter} s (${when}).`) +
+    share;
   return new ApiError(
     "rate_limit_exceeded",
     message,

@@ -27,7 +27,16 @@ export function addMonths(anchor: Date, months: number): Date {
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
   // Periods turn on a whole second: the usage report's ISO times and the limit headers' Unix
   // seconds then name the same moment.
-  return new Date(Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds()));
+  return new Date(
+    Date.UTC(
+      y,
+      m,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+    ),
+  );
 }
 
 // The period each anchor was last asked about: every request of an account asks again, and the

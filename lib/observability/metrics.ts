@@ -44,7 +44,10 @@ function counter(name: string, help: string) {
   };
 }
 
-const requestCount = counter("sheetapi_http_requests_total", "HTTP requests answered, by route template, method and status.");
+const requestCount = counter(
+  "sheetapi_http_requests_total",
+  "HTTP requests answered, by route template, method and status.",
+);
 
 /** `route`, or "(other)" once the family is full and this route is not in it yet. */
 function boundedRoute(name: string, route: string, labels: Labels): string {
@@ -56,7 +59,11 @@ export const metrics = {
   request(path: string, method: string, status: number, seconds: number): void {
     const route = boundedRoute("sheetapi_http_requests_total", path, { method, status });
     requestCount({ route, method, status });
-    const f = family("sheetapi_http_request_duration_seconds", "histogram", "Time to answer, by route template and method.");
+    const f = family(
+      "sheetapi_http_request_duration_seconds",
+      "histogram",
+      "Time to answer, by route template and method.",
+    );
     const labels = { route, method };
     const key = keyOf(labels);
     const s = f.series.get(key) ?? { labels, value: 0, buckets: BUCKETS.map(() => 0), sum: 0 };
@@ -65,12 +72,30 @@ export const metrics = {
     BUCKETS.forEach((le, i) => seconds <= le && s.buckets![i]!++);
     f.series.set(key, s);
   },
-  googleCall: counter("sheetapi_google_calls_total", "Google API calls, by method (spreadsheets.get, drive.files.get, ...), kind (read, write; drive for access re-checks) and outcome (ok, rate_limited, failed, held_back)."),
-  quotaGuard: counter("sheetapi_google_quota_guard_total", "Calls the quota guard made wait for a free slot (held) or refused with 503 (refused)."),
-  read: counter("sheetapi_sheet_reads_total", "Row reads by how the tab was served: HIT (cache), MISS (from Google), STALE (last good copy)."),
-  webhookAttempt: counter("sheetapi_webhook_attempts_total", "Webhook delivery attempts, by outcome (delivered, failed)."),
-  storeError: counter("sheetapi_limit_store_errors_total", "Limit store calls that failed or timed out, by store operation (authorize, ledger.add, ...)."),
-  databaseError: counter("sheetapi_database_errors_total", "Database work that failed: requests answered 503 because the database was unreachable (request), batch writes (batch), ledger roll-ups (rollup), webhook deliveries and sweeps (webhooks), change events not stored (events)."),
+  googleCall: counter(
+    "sheetapi_google_calls_total",
+    "Google API calls, by method (spreadsheets.get, drive.files.get, ...), kind (read, write; drive for access re-checks) and outcome (ok, rate_limited, failed, held_back).",
+  ),
+  quotaGuard: counter(
+    "sheetapi_google_quota_guard_total",
+    "Calls the quota guard made wait for a free slot (held) or refused with 503 (refused).",
+  ),
+  read: counter(
+    "sheetapi_sheet_reads_total",
+    "Row reads by how the tab was served: HIT (cache), MISS (from Google), STALE (last good copy).",
+  ),
+  webhookAttempt: counter(
+    "sheetapi_webhook_attempts_total",
+    "Webhook delivery attempts, by outcome (delivered, failed).",
+  ),
+  storeError: counter(
+    "sheetapi_limit_store_errors_total",
+    "Limit store calls that failed or timed out, by store operation (authorize, ledger.add, ...).",
+  ),
+  databaseError: counter(
+    "sheetapi_database_errors_total",
+    "Database work that failed: requests answered 503 because the database was unreachable (request), batch writes (batch), ledger roll-ups (rollup), webhook deliveries and sweeps (webhooks), change events not stored (events).",
+  ),
 };
 
 const escape = (v: string | number) => String(v).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -90,10 +115,17 @@ export function renderMetrics(gauges: { name: string; help: string; value: numbe
         lines.push(`${name}${labelText(s.labels)} ${s.value}`);
         continue;
       }
-      BUCKETS.forEach((le, i) => lines.push(`${name}_bucket${labelText(s.labels, ["le", String(le)])} ${s.buckets![i]}`));
-      lines.push(`${name}_bucket${labelText(s.labels, ["le", "+Inf"])} ${s.value}`, `${name}_sum${labelText(s.labels)} ${s.sum}`, `${name}_count${labelText(s.labels)} ${s.value}`);
+      BUCKETS.forEach((le, i) =>
+        lines.push(`${name}_bucket${labelText(s.labels, ["le", String(le)])} ${s.buckets![i]}`),
+      );
+      lines.push(
+        `${name}_bucket${labelText(s.labels, ["le", "+Inf"])} ${s.value}`,
+        `${name}_sum${labelText(s.labels)} ${s.sum}`,
+        `${name}_count${labelText(s.labels)} ${s.value}`,
+      );
     }
   }
-  for (const g of gauges) if (g.value !== null) lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} gauge`, `${g.name} ${g.value}`);
+  for (const g of gauges)
+    if (g.value !== null) lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} gauge`, `${g.name} ${g.value}`);
   return `${lines.join("\n")}\n`;
 }

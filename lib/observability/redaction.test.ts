@@ -25,10 +25,14 @@ afterEach(async () => {
 
 it("censors configured secrets and credentials in query strings, keeping the rest", async () => {
   const { redactSecrets } = await import("./redaction");
-  expect(redactSecrets(`GET https://sheets.googleapis.com/v4/spreadsheets/abc?fields=x&key=${API_KEY}`)).toBe("GET https://sheets.googleapis.com/v4/spreadsheets/abc?fields=x&key=[redacted]");
+  expect(redactSecrets(`GET https://sheets.googleapis.com/v4/spreadsheets/abc?fields=x&key=${API_KEY}`)).toBe(
+    "GET https://sheets.googleapis.com/v4/spreadsheets/abc?fields=x&key=[redacted]",
+  );
   expect(redactSecrets(`token ${METRICS_TOKEN} sent`)).toBe("token [redacted] sent");
   expect(redactSecrets(`AUTH default ${REDIS_PASSWORD}`)).toBe("AUTH default [redacted]");
-  expect(redactSecrets("/cb?code=4/0Ab&state=s&access_token=ya29.x")).toBe("/cb?code=[redacted]&state=s&access_token=[redacted]");
+  expect(redactSecrets("/cb?code=4/0Ab&state=s&access_token=ya29.x")).toBe(
+    "/cb?code=[redacted]&state=s&access_token=[redacted]",
+  );
   expect(redactSecrets("Authorization: Bearer abc.def")).toBe("Authorization: Bearer [redacted]");
   expect(redactSecrets("/v4/spreadsheets/abc?pageToken=1&monkey=2")).toBe("/v4/spreadsheets/abc?pageToken=1&monkey=2");
 });
@@ -39,11 +43,15 @@ it("keeps the key out of a log line and out of Google's network error", async ()
   const lines: string[] = [];
   setLogTarget({ write: (line: string) => lines.push(line) });
   log.level = "info";
-  const err = new Error(`request to http://127.0.0.1:1/v4/spreadsheets/abc?key=${API_KEY} failed, reason: connect ECONNREFUSED`);
+  const err = new Error(
+    `request to http://127.0.0.1:1/v4/spreadsheets/abc?key=${API_KEY} failed, reason: connect ECONNREFUSED`,
+  );
   log.warn({ reason: err.message, detail: `metrics ${METRICS_TOKEN}` }, "google: unreachable");
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain("key=[redacted]");
   expect(lines[0]).not.toContain(API_KEY);
   expect(lines[0]).not.toContain(METRICS_TOKEN);
-  expect(readGoogleError(err).message).toBe("request to http://127.0.0.1:1/v4/spreadsheets/abc?key=[redacted] failed, reason: connect ECONNREFUSED");
+  expect(readGoogleError(err).message).toBe(
+    "request to http://127.0.0.1:1/v4/spreadsheets/abc?key=[redacted] failed, reason: connect ECONNREFUSED",
+  );
 });

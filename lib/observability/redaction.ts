@@ -6,7 +6,8 @@ import { loadedConfig, type AppConfig } from "@/lib/env";
 export const CENSOR = "[redacted]";
 
 /** Query parameters whose value is a credential, whatever service the URL belongs to. */
-const SECRET_PARAMS = /([?&;](?:key|api_?key|access_token|refresh_token|id_token|token|client_secret|code|password|signature|sig)=)[^&#\s"']*/gi;
+const SECRET_PARAMS =
+  /([?&;](?:key|api_?key|access_token|refresh_token|id_token|token|client_secret|code|password|signature|sig)=)[^&#\s"']*/gi;
 const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
 /** Shorter values are placeholders (tests' "t"), and would censor ordinary words. */
 const MIN_SECRET_LENGTH = 8;
@@ -23,10 +24,23 @@ function secretsOf(cfg: AppConfig): string[] {
     }
   };
   const raw = [
-    e.GOOGLE_API_KEY, cfg.google.apiKey, e.GOOGLE_PICKER_API_KEY, cfg.google.oauth.clientSecret, e.GOOGLE_CLIENT_SECRET,
-    e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET, e.AUTH_SECRET, cfg.secrets.authSecret, e.ENCRYPTION_KEY,
-    cfg.secrets.encryptionKey.toString("hex"), cfg.secrets.encryptionKey.toString("base64"),
-    e.UPSTASH_REDIS_REST_TOKEN, e.METRICS_TOKEN, e.CRON_SECRET, e.DEMO_API_KEY, passwordOf(e.DATABASE_URL),
+    e.GOOGLE_API_KEY,
+    cfg.google.apiKey,
+    e.GOOGLE_PICKER_API_KEY,
+    cfg.google.oauth.clientSecret,
+    e.GOOGLE_CLIENT_SECRET,
+    e.STRIPE_SECRET_KEY,
+    e.STRIPE_WEBHOOK_SECRET,
+    e.AUTH_SECRET,
+    cfg.secrets.authSecret,
+    e.ENCRYPTION_KEY,
+    cfg.secrets.encryptionKey.toString("hex"),
+    cfg.secrets.encryptionKey.toString("base64"),
+    e.UPSTASH_REDIS_REST_TOKEN,
+    e.METRICS_TOKEN,
+    e.CRON_SECRET,
+    e.DEMO_API_KEY,
+    passwordOf(e.DATABASE_URL),
     passwordOf(e.REDIS_URL),
   ];
   const values = new Set<string>();

@@ -22,14 +22,22 @@ describe("request context in log lines", () => {
       log.warn({ req_id: "given" }, "a caller's own request id wins");
       return Response.json({ success: true });
     });
-    const res = await handler(new Request("http://x/api/v1/S1/Products"), { params: Promise.resolve({ sheetId: "S1", tabName: "Products" }) });
+    const res = await handler(new Request("http://x/api/v1/S1/Products"), {
+      params: Promise.resolve({ sheetId: "S1", tabName: "Products" }),
+    });
     expect(res.status).toBe(200);
     const id = res.headers.get("x-request-id");
     expect(id).toBeTruthy();
     log.warn("outside any request");
 
     const [degraded, own, request, outside] = lines;
-    expect(degraded).toMatchObject({ msg: "limits: store unavailable", during: "test", req_id: id, route: "/api/v1/{sheetId}/{tabName}", sheet: "S1" });
+    expect(degraded).toMatchObject({
+      msg: "limits: store unavailable",
+      during: "test",
+      req_id: id,
+      route: "/api/v1/{sheetId}/{tabName}",
+      sheet: "S1",
+    });
     expect(own).toMatchObject({ req_id: "given", route: "/api/v1/{sheetId}/{tabName}" });
     expect(request).toMatchObject({ msg: "request", req_id: id, sheet: "S1", status: 200 });
     expect(outside).toMatchObject({ msg: "outside any request" });

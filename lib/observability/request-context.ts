@@ -32,5 +32,7 @@ export const currentRequest = (): RequestContext | undefined => storage.getStore
 export function requestLogFields(): Partial<RequestContext> {
   const c = storage.getStore();
   if (!c) return {};
-  return c.sheet === undefined ? { req_id: c.req_id, route: c.route } : { req_id: c.req_id, route: c.route, sheet: c.sheet };
+  return c.sheet === undefined
+    ? { req_id: c.req_id, route: c.route }
+    : { req_id: c.req_id, route: c.route, sheet: c.sheet };
 }

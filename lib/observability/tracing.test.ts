@@ -45,7 +45,8 @@ beforeAll(async () => {
   vi.stubEnv("GOOGLE_QUOTA_PER_IDENTITY_MINUTE", "1000000");
   vi.stubEnv("GOOGLE_QUOTA_PER_PROJECT_MINUTE", "1000000");
   for (const [name, value] of Object.entries(SECRETS)) vi.stubEnv(name, value);
-  for (const plan of ["STARTER", "PROFESSIONAL", "BUSINESS"]) vi.stubEnv(`STRIPE_PRICE_${plan}`, `price_${plan.toLowerCase()}`);
+  for (const plan of ["STARTER", "PROFESSIONAL", "BUSINESS"])
+    vi.stubEnv(`STRIPE_PRICE_${plan}`, `price_${plan.toLowerCase()}`);
   vi.stubEnv("OTEL_EXPORTER_OTLP_ENDPOINT", `http://127.0.0.1:${port}`);
 });
 afterAll(async () => {
@@ -61,7 +62,9 @@ it("exports spans of a public-sheet read without the API key or any other config
   // The service's own path for a public sheet: the API key goes in the URL (`?key=`).
   const { withGoogle } = await import("@/lib/sheets/sheet-access");
   const sheet = { id: DEMO_SPREADSHEET_ID, access: "public" as const, refreshTokenCiphertext: null };
-  const read = await withGoogle(sheet, "spreadsheets.values.get", ({ sheets }) => sheets.spreadsheets.values.get({ spreadsheetId: DEMO_SPREADSHEET_ID, range: "Products" }));
+  const read = await withGoogle(sheet, "spreadsheets.values.get", ({ sheets }) =>
+    sheets.spreadsheets.values.get({ spreadsheetId: DEMO_SPREADSHEET_ID, range: "Products" }),
+  );
   expect(read.data.values?.[1]?.[1]).toBe("Desk lamp");
 
   // Google unreachable: the network error's message (recorded on the span) holds the URL.
@@ -73,15 +76,39 @@ it("exports spans of a public-sheet read without the API key or any other config
   // Spans as Next.js names them: its own fetch spans and the request's target with its query.
   const tracer = trace.getTracer("next.js");
   const url = `${google.url}/v4/spreadsheets/${DEMO_SPREADSHEET_ID}?fields=sheets&key=${SECRETS.GOOGLE_API_KEY}`;
-  tracer.startSpan(`fetch GET ${url}`, { kind: SpanKind.CLIENT, attributes: { "http.url": url, "next.span_name": `fetch GET ${url}` } }).end();
-  tracer.startSpan("GET /auth/callback/google", { kind: SpanKind.SERVER, attributes: { "http.target": "/auth/callback/google?code=4/0AeanS0secretcode&state=s1&access_token=ya29.secret" } }).end();
+  tracer
+    .startSpan(`fetch GET ${url}`, {
+      kind: SpanKind.CLIENT,
+      attributes: { "http.url": url, "next.span_name": `fetch GET ${url}` },
+    })
+    .end();
+  tracer
+    .startSpan("GET /auth/callback/google", {
+      kind: SpanKind.SERVER,
+      attributes: { "http.target": "/auth/callback/google?code=4/0AeanS0secretcode&state=s1&access_token=ya29.secret" },
+    })
+    .end();
   const failing = tracer.startSpan("limit store call");
   failing.recordException(new Error(`refused Authorization: Bearer ${SECRETS.UPSTASH_REDIS_REST_TOKEN}`));
-  failing.setStatus({ code: 2, message: `Stripe refused ${SECRETS.STRIPE_SECRET_KEY}; metrics ${SECRETS.METRICS_TOKEN}` });
-  failing.setAttribute("detail", [SECRETS.CRON_SECRET, SECRETS.AUTH_SECRET, SECRETS.ENCRYPTION_KEY, SECRETS.GOOGLE_CLIENT_SECRET, SECRETS.STRIPE_WEBHOOK_SECRET].join(" "));
+  failing.setStatus({
+    code: 2,
+    message: `Stripe refused ${SECRETS.STRIPE_SECRET_KEY}; metrics ${SECRETS.METRICS_TOKEN}`,
+  });
+  failing.setAttribute(
+    "detail",
+    [
+      SECRETS.CRON_SECRET,
+      SECRETS.AUTH_SECRET,
+      SECRETS.ENCRYPTION_KEY,
+      SECRETS.GOOGLE_CLIENT_SECRET,
+      SECRETS.STRIPE_WEBHOOK_SECRET,
+    ].join(" "),
+  );
   failing.end();
 
-  await ((trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as { forceFlush?: () => Promise<void> }).forceFlush?.();
+  await (
+    (trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as { forceFlush?: () => Promise<void> }
+  ).forceFlush?.();
   await vi.waitFor(() => expect(exported.length).toBeGreaterThan(0));
   const text = Buffer.concat(exported).toString("latin1");
   // The spans arrived, their URLs kept apart from the credential.
@@ -89,6 +116,7 @@ it("exports spans of a public-sheet read without the API key or any other config
   expect(text).toContain("key=[redacted]");
   expect(text).toContain("ECONNREFUSED");
   expect(text).toContain("code=[redacted]&state=s1&access_token=[redacted]");
-  for (const [name, value] of Object.entries(SECRETS)) expect(text.includes(value), `${name} in an exported span`).toBe(false);
+  for (const [name, value] of Object.entries(SECRETS))
+    expect(text.includes(value), `${name} in an exported span`).toBe(false);
   expect(text).not.toMatch(/secretcode|ya29\.secret/);
 });

@@ -8,7 +8,10 @@ import { tracingSettings } from "@/lib/env";
 export async function startTracing(): Promise<boolean> {
   const settings = tracingSettings();
   if (!settings) return false;
-  const [{ registerOTel }, { RedactingSpanProcessor }] = await Promise.all([import("@vercel/otel"), import("./span-redaction")]);
+  const [{ registerOTel }, { RedactingSpanProcessor }] = await Promise.all([
+    import("@vercel/otel"),
+    import("./span-redaction"),
+  ]);
   // First in the list: the exporters "auto" stands for see each span only after it is cleaned.
   registerOTel({ serviceName: settings.serviceName, spanProcessors: [new RedactingSpanProcessor(), "auto"] });
   return true;

@@ -34,7 +34,11 @@ const owners = new Map<string, Hint>();
 function remember(key: KeyRecord): void {
   if (owners.size >= MAX_HINTS) owners.delete(owners.keys().next().value!);
   const visitorLimit = visitorLimitOf(key);
-  owners.set(key.hash, { userId: key.userId, sheetId: key.sheetId, ...(visitorLimit === undefined ? {} : { visitorLimit }) });
+  owners.set(key.hash, {
+    userId: key.userId,
+    sheetId: key.sheetId,
+    ...(visitorLimit === undefined ? {} : { visitorLimit }),
+  });
 }
 
 /** Browser and form keys count per visitor; secret keys do not. */
@@ -52,7 +56,8 @@ function visitorOf(keyId: string, visitorLimit: number | undefined, address: str
  * One message for malformed, unknown and other sheets' keys: no hint about which it was. Routes
  * without a sheet in the path (usage) speak of no sheet.
  */
-export const invalidKey = (forSheet = true) => new ApiError("unauthorized", forSheet ? "Invalid API key for this sheet." : "Invalid API key.");
+export const invalidKey = (forSheet = true) =>
+  new ApiError("unauthorized", forSheet ? "Invalid API key for this sheet." : "Invalid API key.");
 
 /** 401 unless `key` is a live key of `sheetId` (any sheet when `sheetId` is undefined). */
 function checkKey(key: KeyRecord | null, hash: string, sheetId: string | undefined): KeyRecord {
@@ -79,26 +84,52 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 function storeUnavailable(method: string, err: unknown): undefined {
   const read = READS.has(method);
-  log.warn({ ...errorFields(err), method }, read ? "limits: store unavailable, serving the read uncounted" : "limits: store unavailable, refusing the write");
+  log.warn(
+    { ...errorFields(err), method },
+    read ? "limits: store unavailable, serving the read uncounted" : "limits: store unavailable, refusing the write",
+  );
   if (read) return undefined;
   throw writesPaused("the rate-limit store is unreachable");
 }
 
 type Attempt = { admitted: Admitted } | { storeError?: unknown };
 
-async function inOneTrip(hash: string, sheetId: string, tab: string | undefined, member: string, address: string): Promise<Attempt> {
+async function inOneTrip(
+  hash: string,
+  sheetId: string,
+  tab: string | undefined,
+  member: string,
+  address: string,
+): Promise<Attempt> {
   const owner = owners.get(hash);
   if (!owner || owner.sheetId !== sheetId) return {};
   // The key id is not in the hint: the visitor window is keyed by the key's hash, which is as unique.
-  const request = requestSpec(await accountLimits(owner.userId), member, undefined, undefined, visitorOf(hash, owner.visitorLimit, address));
+  const request = requestSpec(
+    await accountLimits(owner.userId),
+    member,
+    undefined,
+    undefined,
+    visitorOf(hash, owner.visitorLimit, address),
+  );
   // Outside the try: the names come from the database (its id), and its failure is no store outage.
-  const reads = [await keyRecordKey(hash), await sheetRecordKey(sheetId), ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)])];
+  const reads = [
+    await keyRecordKey(hash),
+    await sheetRecordKey(sheetId),
+    ...(tab === undefined ? [] : [dataVersionKey(sheetId, tab)]),
+  ];
   try {
     const { values, consumed } = await getLimitStore().authorize(reads, owner, request.spec);
     if (!consumed) return {};
     const [key, sheet, version] = values as [KeyRecord, SheetRecord | null, unknown];
     if (visitorLimitOf(key) !== owner.visitorLimit) remember(key);
-    return { admitted: { key: checkKey(key, hash, sheetId), sheet: sheet ?? (await loadSheetRecord(sheetId)), dataVersion: tab === undefined ? undefined : Number(version ?? 0), decision: decide(request, consumed) } };
+    return {
+      admitted: {
+        key: checkKey(key, hash, sheetId),
+        sheet: sheet ?? (await loadSheetRecord(sheetId)),
+        dataVersion: tab === undefined ? undefined : Number(version ?? 0),
+        decision: decide(request, consumed),
+      },
+    };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     return { storeError: err };
@@ -110,7 +141,19 @@ async function inOneTrip(hash: string, sheetId: string, tab: string | undefined,
  * the path's tab, whose data version comes in the same round trip. `address`: the client's (see
  * clientAddress), for a browser key's per-visitor limit.
  */
-export async function admitRequest({ hash, sheetId, tab, method, address }: { hash: string; sheetId: string; tab?: string; method: string; address: string }): Promise<Admitted> {
+export async function admitRequest({
+  hash,
+  sheetId,
+  tab,
+  method,
+  address,
+}: {
+  hash: string;
+  sheetId: string;
+  tab?: string;
+  method: string;
+  address: string;
+}): Promise<Admitted> {
   // The request's entry in the burst window: always the server's own and unique. The caller's
   // X-Request-Id is not (a constant one would make repeats count once).
   const member = randomUUID();
@@ -127,7 +170,13 @@ export async function admitRequest({ hash, sheetId, tab, method, address }: { ha
   else if (storeDown) decision = storeUnavailable(method, attempt.storeError);
   else {
     try {
-      decision = await consumeRequest(await accountLimits(key.userId), member, undefined, undefined, visitorOf(hash, visitorLimitOf(key), address));
+      decision = await consumeRequest(
+        await accountLimits(key.userId),
+        member,
+        undefined,
+        undefined,
+        visitorOf(hash, visitorLimitOf(key), address),
+      );
     } catch (err) {
       decision = storeUnavailable(method, err);
     }

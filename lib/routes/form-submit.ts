@@ -40,7 +40,12 @@ async function formKeyOf(req: Request, value: string): Promise<KeyRecord & { for
   } catch (err) {
     if (err instanceof ApiError && err.code === "unauthorized") {
       refuseFloodingAddress(req);
-      throw new ApiError("unauthorized", "This form's address is not valid (its key is unknown, revoked or mistyped): the site's owner needs to check it.", {}, noteInvalidKey(req));
+      throw new ApiError(
+        "unauthorized",
+        "This form's address is not valid (its key is unknown, revoked or mistyped): the site's owner needs to check it.",
+        {},
+        noteInvalidKey(req),
+      );
     }
     throw err;
   }
@@ -52,7 +57,10 @@ function accepted(req: Request, value: string, scope: FormScope, target: string 
     const back = backLink(scope, req.headers);
     const hosted = new URL(`/f/${value}`, req.url);
     if (back) hosted.searchParams.set("back", back);
-    return new Response(null, { status: 303, headers: { Location: target ?? hosted.pathname + hosted.search, "Cache-Control": "no-store" } });
+    return new Response(null, {
+      status: 303,
+      headers: { Location: target ?? hosted.pathname + hosted.search, "Cache-Control": "no-store" },
+    });
   }
   // No rate-limit headers: the honeypot's and a double click's answers must look the same.
   return ok({ data: { submitted: true, ...(target ? { redirect: target } : {}) } }, { status: 201 });
@@ -78,7 +86,13 @@ async function submit(req: Request, value: string, key: KeyRecord & { form: Form
   if (!claim.first) return accepted(req, value, scope, target);
   let decision: LimitDecision | undefined;
   try {
-    const admitted = await admitRequest({ hash: key.hash, sheetId: key.sheetId, tab: scope.tab, method: "POST", address: visitor });
+    const admitted = await admitRequest({
+      hash: key.hash,
+      sheetId: key.sheetId,
+      tab: scope.tab,
+      method: "POST",
+      address: visitor,
+    });
     decision = admitted.decision;
     if (decision && !decision.allowed) {
       await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429, storeAnswered: true });
@@ -86,7 +100,13 @@ async function submit(req: Request, value: string, key: KeyRecord & { form: Form
     }
     openTally();
     const written = await write(key, admitted.sheet, fields);
-    await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 201, storeAnswered: decision !== undefined });
+    await recordUsage({
+      userId: key.userId,
+      sheetId: key.sheetId,
+      keyId: key.id,
+      status: 201,
+      storeAnswered: decision !== undefined,
+    });
     countFormSubmission(key.id, written);
     return accepted(req, value, scope, target);
   } catch (err) {
@@ -97,7 +117,11 @@ async function submit(req: Request, value: string, key: KeyRecord & { form: Form
   }
 }
 
-async function write(key: KeyRecord & { form: FormScope }, sheet: SheetRecord | null, fields: FormFields): Promise<true> {
+async function write(
+  key: KeyRecord & { form: FormScope },
+  sheet: SheetRecord | null,
+  fields: FormFields,
+): Promise<true> {
   const scope = key.form;
   if (!sheet) throw new ApiError("not_found", "This form's sheet is no longer registered.");
   const current = await currentAccess(sheet);
@@ -128,7 +152,8 @@ export const submitForm = route<Params>(async ({ req, params, requestId, annotat
     if (!wantsPage(req)) return res;
     const message = err instanceof ApiError ? err.message : "Something went wrong on our side. Try again in a moment.";
     const page = errorPage({ status: res.status, message, back: key ? backLink(key.form, req.headers) : undefined });
-    for (const name of ["retry-after", "x-request-id"]) if (res.headers.has(name)) page.headers.set(name, res.headers.get(name)!);
+    for (const name of ["retry-after", "x-request-id"])
+      if (res.headers.has(name)) page.headers.set(name, res.headers.get(name)!);
     return page;
   }
 });

@@ -60,26 +60,51 @@ describe("405 on key routes", () => {
     const schema = await import("@/app/api/[sheetId]/schema/route");
     const refresh = await import("@/app/api/[sheetId]/refresh-schema/route");
     const usage = await import("@/app/billing/usage/route");
-    for (const [mod, methods] of [[schema, "GET, OPTIONS"], [refresh, "POST, OPTIONS"], [usage, "GET, OPTIONS"]] as [Record<string, unknown>, string][]) {
+    for (const [mod, methods] of [
+      [schema, "GET, OPTIONS"],
+      [refresh, "POST, OPTIONS"],
+      [usage, "GET, OPTIONS"],
+    ] as [Record<string, unknown>, string][]) {
       const preflight = mod.OPTIONS as (req: Request) => Promise<Response>;
-      const pre = await preflight(new Request("http://localhost/", { method: "OPTIONS", headers: { Origin: "https://app.example" } }));
+      const pre = await preflight(
+        new Request("http://localhost/", { method: "OPTIONS", headers: { Origin: "https://app.example" } }),
+      );
       expect(pre.status).toBe(204);
       expect(pre.headers.get("access-control-allow-methods")).toBe(methods);
       expect(pre.headers.get("access-control-allow-origin")).toBe("*");
       expect(pre.headers.get("access-control-allow-headers")).toContain("X-API-Key");
       expect(pre.headers.get("x-ratelimit-limit")).toBeNull(); // a browser's preflight carries no key
       // A script's OPTIONS with a live key gets the account's windows, uncounted.
-      const keyed = await preflight(new Request("http://localhost/", { method: "OPTIONS", headers: { "X-API-Key": key } }));
+      const keyed = await preflight(
+        new Request("http://localhost/", { method: "OPTIONS", headers: { "X-API-Key": key } }),
+      );
       expect([keyed.status, keyed.headers.get("x-ratelimit-remaining")]).toEqual([204, expect.stringMatching(/^\d+$/)]);
     }
-    const counted = await callRoute(schema.GET, { path: `/api/${sheetId}/schema`, params: { sheetId }, headers: { "X-API-Key": key } });
-    const again = await (schema.OPTIONS as (req: Request) => Promise<Response>)(new Request("http://localhost/", { method: "OPTIONS", headers: { "X-API-Key": key } }));
+    const counted = await callRoute(schema.GET, {
+      path: `/api/${sheetId}/schema`,
+      params: { sheetId },
+      headers: { "X-API-Key": key },
+    });
+    const again = await (schema.OPTIONS as (req: Request) => Promise<Response>)(
+      new Request("http://localhost/", { method: "OPTIONS", headers: { "X-API-Key": key } }),
+    );
     expect(again.headers.get("x-ratelimit-remaining")).toBe(counted.headers.get("x-ratelimit-remaining"));
-    const wrong = await callRoute(schema.DELETE, { method: "DELETE", path: `/api/${sheetId}/schema`, params: { sheetId }, headers: { "X-API-Key": key } });
+    const wrong = await callRoute(schema.DELETE, {
+      method: "DELETE",
+      path: `/api/${sheetId}/schema`,
+      params: { sheetId },
+      headers: { "X-API-Key": key },
+    });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("access-control-allow-origin")).toBe("*");
     expect(wrong.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
-    const usageWrong = await callRoute(usage.POST, { method: "POST", path: "/billing/usage", params: {}, headers: { "X-API-Key": key }, body: {} });
+    const usageWrong = await callRoute(usage.POST, {
+      method: "POST",
+      path: "/billing/usage",
+      params: {},
+      headers: { "X-API-Key": key },
+      body: {},
+    });
     expect(usageWrong.status).toBe(405);
     expect(usageWrong.headers.get("access-control-allow-origin")).toBe("*");
   });
@@ -97,22 +122,29 @@ describe("usage with a bad key", () => {
 });
 
 describe("burst window", () => {
-  it.each(stores)("counts every request, whatever X-Request-Id the client sends (%s store)", async (name, makeStore) => {
-    setLimitStore(makeStore());
-    const { PUBLIC_READONLY_SPREADSHEET_ID } = await import("@/emulators/google/seed");
-    const trial = await createUser({ email: `burst-member-${name}@example.com` });
-    const copy = String((await svc.admin(`/spreadsheets/${PUBLIC_READONLY_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
-    const trialKey = await registeredKey(trial, copy);
-    const { GET } = await import("@/app/api/[sheetId]/schema/route");
-    const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      const res = await callRoute(GET, { path: `/api/${copy}/schema`, params: { sheetId: copy }, headers: { "X-API-Key": trialKey, "X-Request-Id": "constant-request-id-1234" } });
-      statuses.push(res.status);
-      expect(res.headers.get("x-request-id")).toBe("constant-request-id-1234"); // still echoed
-    }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]); // Free Trial: 5 a minute
-    setLimitStore(memoryStore());
-  });
+  it.each(stores)(
+    "counts every request, whatever X-Request-Id the client sends (%s store)",
+    async (name, makeStore) => {
+      setLimitStore(makeStore());
+      const { PUBLIC_READONLY_SPREADSHEET_ID } = await import("@/emulators/google/seed");
+      const trial = await createUser({ email: `burst-member-${name}@example.com` });
+      const copy = String((await svc.admin(`/spreadsheets/${PUBLIC_READONLY_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
+      const trialKey = await registeredKey(trial, copy);
+      const { GET } = await import("@/app/api/[sheetId]/schema/route");
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const res = await callRoute(GET, {
+          path: `/api/${copy}/schema`,
+          params: { sheetId: copy },
+          headers: { "X-API-Key": trialKey, "X-Request-Id": "constant-request-id-1234" },
+        });
+        statuses.push(res.status);
+        expect(res.headers.get("x-request-id")).toBe("constant-request-id-1234"); // still echoed
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]); // Free Trial: 5 a minute
+      setLimitStore(memoryStore());
+    },
+  );
 });
 
 describe("invalid-key throttle", () => {
@@ -120,14 +152,23 @@ describe("invalid-key throttle", () => {
     const { GET } = await rowsRoute();
     const bad = "shk_0000000000000000000000000000000000000C";
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": `10.0.0.${i}` } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": `10.0.0.${i}` } }))
+          .status,
+      );
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });
 
   it("without a trusted proxy, counts by the address that connected to the server", async () => {
     const { GET } = await rowsRoute();
     const bad = "shk_0000000000000000000000000000000000000E";
-    const from = (peer: string, forwarded: string) => callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": forwarded, [PEER_ADDRESS_HEADER]: peer } });
+    const from = (peer: string, forwarded: string) =>
+      callRoute(GET, {
+        path,
+        params,
+        headers: { "X-API-Key": bad, "X-Forwarded-For": forwarded, [PEER_ADDRESS_HEADER]: peer },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await from(stampPeer("192.0.2.1"), `10.0.1.${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
@@ -144,8 +185,11 @@ describe("invalid-key throttle", () => {
   it("never refuses a valid key because its address sent bad ones", async () => {
     const { GET } = await rowsRoute();
     const bad = "shk_0000000000000000000000000000000000000D";
-    for (let i = 0; i < 4; i++) await callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": "10.9.9.9" } });
-    expect((await callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": "10.9.9.9" } })).status).toBe(429);
+    for (let i = 0; i < 4; i++)
+      await callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": "10.9.9.9" } });
+    expect(
+      (await callRoute(GET, { path, params, headers: { "X-API-Key": bad, "X-Forwarded-For": "10.9.9.9" } })).status,
+    ).toBe(429);
     const res = await callRoute(GET, { path, params, headers: { "X-API-Key": key, "X-Forwarded-For": "10.9.9.9" } });
     expect(res.status).toBe(200);
   });

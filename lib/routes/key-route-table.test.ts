@@ -12,7 +12,10 @@ const KEY_HANDLER = /export const (GET|HEAD|POST|PUT|PATCH|DELETE) = with(?:ApiK
 function keyHandlersInApp(): string[] {
   const files = readdirSync(app, { recursive: true, encoding: "utf8" }).filter((path) => /(^|\/)route\.ts$/.test(path));
   return files.flatMap((file) => {
-    const path = `/${file.replace(/\/?route\.ts$/, "")}`.replace(/\[([^\]]+)\]/g, "{$1}").replace(/%5F/g, "_").replace(/\/\([^)]+\)/g, "");
+    const path = `/${file.replace(/\/?route\.ts$/, "")}`
+      .replace(/\[([^\]]+)\]/g, "{$1}")
+      .replace(/%5F/g, "_")
+      .replace(/\/\([^)]+\)/g, "");
     return [...readFileSync(join(app, file), "utf8").matchAll(KEY_HANDLER)].map(([, method]) => `${method} ${path}`);
   });
 }

@@ -28,13 +28,30 @@ describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStor
     const other = await createUser({ email: `other-${storeName}@example.com`, plan: "business" });
     keys.full = await registeredKey(owner, DEMO_SPREADSHEET_ID);
     keys.otherSheet = await registeredKey(other, PUBLIC_READONLY_SPREADSHEET_ID);
-    const revoked = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "old", permissions: [...PERMISSIONS] });
+    const revoked = await createKeyForSheet({
+      userId: owner.id,
+      sheetId: DEMO_SPREADSHEET_ID,
+      name: "old",
+      permissions: [...PERMISSIONS],
+    });
     await revokeKey({ userId: owner.id, keyId: revoked.key.id });
     keys.revoked = revoked.value;
     const { createFormKey } = await import("@/lib/keys/form-keys");
-    keys.form = (await createFormKey({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "form", form: { tab: "Products", origins: ["https://shop.example.com"] } })).value;
+    keys.form = (
+      await createFormKey({
+        userId: owner.id,
+        sheetId: DEMO_SPREADSHEET_ID,
+        name: "form",
+        form: { tab: "Products", origins: ["https://shop.example.com"] },
+      })
+    ).value;
     for (const p of PERMISSIONS) {
-      const without = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: `no ${p}`, permissions: PERMISSIONS.filter((x) => x !== p) });
+      const without = await createKeyForSheet({
+        userId: owner.id,
+        sheetId: DEMO_SPREADSHEET_ID,
+        name: `no ${p}`,
+        permissions: PERMISSIONS.filter((x) => x !== p),
+      });
       keys[`without-${p}`] = without.value;
     }
   });
@@ -55,21 +72,30 @@ describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStor
       ["no key", undefined, 401, "unauthorized", /Missing API key/],
       ["an empty key", "", 401, "unauthorized", /Missing API key/],
       ["a garbage key", "not-a-key", 401, "unauthorized", /Invalid API key/],
-      ["a well-formed unknown key", "shk_0000000000000000000000000000000000000A", 401, "unauthorized", /Invalid API key/],
+      [
+        "a well-formed unknown key",
+        "shk_0000000000000000000000000000000000000A",
+        401,
+        "unauthorized",
+        /Invalid API key/,
+      ],
       ["a revoked key", "revoked", 401, "unauthorized", /revoked/],
       ["another sheet's key", "otherSheet", 401, "unauthorized", /Invalid API key/],
       ["a key without the permission", "without", 403, "forbidden", /lacks the/],
       ["a form key", "form", 403, "forbidden", /form key: it only appends rows/],
     ] as const;
     // On an account-level route another account's key simply speaks for that account.
-    it.each(refusals.filter(([, key]) => !(r.accountLevel && key === "otherSheet")))("refuses %s", async (_case, key, status, code, message) => {
-      const value = key === "without" ? keys[`without-${r.permission}`] : key && key in keys ? keys[key] : key;
-      const res = await call(value);
-      expect(res.status).toBe(status);
-      expect(res.body).toMatchObject({ success: false, error: code });
-      expect(String(res.body.message)).toMatch(message);
-      expect(res.headers.get("x-request-id")).toMatch(/^req_/);
-    });
+    it.each(refusals.filter(([, key]) => !(r.accountLevel && key === "otherSheet")))(
+      "refuses %s",
+      async (_case, key, status, code, message) => {
+        const value = key === "without" ? keys[`without-${r.permission}`] : key && key in keys ? keys[key] : key;
+        const res = await call(value);
+        expect(res.status).toBe(status);
+        expect(res.body).toMatchObject({ success: false, error: code });
+        expect(String(res.body.message)).toMatch(message);
+        expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+      },
+    );
 
     it("serves a key that has the permission", async () => {
       const res = await call(keys.full);
@@ -82,9 +108,19 @@ describe.each(stores)("key-authenticated routes, %s store", (storeName, makeStor
     const { createKeyForSheet, updateKeyPermissions, revokeKey } = await import("@/lib/keys/manage");
     const { getUserByEmail } = await import("@/db/queries/users");
     const owner = (await getUserByEmail({ email: `owner-${storeName}@example.com` }))!;
-    const { key, value } = await createKeyForSheet({ userId: owner.id, sheetId: DEMO_SPREADSHEET_ID, name: "live", permissions: ["schema"] });
+    const { key, value } = await createKeyForSheet({
+      userId: owner.id,
+      sheetId: DEMO_SPREADSHEET_ID,
+      name: "live",
+      permissions: ["schema"],
+    });
     const { GET } = await import("@/app/api/[sheetId]/schema/route");
-    const call = () => callRoute(GET, { path: `/api/${DEMO_SPREADSHEET_ID}/schema`, params: { sheetId: DEMO_SPREADSHEET_ID }, headers: { "X-API-Key": value } });
+    const call = () =>
+      callRoute(GET, {
+        path: `/api/${DEMO_SPREADSHEET_ID}/schema`,
+        params: { sheetId: DEMO_SPREADSHEET_ID },
+        headers: { "X-API-Key": value },
+      });
     expect((await call()).status).toBe(200);
     await updateKeyPermissions({ userId: owner.id, keyId: key.id, permissions: ["read"] });
     expect((await call()).status).toBe(403);

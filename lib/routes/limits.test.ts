@@ -18,7 +18,11 @@ beforeAll(async () => {
   const { createKeyForSheet } = await import("@/lib/keys/manage");
   const user = await createUser({ email: "trial@example.com" }); // Free Trial: 5 a minute, 10 an hour
   api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
-  readOnly = rowsClient(DEMO_SPREADSHEET_ID, (await createKeyForSheet({ userId: user.id, sheetId: DEMO_SPREADSHEET_ID, name: "ro", permissions: ["read"] })).value);
+  readOnly = rowsClient(
+    DEMO_SPREADSHEET_ID,
+    (await createKeyForSheet({ userId: user.id, sheetId: DEMO_SPREADSHEET_ID, name: "ro", permissions: ["read"] }))
+      .value,
+  );
 });
 afterAll(async () => {
   setLimitStore(undefined);
@@ -56,7 +60,11 @@ describe("counting", () => {
 
     const limited = await api.list("Products");
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ success: false, error: "rate_limit_exceeded", limit: { allowed: 5, current: 5 } });
+    expect(limited.body).toMatchObject({
+      success: false,
+      error: "rate_limit_exceeded",
+      limit: { allowed: 5, current: 5 },
+    });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.body.retry_after).toBe(Number(limited.headers.get("retry-after")));
     expect(remaining(limited)).toBe("0");

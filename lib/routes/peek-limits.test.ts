@@ -24,7 +24,12 @@ beforeAll(async () => {
   const { createKeyForSheet, revokeKey } = await import("@/lib/keys/manage");
   const user = await createUser({ email: "keyless@example.com" }); // Free Trial: 5 a minute
   api = rowsClient(DEMO_SPREADSHEET_ID, await registeredKey(user, DEMO_SPREADSHEET_ID));
-  const old = await createKeyForSheet({ userId: user.id, sheetId: DEMO_SPREADSHEET_ID, name: "old", permissions: ["read"] });
+  const old = await createKeyForSheet({
+    userId: user.id,
+    sheetId: DEMO_SPREADSHEET_ID,
+    name: "old",
+    permissions: ["read"],
+  });
   await revokeKey({ userId: user.id, keyId: old.key.id });
   revoked = old.value;
 });
@@ -33,7 +38,13 @@ afterAll(async () => {
   await svc.stop();
 });
 
-type Call = [name: string, module: () => Promise<Record<string, unknown>>, method: string, path: string, params: Record<string, string>];
+type Call = [
+  name: string,
+  module: () => Promise<Record<string, unknown>>,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+];
 const info = () => import("@/app/api/route");
 const health = () => import("@/app/health/route");
 const unknown = () => import("@/app/[...path]/route");
@@ -45,11 +56,20 @@ const CALLS: Call[] = [
   ["POST /health", health, "POST", "/health", {}],
   ["GET an unknown path", unknown, "GET", "/no/such/route", { path: "no/such/route" }],
   ["POST an unknown /api path", unknown, "POST", "/api/v2/whatever", { path: "api/v2/whatever" }],
-  ["GET /docs/{sheetId}/openapi.json", () => import("@/app/docs/[sheetId]/openapi.json/route"), "GET", `/docs/${DEMO_SPREADSHEET_ID}/openapi.json`, { sheetId: DEMO_SPREADSHEET_ID }],
+  [
+    "GET /docs/{sheetId}/openapi.json",
+    () => import("@/app/docs/[sheetId]/openapi.json/route"),
+    "GET",
+    `/docs/${DEMO_SPREADSHEET_ID}/openapi.json`,
+    { sheetId: DEMO_SPREADSHEET_ID },
+  ],
 ];
-const call = async ([, module, method, path, params]: Call, headers: Record<string, string> = {}) => callRoute((await module())[method], { method, path, params, headers });
+const call = async ([, module, method, path, params]: Call, headers: Record<string, string> = {}) =>
+  callRoute((await module())[method], { method, path, params, headers });
 const limitOf = (res: { headers: Headers }) =>
-  ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy"].map((h) => res.headers.get(h));
+  ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy"].map((h) =>
+    res.headers.get(h),
+  );
 const NO_HEADERS = [null, null, null, null, null];
 
 describe("routes that need no key", () => {
@@ -58,7 +78,10 @@ describe("routes that need no key", () => {
     for (const c of CALLS) {
       const plain = await call(c);
       expect(limitOf(plain), c[0]).toEqual(NO_HEADERS);
-      for (const carrier of [{ "X-API-Key": api.key }, { Authorization: `Bearer ${api.key}` }] as Record<string, string>[]) {
+      for (const carrier of [{ "X-API-Key": api.key }, { Authorization: `Bearer ${api.key}` }] as Record<
+        string,
+        string
+      >[]) {
         const keyed = await call(c, carrier);
         expect([keyed.status, keyed.body.success], c[0]).toEqual([plain.status, plain.body.success]);
         const [limit, remaining, reset, ietf, policy] = limitOf(keyed);
@@ -89,7 +112,10 @@ describe("routes that need no key", () => {
 
   it("leave the invalid-key guard alone: bad keys here do not bring an address closer to 429", async () => {
     const from = { "X-Forwarded-For": "203.0.113.9" };
-    for (let i = 0; i < 5; i++) expect((await call(CALLS[0]!, { ...from, "X-API-Key": "shk_0000000000000000000000000000000000000A" })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await call(CALLS[0]!, { ...from, "X-API-Key": "shk_0000000000000000000000000000000000000A" })).status,
+      ).toBe(200);
     const bad = rowsClient(DEMO_SPREADSHEET_ID, "shk_0000000000000000000000000000000000000A");
     expect((await bad.list("Products", "", from)).status).toBe(401);
   });
@@ -99,7 +125,12 @@ describe("routes that need no key", () => {
     for (const c of CALLS) {
       for (const headers of [from, { ...from, "X-API-Key": "shk_0000000000000000000000000000000000000A" }]) {
         const [limit, remaining, , ietf, policy] = limitOf(await call(c, headers));
-        expect([limit, remaining, ietf?.split(", ").slice(0, 2).join(", "), policy], c[0]).toEqual(["3", "3", "limit=3, remaining=3", "3;w=60"]);
+        expect([limit, remaining, ietf?.split(", ").slice(0, 2).join(", "), policy], c[0]).toEqual([
+          "3",
+          "3",
+          "limit=3, remaining=3",
+          "3;w=60",
+        ]);
       }
     }
     // A bad key on a key route spends one; these routes show what is left, and spend nothing.
@@ -118,7 +149,8 @@ describe("routes that need no key", () => {
 
   describe("without a working limit store", () => {
     afterAll(() => setLimitStore(store));
-    const replaceStore = (method: () => Promise<never>) => setLimitStore(new Proxy(store, { get: (target, name) => (name === "kind" ? target.kind : method) }));
+    const replaceStore = (method: () => Promise<never>) =>
+      setLimitStore(new Proxy(store, { get: (target, name) => (name === "kind" ? target.kind : method) }));
     const timed = async () => {
       const started = Date.now();
       const res = await call(CALLS[0]!, { "X-API-Key": api.key });

@@ -55,7 +55,10 @@ export async function accountLimitHeaders(userId: string): Promise<Record<string
 
 /** What `promise` gives within `ms`; undefined when it is late or fails. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  const settled = await withinDeadline(promise.catch(() => undefined), ms);
+  const settled = await withinDeadline(
+    promise.catch(() => undefined),
+    ms,
+  );
   return settled === TOO_SLOW ? undefined : settled;
 }
 
@@ -89,5 +92,7 @@ export const unknownRouteWithLimits = withPeekedLimits(unknownRoute);
 
 /** Each handler of a route file (the methods it refuses included) wrapped by withPeekedLimits. */
 export function eachWithPeekedLimits<T extends Record<string, Handler>>(handlers: T): T {
-  return Object.fromEntries(Object.entries(handlers).map(([method, handler]) => [method, withPeekedLimits(handler)])) as T;
+  return Object.fromEntries(
+    Object.entries(handlers).map(([method, handler]) => [method, withPeekedLimits(handler)]),
+  ) as T;
 }

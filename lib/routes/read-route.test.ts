@@ -29,7 +29,11 @@ afterAll(() => svc.stop());
 async function viaReadRoute(target: string, headers: Record<string, string> = {}) {
   const rewrite = readRewrite("GET", target)!;
   expect(rewrite).toBeDefined();
-  return callRoute((await readRoute()).GET, { path: rewrite.url, params: {}, headers: { ...headers, [READ_PATH_HEADER]: rewrite.stamp } });
+  return callRoute((await readRoute()).GET, {
+    path: rewrite.url,
+    params: {},
+    headers: { ...headers, [READ_PATH_HEADER]: rewrite.stamp },
+  });
 }
 
 const comparable = (res: Awaited<ReturnType<typeof callRoute>>) => ({
@@ -54,7 +58,11 @@ describe("the static read route", () => {
       [`/api/v1/${sheetId}/Products?limit=zz`, { sheetId, tabName: "Products" }, "list"],
     ];
     for (const [target, params, kind] of cases) {
-      const direct = await callRoute((await (kind === "list" ? listRoute() : rowRoute())).GET, { path: target, params, headers: k });
+      const direct = await callRoute((await (kind === "list" ? listRoute() : rowRoute())).GET, {
+        path: target,
+        params,
+        headers: k,
+      });
       const rewritten = await viaReadRoute(target, k);
       expect([target, comparable(rewritten)]).toEqual([target, comparable(direct)]);
     }
@@ -79,10 +87,19 @@ describe("the static read route", () => {
     const { GET, POST } = await readRoute();
     for (const headers of [{}, { [READ_PATH_HEADER]: `/api/v1/${sheetId}/Products` }] as Record<string, string>[]) {
       const res = await callRoute(GET, { path: READ_ROUTE, params: {}, headers: { ...headers, "X-API-Key": key } });
-      expect([res.status, res.body]).toEqual([404, { success: false, error: "not_found", message: "No route GET /api/v1/_read. See GET /api for the routes." }]);
+      expect([res.status, res.body]).toEqual([
+        404,
+        { success: false, error: "not_found", message: "No route GET /api/v1/_read. See GET /api for the routes." },
+      ]);
       expect(res.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
     }
-    const post = await callRoute(POST, { method: "POST", path: READ_ROUTE, params: {}, body: {}, headers: { "X-API-Key": key } });
+    const post = await callRoute(POST, {
+      method: "POST",
+      path: READ_ROUTE,
+      params: {},
+      body: {},
+      headers: { "X-API-Key": key },
+    });
     expect([post.status, post.body.error]).toEqual([404, "not_found"]);
     expect(post.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
   });

@@ -16,7 +16,9 @@ export function readRoute(list: Handler<TabParams>, row: Handler<TabParams & { r
     const url = new URL(req.url);
     url.pathname = read.path;
     const { rowId, ...tab } = read.params;
-    return rowId === undefined ? list(req, { params: Promise.resolve(tab), url }) : row(req, { params: Promise.resolve({ ...tab, rowId }), url });
+    return rowId === undefined
+      ? list(req, { params: Promise.resolve(tab), url })
+      : row(req, { params: Promise.resolve({ ...tab, rowId }), url });
   };
   return { GET, POST: notHere, PUT: notHere, PATCH: notHere, DELETE: notHere, OPTIONS: notHere };
 }

@@ -61,7 +61,14 @@ export function route<P = Record<string, never>>(handler: (ctx: RouteContext<P>)
     res.headers.set(REQUEST_ID_HEADER, requestId);
     const template = logContext.route;
     const ms = performance.now() - started;
-    logRequest({ req_id: requestId, method: req.method, route: template, status: res.status, duration_ms: Math.round(ms * 10) / 10, ...fields });
+    logRequest({
+      req_id: requestId,
+      method: req.method,
+      route: template,
+      status: res.status,
+      duration_ms: Math.round(ms * 10) / 10,
+      ...fields,
+    });
     metrics.request(template, req.method, res.status, ms / 1000);
     return res;
   };
@@ -78,7 +85,10 @@ export function otherMethods(allowed: Method[]) {
 
 /** 404 in the envelope for paths no route serves. */
 export const unknownRoute = route(({ req }) => {
-  throw new ApiError("not_found", `No route ${req.method} ${clip(new URL(req.url).pathname)}. See GET /api for the routes.`);
+  throw new ApiError(
+    "not_found",
+    `No route ${req.method} ${clip(new URL(req.url).pathname)}. See GET /api for the routes.`,
+  );
 });
 
 /**

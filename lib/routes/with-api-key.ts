@@ -35,7 +35,11 @@ export interface KeyContext<P> extends RouteContext<P> {
 /** The SHA-256 of the request's key; 401 when there is none or it cannot be one of ours. */
 function keyHash(req: Request, forSheet: boolean): string {
   const value = requestKey(req);
-  if (!value) throw new ApiError("unauthorized", `Missing API key: send it in the ${API_KEY_HEADER} header (or as Authorization: Bearer <key>).`);
+  if (!value)
+    throw new ApiError(
+      "unauthorized",
+      `Missing API key: send it in the ${API_KEY_HEADER} header (or as Authorization: Bearer <key>).`,
+    );
   if (!KEY_FORMAT.test(value)) throw invalidKey(forSheet);
   return hashApiKey(value);
 }
@@ -46,7 +50,8 @@ export function checkKind(value: string, key: KeyRecord): void {
   if (value.startsWith(KEY_PREFIXES.form) !== Boolean(key.form)) throw invalidKey();
 }
 
-const FORM_KEY_ONLY_SUBMITS = "This is a form key: it only appends rows to its tab through its form address (POST /f/{formKey}). It never reads, changes or deletes rows, nor sees the schema; use a secret key, on a server.";
+const FORM_KEY_ONLY_SUBMITS =
+  "This is a form key: it only appends rows to its tab through its form address (POST /f/{formKey}). It never reads, changes or deletes rows, nor sees the schema; use a secret key, on a server.";
 
 /**
  * A form key on any other route: refused, given back to the account's windows and not metered
@@ -75,9 +80,19 @@ async function refuseOrigin(req: Request, origin: string | null, decision: Limit
   refuseFloodingAddress(req);
   const allowance = noteInvalidKey(req);
   if (!origin) {
-    throw new ApiError("forbidden", "This is a browser (publishable) key: it works only from web pages of the origins its owner listed, and this request carries no Origin header. From a server or a script, use a secret key.", {}, allowance);
+    throw new ApiError(
+      "forbidden",
+      "This is a browser (publishable) key: it works only from web pages of the origins its owner listed, and this request carries no Origin header. From a server or a script, use a secret key.",
+      {},
+      allowance,
+    );
   }
-  throw new ApiError("forbidden", `This browser (publishable) key may not be used from the origin ${quoted(origin)}: its owner did not list it. The owner can add it to the key's allowed origins in the dashboard.`, {}, allowance);
+  throw new ApiError(
+    "forbidden",
+    `This browser (publishable) key may not be used from the origin ${quoted(origin)}: its owner did not list it. The owner can add it to the key's allowed origins in the dashboard.`,
+    {},
+    allowance,
+  );
 }
 
 /** The key's public prefix (what the dashboard shows), for logs: never the key itself. */
@@ -103,7 +118,8 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
       refuseFloodingAddress(req);
       // The answer tells how many more bad keys the address may send this minute; a 401 also
       // names the scheme a key is accepted in (RFC 9110 asks every 401 for one).
-      const challenge: Record<string, string> = err.code === "unauthorized" ? { "WWW-Authenticate": AUTH_CHALLENGE } : {};
+      const challenge: Record<string, string> =
+        err.code === "unauthorized" ? { "WWW-Authenticate": AUTH_CHALLENGE } : {};
       throw new ApiError(err.code, err.message, err.extra, { ...err.headers, ...noteInvalidKey(req), ...challenge });
     }
     throw err;
@@ -113,7 +129,14 @@ async function unlessInvalid<T>(req: Request, authenticate: () => Promise<T>): P
 const AUTH_CHALLENGE = 'Bearer realm="SheetAPI"';
 
 /** Runs the handler; whatever it answers, the answer gets the limit headers and is metered. */
-async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision | undefined, req: Request, requestId: string, run: () => Promise<Response>): Promise<Response> {
+async function answer(
+  key: KeyRecord,
+  sheetId: string,
+  decision: LimitDecision | undefined,
+  req: Request,
+  requestId: string,
+  run: () => Promise<Response>,
+): Promise<Response> {
   let res: Response;
   try {
     res = await run();
@@ -123,26 +146,39 @@ async function answer(key: KeyRecord, sheetId: string, decision: LimitDecision |
   // Our failures (and Google's) are not the customer's: a 5xx gives its unit back, and its
   // headers already show it given back.
   const refund = decision !== undefined && res.status >= 500;
-  if (decision) for (const [name, value] of Object.entries(limitHeaders(refund ? givenBack(decision) : decision))) res.headers.set(name, value);
+  if (decision)
+    for (const [name, value] of Object.entries(limitHeaders(refund ? givenBack(decision) : decision)))
+      res.headers.set(name, value);
   // Counted before the answer leaves (lib/usage/metering.ts): in the limit store's ledger when
   // it answered for this request, so no answer a client receives goes uncounted.
-  await recordUsage({ userId: key.userId, sheetId, keyId: key.id, status: res.status, storeAnswered: decision !== undefined });
+  await recordUsage({
+    userId: key.userId,
+    sheetId,
+    keyId: key.id,
+    status: res.status,
+    storeAnswered: decision !== undefined,
+  });
   if (refund) void refundRequest(decision).catch(() => undefined);
   return res;
 }
 
-const withCors = <A extends unknown[]>(inner: (...args: A) => Promise<Response>) => async (...args: A) => {
-  const res = await inner(...args);
-  applyCors(res.headers);
-  return res;
-};
+const withCors =
+  <A extends unknown[]>(inner: (...args: A) => Promise<Response>) =>
+  async (...args: A) => {
+    const res = await inner(...args);
+    applyCors(res.headers);
+    return res;
+  };
 
 /**
  * `permission` undefined: any live key of the sheet (the 405 answers of key routes). `browser`:
  * the route serves browser (publishable) keys too; only row reads that apply the key's tabs and
  * columns do, so a route added later is closed to them until it does.
  */
-export function withApiKey<P extends { sheetId: string; tabName?: string }>(handler: (ctx: KeyContext<P>) => Promise<Response>, { permission, browser = false }: { permission: Permission | undefined; browser?: boolean }) {
+export function withApiKey<P extends { sheetId: string; tabName?: string }>(
+  handler: (ctx: KeyContext<P>) => Promise<Response>,
+  { permission, browser = false }: { permission: Permission | undefined; browser?: boolean },
+) {
   return async (req: Request, context?: NextContext<P>): Promise<Response> => {
     // Any origin until the key is known; a browser key's answers name only a listed origin.
     let origin: AllowedOrigin = "*";
@@ -150,7 +186,13 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
       ctx.annotate({ key_prefix: keyPrefix(ctx.req) });
       const address = clientAddress(ctx.req);
       const { key, sheet, dataVersion, decision } = await unlessInvalid(ctx.req, async () => {
-        const admitted = await admitRequest({ hash: keyHash(ctx.req, true), sheetId: ctx.params.sheetId, tab: ctx.params.tabName, method: ctx.req.method, address });
+        const admitted = await admitRequest({
+          hash: keyHash(ctx.req, true),
+          sheetId: ctx.params.sheetId,
+          tab: ctx.params.tabName,
+          method: ctx.req.method,
+          address,
+        });
         checkKind(requestKey(ctx.req)!, admitted.key);
         return admitted;
       });
@@ -163,14 +205,24 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
       }
       // A valid key of this sheet: from here the request counts (DECISIONS 15), 403 included.
       if (decision && !decision.allowed) {
-        await recordUsage({ userId: key.userId, sheetId: key.sheetId, keyId: key.id, status: 429, storeAnswered: true });
+        await recordUsage({
+          userId: key.userId,
+          sheetId: key.sheetId,
+          keyId: key.id,
+          status: 429,
+          storeAnswered: true,
+        });
         throw rateLimitError(decision);
       }
       // What the answer counts for the sheet's stats is written with its usage.
       openTally();
       return answer(key, ctx.params.sheetId, decision, ctx.req, ctx.requestId, async () => {
         requirePermission(key, permission);
-        if (key.browser && !browser) throw new ApiError("forbidden", "Browser (publishable) keys read rows only (list, one row, _aggregate, _distinct): this route needs a secret key, on a server.");
+        if (key.browser && !browser)
+          throw new ApiError(
+            "forbidden",
+            "Browser (publishable) keys read rows only (list, one row, _aggregate, _distinct): this route needs a secret key, on a server.",
+          );
         if (!sheet) throw new ApiError("not_found", "This sheet is no longer registered.");
         // Before any cache or conditional answer: a registrant who lost the sheet in Google gets nothing of it.
         const current = await currentAccess(sheet);
@@ -188,7 +240,10 @@ export function withApiKey<P extends { sheetId: string; tabName?: string }>(hand
  * Not counted and never refused by the plan, so a client that hit its limit can still see its
  * usage (as GitHub's GET /rate_limit); the handler sets the headers from the windows it reads.
  */
-export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>> & { key: KeyRecord }) => Promise<Response>, { permission }: { permission: Permission | undefined }) {
+export function withAccountKey(
+  handler: (ctx: RouteContext<Record<string, never>> & { key: KeyRecord }) => Promise<Response>,
+  { permission }: { permission: Permission | undefined },
+) {
   return withCors(
     route(async (ctx) => {
       const key = await unlessInvalid(ctx.req, () => authenticateKey(keyHash(ctx.req, false)));
@@ -203,7 +258,9 @@ export function withAccountKey(handler: (ctx: RouteContext<Record<string, never>
         // Refused once the key is known (403, 405): the account's windows as they stand, as its
         // other answers carry them; none when the store cannot say.
         const res = handleApiError(err, ctx.requestId, ctx.req.signal);
-        if (config().env.RATE_LIMITS === "on") for (const [name, value] of Object.entries(await accountLimitHeaders(key.userId).catch(() => ({})))) res.headers.set(name, value);
+        if (config().env.RATE_LIMITS === "on")
+          for (const [name, value] of Object.entries(await accountLimitHeaders(key.userId).catch(() => ({}))))
+            res.headers.set(name, value);
         return res;
       }
     }),
@@ -220,12 +277,18 @@ export function keyRouteMethods(allowed: Method[], { account = false } = {}) {
   const refuse = (): never => {
     throw new ApiError("method_not_allowed", `This route answers ${allow}.`, {}, { Allow: allow });
   };
-  const handler = account ? withAccountKey(async () => refuse(), { permission: undefined }) : withApiKey<{ sheetId: string }>(async () => refuse(), { permission: undefined, browser: true });
+  const handler = account
+    ? withAccountKey(async () => refuse(), { permission: undefined })
+    : withApiKey<{ sheetId: string }>(async () => refuse(), { permission: undefined, browser: true });
   // The CORS preflight, naming the route's methods: never counted and never refused (a browser
   // sends it without the key, and it then carries the address's allowance for requests without a
   // valid key); sent with a live key (a script's OPTIONS), it carries the account's windows as
   // they stand, as every answer to a key does.
   const preflight = withPeekedLimits(async () => corsPreflight(allow));
-  const others = Object.fromEntries(METHODS.filter((m) => m !== "OPTIONS" && !allowed.includes(m)).map((m) => [m, handler]));
-  return { ...others, OPTIONS: preflight } as Record<Exclude<Method, "OPTIONS">, typeof handler> & { OPTIONS: typeof preflight };
+  const others = Object.fromEntries(
+    METHODS.filter((m) => m !== "OPTIONS" && !allowed.includes(m)).map((m) => [m, handler]),
+  );
+  return { ...others, OPTIONS: preflight } as Record<Exclude<Method, "OPTIONS">, typeof handler> & {
+    OPTIONS: typeof preflight;
+  };
 }

@@ -11,7 +11,8 @@ type Handler = (ctx: RouteContext<Record<string, never>>) => Promise<Response> |
 /** `route`: the route as the 404 names it; `needs`: as the 401 does. */
 function requireToken(req: Request, token: string | undefined, tokenName: string, route: string, needs: string): void {
   if (!token) throw new ApiError("not_found", `No route ${route}. See GET /api for the routes.`);
-  if (!bearerMatches(req, token)) throw new ApiError("unauthorized", `${needs} needs Authorization: Bearer <${tokenName}>.`);
+  if (!bearerMatches(req, token))
+    throw new ApiError("unauthorized", `${needs} needs Authorization: Bearer <${tokenName}>.`);
 }
 
 /** 404 unless CRON_SECRET is set; 401 unless the caller sends it as Vercel Cron does. */

@@ -12,7 +12,8 @@ import { publishSheetQuietly } from "@/lib/sheets/sheet-record";
  */
 export async function recheckAccessSoon(where: { id: string } | { userId: string }): Promise<void> {
   try {
-    for (const row of await makeAccessCheckDue(where, config().env.ACCESS_RECHECK_INTERVAL_MS)) await publishSheetQuietly(row);
+    for (const row of await makeAccessCheckDue(where, config().env.ACCESS_RECHECK_INTERVAL_MS))
+      await publishSheetQuietly(row);
   } catch (err) {
     log.warn({ ...where, ...errorFields(err) }, "sheets: could not make the access re-check due");
   }

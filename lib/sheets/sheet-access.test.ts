@@ -37,7 +37,14 @@ describe("an owner's grant", () => {
     const { refreshSheetModel } = await import("@/lib/sheets/read/schema");
     const { renderMetrics } = await import("@/lib/observability/metrics");
     const okReads = () => {
-      const line = renderMetrics().split("\n").find((l) => l.startsWith("sheetapi_google_calls_total{") && l.includes('method="spreadsheets.get"') && l.includes('outcome="ok"'));
+      const line = renderMetrics()
+        .split("\n")
+        .find(
+          (l) =>
+            l.startsWith("sheetapi_google_calls_total{") &&
+            l.includes('method="spreadsheets.get"') &&
+            l.includes('outcome="ok"'),
+        );
       return line ? Number(line.split(" ").at(-1)) : 0;
     };
     const before = okReads();
@@ -53,7 +60,11 @@ describe("an owner's grant", () => {
     await connectGoogleAccount(alice, "alice@example.com");
     const ids: string[] = [];
     for (const title of ["Alice's first", "Alice's second"]) {
-      const { spreadsheetId } = await svc.admin("/spreadsheets", { title, members: { "alice@example.com": "owner" }, tabs: [{ title: "Items", rows: [["id"], [1]] }] });
+      const { spreadsheetId } = await svc.admin("/spreadsheets", {
+        title,
+        members: { "alice@example.com": "owner" },
+        tabs: [{ title: "Items", rows: [["id"], [1]] }],
+      });
       ids.push(String(spreadsheetId));
     }
     await pickInGooglePicker(alice.id, ids);
@@ -67,7 +78,9 @@ describe("an owner's grant", () => {
     await expect(refreshSheetModel(await record(ids[0]!))).rejects.toMatchObject({ code: "forbidden" });
     for (const id of ids) expect((await getSheet({ id }))!.accessCheckedAt.getTime()).toBe(0);
     // The refused sheet's next call signs in afresh, and Google's invalid_grant flags it for the owner.
-    await expect(refreshSheetModel(await record(ids[0]!))).rejects.toMatchObject({ message: expect.stringMatching(/re-authorize/) });
+    await expect(refreshSheetModel(await record(ids[0]!))).rejects.toMatchObject({
+      message: expect.stringMatching(/re-authorize/),
+    });
     expect((await getSheet({ id: ids[0]! }))!.needsReauth).toBe(true);
   });
 

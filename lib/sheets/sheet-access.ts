@@ -17,7 +17,8 @@ import { recheckAccessSoon } from "@/lib/sheets/access-due";
 import { log } from "@/lib/log";
 
 // `serviceAccount` is optional in the type only: callers pass the sheet's record, which has it.
-type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext"> & Partial<Pick<SheetRecord, "userId" | "serviceAccount">>;
+type SheetAccessRecord = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext"> &
+  Partial<Pick<SheetRecord, "userId" | "serviceAccount">>;
 
 export function credentialFor(sheet: SheetAccessRecord): GoogleCredential {
   if (sheet.access === "public") return { kind: "apiKey" };
@@ -35,7 +36,11 @@ const clientCache = new Map<string, { clients: GoogleClients; fingerprint: strin
 const MAX_CACHED = 1000;
 
 const cacheKeyOf = (sheet: SheetAccessRecord) =>
-  sheet.access === "oauth" ? `oauth:${sheet.id}` : sheet.access === "service_account" ? `service_account:${sheet.serviceAccount ?? ""}` : sheet.access;
+  sheet.access === "oauth"
+    ? `oauth:${sheet.id}`
+    : sheet.access === "service_account"
+      ? `service_account:${sheet.serviceAccount ?? ""}`
+      : sheet.access;
 
 export function clientsFor(sheet: SheetAccessRecord): GoogleClients {
   const fingerprint = `${sheet.access}:${sheet.refreshTokenCiphertext ?? ""}`;
@@ -66,9 +71,12 @@ function needsReauthorization(): ApiError {
 const CONFIGURATION: Record<string, string> = {
   service_account_auth:
     "The service could not sign in to Google with its service account. This is a fault in the service's configuration (its key or clock), not in the sheet or its owner's authorization; the operator has been alerted.",
-  api_disabled: "Google refused the call: the Google Sheets or Drive API is not enabled in the service's Google Cloud project. The operator must enable it.",
-  scope_missing: "Google refused the call: the Google credentials in use lack the permission (OAuth scope) this call needs.",
-  api_key_restricted: "Google refused the call: the service's Google API key is restricted from this API. The operator must allow it.",
+  api_disabled:
+    "Google refused the call: the Google Sheets or Drive API is not enabled in the service's Google Cloud project. The operator must enable it.",
+  scope_missing:
+    "Google refused the call: the Google credentials in use lack the permission (OAuth scope) this call needs.",
+  api_key_restricted:
+    "Google refused the call: the service's Google API key is restricted from this API. The operator must allow it.",
 };
 
 /**
@@ -79,7 +87,11 @@ const CONFIGURATION: Record<string, string> = {
 export function isNoAccess(err: unknown, credential?: GoogleCredential["kind"]): boolean {
   const failure = readGoogleError(err);
   if (failure.problem) return false;
-  return failure.status === 403 || failure.status === 404 || (credential === "oauth" && failure.status === 401 && !failure.invalidGrant);
+  return (
+    failure.status === 403 ||
+    failure.status === 404 ||
+    (credential === "oauth" && failure.status === 401 && !failure.invalidGrant)
+  );
 }
 
 /**
@@ -102,7 +114,10 @@ function writeRefused(sheet: Pick<SheetAccessRecord, "access">): ApiError {
  */
 export class GoogleRefusal extends ApiError {
   constructor(readonly googleMessage: string) {
-    super("validation_error", `Google Sheets refused the request: ${googleMessage.replace(/^Invalid requests\[\d+\]\.\w+: /, "")}`);
+    super(
+      "validation_error",
+      `Google Sheets refused the request: ${googleMessage.replace(/^Invalid requests\[\d+\]\.\w+: /, "")}`,
+    );
   }
 }
 
@@ -112,12 +127,21 @@ export function translateGoogleError(err: unknown): ApiError {
   if (failure.invalidGrant) return needsReauthorization();
   const problem = failure.problem;
   if (problem === "rate_limited") {
-    return new ApiError("service_unavailable", "Google Sheets is rate limiting requests for this sheet; retry shortly.", {}, { "Retry-After": "5" });
+    return new ApiError(
+      "service_unavailable",
+      "Google Sheets is rate limiting requests for this sheet; retry shortly.",
+      {},
+      { "Retry-After": "5" },
+    );
   }
   if (problem && CONFIGURATION[problem]) {
-    log.error({ google_status: failure.status, google_reason: failure.reason, google_message: failure.message, problem }, `google: ${problem}`);
+    log.error(
+      { google_status: failure.status, google_reason: failure.reason, google_message: failure.message, problem },
+      `google: ${problem}`,
+    );
     // The service's own sign-in failing is a 503 like any outage of ours: it says when to come back.
-    if (problem === "service_account_auth") return new ApiError("service_unavailable", CONFIGURATION[problem]!, {}, { "Retry-After": "30" });
+    if (problem === "service_account_auth")
+      return new ApiError("service_unavailable", CONFIGURATION[problem]!, {}, { "Retry-After": "30" });
     return new ApiError("bad_gateway", CONFIGURATION[problem]!);
   }
   if (failure.status === 404) return new ApiError("not_found", "Google Sheets has no spreadsheet with this id.");
@@ -126,17 +150,37 @@ export function translateGoogleError(err: unknown): ApiError {
   }
   if (failure.status === 400) return new GoogleRefusal(failure.message);
   if (failure.status === 503) {
-    return new ApiError("service_unavailable", "Google Sheets is unavailable at the moment; retry shortly.", {}, { "Retry-After": "5" });
+    return new ApiError(
+      "service_unavailable",
+      "Google Sheets is unavailable at the moment; retry shortly.",
+      {},
+      { "Retry-After": "5" },
+    );
   }
   // Passing failures: the answer says when to come back, as a 503's does.
-  if (failure.status === 0) return new ApiError("gateway_timeout", "Google Sheets did not answer in time; retry shortly.", {}, { "Retry-After": "5" });
-  return new ApiError("bad_gateway", `Google Sheets failed (HTTP ${failure.status}); retry shortly.`, {}, { "Retry-After": "5" });
+  if (failure.status === 0)
+    return new ApiError(
+      "gateway_timeout",
+      "Google Sheets did not answer in time; retry shortly.",
+      {},
+      { "Retry-After": "5" },
+    );
+  return new ApiError(
+    "bad_gateway",
+    `Google Sheets failed (HTTP ${failure.status}); retry shortly.`,
+    {},
+    { "Retry-After": "5" },
+  );
 }
 
 /** The Google API method a call makes, as Google names it: the label of the calls metric. */
 export type GoogleMethod =
-  | "spreadsheets.get" | "spreadsheets.batchUpdate" | "spreadsheets.values.get" | "spreadsheets.values.batchGet"
-  | "spreadsheets.developerMetadata.search" | "drive.files.get";
+  | "spreadsheets.get"
+  | "spreadsheets.batchUpdate"
+  | "spreadsheets.values.get"
+  | "spreadsheets.values.batchGet"
+  | "spreadsheets.developerMetadata.search"
+  | "drive.files.get";
 
 /**
  * Runs a Google call for a sheet, retrying transient failures (reads by default; writes pass
@@ -171,18 +215,26 @@ export async function withGoogle<T>(
         throw err;
       }
     };
-    const result = retry ? await withRetries(attempt, { retryable: retry, budgetMs: config().google.retryBudgetMs }) : await attempt();
+    const result = retry
+      ? await withRetries(attempt, { retryable: retry, budgetMs: config().google.retryBudgetMs })
+      : await attempt();
     if (sheet.access === "service_account") noteServiceAccountSignIn();
     return result;
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const failure = readGoogleError(err);
-    const translated = kind === "write" && !failure.problem && !failure.invalidGrant && failure.status === 403 ? writeRefused(sheet) : translateGoogleError(err);
+    const translated =
+      kind === "write" && !failure.problem && !failure.invalidGrant && failure.status === 403
+        ? writeRefused(sheet)
+        : translateGoogleError(err);
     if (failure.problem === "service_account_auth") noteServiceAccountSignIn(`${failure.reason}: ${failure.message}`);
     if (failure.invalidGrant) {
-      await publishSheetQuietly(await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }));
+      await publishSheetQuietly(
+        await flagSheetNeedsReauth({ id: sheet.id, refreshTokenCiphertext: sheet.refreshTokenCiphertext }),
+      );
       // The grant is the account's, shared by its sheets: the next registration asks Google again.
-      if (sheet.refreshTokenCiphertext) await flagGrantNeedsReauth({ refreshTokenCiphertext: sheet.refreshTokenCiphertext });
+      if (sheet.refreshTokenCiphertext)
+        await flagGrantNeedsReauth({ refreshTokenCiphertext: sheet.refreshTokenCiphertext });
       if (sheet.access === "oauth" && sheet.userId) await recheckAccessSoon({ userId: sheet.userId });
     } else if (sheet.access === "oauth" && isNoAccess(err, "oauth")) {
       if (failure.status === 401) {

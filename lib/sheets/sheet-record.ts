@@ -65,5 +65,7 @@ export async function publishSheet(row: Sheet | undefined): Promise<void> {
 
 /** For changes whose propagation is not safety-critical: a failure leaves the cached copy to expire. */
 export async function publishSheetQuietly(row: Sheet | undefined): Promise<void> {
-  await publishSheet(row).catch((err: unknown) => log.warn({ sheet: row?.id, ...errorFields(err) }, "sheets: could not publish the sheet record"));
+  await publishSheet(row).catch((err: unknown) =>
+    log.warn({ sheet: row?.id, ...errorFields(err) }, "sheets: could not publish the sheet record"),
+  );
 }

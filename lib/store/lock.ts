@@ -55,7 +55,11 @@ function pollDelay(ahead: number, nextSinceMs: number): number {
   return Math.min(POLL_MAX_MS, NEXT_POLL_MS * (1 + 2 * ahead));
 }
 
-export async function withLock<T>(key: string, work: () => Promise<T>, { waitMs = 20_000, leaseMs = LEASE_MS } = {}): Promise<T> {
+export async function withLock<T>(
+  key: string,
+  work: () => Promise<T>,
+  { waitMs = 20_000, leaseMs = LEASE_MS } = {},
+): Promise<T> {
   const store = getLimitStore();
   const token = randomUUID();
   const deadline = Date.now() + waitMs;
@@ -74,10 +78,20 @@ export async function withLock<T>(key: string, work: () => Promise<T>, { waitMs 
     ticket = turn.ticket;
     if (Date.now() >= deadline) {
       await store.releaseLock(key, token).catch(() => undefined);
-      throw new ApiError("service_unavailable", "This tab is busy with other writes; retry shortly.", {}, { "Retry-After": "2" });
+      throw new ApiError(
+        "service_unavailable",
+        "This tab is busy with other writes; retry shortly.",
+        {},
+        { "Retry-After": "2" },
+      );
     }
     if (turn.ahead === 0) nextSince ??= Date.now();
-    await nap(key, token, ticket, Math.min(pollDelay(turn.ahead, Date.now() - (nextSince ?? Date.now())), Math.max(1, deadline - Date.now())));
+    await nap(
+      key,
+      token,
+      ticket,
+      Math.min(pollDelay(turn.ahead, Date.now() - (nextSince ?? Date.now())), Math.max(1, deadline - Date.now())),
+    );
   }
   // Renewed while the work goes on; should the lease run out all the same (a stalled process),
   // the fencing described above stops any further write of this holder.

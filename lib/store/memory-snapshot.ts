@@ -30,7 +30,10 @@ export function loadSnapshot(file: string): StoreSnapshot {
     const parsed = JSON.parse(text) as { entries?: unknown };
     return { entries: Array.isArray(parsed.entries) ? parsed.entries.filter(isEntry) : [] };
   } catch (err) {
-    log.warn({ file, reason: err instanceof Error ? err.message : String(err) }, "limit store: the saved copy is unreadable; starting empty");
+    log.warn(
+      { file, reason: err instanceof Error ? err.message : String(err) },
+      "limit store: the saved copy is unreadable; starting empty",
+    );
     return { entries: [] };
   }
 }
@@ -57,7 +60,9 @@ export function keepSnapshot(file: string, changes: () => number, snapshot: () =
     void writeDurably(temporary, text)
       .then(() => rename(temporary, file))
       .then(() => (saved = seen))
-      .catch((err: unknown) => log.warn({ file, reason: err instanceof Error ? err.message : String(err) }, "limit store: could not save"))
+      .catch((err: unknown) =>
+        log.warn({ file, reason: err instanceof Error ? err.message : String(err) }, "limit store: could not save"),
+      )
       .finally(() => (saving = false));
   }, SAVE_EVERY_MS);
   timer.unref();

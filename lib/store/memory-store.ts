@@ -6,7 +6,9 @@ import type { ConsumeResult, ConsumeSpec, LimitStore, Versioned } from "./store-
 /** A record the authorize script may count against: present, not revoked, of this sheet and account. */
 function qualifies(record: unknown, expect: { sheetId: string; userId: string }): boolean {
   const k = record as { revoked?: unknown; sheetId?: unknown; userId?: unknown } | null;
-  return !!k && typeof k === "object" && k.revoked === false && k.sheetId === expect.sheetId && k.userId === expect.userId;
+  return (
+    !!k && typeof k === "object" && k.revoked === false && k.sheetId === expect.sheetId && k.userId === expect.userId
+  );
 }
 
 /**
@@ -92,7 +94,14 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
     return b;
   };
   // Fair locks: the holder and its lease, the waiters by ticket with their last sign of life.
-  const locks = new Map<string, { holder?: { token: string; until: number }; queue: Map<string, { ticket: number; alive: number }>; tickets: number }>();
+  const locks = new Map<
+    string,
+    {
+      holder?: { token: string; until: number };
+      queue: Map<string, { ticket: number; alive: number }>;
+      tickets: number;
+    }
+  >();
   const holderOf = (key: string) => {
     const holder = locks.get(key)?.holder;
     return holder && holder.until > now() ? holder : undefined;
@@ -131,14 +140,17 @@ export function memoryStore(now: () => number = Date.now, { file }: { file?: str
       });
     }
     return { exceeded, used, oldestBurst: burst.head < burst.at.length ? burst.at[burst.head]! : null };
-    };
+  };
   if (file) {
     const saved = loadSnapshot(file);
     const t = now();
-    for (const [key, value, expiresAt] of saved.entries) if (expiresAt > t) entries.set(key, { value: stored(value), expiresAt });
+    for (const [key, value, expiresAt] of saved.entries)
+      if (expiresAt > t) entries.set(key, { value: stored(value), expiresAt });
     const snapshot = (): StoreSnapshot => {
       const at = now();
-      return { entries: [...entries].filter(([, e]) => e.expiresAt > at).map(([key, e]) => [key, e.value, e.expiresAt]) };
+      return {
+        entries: [...entries].filter(([, e]) => e.expiresAt > at).map(([key, e]) => [key, e.value, e.expiresAt]),
+      };
     };
     keepSnapshot(file, () => changes, snapshot);
   }

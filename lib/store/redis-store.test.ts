@@ -44,24 +44,27 @@ describe("the Redis store's connection", () => {
     silent.close();
   });
 
-  it.skipIf(!redis)("fails a call at once while Redis is down, never sends it later, and works again once Redis is back", async () => {
-    const connection = open(redis!.url);
-    const store = redisStore(connection);
-    const key = `test:redis-store:${process.pid}:${Date.now()}`;
-    expect(await store.incr(key, 60)).toBe(1);
-    await redis!.stop();
-    // The client has seen the connection close and is reconnecting: the call waits for it, then gives up.
-    while (connection.client.isReady) await new Promise((r) => setTimeout(r, 20));
-    const during = await timed(() => store.incr(key, 60));
-    expect(during.error).toBeDefined();
-    expect(during.ms).toBeLessThan(TIMEOUT_MS + 250);
-    await redis!.start();
-    let after = await timed(() => store.incr(key, 60));
-    for (let i = 0; i < 20 && after.error; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = await timed(() => store.incr(key, 60));
-    }
-    // A fresh Redis (nothing saved): the one incr that reached it counts 1; the failed one never arrived.
-    expect(after.value).toBe(1);
-  });
+  it.skipIf(!redis)(
+    "fails a call at once while Redis is down, never sends it later, and works again once Redis is back",
+    async () => {
+      const connection = open(redis!.url);
+      const store = redisStore(connection);
+      const key = `test:redis-store:${process.pid}:${Date.now()}`;
+      expect(await store.incr(key, 60)).toBe(1);
+      await redis!.stop();
+      // The client has seen the connection close and is reconnecting: the call waits for it, then gives up.
+      while (connection.client.isReady) await new Promise((r) => setTimeout(r, 20));
+      const during = await timed(() => store.incr(key, 60));
+      expect(during.error).toBeDefined();
+      expect(during.ms).toBeLessThan(TIMEOUT_MS + 250);
+      await redis!.start();
+      let after = await timed(() => store.incr(key, 60));
+      for (let i = 0; i < 20 && after.error; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await timed(() => store.incr(key, 60));
+      }
+      // A fresh Redis (nothing saved): the one incr that reached it counts 1; the failed one never arrived.
+      expect(after.value).toBe(1);
+    },
+  );
 });

@@ -28,7 +28,8 @@ export function redisConnection({ url, timeoutMs }: RedisTarget) {
   let down = false;
   // The client reconnects on its own and reports each failed attempt: one line per outage.
   client.on("error", (err: Error) => {
-    if (!down) log.warn({ store: redactedUrl(url), reason: err.message }, "limit store: Redis unreachable; reconnecting");
+    if (!down)
+      log.warn({ store: redactedUrl(url), reason: err.message }, "limit store: Redis unreachable; reconnecting");
     down = true;
   });
   client.on("ready", () => {
@@ -80,7 +81,9 @@ export function redisStore(connection: RedisConnection): LimitStore {
     del: async (key) => {
       await bounded(() => client.del(key));
     },
-    setNx: async (key, value, ttlMs) => (await bounded(() => client.set(key, value, { condition: "NX", expiration: { type: "PX", value: ttlMs } }))) === "OK",
+    setNx: async (key, value, ttlMs) =>
+      (await bounded(() => client.set(key, value, { condition: "NX", expiration: { type: "PX", value: ttlMs } }))) ===
+      "OK",
     setEx: async (key, value, ttlSeconds) => {
       await bounded(() => client.set(key, value, { expiration: { type: "EX", value: ttlSeconds } }));
     },

@@ -2,7 +2,22 @@
 // connection): every operation that must be atomic is one Lua script, so any number of instances
 // agree. upstash-store.ts and redis-store.ts only say how each command reaches Redis.
 import { createHash } from "node:crypto";
-import { ADD_TO_LEDGER, ALLOCATE, AUTHORIZE, CONSUME, HGETALL, HSET_IF_HOLDER, INCR, LOCK_RELEASE, LOCK_RENEW, LOCK_TURN, PEEK, REFUND, SEAL_USAGE, SET_IF_NEWER } from "./lua-scripts";
+import {
+  ADD_TO_LEDGER,
+  ALLOCATE,
+  AUTHORIZE,
+  CONSUME,
+  HGETALL,
+  HSET_IF_HOLDER,
+  INCR,
+  LOCK_RELEASE,
+  LOCK_RENEW,
+  LOCK_TURN,
+  PEEK,
+  REFUND,
+  SEAL_USAGE,
+  SET_IF_NEWER,
+} from "./lua-scripts";
 import { metrics } from "@/lib/observability/metrics";
 import type { ConsumeResult, ConsumeSpec, LimitStore, UsageLedger } from "./store-types";
 
@@ -31,7 +46,13 @@ const sealedKey = (scope: string) => `sheetapi:usage:${scope}:sealed`;
 
 const consumeArgs = (spec: ConsumeSpec) => ({
   keys: [spec.burst.key, ...spec.counters.map((c) => c.key)],
-  args: [spec.now, spec.member, spec.burst.limit, spec.burst.windowMs, ...spec.counters.flatMap((c) => [c.limit, c.expireAt])].map(String),
+  args: [
+    spec.now,
+    spec.member,
+    spec.burst.limit,
+    spec.burst.windowMs,
+    ...spec.counters.flatMap((c) => [c.limit, c.expireAt]),
+  ].map(String),
 });
 
 const toConsumeResult = ([exceeded, oldest, ...used]: number[]): ConsumeResult => ({
@@ -108,9 +129,16 @@ function scriptedOperations(kind: "upstash" | "redis", redis: RedisCommands): Li
   };
   const ledger: UsageLedger = {
     add: async (scope, { counts, latest }) => {
-      await run(ADD_TO_LEDGER, [ledgerKey(scope)], [String(counts.length), ...counts.flat().map(String), ...latest.flat().map(String)]);
+      await run(
+        ADD_TO_LEDGER,
+        [ledgerKey(scope)],
+        [String(counts.length), ...counts.flat().map(String), ...latest.flat().map(String)],
+      );
     },
-    seal: async (scope, batchId) => ((await run(SEAL_USAGE, [ledgerKey(scope), sealedKey(scope), `${ledgerKey(scope)}:${batchId}`], [])) as unknown[]).map(String),
+    seal: async (scope, batchId) =>
+      (
+        (await run(SEAL_USAGE, [ledgerKey(scope), sealedKey(scope), `${ledgerKey(scope)}:${batchId}`], [])) as unknown[]
+      ).map(String),
     batch: (id) => hgetall<number>(id),
     drop: (scope, id) => redis.sremDel(sealedKey(scope), id, id),
   };
@@ -118,13 +146,15 @@ function scriptedOperations(kind: "upstash" | "redis", redis: RedisCommands): Li
     kind,
     ledger,
     ping: () => redis.ping(),
-    mget: async <T>(keys: string[]) => (keys.length ? ((await redis.mget(keys)).map((v) => decoded(v) ?? null) as (T | null)[]) : []),
+    mget: async <T>(keys: string[]) =>
+      keys.length ? ((await redis.mget(keys)).map((v) => decoded(v) ?? null) as (T | null)[]) : [],
     setIfNewer: async (key, value, ttlSeconds) => {
       await run(SET_IF_NEWER, [key], [JSON.stringify(value), String(value.v), String(ttlSeconds)]);
     },
     del: (key) => redis.del(key),
     // In milliseconds: a claim may last less than a second (a change-check interval).
-    putIfAbsent: (key, value, ttlSeconds) => redis.setNx(key, JSON.stringify(value), Math.max(1, Math.round(ttlSeconds * 1000))),
+    putIfAbsent: (key, value, ttlSeconds) =>
+      redis.setNx(key, JSON.stringify(value), Math.max(1, Math.round(ttlSeconds * 1000))),
     put: (key, value, ttlSeconds) => redis.setEx(key, JSON.stringify(value), ttlSeconds),
     incr: async (key, ttlSeconds) => Number(await run(INCR, [key], [String(ttlSeconds)])),
     allocate: async (key, floor, count, ttlSeconds) =>
@@ -133,7 +163,11 @@ function scriptedOperations(kind: "upstash" | "redis", redis: RedisCommands): Li
     hdel: (key, field) => redis.hdel(key, field),
     hgetall,
     lockTurn: async (key, token, ticket, leaseMs, aliveMs) => {
-      const [held, ahead, mine] = (await run(LOCK_TURN, lockKeys(key), [token, ticket, leaseMs, aliveMs, Date.now()].map(String))) as number[];
+      const [held, ahead, mine] = (await run(
+        LOCK_TURN,
+        lockKeys(key),
+        [token, ticket, leaseMs, aliveMs, Date.now()].map(String),
+      )) as number[];
       return { held: held === 1, ahead: ahead!, ticket: Number(mine) };
     },
     renewLock: async (key, token, leaseMs) => Number(await run(LOCK_RENEW, [key], [token, String(leaseMs)])) === 1,
@@ -141,7 +175,8 @@ function scriptedOperations(kind: "upstash" | "redis", redis: RedisCommands): Li
       await run(LOCK_RELEASE, lockKeys(key).slice(0, 3), [token]);
     },
     hsetIfHolder: async (lockKey, token, key, field, value, ttlSeconds) =>
-      Number(await run(HSET_IF_HOLDER, [lockKey, key], [token, field, JSON.stringify(value), String(ttlSeconds)])) === 1,
+      Number(await run(HSET_IF_HOLDER, [lockKey, key], [token, field, JSON.stringify(value), String(ttlSeconds)])) ===
+      1,
     consume: async (spec) => {
       const { keys, args } = consumeArgs(spec);
       return toConsumeResult((await run(CONSUME, keys, args)) as number[]);
@@ -152,7 +187,11 @@ function scriptedOperations(kind: "upstash" | "redis", redis: RedisCommands): Li
     },
     authorize: async (reads, expect, spec) => {
       const { keys, args } = consumeArgs(spec);
-      const out = (await run(AUTHORIZE, [...reads, ...keys], [String(reads.length), expect.sheetId, expect.userId, ...args])) as unknown[];
+      const out = (await run(
+        AUTHORIZE,
+        [...reads, ...keys],
+        [String(reads.length), expect.sheetId, expect.userId, ...args],
+      )) as unknown[];
       const values = reads.map((_, i) => decoded(out[i + 1]) ?? null);
       return { values, consumed: out[0] === 1 ? toConsumeResult(out.slice(reads.length + 1) as number[]) : null };
     },

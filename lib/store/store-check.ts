@@ -18,7 +18,10 @@ export interface StoreProblem {
 }
 
 /** Undefined when the store answers PING with the configured token (or password). */
-export async function limitStoreProblem(store: AppConfig["limitStore"], fetcher: typeof fetch = fetch): Promise<StoreProblem | undefined> {
+export async function limitStoreProblem(
+  store: AppConfig["limitStore"],
+  fetcher: typeof fetch = fetch,
+): Promise<StoreProblem | undefined> {
   if (store.kind === "redis") return redisProblem(store.url);
   if (store.kind !== "upstash") return undefined;
   let res: Response;
@@ -36,15 +39,27 @@ export async function limitStoreProblem(store: AppConfig["limitStore"], fetcher:
     return { cause: "unreachable", message: `Cannot reach the limit store at ${store.url} (${reason}): ${FIX}.` };
   }
   const body = await res.text().catch(() => "");
-  if (res.status === 401 || res.status === 403) return { cause: "refused", message: `The limit store at ${store.url} refused the token (HTTP ${res.status}): ${FIX}.` };
-  if (!res.ok || !body.includes("PONG")) return { cause: "unexpected", message: `The limit store at ${store.url} did not answer PING (HTTP ${res.status}): ${FIX}.` };
+  if (res.status === 401 || res.status === 403)
+    return {
+      cause: "refused",
+      message: `The limit store at ${store.url} refused the token (HTTP ${res.status}): ${FIX}.`,
+    };
+  if (!res.ok || !body.includes("PONG"))
+    return {
+      cause: "unexpected",
+      message: `The limit store at ${store.url} did not answer PING (HTTP ${res.status}): ${FIX}.`,
+    };
   return undefined;
 }
 
 /** One connection, one PING, closed again: the store's own connection opens on first use. */
 async function redisProblem(url: string): Promise<StoreProblem | undefined> {
   const shown = redactedUrl(url);
-  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: CHECK_TIMEOUT_MS, reconnectStrategy: false } });
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: CHECK_TIMEOUT_MS, reconnectStrategy: false },
+  });
   client.on("error", () => {}); // reported below, once
   try {
     await Promise.race([
@@ -54,7 +69,11 @@ async function redisProblem(url: string): Promise<StoreProblem | undefined> {
     return undefined;
   } catch (err) {
     const reason = (err as { code?: string }).code ?? (err as Error).message;
-    if (REDIS_REFUSALS.test((err as Error).message)) return { cause: "refused", message: `The limit store at ${shown} refused the connection (${(err as Error).message}): ${REDIS_FIX}.` };
+    if (REDIS_REFUSALS.test((err as Error).message))
+      return {
+        cause: "refused",
+        message: `The limit store at ${shown} refused the connection (${(err as Error).message}): ${REDIS_FIX}.`,
+      };
     return { cause: "unreachable", message: `Cannot reach the limit store at ${shown} (${reason}): ${REDIS_FIX}.` };
   } finally {
     client.destroy();

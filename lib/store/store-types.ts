@@ -87,7 +87,14 @@ export interface LimitStore {
   /** Releases the lock if `token` holds it, and leaves its queue. */
   releaseLock(key: string, token: string): Promise<void>;
   /** Sets one field of a hash (like hset) only while `token` holds the lock `lockKey`: true when set. */
-  hsetIfHolder(lockKey: string, token: string, key: string, field: string, value: object, ttlSeconds: number): Promise<boolean>;
+  hsetIfHolder(
+    lockKey: string,
+    token: string,
+    key: string,
+    field: string,
+    value: object,
+    ttlSeconds: number,
+  ): Promise<boolean>;
   /** Checks every window and counts in all of them only if none is full, atomically. */
   consume(spec: ConsumeSpec): Promise<ConsumeResult>;
   /** Gives a counted request back (its answer was a 5xx). */

@@ -94,7 +94,12 @@ describe("memory store", () => {
     const { join } = await import("node:path");
     const file = join(mkdtempSync(join(tmpdir(), "sheetapi-store-")), "limit-store.json");
     const now = Date.now();
-    const spec = { now, member: "m", burst: { key: "burst", limit: 10, windowMs: 60_000 }, counters: [{ key: "month", limit: 100, expireAt: now + 3_600_000 }] };
+    const spec = {
+      now,
+      member: "m",
+      burst: { key: "burst", limit: 10, windowMs: 60_000 },
+      counters: [{ key: "month", limit: 100, expireAt: now + 3_600_000 }],
+    };
     const first = memoryStore(Date.now, { file });
     for (let i = 0; i < 3; i++) await first.consume(spec);
     await first.putIfAbsent("idem", { answer: "201" }, 3600);
@@ -119,7 +124,15 @@ describe.each(stores)("%s store: one-trip authorize and peek", (_name, make) => 
     burst: { key: `${prefix}:burst`, limit: 3, windowMs: 60_000 },
     counters: [{ key: `${prefix}:month`, limit: 100, expireAt: now + 3_600_000 }],
   });
-  const live = { v: 1, id: "key_1", sheetId: "sheet-a", userId: "user-a", hash: "h", permissions: ["read"], revoked: false };
+  const live = {
+    v: 1,
+    id: "key_1",
+    sheetId: "sheet-a",
+    userId: "user-a",
+    hash: "h",
+    permissions: ["read"],
+    revoked: false,
+  };
 
   it("counts only a live key of the expected sheet and account, returning the records either way", async () => {
     const store = make();
@@ -132,12 +145,19 @@ describe.each(stores)("%s store: one-trip authorize and peek", (_name, make) => 
     expect(counted.values).toEqual([live, { v: 1, id: "sheet-a" }, null]);
     expect(counted.consumed).toEqual({ exceeded: -1, used: [1, 1], oldestBurst: now });
 
-    for (const expect_ of [{ sheetId: "sheet-b", userId: "user-a" }, { sheetId: "sheet-a", userId: "user-b" }]) {
+    for (const expect_ of [
+      { sheetId: "sheet-b", userId: "user-a" },
+      { sheetId: "sheet-a", userId: "user-b" },
+    ]) {
       expect((await store.authorize(reads, expect_, spec("r2", now))).consumed).toBeNull();
     }
     await store.setIfNewer(`${prefix}:key`, { ...live, v: 2, revoked: true } as never, 60);
-    expect((await store.authorize(reads, { sheetId: "sheet-a", userId: "user-a" }, spec("r3", now))).consumed).toBeNull();
-    expect((await store.authorize([`${prefix}:nokey`], { sheetId: "sheet-a", userId: "user-a" }, spec("r4", now))).consumed).toBeNull();
+    expect(
+      (await store.authorize(reads, { sheetId: "sheet-a", userId: "user-a" }, spec("r3", now))).consumed,
+    ).toBeNull();
+    expect(
+      (await store.authorize([`${prefix}:nokey`], { sheetId: "sheet-a", userId: "user-a" }, spec("r4", now))).consumed,
+    ).toBeNull();
     // Nothing but the first request was counted.
     expect(await store.peek(spec("peek", now + 1))).toEqual({ exceeded: -1, used: [1, 1], oldestBurst: now });
   });
@@ -145,11 +165,23 @@ describe.each(stores)("%s store: one-trip authorize and peek", (_name, make) => 
   it("peeks without counting, and sees the burst window slide", async () => {
     const store = make();
     const now = Date.now() + 1_000_000;
-    const s = { ...spec("a", now), burst: { key: `${prefix}:burst2`, limit: 3, windowMs: 60_000 }, counters: [{ key: `${prefix}:m2`, limit: 5, expireAt: now + 3_600_000 }] };
+    const s = {
+      ...spec("a", now),
+      burst: { key: `${prefix}:burst2`, limit: 3, windowMs: 60_000 },
+      counters: [{ key: `${prefix}:m2`, limit: 5, expireAt: now + 3_600_000 }],
+    };
     await store.consume(s);
     await store.consume({ ...s, member: "b", now: now + 30_000 });
     expect(await store.peek({ ...s, now: now + 40_000 })).toEqual({ exceeded: -1, used: [2, 2], oldestBurst: now });
-    expect(await store.peek({ ...s, now: now + 60_000 })).toEqual({ exceeded: -1, used: [1, 2], oldestBurst: now + 30_000 });
-    expect(await store.peek({ ...s, now: now + 60_000 })).toEqual({ exceeded: -1, used: [1, 2], oldestBurst: now + 30_000 });
+    expect(await store.peek({ ...s, now: now + 60_000 })).toEqual({
+      exceeded: -1,
+      used: [1, 2],
+      oldestBurst: now + 30_000,
+    });
+    expect(await store.peek({ ...s, now: now + 60_000 })).toEqual({
+      exceeded: -1,
+      used: [1, 2],
+      oldestBurst: now + 30_000,
+    });
   });
 });

@@ -13,7 +13,16 @@ import { log } from "@/lib/log";
 import { perProcess } from "@/lib/per-process";
 
 export { memoryStore, redisStore, upstashStore };
-export type { AuthorizeResult, ConsumeResult, ConsumeSpec, LedgerEntry, LimitStore, LockTurn, UsageLedger, Versioned } from "./store-types";
+export type {
+  AuthorizeResult,
+  ConsumeResult,
+  ConsumeSpec,
+  LedgerEntry,
+  LimitStore,
+  LockTurn,
+  UsageLedger,
+  Versioned,
+} from "./store-types";
 
 function buildStore(): LimitStore {
   const { limitStore: target, env } = config();
@@ -44,5 +53,10 @@ export function setLimitStore(store: LimitStore | undefined): void {
  * invalidation all live there. One answer for every write path that finds it unreachable.
  */
 export function writesPaused(reason = "the coordination store is unreachable"): ApiError {
-  return new ApiError("service_unavailable", `Writes are paused: ${reason}. Retry shortly.`, {}, { "Retry-After": "5" });
+  return new ApiError(
+    "service_unavailable",
+    `Writes are paused: ${reason}. Retry shortly.`,
+    {},
+    { "Retry-After": "5" },
+  );
 }

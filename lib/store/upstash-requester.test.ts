@@ -44,7 +44,15 @@ describe("upstashRequester", () => {
     });
     const requester = upstashRequester({ url: `${url}/base/`, token: "secret", timeoutMs: 1000 });
     expect(await requester.request({ body: ["ping"] })).toEqual({ result: "PONG" });
-    expect(await requester.request({ path: ["pipeline"], body: [["get", "x"], ["incr", "y"]] })).toEqual([{ result: "a" }, { result: 2 }]);
+    expect(
+      await requester.request({
+        path: ["pipeline"],
+        body: [
+          ["get", "x"],
+          ["incr", "y"],
+        ],
+      }),
+    ).toEqual([{ result: "a" }, { result: 2 }]);
     expect(seen).toEqual([
       { path: "/base", auth: "Bearer secret", body: '["ping"]' },
       { path: "/base/pipeline", auth: "Bearer secret", body: '[["get","x"],["incr","y"]]' },
@@ -52,9 +60,13 @@ describe("upstashRequester", () => {
   });
 
   it("throws Redis's message with the command's name, never its arguments (stored records)", async () => {
-    const url = await serve((_req, _body, res) => answer(res, 400, { error: "NOSCRIPT No matching script. Please use EVAL." }));
+    const url = await serve((_req, _body, res) =>
+      answer(res, 400, { error: "NOSCRIPT No matching script. Please use EVAL." }),
+    );
     const redis = upstashRedis({ url, token: "t", timeoutMs: 1000 });
-    const err = await redis.evalsha("0".repeat(40), ["k"], ['{"refreshTokenCiphertext":"v1.x"}']).catch((e: unknown) => e as Error);
+    const err = await redis
+      .evalsha("0".repeat(40), ["k"], ['{"refreshTokenCiphertext":"v1.x"}'])
+      .catch((e: unknown) => e as Error);
     expect((err as Error).message).toBe("NOSCRIPT No matching script. Please use EVAL., command was: evalsha");
   });
 
@@ -63,14 +75,18 @@ describe("upstashRequester", () => {
       res.writeHead(502, { "content-type": "text/html" });
       res.end("<html>Bad gateway</html>");
     });
-    await expect(upstashRequester({ url, token: "t", timeoutMs: 1000 }).request({ body: ["ping"] })).rejects.toBeInstanceOf(errors.UpstashJSONParseError);
+    await expect(
+      upstashRequester({ url, token: "t", timeoutMs: 1000 }).request({ body: ["ping"] }),
+    ).rejects.toBeInstanceOf(errors.UpstashJSONParseError);
   });
 
   it("fails at once, without a second attempt, when nothing listens", async () => {
     const url = await serve(() => undefined);
     for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
     const started = Date.now();
-    await expect(upstashRequester({ url, token: "t", timeoutMs: 2000 }).request({ body: ["ping"] })).rejects.toThrow(/ECONNREFUSED/);
+    await expect(upstashRequester({ url, token: "t", timeoutMs: 2000 }).request({ body: ["ping"] })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -78,7 +94,9 @@ describe("upstashRequester", () => {
     let calls = 0;
     const url = await serve(() => calls++);
     const started = Date.now();
-    await expect(upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["incr", "x"] })).rejects.toThrow(/did not answer within 150 ms/);
+    await expect(
+      upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["incr", "x"] }),
+    ).rejects.toThrow(/did not answer within 150 ms/);
     expect(Date.now() - started).toBeLessThan(1000);
     await new Promise((r) => setTimeout(r, 200));
     expect(calls).toBe(1);
@@ -92,7 +110,9 @@ describe("upstashRequester", () => {
       res.write('{"result":');
     });
     const started = Date.now();
-    await expect(upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["incr", "x"] })).rejects.toThrow(/did not answer within 150 ms|closed the connection/);
+    await expect(
+      upstashRequester({ url, token: "t", timeoutMs: 150 }).request({ body: ["incr", "x"] }),
+    ).rejects.toThrow(/did not answer within 150 ms|closed the connection/);
     expect(Date.now() - started).toBeLessThan(1000);
     await new Promise((r) => setTimeout(r, 200));
     expect(calls).toBe(1);
@@ -132,7 +152,11 @@ describe("upstashRequester", () => {
     const seen: { path?: string; body: string }[] = [];
     const url = await serve((req, body, res) => {
       seen.push({ path: req.url, body });
-      answer(res, 200, [{ result: 1 }, { error: "WRONGTYPE Operation against a key holding the wrong kind of value" }, { result: "x" }]);
+      answer(res, 200, [
+        { result: 1 },
+        { error: "WRONGTYPE Operation against a key holding the wrong kind of value" },
+        { result: "x" },
+      ]);
     });
     const requester = upstashRequester({ url: `${url}/v1`, token: "t", timeoutMs: 1000 });
     const [a, b, c] = await Promise.allSettled([
@@ -140,10 +164,17 @@ describe("upstashRequester", () => {
       requester.request({ body: ["evalsha", "f".repeat(40), "1", "k", '{"secret":"v1.x"}'] }),
       requester.request({ body: ["get", "x"] }),
     ]);
-    expect(seen).toEqual([{ path: "/v1/pipeline", body: `[["incr","n"],["evalsha","${"f".repeat(40)}","1","k","{\\"secret\\":\\"v1.x\\"}"],["get","x"]]` }]);
+    expect(seen).toEqual([
+      {
+        path: "/v1/pipeline",
+        body: `[["incr","n"],["evalsha","${"f".repeat(40)}","1","k","{\\"secret\\":\\"v1.x\\"}"],["get","x"]]`,
+      },
+    ]);
     expect(a).toEqual({ status: "fulfilled", value: { result: 1 } });
     expect(b.status).toBe("rejected");
-    expect(((b as PromiseRejectedResult).reason as Error).message).toBe("WRONGTYPE Operation against a key holding the wrong kind of value, command was: evalsha");
+    expect(((b as PromiseRejectedResult).reason as Error).message).toBe(
+      "WRONGTYPE Operation against a key holding the wrong kind of value, command was: evalsha",
+    );
     expect(c).toEqual({ status: "fulfilled", value: { result: "x" } });
   });
 
@@ -151,7 +182,10 @@ describe("upstashRequester", () => {
     let calls = 0;
     const url = await serve(() => calls++);
     const requester = upstashRequester({ url, token: "t", timeoutMs: 150 });
-    const results = await Promise.allSettled([requester.request({ body: ["incr", "a"] }), requester.request({ body: ["incr", "b"] })]);
+    const results = await Promise.allSettled([
+      requester.request({ body: ["incr", "a"] }),
+      requester.request({ body: ["incr", "b"] }),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/did not answer within 150 ms/);
     await new Promise((r) => setTimeout(r, 200));
@@ -161,7 +195,10 @@ describe("upstashRequester", () => {
   it("fails every caller when a pipeline's answer does not match its commands", async () => {
     const url = await serve((_req, _body, res) => answer(res, 200, [{ result: 1 }]));
     const requester = upstashRequester({ url, token: "t", timeoutMs: 1000 });
-    const results = await Promise.allSettled([requester.request({ body: ["incr", "a"] }), requester.request({ body: ["incr", "b"] })]);
+    const results = await Promise.allSettled([
+      requester.request({ body: ["incr", "a"] }),
+      requester.request({ body: ["incr", "b"] }),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
   });
 

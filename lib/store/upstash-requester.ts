@@ -34,7 +34,8 @@ function readAnswer(res: IncomingMessage): Promise<string> {
 }
 
 /** The call's name for error messages: never its arguments, which hold stored records. */
-const commandName = (body: unknown) => (Array.isArray(body) ? (Array.isArray(body[0]) ? `pipeline of ${body.length}` : String(body[0])) : "?");
+const commandName = (body: unknown) =>
+  Array.isArray(body) ? (Array.isArray(body[0]) ? `pipeline of ${body.length}` : String(body[0])) : "?";
 
 /** A single command waiting for the end of the event loop's turn, when its batch goes out. */
 interface Waiting {
@@ -59,15 +60,29 @@ export function upstashRequester({ url, token, timeoutMs }: UpstashTarget): Requ
   const authorization = `Bearer ${token}`;
 
   /** One attempt: the status and text of the answer, or a failure within the timeout. */
-  function post(path: string, body: string, extra: Record<string, string> | undefined): Promise<{ status: number; text: string; sync: unknown }> {
-    const headers: Record<string, string | number> = { authorization, "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  function post(
+    path: string,
+    body: string,
+    extra: Record<string, string> | undefined,
+  ): Promise<{ status: number; text: string; sync: unknown }> {
+    const headers: Record<string, string | number> = {
+      authorization,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+    };
     for (const [name, value] of Object.entries(extra ?? {})) if (value !== undefined) headers[name] = value;
     if (requester.upstashSyncToken) headers["upstash-sync-token"] = requester.upstashSyncToken;
     return new Promise((resolve, reject) => {
       const call = send({ ...target, path: `${path}${base.search}`, method: "POST", agent, headers }, (res) => {
-        readAnswer(res).then((text) => resolve({ status: res.statusCode ?? 500, text, sync: res.headers["upstash-sync-token"] }), reject);
+        readAnswer(res).then(
+          (text) => resolve({ status: res.statusCode ?? 500, text, sync: res.headers["upstash-sync-token"] }),
+          reject,
+        );
       });
-      const timer = setTimeout(() => call.destroy(new Error(`The limit store did not answer within ${timeoutMs} ms.`)), timeoutMs);
+      const timer = setTimeout(
+        () => call.destroy(new Error(`The limit store did not answer within ${timeoutMs} ms.`)),
+        timeoutMs,
+      );
       call.once("close", () => clearTimeout(timer));
       call.once("error", reject);
       call.end(body);
@@ -84,7 +99,8 @@ export function upstashRequester({ url, token, timeoutMs }: UpstashTarget): Requ
       throw new errors.UpstashJSONParseError(text, { cause: err });
     }
     // Redis's own message first (callers look for NOSCRIPT there), then the command's name.
-    if (status >= 300) throw new errors.UpstashError(`${(answer as UpstashResponse<unknown>).error}, command was: ${commandName(body)}`);
+    if (status >= 300)
+      throw new errors.UpstashError(`${(answer as UpstashResponse<unknown>).error}, command was: ${commandName(body)}`);
     requester.upstashSyncToken = typeof sync === "string" ? sync : "";
     return answer;
   }
@@ -99,11 +115,16 @@ export function upstashRequester({ url, token, timeoutMs }: UpstashTarget): Requ
   let waiting: Waiting[] = [];
   async function sendBatch(batch: Waiting[]) {
     try {
-      const replies = await exchange<UpstashResponse<unknown>[]>(pipelinePath, batch.map((w) => w.command));
-      if (!Array.isArray(replies) || replies.length !== batch.length) throw new errors.UpstashError(`The limit store answered a pipeline of ${batch.length} with something else.`);
+      const replies = await exchange<UpstashResponse<unknown>[]>(
+        pipelinePath,
+        batch.map((w) => w.command),
+      );
+      if (!Array.isArray(replies) || replies.length !== batch.length)
+        throw new errors.UpstashError(`The limit store answered a pipeline of ${batch.length} with something else.`);
       batch.forEach((w, i) => {
         const reply = replies[i]!;
-        if (reply.error !== undefined) w.reject(new errors.UpstashError(`${reply.error}, command was: ${commandName(w.command)}`));
+        if (reply.error !== undefined)
+          w.reject(new errors.UpstashError(`${reply.error}, command was: ${commandName(w.command)}`));
         else w.resolve(reply);
       });
     } catch (err) {
@@ -129,7 +150,11 @@ export function upstashRequester({ url, token, timeoutMs }: UpstashTarget): Requ
     request<TResult>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {
       // Pipelines and transactions the caller made, and calls with headers of their own, go as they are.
       if (req.path?.length || (req.headers && Object.keys(req.headers).length)) {
-        return exchange<UpstashResponse<TResult>>([basePath, ...(req.path ?? [])].join("/") || "/", req.body, req.headers);
+        return exchange<UpstashResponse<TResult>>(
+          [basePath, ...(req.path ?? [])].join("/") || "/",
+          req.body,
+          req.headers,
+        );
       }
       return new Promise((resolve, reject) => {
         if (!waiting.length) setImmediate(flush);

@@ -22,7 +22,11 @@ interface State {
   flushing?: Promise<void>;
 }
 
-export function counterBatch<K extends Record<string, string>, C extends Counts>(name: string, zero: C, write: (rows: (K & C)[]) => Promise<void>): CounterBatch<K, C> {
+export function counterBatch<K extends Record<string, string>, C extends Counts>(
+  name: string,
+  zero: C,
+  write: (rows: (K & C)[]) => Promise<void>,
+): CounterBatch<K, C> {
   const s = perProcess<State>(`counter-batch:${name}`, () => ({ pending: new Map() }));
 
   const merge = (key: Record<string, string>, counts: Partial<Counts>) => {
@@ -50,7 +54,10 @@ export function counterBatch<K extends Record<string, string>, C extends Counts>
           merge(key, Object.fromEntries(Object.keys(zero).map((f) => [f, Number(row[f])])));
         }
         metrics.databaseError({ during: "batch" });
-        log.warn({ batch: name, rows: rows.length, ...errorFields(err) }, "batch: write failed, counts kept for the next flush");
+        log.warn(
+          { batch: name, rows: rows.length, ...errorFields(err) },
+          "batch: write failed, counts kept for the next flush",
+        );
         schedule();
       })
       .finally(() => {

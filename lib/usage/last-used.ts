@@ -9,7 +9,10 @@ import { metrics } from "@/lib/observability/metrics";
 import { perProcess } from "@/lib/per-process";
 
 const FLUSH_DELAY_MS = 5_000;
-const state = perProcess("keys:last-used", () => ({ pending: new Set<string>(), timer: undefined as NodeJS.Timeout | undefined }));
+const state = perProcess("keys:last-used", () => ({
+  pending: new Set<string>(),
+  timer: undefined as NodeJS.Timeout | undefined,
+}));
 
 export async function flushKeyUsage(): Promise<void> {
   if (state.timer) clearTimeout(state.timer);

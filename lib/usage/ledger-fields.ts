@@ -11,10 +11,12 @@ const STATS = "stats";
 const USED = "used";
 
 export const usageField = (k: UsageKey) => [k.userId, k.sheetId, k.keyId, k.day, k.statusClass].join("\t");
-export const sheetStatField = (sheetId: string, day: string, column: SheetStatColumn) => [STATS, sheetId, day, column].join("\t");
+export const sheetStatField = (sheetId: string, day: string, column: SheetStatColumn) =>
+  [STATS, sheetId, day, column].join("\t");
 export const lastUsedField = (keyId: string) => `${USED}\t${keyId}`;
 
-const isStatColumn = (name: string | undefined): name is SheetStatColumn => (SHEET_STAT_COLUMNS as readonly string[]).includes(name ?? "");
+const isStatColumn = (name: string | undefined): name is SheetStatColumn =>
+  (SHEET_STAT_COLUMNS as readonly string[]).includes(name ?? "");
 
 /**
  * A sealed batch's fields as rows: usage per key, stats per sheet and day, each key's latest use;
@@ -32,7 +34,14 @@ export function readLedgerBatch(fields: Record<string, number>): LedgerBatch & {
       lastUsed.push({ keyId: parts[1]!, at: new Date(n) });
     } else if (parts[0] === STATS && parts.length === 4 && isStatColumn(parts[3])) {
       const [, sheetId, day, column] = parts as [string, string, string, SheetStatColumn];
-      const row = stats.get(`${sheetId}\t${day}`) ?? { sheetId, day, googleCalls: 0, cacheHits: 0, cacheMisses: 0, staleServed: 0 };
+      const row = stats.get(`${sheetId}\t${day}`) ?? {
+        sheetId,
+        day,
+        googleCalls: 0,
+        cacheHits: 0,
+        cacheMisses: 0,
+        staleServed: 0,
+      };
       row[column] = n;
       stats.set(`${sheetId}\t${day}`, row);
     } else if (parts.length === 5) {

@@ -32,13 +32,20 @@ describe.skipIf(!redisUrl)("a killed instance loses no count (Upstash store)", (
   });
 
   const recorded = async () => {
-    const [row] = rowsOf<{ usage: number; reads: number; google_calls: number; last_used: string | Date | null }>(await getDb().execute(sql`
+    const [row] = rowsOf<{ usage: number; reads: number; google_calls: number; last_used: string | Date | null }>(
+      await getDb().execute(sql`
       select
         (select coalesce(sum(count), 0)::int from usage_daily) as usage,
         (select coalesce(sum(cache_hits + cache_misses + stale_served), 0)::int from sheet_stats_daily) as reads,
         (select coalesce(sum(google_calls), 0)::int from sheet_stats_daily) as google_calls,
-        (select max(last_used_at) from api_keys) as last_used`));
-    return { usage: row!.usage, reads: row!.reads, googleCalls: row!.google_calls, lastUsed: row!.last_used ? new Date(row!.last_used).getTime() : null };
+        (select max(last_used_at) from api_keys) as last_used`),
+    );
+    return {
+      usage: row!.usage,
+      reads: row!.reads,
+      googleCalls: row!.google_calls,
+      lastUsed: row!.last_used ? new Date(row!.last_used).getTime() : null,
+    };
   };
 
   it("finds usage, sheet stats and the key's last use in Postgres after the ledger's roll-up alone", async () => {

@@ -31,13 +31,30 @@ const usage = counterBatch<UsageKey, { count: number }>("usage", { count: 0 }, a
  * `storeAnswered`: the limit store answered for this request (it was limited and counted there);
  * otherwise the ledger is not tried, so an outage costs no second timeout.
  */
-export async function recordUsage({ userId, sheetId, keyId, status, at = Date.now(), storeAnswered = false }: { userId: string; sheetId: string; keyId: string; status: number; at?: number; storeAnswered?: boolean }): Promise<void> {
+export async function recordUsage({
+  userId,
+  sheetId,
+  keyId,
+  status,
+  at = Date.now(),
+  storeAnswered = false,
+}: {
+  userId: string;
+  sheetId: string;
+  keyId: string;
+  status: number;
+  at?: number;
+  storeAnswered?: boolean;
+}): Promise<void> {
   const key = { userId, sheetId, keyId, day: utcDay(at), statusClass: statusClass(status) };
   const stats = closeTally();
   const ledger = storeAnswered ? usageLedger() : undefined;
   if (ledger) {
     try {
-      const counts: [string, number][] = [[usageField(key), 1], ...stats.map((s): [string, number] => [sheetStatField(s.sheetId, s.day, s.column), s.n])];
+      const counts: [string, number][] = [
+        [usageField(key), 1],
+        ...stats.map((s): [string, number] => [sheetStatField(s.sheetId, s.day, s.column), s.n]),
+      ];
       return await addToLedger(ledger, { counts, latest: [[lastUsedField(keyId), at]] });
     } catch {
       // The store stopped answering since it admitted this request: the process's batches keep it

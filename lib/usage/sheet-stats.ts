@@ -21,7 +21,9 @@ function count(sheetId: string, column: SheetStatColumn): void {
   if (tallySheetStat(sheetId, day, column)) return;
   const ledger = usageLedger();
   if (!ledger) return keepSheetStats([{ sheetId, day, column, n: 1 }]);
-  addToLedger(ledger, { counts: [[sheetStatField(sheetId, day, column), 1]], latest: [] }).catch(() => keepSheetStats([{ sheetId, day, column, n: 1 }]));
+  addToLedger(ledger, { counts: [[sheetStatField(sheetId, day, column), 1]], latest: [] }).catch(() =>
+    keepSheetStats([{ sheetId, day, column, n: 1 }]),
+  );
 }
 
 /** How a read was served: from the current copy, from Google, or from a stale copy while Google failed. */
@@ -43,7 +45,15 @@ export async function recentSheetStats(sheetId: string, days = 7) {
   await Promise.all([stats.flush(), rollUpUsage().catch(() => undefined)]);
   const to = Date.now();
   const rows = await sheetStats({ sheetId, from: utcDay(to - (days - 1) * 86_400_000) });
-  const total = rows.reduce((t, r) => ({ googleCalls: t.googleCalls + r.googleCalls, cacheHits: t.cacheHits + r.cacheHits, cacheMisses: t.cacheMisses + r.cacheMisses, staleServed: t.staleServed + r.staleServed }), { ...ZERO });
+  const total = rows.reduce(
+    (t, r) => ({
+      googleCalls: t.googleCalls + r.googleCalls,
+      cacheHits: t.cacheHits + r.cacheHits,
+      cacheMisses: t.cacheMisses + r.cacheMisses,
+      staleServed: t.staleServed + r.staleServed,
+    }),
+    { ...ZERO },
+  );
   const reads = total.cacheHits + total.cacheMisses + total.staleServed;
   const today = rows.find((r) => r.day === utcDay(to)) ?? { ...ZERO, day: utcDay(to) };
   return { today, total, hitRate: reads ? total.cacheHits / reads : null, reads };

@@ -34,9 +34,12 @@ describe.skipIf(!redisUrl)("usage ledger (Upstash store)", () => {
     await db?.close();
   });
 
-  const total = async () => (await usageByDay({ userId, from: "2000-01-01", to: "9999-12-31" })).reduce((sum, r) => sum + r.count, 0);
+  const total = async () =>
+    (await usageByDay({ userId, from: "2000-01-01", to: "9999-12-31" })).reduce((sum, r) => sum + r.count, 0);
   const count = (n: number, status = 200) =>
-    Promise.all(Array.from({ length: n }, () => recordUsage({ userId, sheetId: "s1", keyId: "k1", status, storeAnswered: true })));
+    Promise.all(
+      Array.from({ length: n }, () => recordUsage({ userId, sheetId: "s1", keyId: "k1", status, storeAnswered: true })),
+    );
 
   it("keeps the counts in the store until a roll-up, then adds them once, however many roll up at once", async () => {
     await count(40);
@@ -57,7 +60,13 @@ describe.skipIf(!redisUrl)("usage ledger (Upstash store)", () => {
     const { getDatabaseHandle } = await import("@/db/client");
     const { sheetStatField, usageField } = await import("./ledger-fields");
     const gone = { userId: "deleted-account", sheetId: "s1", keyId: "k9", day: utcDay(Date.now()), statusClass: "2xx" };
-    await ledger.add(await getDatabaseHandle().scope(), { counts: [[usageField(gone), 3], [sheetStatField("deleted-sheet", gone.day, "cacheHits"), 2]], latest: [] });
+    await ledger.add(await getDatabaseHandle().scope(), {
+      counts: [
+        [usageField(gone), 3],
+        [sheetStatField("deleted-sheet", gone.day, "cacheHits"), 2],
+      ],
+      latest: [],
+    });
     await count(4);
     await rollUpUsage();
     expect(await total()).toBe(before + 4);
@@ -69,7 +78,12 @@ describe.skipIf(!redisUrl)("usage ledger (Upstash store)", () => {
     await count(7);
     // A roller that sealed the batch and wrote it, then died before dropping it from the store.
     const ledger = store.ledger!;
-    const dying = { ...ledger, drop: async () => { throw new Error("killed"); } };
+    const dying = {
+      ...ledger,
+      drop: async () => {
+        throw new Error("killed");
+      },
+    };
     setLimitStore({ ...store, ledger: dying });
     await expect(rollUpUsage()).rejects.toThrow("killed");
     expect(await total()).toBe(54);
@@ -105,12 +119,17 @@ describe.skipIf(!redisUrl || !postgresUrl)("usage ledger of one Postgres reached
     await first?.close();
   });
 
-  const total = async () => (await usageByDay({ userId, from: "2000-01-01", to: "9999-12-31" })).reduce((sum, r) => sum + r.count, 0);
+  const total = async () =>
+    (await usageByDay({ userId, from: "2000-01-01", to: "9999-12-31" })).reduce((sum, r) => sum + r.count, 0);
 
   it("rolls up, from either address, the counts an instance on the other one left", async () => {
     expect(await second.scope()).toBe(await first.scope());
     // The first instance counts, then is killed before its roll-up.
-    await Promise.all(Array.from({ length: 6 }, () => recordUsage({ userId, sheetId: "s1", keyId: "k1", status: 200, storeAnswered: true })));
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        recordUsage({ userId, sheetId: "s1", keyId: "k1", status: 200, storeAnswered: true }),
+      ),
+    );
     setDatabase(second);
     await rollUpUsage();
     expect(await total()).toBe(6);
@@ -120,7 +139,10 @@ describe.skipIf(!redisUrl || !postgresUrl)("usage ledger of one Postgres reached
     const ledger = (await import("@/lib/store/store")).getLimitStore().ledger!;
     const { usageField } = await import("./ledger-fields");
     setDatabase(second);
-    await ledger.add(second.addressScope!, { counts: [[usageField({ userId, sheetId: "s1", keyId: "k1", day: utcDay(Date.now()), statusClass: "2xx" }), 2]], latest: [] });
+    await ledger.add(second.addressScope!, {
+      counts: [[usageField({ userId, sheetId: "s1", keyId: "k1", day: utcDay(Date.now()), statusClass: "2xx" }), 2]],
+      latest: [],
+    });
     await rollUpUsage();
     expect(await total()).toBe(8);
   });

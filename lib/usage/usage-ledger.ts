@@ -12,7 +12,10 @@ import { perProcess } from "@/lib/per-process";
 import { readLedgerBatch } from "./ledger-fields";
 import { getLimitStore, type LedgerEntry, type UsageLedger } from "@/lib/store/store";
 
-const state = perProcess("usage-ledger", () => ({ timer: undefined as NodeJS.Timeout | undefined, rolling: undefined as Promise<void> | undefined }));
+const state = perProcess("usage-ledger", () => ({
+  timer: undefined as NodeJS.Timeout | undefined,
+  rolling: undefined as Promise<void> | undefined,
+}));
 
 /** The store's ledger, when the store keeps one. */
 export const usageLedger = (): UsageLedger | undefined => getLimitStore().ledger;
@@ -33,7 +36,11 @@ async function rollUpScope(ledger: UsageLedger, scope: string): Promise<void> {
   const batches = await ledger.seal(scope, `${Date.now()}:${randomUUID()}`);
   for (const id of batches) {
     const { unreadable, ...rows } = readLedgerBatch(await ledger.batch(id));
-    if (unreadable.length) log.warn({ batch: id, fields: unreadable.length, first: unreadable[0] }, "usage: ledger fields of no known kind left out of the roll-up");
+    if (unreadable.length)
+      log.warn(
+        { batch: id, fields: unreadable.length, first: unreadable[0] },
+        "usage: ledger fields of no known kind left out of the roll-up",
+      );
     await addLedgerBatch(id, rows).catch((err: unknown) => {
       metrics.databaseError({ during: "rollup" });
       throw err;
@@ -52,7 +59,10 @@ export async function rollUpUsage(): Promise<void> {
   while (state.rolling) await state.rolling;
   state.rolling = rollUpOnce(ledger)
     .catch((err: unknown) => {
-      log.warn({ ...errorFields(err) }, "usage: rolling the ledger up failed, it stays in the store for the next roll-up");
+      log.warn(
+        { ...errorFields(err) },
+        "usage: rolling the ledger up failed, it stays in the store for the next roll-up",
+      );
       throw err;
     })
     .finally(() => {

@@ -14,7 +14,13 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 export interface UsageReport {
-  current_period: { start: string; end: string; requests_used: number; requests_limit: number; percentage_used: number };
+  current_period: {
+    start: string;
+    end: string;
+    requests_used: number;
+    requests_limit: number;
+    percentage_used: number;
+  };
   daily_average: number;
   projected_usage: number;
   plan: { id: string; name: string };
@@ -32,7 +38,11 @@ export async function currentWindows(account: AccountLimits, now = Date.now()): 
   }
 }
 
-export async function usageReport(account: AccountLimits, now = Date.now(), decision?: LimitDecision | null): Promise<UsageReport> {
+export async function usageReport(
+  account: AccountLimits,
+  now = Date.now(),
+  decision?: LimitDecision | null,
+): Promise<UsageReport> {
   const period = billingPeriod(account.billingAnchor, now);
   const windows = decision === undefined ? await currentWindows(account, now) : decision;
   const month = windows?.windows.find((w) => w.name === "month");
@@ -41,7 +51,13 @@ export async function usageReport(account: AccountLimits, now = Date.now(), deci
   const elapsedDays = Math.max(1, (now - period.start) / DAY_MS);
   const dailyAverage = round2(used / elapsedDays);
   return {
-    current_period: { start: iso(period.start), end: iso(period.end), requests_used: used, requests_limit: limit, percentage_used: round2((used / limit) * 100) },
+    current_period: {
+      start: iso(period.start),
+      end: iso(period.end),
+      requests_used: used,
+      requests_limit: limit,
+      percentage_used: round2((used / limit) * 100),
+    },
     daily_average: dailyAverage,
     projected_usage: Math.max(used, Math.round((dailyAverage * (period.end - period.start)) / DAY_MS)),
     plan: { id: account.plan, name: planOf(account.plan).label },
@@ -50,7 +66,13 @@ export async function usageReport(account: AccountLimits, now = Date.now(), deci
 }
 
 // Usage is the account's: a browser key's per-visitor window (never in these decisions) is not reported.
-const toWindowReport = (w: WindowUse) => ({ name: w.name as PlanWindowName, limit: w.limit, used: w.used, remaining: w.remaining, reset_at: Math.ceil(w.reset / 1000) });
+const toWindowReport = (w: WindowUse) => ({
+  name: w.name as PlanWindowName,
+  limit: w.limit,
+  used: w.used,
+  remaining: w.remaining,
+  reset_at: Math.ceil(w.reset / 1000),
+});
 
 /** Counted requests of the period from Postgres (days are UTC, so the period's first day counts whole). */
 async function durableUsed(userId: string, period: { start: number }, now: number): Promise<number> {
@@ -62,7 +84,15 @@ export interface UsageSeries {
   days: string[];
   byClass: Record<string, Partial<Record<StatusClass, number>>>;
   /** `sheet`: the name of the sheet the key belongs to (keys of different sheets may share a name). */
-  byKey: { keyId: string; name: string; prefix: string; sheet: string; revoked: boolean; perDay: Record<string, number>; total: number }[];
+  byKey: {
+    keyId: string;
+    name: string;
+    prefix: string;
+    sheet: string;
+    revoked: boolean;
+    perDay: Record<string, number>;
+    total: number;
+  }[];
 }
 
 /** Requests per day of the period, by status class and by key (counted classes), for the charts. */
@@ -72,12 +102,23 @@ export async function usageSeries(account: AccountLimits, now = Date.now()): Pro
   const range = { userId: account.userId, from: utcDay(period.start), to: utcDay(period.end + DAY_MS - 1) };
   const days: string[] = [];
   for (let d = Date.parse(range.from); utcDay(d) < range.to; d += DAY_MS) days.push(utcDay(d));
-  const [classRows, keyRows] = await Promise.all([usageByDay(range), usageByKey({ ...range, classes: COUNTED_CLASSES })]);
+  const [classRows, keyRows] = await Promise.all([
+    usageByDay(range),
+    usageByKey({ ...range, classes: COUNTED_CLASSES }),
+  ]);
   const byClass: UsageSeries["byClass"] = {};
   for (const r of classRows) (byClass[r.day] ??= {})[r.statusClass as StatusClass] = r.count;
   const keys = new Map<string, UsageSeries["byKey"][number]>();
   for (const r of keyRows) {
-    const k = keys.get(r.keyId) ?? { keyId: r.keyId, name: r.name ?? "deleted key", prefix: r.prefix ?? "", sheet: r.sheet ?? "a removed sheet", revoked: Boolean(r.revoked), perDay: {}, total: 0 };
+    const k = keys.get(r.keyId) ?? {
+      keyId: r.keyId,
+      name: r.name ?? "deleted key",
+      prefix: r.prefix ?? "",
+      sheet: r.sheet ?? "a removed sheet",
+      revoked: Boolean(r.revoked),
+      perDay: {},
+      total: 0,
+    };
     k.perDay[r.day] = (k.perDay[r.day] ?? 0) + r.count;
     k.total += r.count;
     keys.set(r.keyId, k);
@@ -86,7 +127,10 @@ export async function usageSeries(account: AccountLimits, now = Date.now()): Pro
 }
 
 /** The plan and what is left of each window, for the dashboard's lines beside every Try it. */
-export async function quotaSnapshot(account: AccountLimits, now = Date.now()): Promise<{ plan: string; windows: UsageReport["windows"] }> {
+export async function quotaSnapshot(
+  account: AccountLimits,
+  now = Date.now(),
+): Promise<{ plan: string; windows: UsageReport["windows"] }> {
   const decision = await currentWindows(account, now);
   return { plan: planOf(account.plan).label, windows: decision?.windows.map(toWindowReport) ?? null };
 }

@@ -80,7 +80,12 @@ describe.each(stores)("usage on the %s store", (storeName, makeStore) => {
     await flushUsage();
     const day = today();
     const rows = await usageByDay({ userId, from: day, to: "9999-12-31" });
-    expect(Object.fromEntries(rows.map((r) => [r.statusClass, r.count]))).toEqual({ "2xx": 4, "4xx": 1, "429": 1, "5xx": 1 });
+    expect(Object.fromEntries(rows.map((r) => [r.statusClass, r.count]))).toEqual({
+      "2xx": 4,
+      "4xx": 1,
+      "429": 1,
+      "5xx": 1,
+    });
     const byKey = await usageByKey({ userId, from: day, to: "9999-12-31", classes: ["2xx", "3xx", "4xx"] });
     expect(byKey).toMatchObject([{ day, name: "Default key", count: 5 }]);
   });
@@ -92,14 +97,24 @@ describe.each(stores)("usage on the %s store", (storeName, makeStore) => {
     expect(data.current_period).toMatchObject({ requests_used: 5, requests_limit: 3000, percentage_used: 0.17 });
     expect(Date.parse(data.current_period.end)).toBeGreaterThan(Date.now());
     expect(data.current_period.start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(data.windows?.map((w) => [w.name, w.used, w.remaining])).toEqual([["burst", 5, 0], ["hour", 5, 5], ["day", 5, 95], ["month", 5, 2995]]);
+    expect(data.windows?.map((w) => [w.name, w.used, w.remaining])).toEqual([
+      ["burst", 5, 0],
+      ["hour", 5, 5],
+      ["day", 5, 95],
+      ["month", 5, 2995],
+    ]);
     expect(first.headers.get("x-ratelimit-remaining")).toBe("0");
     expect((await usage(key)).body.data).toMatchObject({ current_period: { requests_used: 5 } });
   });
 
   it("a key without Analytics gets 403 with the account's limit headers, uncounted", async () => {
     const { createKeyForSheet } = await import("@/lib/keys/manage");
-    const { value } = await createKeyForSheet({ userId, sheetId: DEMO_SPREADSHEET_ID, name: "reader", permissions: ["read"] });
+    const { value } = await createKeyForSheet({
+      userId,
+      sheetId: DEMO_SPREADSHEET_ID,
+      name: "reader",
+      permissions: ["read"],
+    });
     const refused = await usage(value);
     expect(refused.status).toBe(403);
     expect(refused.headers.get("x-ratelimit-limit")).toBe("5");
@@ -120,7 +135,13 @@ describe("usage report arithmetic", () => {
     // Ten days into a 31-day period (Oct 10 - Nov 10) with 1,000 requests.
     const r = await usageReport(account, Date.parse("2026-10-20T00:00:00Z"), month(1000));
     expect(r).toMatchObject({
-      current_period: { start: "2026-10-10T00:00:00Z", end: "2026-11-10T00:00:00Z", requests_used: 1000, requests_limit: 10_000, percentage_used: 10 },
+      current_period: {
+        start: "2026-10-10T00:00:00Z",
+        end: "2026-11-10T00:00:00Z",
+        requests_used: 1000,
+        requests_limit: 10_000,
+        percentage_used: 10,
+      },
       daily_average: 100,
       projected_usage: 3100,
       plan: { id: "starter", name: "Starter" },

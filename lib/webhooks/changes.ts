@@ -2,7 +2,15 @@
 // from (tab_snapshots), and API writes record their own change, so no event is produced twice.
 // How the copy moves (and only forward): README.md ("Change events").
 import { createHash, randomBytes } from "node:crypto";
-import { countSheetEvents, insertChangeEvents, isSheetTracked, lockTabSnapshot, saveTabSnapshot, tabSnapshotContent, trackSheet } from "@/db/queries/change-events";
+import {
+  countSheetEvents,
+  insertChangeEvents,
+  isSheetTracked,
+  lockTabSnapshot,
+  saveTabSnapshot,
+  tabSnapshotContent,
+  trackSheet,
+} from "@/db/queries/change-events";
 import { inTransaction, type Executor } from "@/db/queries/transaction";
 import { insertDeliveries } from "@/db/queries/webhook-deliveries";
 import { listEnabledEndpoints } from "@/db/queries/webhook-endpoints";
@@ -98,7 +106,11 @@ export async function noteTabRead(sheetId: string, data: TabData, startedAt: num
 }
 
 /** What an API write changed; bulk writes (filtered, by key, upserts) name several rows. */
-export type ApiWrite = { created?: Record<string, JsonValue>[]; updated?: TabRow | TabRow[]; deleted?: TabRow | TabRow[] };
+export type ApiWrite = {
+  created?: Record<string, JsonValue>[];
+  updated?: TabRow | TabRow[];
+  deleted?: TabRow | TabRow[];
+};
 const listOf = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
 
 /**
@@ -110,7 +122,12 @@ export async function recordApiWrite(sheetId: string, data: TabData, write: ApiW
   try {
     if (!(await isTracked(sheetId))) return;
     const seen = seenOf(copyOf(data));
-    await inTurn(sheetId, data.tab, () => observe(sheetId, data.tab, seen, new Date(), { copy: afterWrite(seen.copy, write), touched: touchedIds(seen.copy, write) }));
+    await inTurn(sheetId, data.tab, () =>
+      observe(sheetId, data.tab, seen, new Date(), {
+        copy: afterWrite(seen.copy, write),
+        touched: touchedIds(seen.copy, write),
+      }),
+    );
   } catch (err) {
     failed(sheetId, data.tab, err, "webhooks: recording a write's events failed; its next read reports them as edits");
   }
@@ -172,12 +189,14 @@ export function afterWrite(before: TabCopy, write: ApiWrite): TabCopy {
     while (k < gone.length && gone[k]! < n) k++;
     return k;
   };
-  rows = rows.filter((r) => !deleted.has(r[0])).map((r) => {
-    const shift = above(r[0]);
-    if (!shift) return r;
-    const n = r[0] - shift;
-    return [n, before.hasIdColumn ? r[1] : String(n), r[2]];
-  });
+  rows = rows
+    .filter((r) => !deleted.has(r[0]))
+    .map((r) => {
+      const shift = above(r[0]);
+      if (!shift) return r;
+      const n = r[0] - shift;
+      return [n, before.hasIdColumn ? r[1] : String(n), r[2]];
+    });
   return { ...before, rows };
 }
 
@@ -190,20 +209,32 @@ const only = (copy: TabCopy, ids: Set<string>): TabCopy => ({ ...copy, rows: cop
  * copy. The stored row is locked first (its digest alone is read): its text is read and parsed
  * only when it differs from what was seen and this process does not hold that copy parsed.
  */
-async function observe(sheetId: string, tab: string, seen: Seen, observedAt: Date, after: { copy: TabCopy; touched?: Set<string> } | undefined): Promise<void> {
+async function observe(
+  sheetId: string,
+  tab: string,
+  seen: Seen,
+  observedAt: Date,
+  after: { copy: TabCopy; touched?: Set<string> } | undefined,
+): Promise<void> {
   const key = tabKey(sheetId, tab);
   const { streams, stored: kept } = await inTransaction(async (tx) => {
     const stored = await lockTabSnapshot({ sheetId, tab }, tx);
-    if (stored && stored.observedAt.getTime() > observedAt.getTime()) return { streams: [] as StreamRef[], stored: undefined };
+    if (stored && stored.observedAt.getTime() > observedAt.getTime())
+      return { streams: [] as StreamRef[], stored: undefined };
     const events: { change: Change; source: EventSource }[] = [];
     if (stored && stored.digest !== seen.digest) {
       const kept = state.copies.get(key);
-      const previous = kept?.digest === stored.digest ? kept.copy : (JSON.parse((await tabSnapshotContent({ sheetId, tab }, tx))!) as TabCopy);
+      const previous =
+        kept?.digest === stored.digest
+          ? kept.copy
+          : (JSON.parse((await tabSnapshotContent({ sheetId, tab }, tx))!) as TabCopy);
       for (const change of diffCopies(previous, seen.copy)) events.push({ change, source: "sheet" });
     }
     let next = seen;
     if (after) {
-      const changes = after.touched ? diffCopies(only(seen.copy, after.touched), only(after.copy, after.touched)) : diffCopies(seen.copy, after.copy);
+      const changes = after.touched
+        ? diffCopies(only(seen.copy, after.touched), only(after.copy, after.touched))
+        : diffCopies(seen.copy, after.copy);
       for (const change of changes) events.push({ change, source: "api" });
       next = seenOf(after.copy);
     }
@@ -234,11 +265,24 @@ function eventData(sheetId: string, tab: string, change: Change, source: EventSo
 export const streamOf = (tab: string, rowId: string | null) => `${tab}\u001f${rowId ?? ""}`;
 
 /** Stores events and a delivery of each for every enabled endpoint that wants it. */
-async function insertEvents(tx: Executor, sheetId: string, tab: string, events: { change: Change; source: EventSource }[]): Promise<StreamRef[]> {
+async function insertEvents(
+  tx: Executor,
+  sheetId: string,
+  tab: string,
+  events: { change: Change; source: EventSource }[],
+): Promise<StreamRef[]> {
   if (!events.length) return [];
   const inserted = await insertChangeEvents(
     // A NUL from Google (which Postgres cannot hold) is stored as U+FFFD.
-    events.map(({ change, source }) => ({ id: newEventId(), sheetId, type: change.type, tab, rowId: change.rowId === null ? null : withoutNul(change.rowId), source, data: storableJson(eventData(sheetId, tab, change, source)) })),
+    events.map(({ change, source }) => ({
+      id: newEventId(),
+      sheetId,
+      type: change.type,
+      tab,
+      rowId: change.rowId === null ? null : withoutNul(change.rowId),
+      source,
+      data: storableJson(eventData(sheetId, tab, change, source)),
+    })),
     tx,
   );
   const endpoints = await listEnabledEndpoints({ sheetId }, tx);
@@ -247,11 +291,18 @@ async function insertEvents(tx: Executor, sheetId: string, tab: string, events: 
     if (endpoint.tabs.length && !endpoint.tabs.includes(tab)) continue;
     for (const event of inserted) {
       if (endpoint.events.length && !endpoint.events.includes(event.type)) continue;
-      deliveries.push({ id: `dlv_${randomBytes(12).toString("base64url")}`, endpointId: endpoint.id, eventSeq: event.seq, stream: streamOf(tab, event.rowId) });
+      deliveries.push({
+        id: `dlv_${randomBytes(12).toString("base64url")}`,
+        endpointId: endpoint.id,
+        eventSeq: event.seq,
+        stream: streamOf(tab, event.rowId),
+      });
     }
   }
   await insertDeliveries(deliveries, tx);
-  const unique = new Map(deliveries.map((d) => [`${d.endpointId}\u0000${d.stream}`, { endpointId: d.endpointId, stream: d.stream }]));
+  const unique = new Map(
+    deliveries.map((d) => [`${d.endpointId}\u0000${d.stream}`, { endpointId: d.endpointId, stream: d.stream }]),
+  );
   return [...unique.values()];
 }
 

@@ -5,7 +5,12 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { getChangeEvent } from "@/db/queries/change-events";
 import { sheetAccessState } from "@/db/queries/sheets";
-import { cancelPendingStream, claimStreamHead, pendingStreams, recordDeliveryAttempt } from "@/db/queries/webhook-deliveries";
+import {
+  cancelPendingStream,
+  claimStreamHead,
+  pendingStreams,
+  recordDeliveryAttempt,
+} from "@/db/queries/webhook-deliveries";
 import { endpointAccount, getEndpoint, setEndpointHealth } from "@/db/queries/webhook-endpoints";
 import type { ChangeEvent, WebhookDelivery, WebhookEndpoint } from "@/db/schema";
 import { startRetentionSweeps } from "./retention";
@@ -27,7 +32,8 @@ const DRAIN_BATCH = 50;
 const LEASE_S = 120;
 
 const scale = () => config().env.WEBHOOK_RETRY_SCALE;
-export const retryDelayMs = (failures: number) => RETRY_SCHEDULE_S[Math.min(failures, RETRY_SCHEDULE_S.length) - 1]! * 1000 * scale();
+export const retryDelayMs = (failures: number) =>
+  RETRY_SCHEDULE_S[Math.min(failures, RETRY_SCHEDULE_S.length) - 1]! * 1000 * scale();
 
 export const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 export const sealSecret = (secret: string) => encryptSecret(secret, config().secrets.encryptionKey);
@@ -39,14 +45,18 @@ export const sealSecret = (secret: string) => encryptSecret(secret, config().sec
  */
 function openSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
   const key = config().secrets.encryptionKey;
-  return [endpoint.secretCiphertext, ...inGrace(endpoint.previousSecrets, now.getTime()).map((p) => p.ciphertext)].map((c) => decryptSecret(c, key));
+  return [endpoint.secretCiphertext, ...inGrace(endpoint.previousSecrets, now.getTime()).map((p) => p.ciphertext)].map(
+    (c) => decryptSecret(c, key),
+  );
 }
 
 /** The replaced secrets still in their grace at `now` (ms): those that sign beside the current one. */
-export const inGrace = (previous: WebhookEndpoint["previousSecrets"], now: number) => previous.filter((p) => Date.parse(p.until) > now);
+export const inGrace = (previous: WebhookEndpoint["previousSecrets"], now: number) =>
+  previous.filter((p) => Date.parse(p.until) > now);
 
 /** The body every attempt of an event sends. */
-export const eventBody = (event: ChangeEvent) => JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+export const eventBody = (event: ChangeEvent) =>
+  JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
 
 /** `secrets`: one or more (a rotation's grace day); each signs, and the signatures are sent together. */
 export function signedHeaders(secrets: string[], msgId: string, at: Date, body: string): Record<string, string> {
@@ -76,21 +86,52 @@ export async function attempt(endpoint: WebhookEndpoint, event: ChangeEvent, at 
   try {
     const res = await guardedPost(endpoint.url, headers, body);
     const ok = res.status >= 200 && res.status < 300;
-    return { ok, status: res.status, latencyMs: Math.round(performance.now() - started), error: ok ? null : answerErrorText(res.status, res.location), response: res.body, requestHeaders: redacted(headers) };
+    return {
+      ok,
+      status: res.status,
+      latencyMs: Math.round(performance.now() - started),
+      error: ok ? null : answerErrorText(res.status, res.location),
+      response: res.body,
+      requestHeaders: redacted(headers),
+    };
   } catch (err) {
-    return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: deliveryErrorText(err), response: null, requestHeaders: redacted(headers) };
+    return {
+      ok: false,
+      status: null,
+      latencyMs: Math.round(performance.now() - started),
+      error: deliveryErrorText(err),
+      response: null,
+      requestHeaders: redacted(headers),
+    };
   }
 }
 
 /** The log keeps the headers sent; the signature is kept too (it proves nothing without the secret). */
 const redacted = (headers: Record<string, string>) => ({ ...headers });
 
-async function record(endpoint: WebhookEndpoint, delivery: WebhookDelivery, outcome: AttemptOutcome): Promise<Date | undefined> {
+async function record(
+  endpoint: WebhookEndpoint,
+  delivery: WebhookDelivery,
+  outcome: AttemptOutcome,
+): Promise<Date | undefined> {
   const now = new Date();
   const attempts = delivery.attempts + 1;
   metrics.webhookAttempt({ outcome: outcome.ok ? "delivered" : "failed" });
-  const attempt = { status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, requestHeaders: outcome.requestHeaders, response: outcome.response };
-  const last = { attempts, lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastError: outcome.error, lastResponse: outcome.response, leasedUntil: null };
+  const attempt = {
+    status: outcome.status,
+    latencyMs: outcome.latencyMs,
+    error: outcome.error,
+    requestHeaders: outcome.requestHeaders,
+    response: outcome.response,
+  };
+  const last = {
+    attempts,
+    lastStatus: outcome.status,
+    lastLatencyMs: outcome.latencyMs,
+    lastError: outcome.error,
+    lastResponse: outcome.response,
+    leasedUntil: null,
+  };
   if (outcome.ok) {
     await recordDeliveryAttempt({ id: delivery.id, attempt, set: { ...last, state: "delivered", deliveredAt: now } });
     await setEndpointHealth({ id: endpoint.id, set: { lastSuccessAt: now, failingSince: null } });
@@ -98,7 +139,11 @@ async function record(endpoint: WebhookEndpoint, delivery: WebhookDelivery, outc
   }
   const givingUp = now.getTime() - delivery.createdAt.getTime() >= GIVE_UP_AFTER_S * 1000 * scale();
   const next = new Date(now.getTime() + retryDelayMs(attempts));
-  await recordDeliveryAttempt({ id: delivery.id, attempt, set: { ...last, state: givingUp ? "failed" : "pending", nextAttemptAt: next } });
+  await recordDeliveryAttempt({
+    id: delivery.id,
+    attempt,
+    set: { ...last, state: givingUp ? "failed" : "pending", nextAttemptAt: next },
+  });
   const failingSince = endpoint.failingSince ?? now;
   if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_S * 1000 * scale()) {
     const reason = `Disabled on ${now.toISOString()}: every delivery failed since ${failingSince.toISOString()} (last: ${outcome.error ?? "no answer"}). Fix the receiver, then enable it again: undelivered events are sent then.`;
@@ -179,4 +224,3 @@ export async function startDelivery(): Promise<void> {
   await wakeDueStreams();
   startRetentionSweeps();
 }
-

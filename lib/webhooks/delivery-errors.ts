@@ -27,5 +27,8 @@ export function deliveryErrorText(err: unknown): string {
 /** A receiver's non-2xx answer: a redirect says where it pointed, and that it is not followed. */
 export function answerErrorText(status: number, location?: string): string {
   if (!location) return `HTTP ${status}`;
-  return `HTTP ${status}: a redirect to ${location}, which is not followed; set the endpoint's URL to the address that receives.`.slice(0, 500);
+  return `HTTP ${status}: a redirect to ${location}, which is not followed; set the endpoint's URL to the address that receives.`.slice(
+    0,
+    500,
+  );
 }

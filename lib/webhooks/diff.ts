@@ -20,7 +20,13 @@ export interface TabCopy {
 
 export type Change =
   | { type: "row.created"; rowId: string; row: RowValues }
-  | { type: "row.updated"; rowId: string; row: RowValues; previous: RowValues; changes: Record<string, { before: string; after: string }> }
+  | {
+      type: "row.updated";
+      rowId: string;
+      row: RowValues;
+      previous: RowValues;
+      changes: Record<string, { before: string; after: string }>;
+    }
   | { type: "row.deleted"; rowId: string; row: RowValues }
   | { type: "schema.changed"; rowId: null; columns: string[]; previousColumns: string[] };
 
@@ -28,7 +34,11 @@ export const EVENT_TYPES = ["row.created", "row.updated", "row.deleted", "schema
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export function copyOf(data: Pick<TabData, "columns" | "hasIdColumn" | "rows">): TabCopy {
-  return { columns: data.columns.map((c) => c.name), hasIdColumn: data.hasIdColumn, rows: data.rows.map((r) => [r.rowNumber, r.id, r.cells]) };
+  return {
+    columns: data.columns.map((c) => c.name),
+    hasIdColumn: data.hasIdColumn,
+    rows: data.rows.map((r) => [r.rowNumber, r.id, r.cells]),
+  };
 }
 
 type Row = TabCopy["rows"][number];
@@ -42,17 +52,28 @@ function rowValues(copy: TabCopy, row: Row): RowValues {
 
 export function diffCopies(before: TabCopy, after: TabCopy): Change[] {
   const changes: Change[] = [];
-  const sameHeader = before.columns.length === after.columns.length && before.columns.every((c, i) => c === after.columns[i]);
-  if (!sameHeader) changes.push({ type: "schema.changed", rowId: null, columns: after.columns, previousColumns: before.columns });
+  const sameHeader =
+    before.columns.length === after.columns.length && before.columns.every((c, i) => c === after.columns[i]);
+  if (!sameHeader)
+    changes.push({ type: "schema.changed", rowId: null, columns: after.columns, previousColumns: before.columns });
   // Compared on the columns both copies have: a renamed column is a schema change, not an edit of every row.
   const shared = after.columns.filter((c) => before.columns.includes(c));
   const at = (copy: TabCopy) => new Map(copy.columns.map((c, i) => [c, i]));
   const beforeAt = at(before);
   const afterAt = at(after);
-  const sharedCells = (copy: TabCopy, index: Map<string, number>, row: Row) => shared.map((c) => row[2][index.get(c)!] ?? "");
+  const sharedCells = (copy: TabCopy, index: Map<string, number>, row: Row) =>
+    shared.map((c) => row[2][index.get(c)!] ?? "");
 
   const echo = new Map(before.echo ?? []);
-  const pairs = before.hasIdColumn && after.hasIdColumn ? pairById(before, after) : pairByContent(before, after, (r) => JSON.stringify(sharedCells(before, beforeAt, r)), (r) => JSON.stringify(sharedCells(after, afterAt, r)));
+  const pairs =
+    before.hasIdColumn && after.hasIdColumn
+      ? pairById(before, after)
+      : pairByContent(
+          before,
+          after,
+          (r) => JSON.stringify(sharedCells(before, beforeAt, r)),
+          (r) => JSON.stringify(sharedCells(after, afterAt, r)),
+        );
   for (const old of pairs.deleted) changes.push({ type: "row.deleted", rowId: old[1], row: rowValues(before, old) });
   for (const [old, now] of pairs.matched) {
     const diff: Record<string, { before: string; after: string }> = {};
@@ -61,7 +82,14 @@ export function diffCopies(before: TabCopy, after: TabCopy): Change[] {
       const is = now[2][afterAt.get(c)!] ?? "";
       if (was !== is && !echo.get(old[1])?.includes(c)) diff[c] = { before: was, after: is };
     }
-    if (Object.keys(diff).length) changes.push({ type: "row.updated", rowId: now[1], row: rowValues(after, now), previous: rowValues(before, old), changes: diff });
+    if (Object.keys(diff).length)
+      changes.push({
+        type: "row.updated",
+        rowId: now[1],
+        row: rowValues(after, now),
+        previous: rowValues(before, old),
+        changes: diff,
+      });
   }
   for (const now of pairs.created) changes.push({ type: "row.created", rowId: now[1], row: rowValues(after, now) });
   return changes;

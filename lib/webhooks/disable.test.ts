@@ -36,17 +36,33 @@ afterAll(async () => {
 });
 
 it("gives deliveries up after the retry period and disables an endpoint failing for the disable period", async () => {
-  const sheetId = String((await svc.admin("/spreadsheets", {
-    title: "Failing",
-    members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
-    tabs: [{ title: "Items", rows: [["id", "name"], [1, "a"]] }],
-  })).spreadsheetId);
+  const sheetId = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title: "Failing",
+        members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
+        tabs: [
+          {
+            title: "Items",
+            rows: [
+              ["id", "name"],
+              [1, "a"],
+            ],
+          },
+        ],
+      })
+    ).spreadsheetId,
+  );
   const user = await createUser({ email: `failing-${randomUUID()}@example.com`, plan: "business" });
   const api = rowsClient(sheetId, await registeredKey(user, sheetId));
   const { addEndpoint, deliveryLog } = await import("./endpoints");
-  const { endpoint } = await addEndpoint(sheetId, "free_trial", { url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/` });
+  const { endpoint } = await addEndpoint(sheetId, "free_trial", {
+    url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/`,
+  });
   // Free Trial has one endpoint per sheet (the account itself is on Business, for its request limits).
-  await expect(addEndpoint(sheetId, "free_trial", { url: "http://127.0.0.1:9/" })).rejects.toThrow(/allows 1 webhook endpoint/);
+  await expect(addEndpoint(sheetId, "free_trial", { url: "http://127.0.0.1:9/" })).rejects.toThrow(
+    /allows 1 webhook endpoint/,
+  );
   const { startDelivery } = await import("./deliver");
   await startDelivery();
   await api.list("Items", "", { "Cache-Control": "no-cache" });

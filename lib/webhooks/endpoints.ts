@@ -5,7 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { inTransaction, type Executor } from "@/db/queries/transaction";
 import { deliveryCounts, recentDeliveries } from "@/db/queries/webhook-deliveries";
-import { deleteEndpointOfSheet, getEndpointForSheet, insertEndpoint, listEndpoints as listSheetEndpoints, updateEndpointOfSheet } from "@/db/queries/webhook-endpoints";
+import {
+  deleteEndpointOfSheet,
+  getEndpointForSheet,
+  insertEndpoint,
+  listEndpoints as listSheetEndpoints,
+  updateEndpointOfSheet,
+} from "@/db/queries/webhook-endpoints";
 import type { WebhookEndpoint } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
 import { planLimits } from "@/lib/plans";
@@ -29,7 +35,8 @@ async function checkedInput(input: EndpointInput): Promise<{ url: string; events
   }
   const events = [...new Set(input.events ?? [])];
   const unknown = events.find((e) => !(EVENT_TYPES as readonly string[]).includes(e));
-  if (unknown) throw new ApiError("validation_error", `events: "${unknown}" is not an event type (${EVENT_TYPES.join(", ")}).`);
+  if (unknown)
+    throw new ApiError("validation_error", `events: "${unknown}" is not an event type (${EVENT_TYPES.join(", ")}).`);
   const tabs = [...new Set((input.tabs ?? []).map((t) => t.trim()).filter(Boolean))];
   return { url: input.url.trim(), events: events as EventType[], tabs };
 }
@@ -39,28 +46,54 @@ export async function listEndpoints(sheetId: string): Promise<WebhookEndpoint[]>
 }
 
 /** Adds an endpoint; the secret is in the answer and nowhere else in clear. */
-export async function addEndpoint(sheetId: string, plan: string, input: EndpointInput): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function addEndpoint(
+  sheetId: string,
+  plan: string,
+  input: EndpointInput,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const checked = await checkedInput(input);
   const existing = await listEndpoints(sheetId);
   const allowed = planLimits(plan).endpointsPerSheet;
-  if (existing.length >= allowed) throw new ApiError("forbidden", `Your plan allows ${allowed} webhook endpoint${allowed === 1 ? "" : "s"} per sheet; remove one or change plan.`);
+  if (existing.length >= allowed)
+    throw new ApiError(
+      "forbidden",
+      `Your plan allows ${allowed} webhook endpoint${allowed === 1 ? "" : "s"} per sheet; remove one or change plan.`,
+    );
   const secret = newSecret();
-  const endpoint = await insertEndpoint({ id: `ep_${randomBytes(12).toString("base64url")}`, sheetId, ...checked, secretCiphertext: sealSecret(secret) });
+  const endpoint = await insertEndpoint({
+    id: `ep_${randomBytes(12).toString("base64url")}`,
+    sheetId,
+    ...checked,
+    secretCiphertext: sealSecret(secret),
+  });
   await startTracking(sheetId);
   return { endpoint, secret };
 }
 
 /** The sheet's endpoint; 404 when the sheet has no such endpoint. `forUpdate`: its row locked, in the transaction `db`. */
-export async function owned(sheetId: string, endpointId: string, db?: Executor, { forUpdate = false } = {}): Promise<WebhookEndpoint> {
+export async function owned(
+  sheetId: string,
+  endpointId: string,
+  db?: Executor,
+  { forUpdate = false } = {},
+): Promise<WebhookEndpoint> {
   const endpoint = await getEndpointForSheet({ sheetId, endpointId, forUpdate }, db);
   if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
   return endpoint;
 }
 
-export async function updateEndpoint(sheetId: string, endpointId: string, input: EndpointInput & { enabled: boolean }): Promise<void> {
+export async function updateEndpoint(
+  sheetId: string,
+  endpointId: string,
+  input: EndpointInput & { enabled: boolean },
+): Promise<void> {
   const before = await owned(sheetId, endpointId);
   const checked = await checkedInput(input);
-  await updateEndpointOfSheet({ sheetId, endpointId, set: { ...checked, enabled: input.enabled, ...(input.enabled ? { disabledReason: null, failingSince: null } : {}) } });
+  await updateEndpointOfSheet({
+    sheetId,
+    endpointId,
+    set: { ...checked, enabled: input.enabled, ...(input.enabled ? { disabledReason: null, failingSince: null } : {}) },
+  });
   // Enabled again: what waited is sent now, in order.
   if (input.enabled && !before.enabled) await wakeDueStreams(endpointId);
 }
@@ -77,8 +110,14 @@ export async function rotateSecret(sheetId: string, endpointId: string, now = Da
   const secret = newSecret();
   await inTransaction(async (tx) => {
     const before = await owned(sheetId, endpointId, tx, { forUpdate: true });
-    const previousSecrets = [{ ciphertext: before.secretCiphertext, until: new Date(now + ROTATION_GRACE_MS).toISOString() }, ...inGrace(before.previousSecrets, now)];
-    await updateEndpointOfSheet({ sheetId, endpointId, set: { secretCiphertext: sealSecret(secret), previousSecrets } }, tx);
+    const previousSecrets = [
+      { ciphertext: before.secretCiphertext, until: new Date(now + ROTATION_GRACE_MS).toISOString() },
+      ...inGrace(before.previousSecrets, now),
+    ];
+    await updateEndpointOfSheet(
+      { sheetId, endpointId, set: { secretCiphertext: sealSecret(secret), previousSecrets } },
+      tx,
+    );
   });
   return secret;
 }
@@ -101,7 +140,15 @@ export interface LogEntry {
   nextAttemptAt: Date;
   deliveredAt: Date | null;
   createdAt: Date;
-  event: { id: string; type: string; tab: string; rowId: string | null; source: string; data: unknown; createdAt: Date };
+  event: {
+    id: string;
+    type: string;
+    tab: string;
+    rowId: string | null;
+    source: string;
+    data: unknown;
+    createdAt: Date;
+  };
 }
 
 /** The endpoint's most recent deliveries, newest first. */
@@ -120,7 +167,15 @@ export async function deliveryLog(sheetId: string, endpointId: string, limit = 5
     nextAttemptAt: d.nextAttemptAt,
     deliveredAt: d.deliveredAt,
     createdAt: d.createdAt,
-    event: { id: e.id, type: e.type, tab: e.tab, rowId: e.rowId, source: e.source, data: e.data, createdAt: e.createdAt },
+    event: {
+      id: e.id,
+      type: e.type,
+      tab: e.tab,
+      rowId: e.rowId,
+      source: e.source,
+      data: e.data,
+      createdAt: e.createdAt,
+    },
   }));
 }
 
@@ -133,6 +188,9 @@ export async function deliveryProgress(sheetId?: string) {
     retrying: Number(r.retrying ?? 0),
     failed: Number(r.failed ?? 0),
     delivered_last_hour: Number(r.delivered_last_hour ?? 0),
-    oldest_pending_seconds: r.oldest_pending_seconds === null || r.oldest_pending_seconds === undefined ? null : Math.round(Number(r.oldest_pending_seconds)),
+    oldest_pending_seconds:
+      r.oldest_pending_seconds === null || r.oldest_pending_seconds === undefined
+        ? null
+        : Math.round(Number(r.oldest_pending_seconds)),
   };
 }

@@ -50,10 +50,19 @@ const fast = createServer((req, res) => {
     res.writeHead(204).end();
   });
 });
-const listen = (server: Server) => new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as AddressInfo).port)));
+const listen = (server: Server) =>
+  new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as AddressInfo).port)));
 
 async function account(title: string, rows: (string | number)[][]) {
-  const sheetId = String((await svc.admin("/spreadsheets", { title, members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Items", rows }] })).spreadsheetId);
+  const sheetId = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title,
+        members: { [SA]: "writer", "owner@example.com": "owner" },
+        tabs: [{ title: "Items", rows }],
+      })
+    ).spreadsheetId,
+  );
   const user = await createUser({ email: `${title}-${randomUUID()}@example.com`, plan: "business" });
   return { sheetId, api: rowsClient(sheetId, await registeredKey(user, sheetId)) };
 }
@@ -69,7 +78,9 @@ async function until(what: string, probe: () => boolean, ms = 10_000) {
 beforeAll(async () => {
   slowPort = await listen(slowLoris);
   fastPort = await listen(fast);
-  svc = await startTestService({ env: { WEBHOOK_ALLOWED_TARGETS: "127.0.0.1", WEBHOOK_TIMEOUT_MS: "10000", CHANGE_CHECK_INTERVAL_MS: "600000" } });
+  svc = await startTestService({
+    env: { WEBHOOK_ALLOWED_TARGETS: "127.0.0.1", WEBHOOK_TIMEOUT_MS: "10000", CHANGE_CHECK_INTERVAL_MS: "600000" },
+  });
   setLimitStore(memoryStore());
 });
 afterAll(async () => {
@@ -85,10 +96,23 @@ afterAll(async () => {
 
 it("another account's delivery arrives as fast while one account's receivers hang", async () => {
   const { addEndpoint } = await import("./endpoints");
-  const a = await account("hanging", [["id", "name"], [1, "a"]]);
+  const a = await account("hanging", [
+    ["id", "name"],
+    [1, "a"],
+  ]);
   const endpointsOfA: string[] = [];
-  for (let i = 0; i < 25; i++) endpointsOfA.push((await addEndpoint(a.sheetId, "business", { url: `http://127.0.0.1:${slowPort}/${i % 2 ? "silent" : "dribble"}/a` })).endpoint.id);
-  const b = await account("prompt", [["id", "name"], [1, "b"]]);
+  for (let i = 0; i < 25; i++)
+    endpointsOfA.push(
+      (
+        await addEndpoint(a.sheetId, "business", {
+          url: `http://127.0.0.1:${slowPort}/${i % 2 ? "silent" : "dribble"}/a`,
+        })
+      ).endpoint.id,
+    );
+  const b = await account("prompt", [
+    ["id", "name"],
+    [1, "b"],
+  ]);
   await addEndpoint(b.sheetId, "business", { url: `http://127.0.0.1:${fastPort}/b` });
   const { startDelivery } = await import("./deliver");
   await startDelivery();
@@ -117,13 +141,22 @@ it("another account's delivery arrives as fast while one account's receivers han
   const untried = await svc.db.db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .where(and(inArray(webhookDeliveries.endpointId, endpointsOfA), eq(webhookDeliveries.state, "pending"), eq(webhookDeliveries.attempts, 0)));
+    .where(
+      and(
+        inArray(webhookDeliveries.endpointId, endpointsOfA),
+        eq(webhookDeliveries.state, "pending"),
+        eq(webhookDeliveries.attempts, 0),
+      ),
+    );
   expect(untried.length).toBe(50);
 }, 60_000);
 
 it("an account's slow endpoint delays only itself, not the account's other endpoint", async () => {
   const { addEndpoint } = await import("./endpoints");
-  const c = await account("mixed", [["id", "name"], [1, "c"]]);
+  const c = await account("mixed", [
+    ["id", "name"],
+    [1, "c"],
+  ]);
   await addEndpoint(c.sheetId, "business", { url: `http://127.0.0.1:${slowPort}/silent/c` });
   await addEndpoint(c.sheetId, "business", { url: `http://127.0.0.1:${fastPort}/c` });
   await c.api.list("Items", "", { "Cache-Control": "no-cache" });

@@ -5,7 +5,26 @@ import { BlockList, isIPv4, isIPv6 } from "node:net";
 // The IANA IPv4 Special-Purpose Address Registry, its globally reachable anycast services too
 // (AS112 192.31.196.0/24 and 192.175.48.0/24, AMT 192.52.193.0/24: no receiver lives there),
 // the deprecated 6to4 relay anycast 192.88.99.0/24, multicast and 240.0.0.0/4.
-const BLOCKED_V4 = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24", "192.168.0.0/16", "192.175.48.0/24", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"];
+const BLOCKED_V4 = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.0.0.0/24",
+  "192.0.2.0/24",
+  "192.31.196.0/24",
+  "192.52.193.0/24",
+  "192.88.99.0/24",
+  "192.168.0.0/16",
+  "192.175.48.0/24",
+  "198.18.0.0/15",
+  "198.51.100.0/24",
+  "203.0.113.0/24",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+];
 
 // Outside 2000::/3 nothing is global unicast, so all of it is refused: ::/8 (unspecified,
 // loopback, IPv4-compatible ::/96, deprecated since RFC 4291 and a path into automatic tunnels
@@ -52,7 +71,8 @@ export function classifyAddress(address: string): AddressClass {
   const groups = ipv6Groups(address);
   if (!groups) return { kind: "refused" };
   const v4 = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
-  if (mapped.check(address, "ipv6") || nat64.check(address, "ipv6")) return { kind: "carries", ipv4: v4(groups[6]!, groups[7]!) };
+  if (mapped.check(address, "ipv6") || nat64.check(address, "ipv6"))
+    return { kind: "carries", ipv4: v4(groups[6]!, groups[7]!) };
   if (sixToFour.check(address, "ipv6")) return { kind: "carries", ipv4: v4(groups[1]!, groups[2]!) };
   if (!globalUnicast.check(address, "ipv6") || blockedV6.check(address, "ipv6")) return { kind: "refused" };
   return { kind: "public" };

@@ -58,7 +58,14 @@ async function open(): Promise<PgBoss> {
   boss.on("error", (err) => log.warn({ ...errorFields(err) }, "webhooks: queue error"));
   await boss.start();
   // A failed or expired job (a crash mid-delivery) is tried again; the stream's own schedule lives in deliver.ts.
-  await boss.createQueue(STREAM_QUEUE, { name: STREAM_QUEUE, policy: "standard", retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 });
+  await boss.createQueue(STREAM_QUEUE, {
+    name: STREAM_QUEUE,
+    policy: "standard",
+    retryLimit: 10,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  });
   return boss;
 }
 
@@ -83,8 +90,13 @@ export async function wakeStreams(streams: StreamRef[], startAfter?: Date): Prom
 
 /** Runs one job's drain and settles the job: completed, or failed for pg-boss to offer again (a delivered event is not sent twice). */
 async function settle(boss: PgBoss, job: PgBoss.Job<StreamRef>, handler: Handler): Promise<void> {
-  const ok = await handler(job.data).then(() => true, () => false);
-  await (ok ? boss.complete(STREAM_QUEUE, job.id) : boss.fail(STREAM_QUEUE, job.id)).catch((err: unknown) => log.warn({ ...errorFields(err) }, "webhooks: a job could not be settled"));
+  const ok = await handler(job.data).then(
+    () => true,
+    () => false,
+  );
+  await (ok ? boss.complete(STREAM_QUEUE, job.id) : boss.fail(STREAM_QUEUE, job.id)).catch((err: unknown) =>
+    log.warn({ ...errorFields(err) }, "webhooks: a job could not be settled"),
+  );
 }
 
 /** Waits until a slot frees, a wake comes or the poll interval passes. */
@@ -105,12 +117,22 @@ const nextTurn = (ms: number) =>
  * deliveries waiting for it (fair shares per account and endpoint: shares.ts). Goes on while
  * `goOn(idle)` says so (idle: nothing due, nothing running), then waits for the drains started.
  */
-async function runPool(boss: PgBoss, handler: Handler, slots: number, goOn: (idle: boolean) => boolean): Promise<number> {
+async function runPool(
+  boss: PgBoss,
+  handler: Handler,
+  slots: number,
+  goOn: (idle: boolean) => boolean,
+): Promise<number> {
   const running = new Set<Promise<void>>();
   let ran = 0;
   for (;;) {
     const want = Math.min(slots - running.size, FETCH_MAX);
-    const jobs = want > 0 ? await boss.fetch<StreamRef>(STREAM_QUEUE, { batchSize: want }).catch((err: unknown) => (log.warn({ ...errorFields(err) }, "webhooks: fetching due jobs failed"), [])) : [];
+    const jobs =
+      want > 0
+        ? await boss
+            .fetch<StreamRef>(STREAM_QUEUE, { batchSize: want })
+            .catch((err: unknown) => (log.warn({ ...errorFields(err) }, "webhooks: fetching due jobs failed"), []))
+        : [];
     for (const job of jobs) {
       const run: Promise<void> = settle(boss, job, handler).finally(() => {
         running.delete(run);
@@ -141,7 +163,10 @@ export async function startWorkers(handler: Handler, { slots = SLOTS } = {}): Pr
  * the drains started. A failed drain fails its job, which pg-boss offers again later. Answers how
  * many jobs ran.
  */
-export async function runDueJobs(handler: Handler, { budgetMs, slots = 50 }: { budgetMs: number; slots?: number }): Promise<number> {
+export async function runDueJobs(
+  handler: Handler,
+  { budgetMs, slots = 50 }: { budgetMs: number; slots?: number },
+): Promise<number> {
   const deadline = Date.now() + budgetMs;
   return runPool(await getBoss(), handler, slots, (idle) => !idle && Date.now() < deadline);
 }

@@ -29,8 +29,13 @@ interface Scope {
  * with the endpoint's row locked (so two replays at once cannot both fill the same room) and
  * the room left under the cap.
  */
-async function withRoom<T>({ userId, sheetId, endpointId }: Scope, action: "replay" | "resend", work: (tx: Executor, endpoint: WebhookEndpoint, room: number) => Promise<T>): Promise<T> {
-  if (!(await endpointOfSheetExists({ sheetId, endpointId }))) throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
+async function withRoom<T>(
+  { userId, sheetId, endpointId }: Scope,
+  action: "replay" | "resend",
+  work: (tx: Executor, endpoint: WebhookEndpoint, room: number) => Promise<T>,
+): Promise<T> {
+  if (!(await endpointOfSheetExists({ sheetId, endpointId })))
+    throw new ApiError("not_found", "No such webhook endpoint for this sheet.");
   await limitAccountAction(userId, action);
   return inTransaction(async (tx) => {
     const endpoint = await getEndpointForSheet({ sheetId, endpointId, forUpdate: true }, tx);
@@ -45,8 +50,15 @@ export async function resendDelivery(request: Scope & { deliveryId: string }): P
   const stream = await withRoom(request, "resend", async (tx, endpoint, room) => {
     const original = await getDeliveryOfEndpoint({ endpointId: endpoint.id, id: request.deliveryId }, tx);
     if (!original) throw new ApiError("not_found", "No such delivery for this endpoint.");
-    if (!room) throw new ApiError("conflict", `This endpoint already has ${PENDING_CAP.toLocaleString("en-US")} deliveries waiting to be sent; resend once they are delivered or given up.`);
-    await insertDeliveries([{ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: original.eventSeq, stream: original.stream }], tx);
+    if (!room)
+      throw new ApiError(
+        "conflict",
+        `This endpoint already has ${PENDING_CAP.toLocaleString("en-US")} deliveries waiting to be sent; resend once they are delivered or given up.`,
+      );
+    await insertDeliveries(
+      [{ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: original.eventSeq, stream: original.stream }],
+      tx,
+    );
     return original.stream;
   });
   await wakeStreams([{ endpointId: request.endpointId, stream }]);
@@ -72,16 +84,35 @@ function replayMessage(queued: number, notQueued: number): string {
 
 /** Sends again, in order, the sheet's events from `from` to `to` that the endpoint wants, up to the cap. */
 export async function replayRange(request: Scope & { from: Date; to: Date }): Promise<ReplayOutcome> {
-  if (!(request.from <= request.to)) throw new ApiError("validation_error", "The range's start must be before its end.");
+  if (!(request.from <= request.to))
+    throw new ApiError("validation_error", "The range's start must be before its end.");
   const { deliveries, notQueued } = await withRoom(request, "replay", async (tx, endpoint, room) => {
-    const wanted = { sheetId: request.sheetId, from: request.from, to: request.to, types: endpoint.events, tabs: endpoint.tabs };
+    const wanted = {
+      sheetId: request.sheetId,
+      from: request.from,
+      to: request.to,
+      types: endpoint.events,
+      tabs: endpoint.tabs,
+    };
     const events = room ? await eventsInRange({ ...wanted, limit: room }, tx) : [];
     // Only a range that filled the room can have more: count it then, to say how many were left out.
     const total = events.length < room ? events.length : await countEventsInRange(wanted, tx);
-    const deliveries = events.map((e) => ({ id: newDeliveryId(), endpointId: endpoint.id, eventSeq: e.seq, stream: streamOf(e.tab, e.rowId) }));
+    const deliveries = events.map((e) => ({
+      id: newDeliveryId(),
+      endpointId: endpoint.id,
+      eventSeq: e.seq,
+      stream: streamOf(e.tab, e.rowId),
+    }));
     await insertDeliveries(deliveries, tx);
     return { deliveries, notQueued: total - events.length };
   });
-  await wakeStreams([...new Set(deliveries.map((d) => d.stream))].map((stream) => ({ endpointId: request.endpointId, stream })));
-  return { queued: deliveries.length, notQueued, cap: PENDING_CAP, message: replayMessage(deliveries.length, notQueued) };
+  await wakeStreams(
+    [...new Set(deliveries.map((d) => d.stream))].map((stream) => ({ endpointId: request.endpointId, stream })),
+  );
+  return {
+    queued: deliveries.length,
+    notQueued,
+    cap: PENDING_CAP,
+    message: replayMessage(deliveries.length, notQueued),
+  };
 }

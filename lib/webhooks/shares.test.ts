@@ -4,11 +4,17 @@ import { describe, expect, it, vi } from "vitest";
 import { PER_ACCOUNT, PER_ENDPOINT, shareState, takeShare } from "./shares";
 
 const woken = vi.hoisted(() => [] as { endpointId: string; stream: string }[]);
-vi.mock("./queue", () => ({ queueOpen: () => true, wakeStreams: async (refs: typeof woken) => void woken.push(...refs) }));
+vi.mock("./queue", () => ({
+  queueOpen: () => true,
+  wakeStreams: async (refs: typeof woken) => void woken.push(...refs),
+}));
 
 describe("delivery shares", () => {
   it("caps an endpoint, wakes its oldest waiting stream when a slot frees, and lists a stream once", () => {
-    const held = Array.from({ length: PER_ENDPOINT }, (_, i) => takeShare("acct-1", { endpointId: "ep-1", stream: `row ${i}` })!);
+    const held = Array.from(
+      { length: PER_ENDPOINT },
+      (_, i) => takeShare("acct-1", { endpointId: "ep-1", stream: `row ${i}` })!,
+    );
     expect(held.every(Boolean)).toBe(true);
     expect(takeShare("acct-1", { endpointId: "ep-1", stream: "row 9" })).toBeUndefined();
     expect(takeShare("acct-1", { endpointId: "ep-1", stream: "row 9" })).toBeUndefined();
@@ -26,7 +32,9 @@ describe("delivery shares", () => {
   });
 
   it("caps an account across its endpoints", () => {
-    const held = Array.from({ length: PER_ACCOUNT }, (_, i) => takeShare("acct-2", { endpointId: `ep-${i}`, stream: "row 1" }));
+    const held = Array.from({ length: PER_ACCOUNT }, (_, i) =>
+      takeShare("acct-2", { endpointId: `ep-${i}`, stream: "row 1" }),
+    );
     expect(held.every(Boolean)).toBe(true);
     expect(takeShare("acct-2", { endpointId: "ep-new", stream: "row 1" })).toBeUndefined();
     expect(takeShare("acct-3", { endpointId: "ep-new-3", stream: "row 1" })).toBeDefined();

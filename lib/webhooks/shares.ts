@@ -15,7 +15,10 @@ interface Share {
   waiting: Map<string, StreamRef>;
 }
 
-const state = perProcess("webhooks:shares", () => ({ shares: new Map<string, Share>(), timer: undefined as NodeJS.Timeout | undefined }));
+const state = perProcess("webhooks:shares", () => ({
+  shares: new Map<string, Share>(),
+  timer: undefined as NodeJS.Timeout | undefined,
+}));
 const shares = state.shares;
 /** How often shares with room wake who waits, besides each release (a woken stream may not take its slot). */
 const RECHECK_MS = 2000;
@@ -42,7 +45,10 @@ function wakeWaiting(key: string, s: Share): StreamRef[] {
 
 /** Wakes streams that waited; once the queue is stopped they are left to the start-up sweep (it would otherwise open again). */
 const wake = (refs: StreamRef[]) => {
-  if (refs.length && queueOpen()) void wakeStreams(refs).catch((err: unknown) => log.warn({ ...errorFields(err) }, "webhooks: waiting streams could not be woken"));
+  if (refs.length && queueOpen())
+    void wakeStreams(refs).catch((err: unknown) =>
+      log.warn({ ...errorFields(err) }, "webhooks: waiting streams could not be woken"),
+    );
 };
 
 function recheck(): void {
@@ -72,13 +78,18 @@ export function takeShare(accountId: string, ref: StreamRef): (() => void) | und
   return () => {
     if (released) return;
     released = true;
-    wake(keys.flatMap((key) => {
-      const s = share(key);
-      s.held--;
-      return wakeWaiting(key, s);
-    }));
+    wake(
+      keys.flatMap((key) => {
+        const s = share(key);
+        s.held--;
+        return wakeWaiting(key, s);
+      }),
+    );
   };
 }
 
 /** Slots held and streams waiting in a share (`endpoint <id>` or `account <id>`). */
-export const shareState = (key: string) => ({ held: shares.get(key)?.held ?? 0, waiting: shares.get(key)?.waiting.size ?? 0 });
+export const shareState = (key: string) => ({
+  held: shares.get(key)?.held ?? 0,
+  waiting: shares.get(key)?.waiting.size ?? 0,
+});

@@ -14,12 +14,19 @@ const ANSWERS: Record<string, LookupAddress[]> = {
   "srv6.test": [{ address: "5f00::1", family: 6 }],
   "zoned.test": [{ address: "fe80::1%eth0", family: 6 }],
   // One refused answer among public ones refuses the name: the connection could pick any.
-  "mixed.test": [{ address: "93.184.216.34", family: 4 }, { address: "2002:c0a8:101::1", family: 6 }],
+  "mixed.test": [
+    { address: "93.184.216.34", family: 4 },
+    { address: "2002:c0a8:101::1", family: 6 },
+  ],
 };
 
 vi.mock("node:dns", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:dns")>();
-  const lookup = (host: string, _options: unknown, callback: (err: Error | null, addresses: LookupAddress[]) => void) => {
+  const lookup = (
+    host: string,
+    _options: unknown,
+    callback: (err: Error | null, addresses: LookupAddress[]) => void,
+  ) => {
     const answer = ANSWERS[host];
     if (answer) return setImmediate(() => callback(null, answer));
     setImmediate(() => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" }), []));
@@ -38,10 +45,15 @@ describe("webhook targets by name", () => {
   it("refuses a name whose answer is refused, when the endpoint is saved, without saying what it resolves to", async () => {
     // Naming the address would answer, for anyone, what the service's internal names point to.
     for (const [host, answer] of [...Object.entries(ANSWERS), ["unknown.test", []] as const]) {
-      const err = await checkTarget(`https://${host}/hook`).then(() => undefined, (e: unknown) => e);
+      const err = await checkTarget(`https://${host}/hook`).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err, host).toBeInstanceOf(TargetRefused);
       const message = (err as Error).message;
-      expect(message, host).toBe(`${host} does not resolve to a public address (a loopback, link-local, private or reserved address is refused).${localTargetsHint()}`);
+      expect(message, host).toBe(
+        `${host} does not resolve to a public address (a loopback, link-local, private or reserved address is refused).${localTargetsHint()}`,
+      );
       for (const { address } of answer) expect(message, host).not.toContain(address.split("%")[0]);
       expect(message, host).not.toMatch(/carrying/);
     }
@@ -49,7 +61,9 @@ describe("webhook targets by name", () => {
 
   it("refuses the same answers at connection time, before anything is sent", async () => {
     for (const host of Object.keys(ANSWERS)) {
-      await expect(guardedPost(`http://${host}/hook`, {}, "{}"), host).rejects.toThrow(`${host} does not resolve to a public address (`);
+      await expect(guardedPost(`http://${host}/hook`, {}, "{}"), host).rejects.toThrow(
+        `${host} does not resolve to a public address (`,
+      );
     }
   });
 });

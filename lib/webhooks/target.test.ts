@@ -15,7 +15,8 @@ let internalPort: number;
 /** Requests that reached the servers no delivery may reach through a redirect. */
 const reached: string[] = [];
 
-const listen = (server: Server, host: string) => new Promise<number>((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
+const listen = (server: Server, host: string) =>
+  new Promise<number>((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 
 beforeAll(async () => {
   direct = createServer((req, res) => {
@@ -59,7 +60,10 @@ afterAll(async () => {
 });
 
 const refused = async (url: string) => {
-  const err = await checkTarget(url).then(() => undefined, (e: unknown) => e);
+  const err = await checkTarget(url).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, url).toBeInstanceOf(TargetRefused);
   return (err as Error).message;
 };
@@ -80,7 +84,8 @@ describe("webhook targets", () => {
       "http://[fe80::1]/",
       "http://[::ffff:127.0.0.1]/",
       "http://224.0.0.1/",
-    ]) await refused(url);
+    ])
+      await refused(url);
   });
 
   it("refuses IPv6 forms that carry a private IPv4 address, and the special-purpose IPv6 ranges", async () => {
@@ -102,8 +107,11 @@ describe("webhook targets", () => {
       "http://[ff02::1]/",
       "http://[fec0::1]/",
       "http://[fe80::1%25eth0]/", // zone ids are not valid in URLs at all
-    ]) await refused(url);
-    expect(await refused("http://[2002:0a00:0001::]/")).toMatch(/^2002:a00:1:: \(carrying the IPv4 address 10\.0\.0\.1\) is a loopback/);
+    ])
+      await refused(url);
+    expect(await refused("http://[2002:0a00:0001::]/")).toMatch(
+      /^2002:a00:1:: \(carrying the IPv4 address 10\.0\.0\.1\) is a loopback/,
+    );
   });
 
   it("accepts IPv6 forms that carry a public IPv4 address", () => {
@@ -113,7 +121,9 @@ describe("webhook targets", () => {
 
   it("refuses names that resolve to such addresses, without naming the address", async () => {
     const message = await refused("http://localhost:9/");
-    expect(message).toMatch(/^localhost does not resolve to a public address \(a loopback, link-local, private or reserved address is refused\)\./);
+    expect(message).toMatch(
+      /^localhost does not resolve to a public address \(a loopback, link-local, private or reserved address is refused\)\./,
+    );
     expect(message.replace(localTargetsHint(), "")).not.toMatch(/127\.0\.0\.1|::1/);
   });
 
@@ -130,22 +140,34 @@ describe("webhook targets", () => {
     expect(addressAllowed("127.0.0.2")).toBe(true);
     // The allowlist holds for the IPv4 address an IPv6 form carries, and for nothing else.
     for (const a of ["::ffff:127.0.0.2", "64:ff9b::7f00:2", "2002:7f00:2::1"]) expect(addressAllowed(a), a).toBe(true);
-    for (const a of ["::ffff:127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::1", "::7f00:2"]) expect(addressAllowed(a), a).toBe(false);
+    for (const a of ["::ffff:127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::1", "::7f00:2"])
+      expect(addressAllowed(a), a).toBe(false);
     await expect(checkTarget(`http://127.0.0.2:${redirectorPort}/`)).resolves.toBeInstanceOf(URL);
   });
 
   it("allows an entry given with a port on that port only", async () => {
-    expect(await guardedPost(`http://127.0.0.3:${portedPort}/`, {}, "{}")).toMatchObject({ status: 200, body: "ported" });
+    expect(await guardedPost(`http://127.0.0.3:${portedPort}/`, {}, "{}")).toMatchObject({
+      status: 200,
+      body: "ported",
+    });
     expect(await refused(`http://127.0.0.3:${portedPort + 1}/`)).toMatch(/^127\.0\.0\.3 is a loopback/);
     expect(await refused("http://127.0.0.3/")).toMatch(/^127\.0\.0\.3 is a loopback/);
     expect(addressAllowed("::1", 4000)).toBe(true);
     expect(addressAllowed("::1", 4001)).toBe(false);
     expect(addressAllowed("127.0.0.3")).toBe(false);
     // A name with a port: reached there, refused elsewhere.
-    expect(await guardedPost(`http://localhost:${directPort}/`, {}, "{}")).toMatchObject({ status: 200, body: "reached" });
-    await expect(guardedPost(`http://localhost:${directPort + 1}/`, {}, "{}")).rejects.toThrow(/^localhost does not resolve to a public address/);
+    expect(await guardedPost(`http://localhost:${directPort}/`, {}, "{}")).toMatchObject({
+      status: 200,
+      body: "reached",
+    });
+    await expect(guardedPost(`http://localhost:${directPort + 1}/`, {}, "{}")).rejects.toThrow(
+      /^localhost does not resolve to a public address/,
+    );
     // An entry without a port still allows every port.
-    expect(await guardedPost(`http://127.0.0.2:${internalPort}/`, {}, "{}")).toMatchObject({ status: 200, body: "internal" });
+    expect(await guardedPost(`http://127.0.0.2:${internalPort}/`, {}, "{}")).toMatchObject({
+      status: 200,
+      body: "internal",
+    });
   });
 
   it("never connects to a refused address, and follows no redirect", async () => {
@@ -160,7 +182,11 @@ describe("webhook targets", () => {
       ["/to-allowed-port", `http://127.0.0.3:${portedPort}/`],
       ["/to-same-host", `http://127.0.0.2:${internalPort}/`],
     ]) {
-      expect(await guardedPost(`http://127.0.0.2:${redirectorPort}${path}`, {}, "{}"), path).toEqual({ status: 307, body: "moved", location });
+      expect(await guardedPost(`http://127.0.0.2:${redirectorPort}${path}`, {}, "{}"), path).toEqual({
+        status: 307,
+        body: "moved",
+        location,
+      });
     }
     expect(reached).toEqual([]);
   });
@@ -169,7 +195,9 @@ describe("webhook targets", () => {
     const slow = createServer(() => undefined);
     const port = await listen(slow, "127.0.0.2");
     const started = Date.now();
-    await expect(guardedPost(`http://127.0.0.2:${port}/`, {}, "{}", { timeoutMs: 300 })).rejects.toThrow(/no answer within \d+ ms|timed out/);
+    await expect(guardedPost(`http://127.0.0.2:${port}/`, {}, "{}", { timeoutMs: 300 })).rejects.toThrow(
+      /no answer within \d+ ms|timed out/,
+    );
     // Well under the 10 s default, allowing for a busy machine.
     expect(Date.now() - started).toBeLessThan(3000);
     slow.closeAllConnections();

@@ -41,7 +41,15 @@ let allowedCache: { source: string; entries: AllowedEntry[] } | undefined;
 function allowed(): AllowedEntry[] {
   const cfg = config();
   const source = [cfg.env.WEBHOOK_ALLOWED_TARGETS, cfg.embedded ? THIS_MACHINE : ""].filter(Boolean).join(",");
-  if (allowedCache?.source !== source) allowedCache = { source, entries: source.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean).map(parseEntry) };
+  if (allowedCache?.source !== source)
+    allowedCache = {
+      source,
+      entries: source
+        .split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean)
+        .map(parseEntry),
+    };
   return allowedCache.entries;
 }
 
@@ -71,8 +79,11 @@ const REFUSED = "a loopback, link-local, private or reserved address";
  */
 export function localTargetsHint(): string {
   const cfg = config();
-  if (cfg.embedded) return " Receivers on this machine (localhost, 127.0.0.1) are allowed here; for another host of your network, start SheetAPI with WEBHOOK_ALLOWED_TARGETS set to it.";
-  return cfg.google.emulated ? " To receive webhooks on this machine, start SheetAPI with WEBHOOK_ALLOWED_TARGETS=127.0.0.1 (or the host, address or range to allow)." : "";
+  if (cfg.embedded)
+    return " Receivers on this machine (localhost, 127.0.0.1) are allowed here; for another host of your network, start SheetAPI with WEBHOOK_ALLOWED_TARGETS set to it.";
+  return cfg.google.emulated
+    ? " To receive webhooks on this machine, start SheetAPI with WEBHOOK_ALLOWED_TARGETS=127.0.0.1 (or the host, address or range to allow)."
+    : "";
 }
 /**
  * What a webhook URL may be, in a sentence for the owner. The targets an operator allowed are
@@ -81,7 +92,12 @@ export function localTargetsHint(): string {
  */
 export function acceptedTargetsText(): string {
   const cfg = config();
-  const operator = cfg.google.emulated ? cfg.env.WEBHOOK_ALLOWED_TARGETS.split(",").map((t) => t.trim()).filter(Boolean).join(", ") : "";
+  const operator = cfg.google.emulated
+    ? cfg.env.WEBHOOK_ALLOWED_TARGETS.split(",")
+        .map((t) => t.trim())
+        .filter(Boolean)
+        .join(", ")
+    : "";
   const extra = [
     ...(cfg.embedded ? ["receivers on this machine (http://localhost:…, 127.0.0.1)"] : []),
     ...(operator ? [`${operator} (allowed on this server by WEBHOOK_ALLOWED_TARGETS)`] : []),
@@ -107,11 +123,14 @@ export function checkTargetUrl(raw: string): URL {
   } catch {
     throw new TargetRefused("The URL is not valid.");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new TargetRefused("Only http and https URLs can receive webhooks.");
-  if (url.username || url.password) throw new TargetRefused("The URL must not carry credentials; authenticate the webhook by its signature instead.");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new TargetRefused("Only http and https URLs can receive webhooks.");
+  if (url.username || url.password)
+    throw new TargetRefused("The URL must not carry credentials; authenticate the webhook by its signature instead.");
   if (raw.length > 2000) throw new TargetRefused("The URL is longer than 2,000 characters.");
   const host = bareHost(url);
-  if (isIP(host) && !addressAllowed(host, portOf(url))) throw new TargetRefused(`${named(host)} is ${REFUSED}.${localTargetsHint()}`);
+  if (isIP(host) && !addressAllowed(host, portOf(url)))
+    throw new TargetRefused(`${named(host)} is ${REFUSED}.${localTargetsHint()}`);
   return url;
 }
 
@@ -120,12 +139,17 @@ export function checkTargetUrl(raw: string): URL {
  * and never that address: otherwise the check would tell anyone what the service's internal
  * names are and where they point.
  */
-const notPublic = (hostname: string) => new TargetRefused(`${hostname} does not resolve to a public address (${REFUSED} is refused).${localTargetsHint()}`);
+const notPublic = (hostname: string) =>
+  new TargetRefused(`${hostname} does not resolve to a public address (${REFUSED} is refused).${localTargetsHint()}`);
 
 /** DNS resolution that refuses private addresses (for a connection to `port`): used for the connection itself. */
 const guardedLookup =
   (port: number) =>
-  (hostname: string, options: { all?: boolean; family?: number }, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void): void => {
+  (
+    hostname: string,
+    options: { all?: boolean; family?: number },
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
     dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
       if (err) return callback(err, []);
       const list = addresses as LookupAddress[];
@@ -140,7 +164,11 @@ export async function checkTarget(raw: string): Promise<URL> {
   const url = checkTargetUrl(raw);
   const host = bareHost(url);
   if (isIP(host) || hostAllowed(host, portOf(url))) return url;
-  await new Promise<void>((resolve, reject) => guardedLookup(portOf(url))(host, { all: true }, (err) => (err ? reject(err instanceof TargetRefused ? err : notPublic(host)) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    guardedLookup(portOf(url))(host, { all: true }, (err) =>
+      err ? reject(err instanceof TargetRefused ? err : notPublic(host)) : resolve(),
+    ),
+  );
   return url;
 }
 
@@ -158,7 +186,12 @@ export interface PostResult {
  * would let a receiver send the delivery to an address or port it was never checked for.
  * Throws TargetRefused or a network error.
  */
-export async function guardedPost(raw: string, headers: Record<string, string>, body: string, { timeoutMs = config().env.WEBHOOK_TIMEOUT_MS, maxBytes = 64 * 1024, keepBytes = 2048 } = {}): Promise<PostResult> {
+export async function guardedPost(
+  raw: string,
+  headers: Record<string, string>,
+  body: string,
+  { timeoutMs = config().env.WEBHOOK_TIMEOUT_MS, maxBytes = 64 * 1024, keepBytes = 2048 } = {},
+): Promise<PostResult> {
   const deadline = Date.now() + timeoutMs;
   const res = await postOnce(checkTargetUrl(raw), headers, body, deadline);
   const status = res.statusCode ?? 0;
@@ -201,10 +234,13 @@ function readBounded(res: IncomingMessage, maxBytes: number, keepBytes: number, 
       clearTimeout(timer);
       resolve(Buffer.concat(kept).toString("utf8").slice(0, keepBytes));
     };
-    const timer = setTimeout(() => {
-      res.destroy();
-      done();
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        res.destroy();
+        done();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     res.on("data", (chunk: Buffer) => {
       if (size < keepBytes) kept.push(chunk.subarray(0, keepBytes - size));
       size += chunk.length;

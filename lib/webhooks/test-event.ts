@@ -15,7 +15,15 @@ export interface TestOutcome {
   error: string | null;
 }
 
-export async function sendTestEvent({ userId, sheetId, endpointId }: { userId: string; sheetId: string; endpointId: string }): Promise<TestOutcome> {
+export async function sendTestEvent({
+  userId,
+  sheetId,
+  endpointId,
+}: {
+  userId: string;
+  sheetId: string;
+  endpointId: string;
+}): Promise<TestOutcome> {
   const endpoint = await owned(sheetId, endpointId);
   await limitAccountAction(userId, "resend");
   const now = new Date();
@@ -23,7 +31,11 @@ export async function sendTestEvent({ userId, sheetId, endpointId }: { userId: s
     id: `msg_test_${randomBytes(12).toString("base64url")}`,
     type: TEST_EVENT_TYPE,
     createdAt: now,
-    data: { sheet_id: sheetId, endpoint_id: endpointId, message: "A test event sent from the SheetAPI dashboard: no row changed." },
+    data: {
+      sheet_id: sheetId,
+      endpoint_id: endpointId,
+      message: "A test event sent from the SheetAPI dashboard: no row changed.",
+    },
   } as ChangeEvent;
   const { ok, status, latencyMs, error } = await attempt(endpoint, event, now);
   return { ok, status, latencyMs, error };

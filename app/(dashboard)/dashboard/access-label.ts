@@ -8,5 +8,7 @@ import type { SheetAccess } from "@/db/schema";
 export function accessLabel(access: SheetAccess, grantEmail?: string | null, serviceAccount?: string | null): string {
   if (access === "oauth") return `with the access ${grantEmail ?? "your Google account"} gave SheetAPI in Google`;
   if (access === "public") return "anyone with the link can view it; SheetAPI reads it as anyone would";
-  return serviceAccount ? `reached with SheetAPI's own Google account ${serviceAccount}` : "reached with SheetAPI's own Google account";
+  return serviceAccount
+    ? `reached with SheetAPI's own Google account ${serviceAccount}`
+    : "reached with SheetAPI's own Google account";
 }

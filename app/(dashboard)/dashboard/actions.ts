@@ -26,7 +26,8 @@ import { publishSheet, publishSheetQuietly, toSheetRecord } from "@/lib/sheets/s
  * A valid one is passed on as typed, so a message about it can show what the person entered.
  */
 function readableReference(sheetUrl: string): string {
-  if (!sheetUrl.trim()) throw new ApiError("validation_error", "Paste the sheet's address, or choose the sheet from Google Drive.");
+  if (!sheetUrl.trim())
+    throw new ApiError("validation_error", "Paste the sheet's address, or choose the sheet from Google Drive.");
   try {
     parseSheetReference(sheetUrl);
     return sheetUrl.trim();
@@ -53,10 +54,20 @@ export const registerSheetAction = sessionAction(
 export const pickerSessionAction = sessionAction(z.object({}), async (_input, user) => {
   const access = await pickerAccessToken(user.id);
   if (!access) {
-    throw new ApiError("forbidden", "Google no longer accepts SheetAPI's access to your Drive files. Connect Google again to choose a sheet.", { reason: "google_grant_revoked" });
+    throw new ApiError(
+      "forbidden",
+      "Google no longer accepts SheetAPI's access to your Drive files. Connect Google again to choose a sheet.",
+      { reason: "google_grant_revoked" },
+    );
   }
   const { picker } = config().google;
-  return { token: access.token, email: access.email, scriptUrl: picker.scriptUrl, developerKey: picker.developerKey, appId: picker.appId };
+  return {
+    token: access.token,
+    email: access.email,
+    scriptUrl: picker.scriptUrl,
+    developerKey: picker.developerKey,
+    appId: picker.appId,
+  };
 });
 
 export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() }), async ({ sheetId }, user) => {
@@ -70,25 +81,40 @@ export const refreshSchemaAction = sessionAction(z.object({ sheetId: z.string() 
   return { tabs: model.tabs.length, updatedAt: model.updatedAt };
 });
 
-export const addIdColumnAction = sessionAction(z.object({ sheetId: z.string(), tab: z.string() }), async ({ sheetId, tab }, user) => {
-  const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
-  if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
-  const record = toSheetRecord(sheet);
-  const model = (await getSheetModel(record)).tabs.find((t) => t.name === tab);
-  if (!model) throw new ApiError("not_found", `No tab named "${tab}": refresh the schema.`);
-  const added = await addIdColumn(record, model);
-  revalidatePath(`/dashboard/sheets/${sheetId}`);
-  return added;
-});
+export const addIdColumnAction = sessionAction(
+  z.object({ sheetId: z.string(), tab: z.string() }),
+  async ({ sheetId, tab }, user) => {
+    const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
+    if (!sheet) throw new ApiError("not_found", "No such sheet in your account.");
+    const record = toSheetRecord(sheet);
+    const model = (await getSheetModel(record)).tabs.find((t) => t.name === tab);
+    if (!model) throw new ApiError("not_found", `No tab named "${tab}": refresh the schema.`);
+    const added = await addIdColumn(record, model);
+    revalidatePath(`/dashboard/sheets/${sheetId}`);
+    return added;
+  },
+);
 
 export const saveCacheSettingsAction = sessionAction(
   z.object({
     sheetId: z.string(),
-    cacheTtlSeconds: z.coerce.number().int().min(1, "The cache TTL is at least 1 second.").max(3600, "The cache TTL is at most 3,600 seconds."),
-    maxStaleSeconds: z.coerce.number().int().min(0, "The stale bound cannot be negative.").max(86_400, "The stale bound is at most 86,400 seconds."),
+    cacheTtlSeconds: z.coerce
+      .number()
+      .int()
+      .min(1, "The cache TTL is at least 1 second.")
+      .max(3600, "The cache TTL is at most 3,600 seconds."),
+    maxStaleSeconds: z.coerce
+      .number()
+      .int()
+      .min(0, "The stale bound cannot be negative.")
+      .max(86_400, "The stale bound is at most 86,400 seconds."),
   }),
   async (input, user) => {
-    const row = await setSheetSettings({ id: input.sheetId, userId: user.id, settings: { cacheTtlSeconds: input.cacheTtlSeconds, maxStaleSeconds: input.maxStaleSeconds } });
+    const row = await setSheetSettings({
+      id: input.sheetId,
+      userId: user.id,
+      settings: { cacheTtlSeconds: input.cacheTtlSeconds, maxStaleSeconds: input.maxStaleSeconds },
+    });
     if (!row) throw new ApiError("not_found", "No such sheet in your account.");
     // Every instance sees the new settings on its next request.
     await publishSheetQuietly(row);
@@ -98,23 +124,37 @@ export const saveCacheSettingsAction = sessionAction(
 );
 
 /** The owner's choice of how written strings are entered: parsed as typed (USER_ENTERED) or stored as text (RAW). */
-export const saveWriteModeAction = sessionAction(z.object({ sheetId: z.string(), userEnteredWrites: z.boolean() }), async (input, user) => {
-  const row = await setSheetSettings({ id: input.sheetId, userId: user.id, settings: { userEnteredWrites: input.userEnteredWrites } });
-  if (!row) throw new ApiError("not_found", "No such sheet in your account.");
-  // Every instance writes the new way from its next request; turning it off guards against formula
-  // injection, so a failure to tell them is the owner's to see, not a log line.
-  await publishSheet(row);
-  revalidatePath(`/dashboard/sheets/${input.sheetId}`);
-  return { userEnteredWrites: row.userEnteredWrites };
-});
+export const saveWriteModeAction = sessionAction(
+  z.object({ sheetId: z.string(), userEnteredWrites: z.boolean() }),
+  async (input, user) => {
+    const row = await setSheetSettings({
+      id: input.sheetId,
+      userId: user.id,
+      settings: { userEnteredWrites: input.userEnteredWrites },
+    });
+    if (!row) throw new ApiError("not_found", "No such sheet in your account.");
+    // Every instance writes the new way from its next request; turning it off guards against formula
+    // injection, so a failure to tell them is the owner's to see, not a log line.
+    await publishSheet(row);
+    revalidatePath(`/dashboard/sheets/${input.sheetId}`);
+    return { userEnteredWrites: row.userEnteredWrites };
+  },
+);
 
-export const saveDocsExamplesAction = sessionAction(z.object({ sheetId: z.string(), docsExamples: z.boolean() }), async (input, user) => {
-  const row = await setSheetSettings({ id: input.sheetId, userId: user.id, settings: { docsExamples: input.docsExamples } });
-  if (!row) throw new ApiError("not_found", "No such sheet in your account.");
-  revalidatePath(`/dashboard/sheets/${input.sheetId}`);
-  revalidatePath(`/docs/${input.sheetId}`);
-  return { docsExamples: row.docsExamples };
-});
+export const saveDocsExamplesAction = sessionAction(
+  z.object({ sheetId: z.string(), docsExamples: z.boolean() }),
+  async (input, user) => {
+    const row = await setSheetSettings({
+      id: input.sheetId,
+      userId: user.id,
+      settings: { docsExamples: input.docsExamples },
+    });
+    if (!row) throw new ApiError("not_found", "No such sheet in your account.");
+    revalidatePath(`/dashboard/sheets/${input.sheetId}`);
+    revalidatePath(`/docs/${input.sheetId}`);
+    return { docsExamples: row.docsExamples };
+  },
+);
 
 /** What the plan form says after a change: the plan now in force, or why nothing changed. */
 export type PlanChange = { ok: true; plan: string } | { ok: false; error: string } | null;
@@ -124,19 +164,29 @@ export type PlanChange = { ok: true; plan: string } | { ok: false; error: string
  * follow within the account cache's 30 s. A plan the service does not sell (a forged form)
  * changes nothing and says so; with billing on, plans change only through Stripe.
  */
-export const changePlanAction = formAction("change plan", async (_before: PlanChange, form: FormData): Promise<PlanChange> => {
-  const user = await currentUser();
-  if (!user) return { ok: false, error: "Your session has ended: sign in again to change the plan." };
-  if (config().billing.enabled) return { ok: false, error: "Plans are paid for through Stripe here: use the upgrade buttons or Manage billing." };
-  const plan = String(form.get("plan") ?? "");
-  if (!isPlanId(plan)) return { ok: false, error: "That plan is not sold: choose one of the list." };
-  await changePlan(user.id, plan);
-  revalidatePath("/dashboard", "layout");
-  return { ok: true, plan };
-});
+export const changePlanAction = formAction(
+  "change plan",
+  async (_before: PlanChange, form: FormData): Promise<PlanChange> => {
+    const user = await currentUser();
+    if (!user) return { ok: false, error: "Your session has ended: sign in again to change the plan." };
+    if (config().billing.enabled)
+      return { ok: false, error: "Plans are paid for through Stripe here: use the upgrade buttons or Manage billing." };
+    const plan = String(form.get("plan") ?? "");
+    if (!isPlanId(plan)) return { ok: false, error: "That plan is not sold: choose one of the list." };
+    await changePlan(user.id, plan);
+    revalidatePath("/dashboard", "layout");
+    return { ok: true, plan };
+  },
+);
 
 /** The new key has been shown: it must not be shown again. */
 export async function dismissNewKeyAction(): Promise<void> {
   // The expiring Set-Cookie carries the attributes the cookie was set with (Secure over https).
-  (await cookies()).delete({ name: NEW_KEY_COOKIE, path: "/dashboard", httpOnly: true, sameSite: "lax", secure: secureCookies() });
+  (await cookies()).delete({
+    name: NEW_KEY_COOKIE,
+    path: "/dashboard",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: secureCookies(),
+  });
 }

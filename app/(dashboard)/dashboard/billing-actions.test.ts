@@ -24,19 +24,28 @@ afterEach(() => {
 });
 
 describe("malformed input to dashboard actions", () => {
-  it.each([["a string", "plan=business"], ["null", null], ["an object", { plan: "business" }], ["an array", ["business"]]])(
-    "the checkout and plan forms given %s: 404 and one warning",
-    async (_kind, input) => {
-      const { checkoutAction } = await import("./billing-actions");
-      const { changePlanAction } = await import("./actions");
-      for (const [action, name] of [[checkoutAction, "checkout"], [changePlanAction, "change plan"]] as const) {
-        const lines = captureLogs();
-        await expect((action as (before: null, form: unknown) => Promise<unknown>)(null, input)).rejects.toMatchObject(NOT_FOUND);
-        expect(lines.map((l) => [l.level, l.msg, l.action])).toEqual([["warn", "dashboard action: malformed input refused", name]]);
-        expect(lines[0]!.stack).toBeUndefined();
-      }
-    },
-  );
+  it.each([
+    ["a string", "plan=business"],
+    ["null", null],
+    ["an object", { plan: "business" }],
+    ["an array", ["business"]],
+  ])("the checkout and plan forms given %s: 404 and one warning", async (_kind, input) => {
+    const { checkoutAction } = await import("./billing-actions");
+    const { changePlanAction } = await import("./actions");
+    for (const [action, name] of [
+      [checkoutAction, "checkout"],
+      [changePlanAction, "change plan"],
+    ] as const) {
+      const lines = captureLogs();
+      await expect((action as (before: null, form: unknown) => Promise<unknown>)(null, input)).rejects.toMatchObject(
+        NOT_FOUND,
+      );
+      expect(lines.map((l) => [l.level, l.msg, l.action])).toEqual([
+        ["warn", "dashboard action: malformed input refused", name],
+      ]);
+      expect(lines[0]!.stack).toBeUndefined();
+    }
+  });
 
   it("a form whose plan is a file is an answer in the form, logged as nothing worse than it is", async () => {
     const { checkoutAction } = await import("./billing-actions");
@@ -54,7 +63,9 @@ describe("malformed input to dashboard actions", () => {
     for (const input of ["S1abc", 7, null, ["S1abc"]]) {
       const lines = captureLogs();
       await expect(action(input)).rejects.toMatchObject(NOT_FOUND);
-      expect(lines.map((l) => [l.level, l.msg, l.req_id])).toEqual([["warn", "dashboard action: malformed input refused", "req_badinput000001"]]);
+      expect(lines.map((l) => [l.level, l.msg, l.req_id])).toEqual([
+        ["warn", "dashboard action: malformed input refused", "req_badinput000001"],
+      ]);
     }
     // A field of the wrong kind is the form's own message, as before.
     expect(await action({ sheetId: 7 })).toMatchObject({ ok: false });

@@ -11,7 +11,9 @@ import { errorFields, log } from "@/lib/log";
 
 export type BillingActionState = { error: string } | null;
 
-async function toStripe(go: (user: { id: string; email: string | null }) => Promise<string>): Promise<BillingActionState> {
+async function toStripe(
+  go: (user: { id: string; email: string | null }) => Promise<string>,
+): Promise<BillingActionState> {
   const user = await currentUser();
   if (!user) return { error: "Your session has ended: sign in again." };
   let url: string;
@@ -29,10 +31,13 @@ async function toStripe(go: (user: { id: string; email: string | null }) => Prom
   redirect(url);
 }
 
-export const checkoutAction = formAction("checkout", async (_before: BillingActionState, form: FormData): Promise<BillingActionState> => {
-  const plan = form.get("plan");
-  return toStripe((user) => startCheckout(user, typeof plan === "string" ? plan : ""));
-});
+export const checkoutAction = formAction(
+  "checkout",
+  async (_before: BillingActionState, form: FormData): Promise<BillingActionState> => {
+    const plan = form.get("plan");
+    return toStripe((user) => startCheckout(user, typeof plan === "string" ? plan : ""));
+  },
+);
 
 export async function portalAction(): Promise<BillingActionState> {
   return toStripe((user) => openPortal(user));

@@ -4,10 +4,15 @@ import { useActionState } from "react";
 import { SubmitButton } from "@/app/components/submit-button";
 import { checkoutAction, portalAction, type BillingActionState } from "./billing-actions";
 
-const BUTTON = "rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900";
+const BUTTON =
+  "rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900";
 
 function Failure({ state }: { state: BillingActionState }) {
-  return state ? <p role="alert" data-testid="billing-error" className="text-sm text-red-700 dark:text-red-300">{state.error}</p> : null;
+  return state ? (
+    <p role="alert" data-testid="billing-error" className="text-sm text-red-700 dark:text-red-300">
+      {state.error}
+    </p>
+  ) : null;
 }
 
 export function UpgradeButtons({ plans }: { plans: { id: string; label: string; price: string }[] }) {
@@ -18,7 +23,11 @@ export function UpgradeButtons({ plans }: { plans: { id: string; label: string; 
         {plans.map((p) => (
           <form key={p.id} action={action}>
             <input type="hidden" name="plan" value={p.id} />
-            <SubmitButton testId={`upgrade-${p.id}`} pendingText="Opening Stripe Checkout…" className={`${BUTTON} w-full sm:w-auto`}>
+            <SubmitButton
+              testId={`upgrade-${p.id}`}
+              pendingText="Opening Stripe Checkout…"
+              className={`${BUTTON} w-full sm:w-auto`}
+            >
               Upgrade to {p.label} · {p.price}
             </SubmitButton>
           </form>

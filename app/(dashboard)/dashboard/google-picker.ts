@@ -71,7 +71,10 @@ async function pickerApi(scriptUrl: string): Promise<PickerNamespace> {
   await loadScript(scriptUrl);
   if (!window.google?.picker) {
     await new Promise<void>((resolve, reject) =>
-      window.gapi!.load("picker", { callback: resolve, onerror: () => reject(new Error("Google's file picker could not be loaded.")) }),
+      window.gapi!.load("picker", {
+        callback: resolve,
+        onerror: () => reject(new Error("Google's file picker could not be loaded.")),
+      }),
     );
   }
   return window.google!.picker!;

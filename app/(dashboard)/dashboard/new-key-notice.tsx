@@ -20,7 +20,15 @@ interface NewKeyNoticeProps {
 }
 
 /** Shows a key value once, in full, with a copy button and (given the sheet) a first call to paste. */
-export function NewKeyNotice({ value, name, target, browser = false, askBeforeLeaving = false, onCopied, copyRef }: NewKeyNoticeProps) {
+export function NewKeyNotice({
+  value,
+  name,
+  target,
+  browser = false,
+  askBeforeLeaving = false,
+  onCopied,
+  copyRef,
+}: NewKeyNoticeProps) {
   // "refused": the browser gave no clipboard (an insecure page, a denied permission); the key is selectable.
   const [copied, setCopiedState] = useState<"no" | "yes" | "refused">("no");
   useUnsavedChanges(askBeforeLeaving && copied !== "yes", LEAVE_UNCOPIED);
@@ -31,13 +39,28 @@ export function NewKeyNotice({ value, name, target, browser = false, askBeforeLe
 
   return (
     // A copy the person makes themselves (the key selected, or the curl line holding it) counts as copied.
-    <div role="status" data-testid="new-key" onCopy={() => setCopied("yes")} className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
+    <div
+      role="status"
+      data-testid="new-key"
+      onCopy={() => setCopied("yes")}
+      className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950"
+    >
       <p className="font-medium text-amber-900 dark:text-amber-100">
-        {name ? <>Your API key <span data-testid="new-key-name">&ldquo;{name}&rdquo;</span>.</> : "Your API key."} Copy it now: it will not be shown again.
+        {name ? (
+          <>
+            Your API key <span data-testid="new-key-name">&ldquo;{name}&rdquo;</span>.
+          </>
+        ) : (
+          "Your API key."
+        )}{" "}
+        Copy it now: it will not be shown again.
       </p>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
         {/* Wrapped, never clipped: the whole key must be visible and selectable on a phone too. */}
-        <code data-testid="new-key-value" className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm select-all dark:bg-slate-900">
+        <code
+          data-testid="new-key-value"
+          className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm select-all dark:bg-slate-900"
+        >
           {value}
         </code>
         <button
@@ -47,7 +70,10 @@ export function NewKeyNotice({ value, name, target, browser = false, askBeforeLe
           onClick={() => {
             const clipboard = navigator.clipboard as Clipboard | undefined;
             if (!clipboard) return setCopied("refused");
-            clipboard.writeText(value).then(() => setCopied("yes"), () => setCopied("refused"));
+            clipboard.writeText(value).then(
+              () => setCopied("yes"),
+              () => setCopied("refused"),
+            );
           }}
           className="min-h-11 rounded-md bg-amber-700 px-3 py-2 text-sm font-medium text-white hover:bg-amber-800 sm:min-h-0"
         >
@@ -56,23 +82,29 @@ export function NewKeyNotice({ value, name, target, browser = false, askBeforeLe
       </div>
       {copied === "refused" && (
         <p role="alert" data-testid="copy-refused" className="text-sm text-amber-900 dark:text-amber-100">
-          This browser did not let the page copy. Select the key above (a tap or a double click selects all of it) and copy it yourself.
+          This browser did not let the page copy. Select the key above (a tap or a double click selects all of it) and
+          copy it yourself.
         </p>
       )}
       {browser ? (
         <p className="text-sm text-amber-900 dark:text-amber-100" data-testid="new-key-browser">
-          This is a browser key: it is safe to put in a web page&apos;s code. It only reads, only the tabs and columns you chose, and only
-          from the origins you listed; each visitor has their own per-minute limit. Send it in the <code>X-API-Key</code> header with{" "}
-          <code>fetch</code> from your page.
+          This is a browser key: it is safe to put in a web page&apos;s code. It only reads, only the tabs and columns
+          you chose, and only from the origins you listed; each visitor has their own per-minute limit. Send it in the{" "}
+          <code>X-API-Key</code> header with <code>fetch</code> from your page.
         </p>
       ) : (
         <p className="text-sm text-amber-900 dark:text-amber-100">
-          Send it in the <code>X-API-Key</code> header of every request. Keep it on a server: anyone who sees it can use it.
+          Send it in the <code>X-API-Key</code> header of every request. Keep it on a server: anyone who sees it can use
+          it.
         </p>
       )}
       {target && !browser && <QuickStart target={target} apiKey={value} onCopied={() => setCopied("yes")} />}
       {target?.tab && browser && (
-        <pre tabIndex={0} data-testid="new-key-fetch" className="overflow-x-auto rounded bg-white p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all">
+        <pre
+          tabIndex={0}
+          data-testid="new-key-fetch"
+          className="overflow-x-auto rounded bg-white p-3 font-mono text-xs dark:bg-slate-900 max-sm:whitespace-pre-wrap max-sm:break-all"
+        >
           {`const res = await fetch("${target.baseUrl}/api/v1/${target.sheetId}/${encodeURIComponent(target.tab)}", {\n  headers: { "X-API-Key": "${value}" },\n});\nconst { data } = await res.json();`}
         </pre>
       )}
@@ -84,7 +116,15 @@ export function NewKeyNotice({ value, name, target, browser = false, askBeforeLe
  * A key handed over by a redirecting flow, in a cookie the server forgets as soon as the key is
  * shown. Always rendered, so the value survives the refresh that forgetting it causes.
  */
-export function FlashKeyNotice({ value, forget, target }: { value?: string; forget: () => Promise<void>; target?: QuickStartTarget }) {
+export function FlashKeyNotice({
+  value,
+  forget,
+  target,
+}: {
+  value?: string;
+  forget: () => Promise<void>;
+  target?: QuickStartTarget;
+}) {
   const [kept] = useState(value);
   // Once per mount. Forgetting refreshes the page, and the refresh hands this component a new
   // `forget` reference: depending on it would forget again, and again, in a loop of requests.

@@ -18,19 +18,37 @@ const n = (x: number) => x.toLocaleString("en-US");
 export function WaysOn({ tryItHref }: { tryItHref: string }) {
   return (
     <>
-      Meanwhile <a href={tryItHref} className="font-medium underline">read your sheet with Try it as the owner</a>, which is not counted,
-      or <Link href={PLAN_PANEL_HREF} className="font-medium underline">change plan</Link>.
+      Meanwhile{" "}
+      <a href={tryItHref} className="font-medium underline">
+        read your sheet with Try it as the owner
+      </a>
+      , which is not counted, or{" "}
+      <Link href={PLAN_PANEL_HREF} className="font-medium underline">
+        change plan
+      </Link>
+      .
     </>
   );
 }
 
 export function QuotaLine({ quota, tryItHref = "#try-it" }: { quota: QuotaSnapshot; tryItHref?: string }) {
-  if (!quota.windows) return <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="quota-line">{quota.plan} plan. Remaining requests cannot be read right now.</p>;
+  if (!quota.windows)
+    return (
+      <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="quota-line">
+        {quota.plan} plan. Remaining requests cannot be read right now.
+      </p>
+    );
   const tightest = quota.windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   return (
     <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="quota-line">
-      {quota.plan} plan, requests left: {quota.windows.map((w) => `${n(w.remaining)} of ${n(w.limit)} ${LABEL[w.name] ?? w.name}`).join(" · ")}.
-      {tightest.remaining === 0 && <> Keys get 429 until <LocalTime at={tightest.reset_at * 1000} shape="clock" />. <WaysOn tryItHref={tryItHref} /></>}
+      {quota.plan} plan, requests left:{" "}
+      {quota.windows.map((w) => `${n(w.remaining)} of ${n(w.limit)} ${LABEL[w.name] ?? w.name}`).join(" · ")}.
+      {tightest.remaining === 0 && (
+        <>
+          {" "}
+          Keys get 429 until <LocalTime at={tightest.reset_at * 1000} shape="clock" />. <WaysOn tryItHref={tryItHref} />
+        </>
+      )}
     </p>
   );
 }
@@ -42,10 +60,17 @@ export function LimitReachedNotice({ quota }: { quota: QuotaSnapshot }) {
   // The window that frees last is the one the keys wait for.
   const w = full.reduce((a, b) => (b.reset_at > a.reset_at ? b : a));
   return (
-    <p role="alert" data-testid="limit-reached" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-      Your API keys are refused with 429 right now: the {quota.plan} plan&apos;s {n(w.limit)} requests {LABEL[w.name] ?? w.name} are used.
-      They work again at <LocalTime at={w.reset_at * 1000} shape={w.name === "month" || w.name === "day" ? "minute" : "clock"} />.{" "}
-      <Link href={PLAN_PANEL_HREF} className="font-medium underline">See usage and change plan</Link>
+    <p
+      role="alert"
+      data-testid="limit-reached"
+      className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
+      Your API keys are refused with 429 right now: the {quota.plan} plan&apos;s {n(w.limit)} requests{" "}
+      {LABEL[w.name] ?? w.name} are used. They work again at{" "}
+      <LocalTime at={w.reset_at * 1000} shape={w.name === "month" || w.name === "day" ? "minute" : "clock"} />.{" "}
+      <Link href={PLAN_PANEL_HREF} className="font-medium underline">
+        See usage and change plan
+      </Link>
     </p>
   );
 }

@@ -41,11 +41,20 @@ export interface RegisterFormProps {
   notes: React.ReactNode;
 }
 
-const primary = "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-700 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60";
-const secondary = "inline-flex items-center justify-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
+const primary =
+  "inline-flex items-center justify-center gap-2 rounded-md bg-emerald-700 px-4 py-2.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60";
+const secondary =
+  "inline-flex items-center justify-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-900";
 
-
-export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, googleEmulated, scopes, notes }: RegisterFormProps) {
+export function RegisterForm({
+  googleEmail,
+  pickId,
+  via = "service",
+  autoOpen,
+  googleEmulated,
+  scopes,
+  notes,
+}: RegisterFormProps) {
   const [pending, startTransition] = useTransition();
   const [busy, setBusy] = useState<"picker" | "address" | null>(null);
   const [address, setAddress] = useState("");
@@ -78,7 +87,8 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
     if (nothingChosen) nothing.current?.focus({ preventScroll: true });
   }, [nothingChosen]);
   useEffect(() => {
-    if (awaitingPick && awaitingPick !== pickId) prompt.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+    if (awaitingPick && awaitingPick !== pickId)
+      prompt.current?.scrollIntoView({ block: "center", behavior: "smooth" });
   }, [awaitingPick, pickId]);
   useEffect(() => {
     if (!failure) return;
@@ -96,7 +106,8 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       if (result.ok) setRegistered(result.data);
       // Google not connected yet: choosing the sheet in Drive (after Google's consent) is the usual
       // first step, not a failure, and the person is on the dashboard the message would point to.
-      else if ((result.reason === "not_picked" || (result.reason === "no_google_grant" && !googleEmail)) && sheetId) setAwaitingPick(sheetId);
+      else if ((result.reason === "not_picked" || (result.reason === "no_google_grant" && !googleEmail)) && sheetId)
+        setAwaitingPick(sheetId);
       else setFailure({ message: result.error, reason: result.reason, sheetId });
     });
   }
@@ -170,18 +181,33 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
         {busy === "picker" ? "Waiting for Google Drive…" : label}
       </button>
     ) : (
-      <a href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref} data-testid={fileId ? "connect-google-pending" : "connect-google"} className={look}>{label}</a>
+      <a
+        href={fileId ? `/auth/google?sheet_url=${encodeURIComponent(fileId)}` : connectHref}
+        data-testid={fileId ? "connect-google-pending" : "connect-google"}
+        className={look}
+      >
+        {label}
+      </a>
     );
 
   return (
-    <section className="rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="register-form" ref={section}>
+    <section
+      className="rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800"
+      data-testid="register-form"
+      ref={section}
+    >
       <h2 className="text-lg font-semibold">Register a sheet</h2>
 
       {awaitingPick && !registered && (
-        <div role="status" data-testid="pick-prompt" ref={prompt} className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950">
+        <div
+          role="status"
+          data-testid="pick-prompt"
+          ref={prompt}
+          className="mt-4 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-700 dark:bg-amber-950"
+        >
           <p>
-            One more step: choose the spreadsheet <code className="break-all font-mono text-xs">{awaitingPick}</code> in Google Drive. That is how
-            Google confirms to SheetAPI that your account can open it.
+            One more step: choose the spreadsheet <code className="break-all font-mono text-xs">{awaitingPick}</code> in
+            Google Drive. That is how Google confirms to SheetAPI that your account can open it.
           </p>
           {pickerButton(awaitingPick, "Choose it in Google Drive", "choose-pending")}
         </div>
@@ -191,7 +217,11 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
           {/* While a sheet the person asked for waits above, this one is the lesser way. */}
           {pickerButton(undefined, undefined, undefined, awaitingPick && !registered ? secondary : primary)}
-          {googleEmail && <span className="text-xs text-slate-500 dark:text-slate-400" data-testid="google-account">as {googleEmail}</span>}
+          {googleEmail && (
+            <span className="text-xs text-slate-500 dark:text-slate-400" data-testid="google-account">
+              as {googleEmail}
+            </span>
+          )}
         </div>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Google then confirms that you can open the sheet, and whether you can edit it (writes need that).
@@ -200,10 +230,12 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       </div>
 
       <form onSubmit={submitAddress} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800">
-        <label htmlFor="sheet-url" className="text-sm font-medium">Or paste the sheet&apos;s address</label>
+        <label htmlFor="sheet-url" className="text-sm font-medium">
+          Or paste the sheet&apos;s address
+        </label>
         <p id="sheet-url-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          Google confirms only the sheets you have chosen in Google Drive for SheetAPI: for any other, you are offered Google Drive,
-          opened on that sheet, to choose it first.
+          Google confirms only the sheets you have chosen in Google Drive for SheetAPI: for any other, you are offered
+          Google Drive, opened on that sheet, to choose it first.
         </p>
         <div className="mt-2 flex flex-col gap-2 sm:flex-row">
           <input
@@ -225,47 +257,91 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
       </form>
 
       {nothingChosen && !failure && !registered && (
-        <div role="status" data-testid="nothing-chosen" ref={nothing} tabIndex={-1} className="mt-4 outline-none space-y-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-900">
+        <div
+          role="status"
+          data-testid="nothing-chosen"
+          ref={nothing}
+          tabIndex={-1}
+          className="mt-4 outline-none space-y-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-900"
+        >
           <p className="font-medium">No sheet chosen.</p>
           <p className="text-slate-700 dark:text-slate-300">
-            Google Drive lists only the spreadsheets {googleEmail ? <>the Google account <strong className="break-all">{googleEmail}</strong></> : "your Google account"} can
-            open. If yours is not there, it belongs to another Google account, or its owner has not shared it with this one yet (in
-            Google Sheets: Share, add this address).{" "}
-            {googleEmulated
-              ? <>No sheet at all? This machine&apos;s Google stand-in has no Google Sheets: use &ldquo;Create a sample spreadsheet&rdquo; in the Google Drive window, then choose it.</>
-              : <>No sheet at all? Make one in Google Sheets with column names in row 1 (for example id, name, email), then choose it here.</>}
+            Google Drive lists only the spreadsheets{" "}
+            {googleEmail ? (
+              <>
+                the Google account <strong className="break-all">{googleEmail}</strong>
+              </>
+            ) : (
+              "your Google account"
+            )}{" "}
+            can open. If yours is not there, it belongs to another Google account, or its owner has not shared it with
+            this one yet (in Google Sheets: Share, add this address).{" "}
+            {googleEmulated ? (
+              <>
+                No sheet at all? This machine&apos;s Google stand-in has no Google Sheets: use &ldquo;Create a sample
+                spreadsheet&rdquo; in the Google Drive window, then choose it.
+              </>
+            ) : (
+              <>
+                No sheet at all? Make one in Google Sheets with column names in row 1 (for example id, name, email),
+                then choose it here.
+              </>
+            )}
           </p>
         </div>
       )}
 
       {failure && (
-        <div role="alert" data-testid="register-error" ref={failed} tabIndex={-1} className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+        <div
+          role="alert"
+          data-testid="register-error"
+          ref={failed}
+          tabIndex={-1}
+          className="mt-4 space-y-3 outline-none rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           <p className="[overflow-wrap:anywhere]">{failure.message}</p>
           {/* A pasted sheet goes with the person to Google: the Picker then opens on it. */}
           {NEEDS_GOOGLE.includes(failure.reason ?? "") && !googleEmail && (
-            <a href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref} data-testid="connect-google-failed" className={primary}>
+            <a
+              href={failure.sheetId ? `/auth/google?sheet_url=${encodeURIComponent(failure.sheetId)}` : connectHref}
+              data-testid="connect-google-failed"
+              className={primary}
+            >
               {failure.sheetId ? "Choose it in Google Drive" : CHOOSE}
             </a>
           )}
           {NEEDS_GOOGLE.includes(failure.reason ?? "") && googleEmail && (
-            <a href={connectHref} data-testid="connect-again" className={secondary}>Connect Google again</a>
+            <a href={connectHref} data-testid="connect-again" className={secondary}>
+              Connect Google again
+            </a>
           )}
         </div>
       )}
 
       {registered && (
-        <div className="mt-4 scroll-mt-4 space-y-3 outline-none" data-testid="register-result" ref={result} tabIndex={-1}>
+        <div
+          className="mt-4 scroll-mt-4 space-y-3 outline-none"
+          data-testid="register-result"
+          ref={result}
+          tabIndex={-1}
+        >
           <p className="text-sm">
             {registered.created ? "Registered" : "Already registered"}:{" "}
-            <Link href={`/dashboard/sheets/${registered.sheet_id}`} className="font-medium text-emerald-700 underline dark:text-emerald-400">
+            <Link
+              href={`/dashboard/sheets/${registered.sheet_id}`}
+              className="font-medium text-emerald-700 underline dark:text-emerald-400"
+            >
               {registered.sheet_name}
             </Link>{" "}
             ({registered.writable ? "read and write" : "read-only"})
           </p>
-          {!registered.writable && registered.proof === "edit" && <WritableThroughGrant sheetId={registered.sheet_id} />}
+          {!registered.writable && registered.proof === "edit" && (
+            <WritableThroughGrant sheetId={registered.sheet_id} />
+          )}
           {!registered.writable && registered.proof === "view" && (
             <p className="text-xs text-slate-600 dark:text-slate-400">
-              Read-only because Google says your account can view this sheet but not edit it. Someone who can edit it may claim it later.
+              Read-only because Google says your account can view this sheet but not edit it. Someone who can edit it
+              may claim it later.
             </p>
           )}
           {registered.api_key ? (
@@ -277,14 +353,23 @@ export function RegisterForm({ googleEmail, pickId, via = "service", autoOpen, g
             />
           ) : (
             <p className="text-xs text-slate-600 dark:text-slate-400">
-              Its API docs: <a className="break-all underline" href={registered.docs_url} data-testid="docs-link">{registered.docs_url}</a>
+              Its API docs:{" "}
+              <a className="break-all underline" href={registered.docs_url} data-testid="docs-link">
+                {registered.docs_url}
+              </a>
             </p>
           )}
           <p className="text-sm">
-            <Link href={`/dashboard/sheets/${registered.sheet_id}`} className="font-medium text-emerald-700 underline dark:text-emerald-400" data-testid="open-sheet">
+            <Link
+              href={`/dashboard/sheets/${registered.sheet_id}`}
+              className="font-medium text-emerald-700 underline dark:text-emerald-400"
+              data-testid="open-sheet"
+            >
               Open the sheet&apos;s page
             </Link>{" "}
-            <span className="text-slate-600 dark:text-slate-400">for more keys, usage and a Try it that does not count against your plan.</span>
+            <span className="text-slate-600 dark:text-slate-400">
+              for more keys, usage and a Try it that does not count against your plan.
+            </span>
           </p>
         </div>
       )}

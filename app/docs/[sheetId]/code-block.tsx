@@ -2,7 +2,15 @@
 // A request example in curl, JavaScript and Python, with a language switch and a copy button.
 import { useState } from "react";
 
-export function CodeBlock({ snippets, testId, onCopied }: { snippets: { language: string; label: string; code: string }[]; testId?: string; onCopied?: () => void }) {
+export function CodeBlock({
+  snippets,
+  testId,
+  onCopied,
+}: {
+  snippets: { language: string; label: string; code: string }[];
+  testId?: string;
+  onCopied?: () => void;
+}) {
   const [active, setActive] = useState(0);
   const [copied, setCopied] = useState(false);
   const current = snippets[active]!;
@@ -35,7 +43,11 @@ export function CodeBlock({ snippets, testId, onCopied }: { snippets: { language
           {copied ? "Copied" : "Copy"}
         </button>
       </div>
-      <pre tabIndex={0} className="overflow-x-auto bg-white p-4 text-xs leading-relaxed whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950" data-language={current.language}>
+      <pre
+        tabIndex={0}
+        className="overflow-x-auto bg-white p-4 text-xs leading-relaxed whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-slate-950"
+        data-language={current.language}
+      >
         <code>{current.code}</code>
       </pre>
     </div>

@@ -13,10 +13,16 @@ export function SheetQuickStart({ docs }: { docs: SheetDocs }) {
       keysDocHref="#keys"
       tab={tab?.name}
       read={url ? { method: "GET", url: `${url}?limit=5` } : undefined}
-      create={url && tab && writesAllowed(docs.sheet) ? { method: "POST", url, body: exampleCreateBody(docs, tab) } : undefined}
-      noCreate={writesAllowed(docs.sheet)
-        ? "Once a tab has column names in row 1, its example shows here."
-        : "This sheet is read-only: creates answer 403 until its owner makes it writable."}
+      create={
+        url && tab && writesAllowed(docs.sheet)
+          ? { method: "POST", url, body: exampleCreateBody(docs, tab) }
+          : undefined
+      }
+      noCreate={
+        writesAllowed(docs.sheet)
+          ? "Once a tab has column names in row 1, its example shows here."
+          : "This sheet is read-only: creates answer 403 until its owner makes it writable."
+      }
     />
   );
 }

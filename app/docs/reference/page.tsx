@@ -21,10 +21,21 @@ export default function ReferenceIndex() {
   return (
     <article className="space-y-6">
       <h1 className="text-3xl font-bold">Reference</h1>
-      <p className="text-slate-600 dark:text-slate-400">The full text behind the <Link href="/docs" className="underline">guide</Link>, the same pages the repository keeps in <code>docs/</code>.</p>
+      <p className="text-slate-600 dark:text-slate-400">
+        The full text behind the{" "}
+        <Link href="/docs" className="underline">
+          guide
+        </Link>
+        , the same pages the repository keeps in <code>docs/</code>.
+      </p>
       <ul className="space-y-3">
         {REFERENCE_PAGES.map((page) => (
-          <li key={page}><Link href={referencePath(page)} className="font-medium underline">{REFERENCE_LABELS[page]}</Link>: <span className="text-slate-600 dark:text-slate-400">{WHAT[page]}</span></li>
+          <li key={page}>
+            <Link href={referencePath(page)} className="font-medium underline">
+              {REFERENCE_LABELS[page]}
+            </Link>
+            : <span className="text-slate-600 dark:text-slate-400">{WHAT[page]}</span>
+          </li>
         ))}
       </ul>
     </article>

@@ -14,7 +14,12 @@ export const REFERENCE_LABELS: Record<ReferencePage, string> = {
 export function ReferenceNav({ current }: { current?: ReferencePage }) {
   return (
     <nav aria-label="Reference pages" className="flex flex-wrap gap-2 text-sm">
-      <Link href="/docs" className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">Guide</Link>
+      <Link
+        href="/docs"
+        className="rounded-full border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900"
+      >
+        Guide
+      </Link>
       {REFERENCE_PAGES.map((page) => (
         <Link
           key={page}

@@ -27,7 +27,11 @@ describe("GET /health/ready and /health/live", () => {
     let res = await ready(new Request("http://x/health/ready"));
     let body = await res.json();
     expect(res.status).toBe(200);
-    expect(body).toMatchObject({ success: true, status: "degraded", checks: { database: "ok", limit_store: "down", draining: false } });
+    expect(body).toMatchObject({
+      success: true,
+      status: "degraded",
+      checks: { database: "ok", limit_store: "down", draining: false },
+    });
     expect(body.message).toContain("limit store down");
 
     // Nothing listens on port 1: a database this instance never reached.
@@ -36,7 +40,12 @@ describe("GET /health/ready and /health/live", () => {
     res = await ready(new Request("http://x/health/ready"));
     body = await res.json();
     expect(res.status).toBe(503);
-    expect(body).toMatchObject({ success: false, error: "service_unavailable", status: "not_ready", checks: { database: "down" } });
+    expect(body).toMatchObject({
+      success: false,
+      error: "service_unavailable",
+      status: "not_ready",
+      checks: { database: "down" },
+    });
     expect(res.headers.get("retry-after")).toBe("5");
     // The process itself still answers: liveness does not depend on the database.
     expect((await live(new Request("http://x/health/live"))).status).toBe(200);

@@ -13,8 +13,14 @@ import { addSheet, updateSpreadsheetProperties, updateSheetProperties, deleteShe
 type Json = Record<string, unknown>;
 
 const REQUESTS: Record<string, Request> = {
-  mergeCells: (sheet, req, where) => (mergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where), {}),
-  unmergeCells: (sheet, req, where) => (unmergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where), {}),
+  mergeCells: (sheet, req, where) => (
+    mergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where),
+    {}
+  ),
+  unmergeCells: (sheet, req, where) => (
+    unmergeCells(tabById(sheet, ((req.range ?? {}) as Json).sheetId ?? 0, where), req, where),
+    {}
+  ),
   copyPaste: (sheet, req, where) => (copyPaste((id) => tabById(sheet, id, where), req, where), {}),
   cutPaste: (sheet, req, where) => (cutPaste((id) => tabById(sheet, id, where), req, where), {}),
   pasteData,
@@ -40,7 +46,9 @@ export function batchUpdate(sheet: Spreadsheet, body: Json): Json {
     const unknown = kinds.find((k) => !Object.hasOwn(REQUESTS, k));
     if (unknown) throw unknownField(unknown, `requests[${i}]`);
     if (kinds.length !== 1) {
-      throw badRequest(`Invalid requests[${i}]: ${kinds.length ? "only one kind of request may be set" : "no request was set"}.`);
+      throw badRequest(
+        `Invalid requests[${i}]: ${kinds.length ? "only one kind of request may be set" : "no request was set"}.`,
+      );
     }
     const kind = kinds[0]!;
     return REQUESTS[kind]!(sheet, request[kind] as Json, `Invalid requests[${i}].${kind}: `);

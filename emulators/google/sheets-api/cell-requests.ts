@@ -36,14 +36,16 @@ export const updateCells: Request = (sheet, req, where) => {
   if (!start === !range) throw badRequest(`${where}exactly one of start or range must be set.`);
   const at = (start ?? range)!;
   const tab = tabById(sheet, at.sheetId ?? 0, where);
-  const row0 = Number(start ? start.rowIndex ?? 0 : range!.startRowIndex ?? 0);
-  const col0 = Number(start ? start.columnIndex ?? 0 : range!.startColumnIndex ?? 0);
+  const row0 = Number(start ? (start.rowIndex ?? 0) : (range!.startRowIndex ?? 0));
+  const col0 = Number(start ? (start.columnIndex ?? 0) : (range!.startColumnIndex ?? 0));
   const rows = Array.isArray(req.rows) ? (req.rows as Json[]) : [];
   const width = Math.max(0, ...rows.map((r) => (Array.isArray(r.values) ? r.values.length : 0)));
   const endRow = range ? Number(range.endRowIndex ?? tab.rowCount) : row0 + rows.length;
   const endCol = range ? Number(range.endColumnIndex ?? tab.columnCount) : col0 + width;
   if (endRow > tab.rowCount || endCol > tab.columnCount) {
-    throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${endRow}C${endCol}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
+    throw badRequest(
+      `${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${endRow}C${endCol}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`,
+    );
   }
   if (range) {
     for (let r = row0; r < endRow; r++) {
@@ -75,16 +77,24 @@ export const pasteData: Request = (sheet, req, where) => {
   const tab = tabById(sheet, at.sheetId ?? 0, where);
   if (typeof req.data !== "string") throw badRequest(`${where}data is required.`);
   if (req.html === true) throw badRequest(`${where}the emulator pastes delimited text only, not HTML.`);
-  if (req.type !== undefined && req.type !== "PASTE_NORMAL") throw badRequest(`${where}the emulator pastes with type PASTE_NORMAL only; got ${String(req.type)}.`);
-  if (typeof req.delimiter !== "string" || req.delimiter === "") throw badRequest(`${where}a delimiter is required for non-HTML data.`);
+  if (req.type !== undefined && req.type !== "PASTE_NORMAL")
+    throw badRequest(`${where}the emulator pastes with type PASTE_NORMAL only; got ${String(req.type)}.`);
+  if (typeof req.delimiter !== "string" || req.delimiter === "")
+    throw badRequest(`${where}a delimiter is required for non-HTML data.`);
   const row0 = Number(at.rowIndex ?? 0);
   const col0 = Number(at.columnIndex ?? 0);
   const rows = req.data.split(/\r?\n/).map((line) => line.split(req.delimiter as string));
   const width = Math.max(...rows.map((r) => r.length));
   if (row0 + rows.length > tab.rowCount || col0 + width > tab.columnCount) {
-    throw badRequest(`${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${row0 + rows.length}C${col0 + width}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`);
+    throw badRequest(
+      `${where}Range ('${tab.title}'!R${row0 + 1}C${col0 + 1}:R${row0 + rows.length}C${col0 + width}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`,
+    );
   }
   const rules = localeRules(sheet.locale);
-  rows.forEach((cells, i) => cells.forEach((text, j) => setCell(tab, row0 + i, col0 + j, text === "" ? null : userEnteredCell(text, rules, { timeZone: sheet.timeZone }))));
+  rows.forEach((cells, i) =>
+    cells.forEach((text, j) =>
+      setCell(tab, row0 + i, col0 + j, text === "" ? null : userEnteredCell(text, rules, { timeZone: sheet.timeZone })),
+    ),
+  );
   return {};
 };

@@ -10,7 +10,11 @@ import { type Request, tabById } from "./batch-request";
 
 type Json = Record<string, unknown>;
 
-function dimensionRange(sheet: Spreadsheet, req: Json, where: string): { tab: Tab; dimension: string; start: number; end: number } {
+function dimensionRange(
+  sheet: Spreadsheet,
+  req: Json,
+  where: string,
+): { tab: Tab; dimension: string; start: number; end: number } {
   const range = (req.range ?? {}) as Json;
   const tab = tabById(sheet, range.sheetId ?? 0, where);
   const start = Number(range.startIndex ?? 0);
@@ -32,10 +36,14 @@ function openRows(tab: Tab, start: number, n: number): void {
 export const deleteDimension: Request = (sheet, req, where) => {
   const { tab, dimension, start, end } = dimensionRange(sheet, req, where);
   if (dimension === "ROWS") {
-    if (end > tab.rowCount) throw badRequest(`${where}Range ('${tab.title}'!${start + 1}:${end}) exceeds grid limits. Max rows: ${tab.rowCount}`);
+    if (end > tab.rowCount)
+      throw badRequest(
+        `${where}Range ('${tab.title}'!${start + 1}:${end}) exceeds grid limits. Max rows: ${tab.rowCount}`,
+      );
     if (start === 0 && end >= tab.rowCount) throw badRequest(`${where}You can't delete all the rows on the sheet.`);
     const frozen = tab.frozenRowCount ?? 0;
-    if (frozen > 0 && start <= frozen && end >= tab.rowCount) throw badRequest(`${where}Sorry, it is not possible to delete all non-frozen rows.`);
+    if (frozen > 0 && start <= frozen && end >= tab.rowCount)
+      throw badRequest(`${where}Sorry, it is not possible to delete all non-frozen rows.`);
     tab.rows.splice(start, end - start);
     shiftNotes(tab, "ROWS", start, start - end);
     shiftMerges(tab, "ROWS", start, start - end);
@@ -43,7 +51,8 @@ export const deleteDimension: Request = (sheet, req, where) => {
     if (frozen > start) tab.frozenRowCount = Math.max(start, frozen - (end - start));
   } else if (dimension === "COLUMNS") {
     if (end > tab.columnCount) throw badRequest(`${where}Range exceeds grid limits. Max columns: ${tab.columnCount}`);
-    if (start === 0 && end >= tab.columnCount) throw badRequest(`${where}You can't delete all the columns on the sheet.`);
+    if (start === 0 && end >= tab.columnCount)
+      throw badRequest(`${where}You can't delete all the columns on the sheet.`);
     for (const row of tab.rows) row?.splice(start, end - start);
     shiftNotes(tab, "COLUMNS", start, start - end);
     shiftMerges(tab, "COLUMNS", start, start - end);
@@ -66,7 +75,8 @@ export const insertDimension: Request = (sheet, req, where) => {
   } else if (dimension === "COLUMNS") {
     if (start > tab.columnCount) throw badRequest(`${where}startIndex is past the end of the grid.`);
     ensureRoom(sheet, tab, tab.rowCount, tab.columnCount + n, where);
-    for (const row of tab.rows) if (row && start < row.length) row.splice(start, 0, ...Array<Cell | null>(n).fill(null));
+    for (const row of tab.rows)
+      if (row && start < row.length) row.splice(start, 0, ...Array<Cell | null>(n).fill(null));
     shiftNotes(tab, "COLUMNS", start, n);
     shiftMerges(tab, "COLUMNS", start, n);
     tab.columnCount += n;

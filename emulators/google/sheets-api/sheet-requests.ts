@@ -25,7 +25,8 @@ export const addSheet: Request = (sheet, req, where) => {
 
 /** Reads `fields` of an update request: the properties it names are the ones changed. */
 function updatedFields(req: Json, where: string): string[] {
-  if (typeof req.fields !== "string" || req.fields === "") throw badRequest(`${where}At least one field must be updated, but 'fields' is empty.`);
+  if (typeof req.fields !== "string" || req.fields === "")
+    throw badRequest(`${where}At least one field must be updated, but 'fields' is empty.`);
   return req.fields.split(",");
 }
 
@@ -59,7 +60,8 @@ export const updateSheetProperties: Request = (sheet, req, where) => {
     } else if (field === "gridProperties.rowCount" || field === "gridProperties.columnCount") {
       const rows = field.endsWith("rowCount") ? Number(grid.rowCount ?? 0) : tab.rowCount;
       const columns = field.endsWith("columnCount") ? Number(grid.columnCount ?? 0) : tab.columnCount;
-      if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(columns) || columns < 1) throw badRequest(`${where}A grid must have at least one row and one column.`);
+      if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(columns) || columns < 1)
+        throw badRequest(`${where}A grid must have at least one row and one column.`);
       ensureRoom(sheet, tab, rows, columns, where);
       shrinkGrid(tab, rows, columns);
       tab.rowCount = rows;
@@ -67,10 +69,14 @@ export const updateSheetProperties: Request = (sheet, req, where) => {
     } else if (field === "gridProperties.hideGridlines") {
       tab.hideGridlines = grid.hideGridlines === true;
     } else if (field === "hidden") {
-      if (props.hidden === true && sheet.tabs.every((t) => t === tab || t.hidden)) throw badRequest(`${where}You can't hide all the sheets in a document.`);
+      if (props.hidden === true && sheet.tabs.every((t) => t === tab || t.hidden))
+        throw badRequest(`${where}You can't hide all the sheets in a document.`);
       tab.hidden = props.hidden === true;
     } else if (field === "title") tab.title = String(props.title ?? "");
-    else throw badRequest(`${where}the emulator updates title, hidden and gridProperties (rowCount, columnCount, frozenRowCount, hideGridlines); got ${field}.`);
+    else
+      throw badRequest(
+        `${where}the emulator updates title, hidden and gridProperties (rowCount, columnCount, frozenRowCount, hideGridlines); got ${field}.`,
+      );
   }
   return {};
 };

@@ -17,7 +17,14 @@ export function sheetProperties(tab: Tab, index: number): Json {
   const gridProperties: Json = { rowCount: tab.rowCount, columnCount: tab.columnCount };
   if (tab.frozenRowCount) gridProperties.frozenRowCount = tab.frozenRowCount;
   if (tab.hideGridlines) gridProperties.hideGridlines = true;
-  return { sheetId: tab.sheetId, title: tab.title, index, sheetType: "GRID", gridProperties, ...(tab.hidden ? { hidden: true } : {}) };
+  return {
+    sheetId: tab.sheetId,
+    title: tab.title,
+    index,
+    sheetType: "GRID",
+    gridProperties,
+    ...(tab.hidden ? { hidden: true } : {}),
+  };
 }
 
 /** Google's default row height and column width, in pixels. */
@@ -29,7 +36,13 @@ const COLUMN_PIXELS = 100;
  * cell in between is `{}`), rows up to the last one holding either, and the size of every row and
  * column of the range within the grid.
  */
-function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRange, dimensions = { rows: true, columns: true }): Json {
+function gridData(
+  sheet: Spreadsheet,
+  calc: Calculator,
+  tab: Tab,
+  grid: GridRange,
+  dimensions = { rows: true, columns: true },
+): Json {
   const rules = localeRules(sheet.locale);
   const b = bounded(tab, grid);
   const notes = noteExtent(tab);
@@ -56,8 +69,14 @@ function gridData(sheet: Spreadsheet, calc: Calculator, tab: Tab, grid: GridRang
   if (b.startCol) out.startColumn = b.startCol;
   out.rowData = rowData;
   const count = (from: number, to: number) => Math.max(0, to - from);
-  if (dimensions.rows) out.rowMetadata = Array.from({ length: count(b.startRow, Math.min(b.endRow, tab.rowCount)) }, () => ({ pixelSize: ROW_PIXELS }));
-  if (dimensions.columns) out.columnMetadata = Array.from({ length: count(b.startCol, Math.min(b.endCol, tab.columnCount)) }, () => ({ pixelSize: COLUMN_PIXELS }));
+  if (dimensions.rows)
+    out.rowMetadata = Array.from({ length: count(b.startRow, Math.min(b.endRow, tab.rowCount)) }, () => ({
+      pixelSize: ROW_PIXELS,
+    }));
+  if (dimensions.columns)
+    out.columnMetadata = Array.from({ length: count(b.startCol, Math.min(b.endCol, tab.columnCount)) }, () => ({
+      pixelSize: COLUMN_PIXELS,
+    }));
   return out;
 }
 
@@ -90,23 +109,37 @@ export function getSpreadsheet(sheet: Spreadsheet, params: URLSearchParams, base
   const selection = fields === null ? undefined : parseFields(fields);
   // "includeGridData ... is ignored if a field mask was set": the mask alone decides.
   const sheetsSelection = selection?.get("sheets");
-  const withGrid = selection ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data")) : isTrue(params.get("includeGridData"));
+  const withGrid = selection
+    ? sheetsSelection === true || (sheetsSelection instanceof Map && sheetsSelection.has("data"))
+    : isTrue(params.get("includeGridData"));
   // Row and column sizes only when they are asked for: a tall tab's grid read stays small.
   const dataSelection = sheetsSelection instanceof Map ? sheetsSelection.get("data") : undefined;
-  const dimensions = { rows: !(dataSelection instanceof Map) || dataSelection.has("rowMetadata"), columns: !(dataSelection instanceof Map) || dataSelection.has("columnMetadata") };
+  const dimensions = {
+    rows: !(dataSelection instanceof Map) || dataSelection.has("rowMetadata"),
+    columns: !(dataSelection instanceof Map) || dataSelection.has("columnMetadata"),
+  };
   const ranges = params.getAll("ranges").map((r) => resolveRange(sheet, r));
   const tabs = ranges.length ? sheet.tabs.filter((t) => ranges.some((r) => r.tab === t)) : sheet.tabs;
   const calc = new Calculator(sheet);
   const out = {
     spreadsheetId: sheet.spreadsheetId,
-    properties: { title: sheet.title, locale: sheet.locale, autoRecalc: "ON_CHANGE", timeZone: sheet.timeZone, defaultFormat: DEFAULT_FORMAT, spreadsheetTheme: DEFAULT_THEME },
+    properties: {
+      title: sheet.title,
+      locale: sheet.locale,
+      autoRecalc: "ON_CHANGE",
+      timeZone: sheet.timeZone,
+      defaultFormat: DEFAULT_FORMAT,
+      spreadsheetTheme: DEFAULT_THEME,
+    },
     sheets: tabs.map((tab) => {
       const out: Json = { properties: sheetProperties(tab, sheet.tabs.indexOf(tab)) };
       const merges = mergesOf(tab);
       if (merges) out.merges = merges;
       if (withGrid) {
         const own = ranges.filter((r) => r.tab === tab);
-        out.data = own.length ? own.map((r) => gridData(sheet, calc, tab, r.grid, dimensions)) : [gridData(sheet, calc, tab, {}, dimensions)];
+        out.data = own.length
+          ? own.map((r) => gridData(sheet, calc, tab, r.grid, dimensions))
+          : [gridData(sheet, calc, tab, {}, dimensions)];
       }
       return out;
     }),

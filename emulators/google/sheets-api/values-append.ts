@@ -32,8 +32,14 @@ export function appendValues(sheet: Spreadsheet, range: string, body: Json, para
     shiftMerges(tab, "ROWS", at, rows.length);
     tab.rowCount += rows.length;
   }
-  const updates: Json = writeBlock(sheet, formatRange(tab.title, { startRow: at, endRow: at + 1, startCol, endCol: startCol + 1 }), rows, input);
-  if (isTrue(params.get("includeValuesInResponse"))) updates.updatedData = readValues(sheet, String(updates.updatedRange));
+  const updates: Json = writeBlock(
+    sheet,
+    formatRange(tab.title, { startRow: at, endRow: at + 1, startCol, endCol: startCol + 1 }),
+    rows,
+    input,
+  );
+  if (isTrue(params.get("includeValuesInResponse")))
+    updates.updatedData = readValues(sheet, String(updates.updatedRange));
   const out: Json = { spreadsheetId: sheet.spreadsheetId };
   if (table) out.tableRange = formatRange(tab.title, table);
   out.updates = updates;

@@ -17,14 +17,23 @@ const DATE_TYPES = new Set(["DATE", "TIME", "DATE_TIME"]);
  * UNFORMATTED_VALUE as computed, FORMULA as entered. Under the last two, dateTimeRenderOption
  * SERIAL_NUMBER (the default) gives dates as serial numbers, FORMATTED_STRING as shown.
  */
-function renderCell(calc: Calculator, rules: LocaleRules, tab: Tab, r: number, c: number, option: string, dateTime: string): Scalar | undefined {
+function renderCell(
+  calc: Calculator,
+  rules: LocaleRules,
+  tab: Tab,
+  r: number,
+  c: number,
+  option: string,
+  dateTime: string,
+): Scalar | undefined {
   const cell = cellAt(tab, r, c);
   if (!cell) return undefined;
   if (option === "FORMULA" && cell.formula) return String(cell.value);
   const value = calc.value(tab, r, c);
   const fmt = calc.format(tab, r, c);
   if (option === "FORMATTED_VALUE" || isError(value)) return formatValue(value, withPattern(fmt, rules), rules);
-  if (typeof value === "number" && dateTime === "FORMATTED_STRING" && fmt && DATE_TYPES.has(fmt.type)) return formatValue(value, withPattern(fmt, rules), rules);
+  if (typeof value === "number" && dateTime === "FORMATTED_STRING" && fmt && DATE_TYPES.has(fmt.type))
+    return formatValue(value, withPattern(fmt, rules), rules);
   return value ?? undefined;
 }
 
@@ -32,9 +41,21 @@ const RENDER_OPTIONS = ["FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"];
 const DATE_TIME_OPTIONS = ["SERIAL_NUMBER", "FORMATTED_STRING"];
 
 /** A ValueRange with Google's trimming: trailing empty rows and trailing empty cells are left out. */
-export function readValues(sheet: Spreadsheet, range: string, render = "FORMATTED_VALUE", major = "ROWS", dateTime = "SERIAL_NUMBER"): Json {
-  if (!RENDER_OPTIONS.includes(render)) throw badRequest(`Invalid value at 'value_render_option' (type.googleapis.com/google.apps.sheets.v4.ValueRenderOption), "${render}"`);
-  if (!DATE_TIME_OPTIONS.includes(dateTime)) throw badRequest(`Invalid value at 'date_time_render_option' (type.googleapis.com/google.apps.sheets.v4.DateTimeRenderOption), "${dateTime}"`);
+export function readValues(
+  sheet: Spreadsheet,
+  range: string,
+  render = "FORMATTED_VALUE",
+  major = "ROWS",
+  dateTime = "SERIAL_NUMBER",
+): Json {
+  if (!RENDER_OPTIONS.includes(render))
+    throw badRequest(
+      `Invalid value at 'value_render_option' (type.googleapis.com/google.apps.sheets.v4.ValueRenderOption), "${render}"`,
+    );
+  if (!DATE_TIME_OPTIONS.includes(dateTime))
+    throw badRequest(
+      `Invalid value at 'date_time_render_option' (type.googleapis.com/google.apps.sheets.v4.DateTimeRenderOption), "${dateTime}"`,
+    );
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   const calc = new Calculator(sheet);

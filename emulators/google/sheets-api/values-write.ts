@@ -36,7 +36,9 @@ export function inputRows(body: Json, majorDefault = "ROWS"): (Scalar | null)[][
 
 function toCell(sheet: Spreadsheet, v: Scalar, input: string): Cell | null {
   if (v === "") return null;
-  return input === "USER_ENTERED" ? userEnteredCell(v, localeRules(sheet.locale), { timeZone: sheet.timeZone }) : rawCell(v);
+  return input === "USER_ENTERED"
+    ? userEnteredCell(v, localeRules(sheet.locale), { timeZone: sheet.timeZone })
+    : rawCell(v);
 }
 
 export function requireInputOption(option: string | null | undefined): string {
@@ -56,17 +58,27 @@ export function writeBlock(sheet: Spreadsheet, range: string, rows: (Scalar | nu
   const { tab, grid } = resolveRange(sheet, range);
   const b = bounded(tab, grid);
   const width = Math.max(0, ...rows.map((r) => r.length));
-  const anchor = !range.slice(range.lastIndexOf("!") + 1).includes(":") && grid.endRow === (grid.startRow ?? 0) + 1 && grid.endCol === (grid.startCol ?? 0) + 1;
+  const anchor =
+    !range.slice(range.lastIndexOf("!") + 1).includes(":") &&
+    grid.endRow === (grid.startRow ?? 0) + 1 &&
+    grid.endCol === (grid.startCol ?? 0) + 1;
   if (!anchor && grid.endCol !== undefined && b.startCol + width > b.endCol) {
     throw badRequest(
       `Requested writing within range [${range}], but tried writing to column [${indexToColumn(b.startCol + width - 1)}]`,
     );
   }
   if (!anchor && grid.endRow !== undefined && b.startRow + rows.length > b.endRow) {
-    throw badRequest(`Requested writing within range [${range}], but tried writing to row [${b.startRow + rows.length}]`);
+    throw badRequest(
+      `Requested writing within range [${range}], but tried writing to row [${b.startRow + rows.length}]`,
+    );
   }
   // Writing past the grid's edge grows it, within the spreadsheet's cell limit.
-  ensureRoom(sheet, tab, Math.max(tab.rowCount, b.startRow + rows.length), Math.max(tab.columnCount, b.startCol + width));
+  ensureRoom(
+    sheet,
+    tab,
+    Math.max(tab.rowCount, b.startRow + rows.length),
+    Math.max(tab.columnCount, b.startCol + width),
+  );
   const writtenRows = new Set<number>();
   const writtenColumns = new Set<number>();
   let cells = 0;
@@ -79,7 +91,12 @@ export function writeBlock(sheet: Spreadsheet, range: string, rows: (Scalar | nu
       cells++;
     }),
   );
-  const written = { startRow: b.startRow, endRow: b.startRow + Math.max(rows.length, 1), startCol: b.startCol, endCol: b.startCol + Math.max(width, 1) };
+  const written = {
+    startRow: b.startRow,
+    endRow: b.startRow + Math.max(rows.length, 1),
+    startCol: b.startCol,
+    endCol: b.startCol + Math.max(width, 1),
+  };
   return {
     spreadsheetId: sheet.spreadsheetId,
     updatedRange: formatRange(tab.title, written),

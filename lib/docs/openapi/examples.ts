@@ -14,7 +14,10 @@ export function patchExamples(docs: SheetDocs, tab: TabModel, filter: string): J
   if (!Object.keys(update).length) return {};
   return {
     examples: {
-      byId: { summary: "Rows by id (no query parameters); here the row's own value, so nothing changes", value: [exampleRewriteBody(docs, tab)] },
+      byId: {
+        summary: "Rows by id (no query parameters); here the row's own value, so nothing changes",
+        value: [exampleRewriteBody(docs, tab)],
+      },
       byFilter: { summary: `With ?filter=${filter}`, value: update },
     },
   };

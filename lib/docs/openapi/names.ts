@@ -7,7 +7,19 @@ const FIXED_TAGS = ["Schema", "Events", "Usage"];
 const SHEET_OPERATIONS = ["getSchema", "refreshSchema", "listEvents", "getUsage", "receiveSheetChange"];
 const SHARED_SCHEMAS = ["Error", "RateLimitError", "AggregateGroup", "AggregateMeta", "Meta", "EventData"];
 // Each tab's operation ids are `{verb}_{id}` and its schemas `{id}_{suffix}` (tabPaths, rowSchemas).
-const TAB_OPERATIONS = ["list", "get", "create", "update", "patch", "delete", "updateMany", "deleteMany", "csv", "aggregate", "distinct"];
+const TAB_OPERATIONS = [
+  "list",
+  "get",
+  "create",
+  "update",
+  "patch",
+  "delete",
+  "updateMany",
+  "deleteMany",
+  "csv",
+  "aggregate",
+  "distinct",
+];
 const TAB_SCHEMAS = ["Row", "TypedRow", "RowInput", "RowPatch", "RowUpdate", "RowByKey"];
 
 /** A name as code generators see it: they camel-case ids, so case and `_` do not tell names apart. */
@@ -21,10 +33,18 @@ const asGenerated = (name: string) => name.replace(/_/g, "").toLowerCase();
  */
 export function tabIdentifiers(tabs: TabModel[]): Map<string, string> {
   const used = new Set([...SHEET_OPERATIONS, ...SHARED_SCHEMAS].map(asGenerated));
-  const namesOf = (id: string) => [...TAB_OPERATIONS.map((verb) => `${verb}_${id}`), ...TAB_SCHEMAS.map((suffix) => `${id}_${suffix}`)].map(asGenerated);
+  const namesOf = (id: string) =>
+    [...TAB_OPERATIONS.map((verb) => `${verb}_${id}`), ...TAB_SCHEMAS.map((suffix) => `${id}_${suffix}`)].map(
+      asGenerated,
+    );
   const out = new Map<string, string>();
   for (const tab of tabs) {
-    const base = tab.name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "Tab";
+    const base =
+      tab.name
+        .normalize("NFKD")
+        .replace(/[\u0300-\u036f]/g, "")
+        .replace(/[^A-Za-z0-9]+/g, "_")
+        .replace(/^_+|_+$/g, "") || "Tab";
     const first = /^[0-9]/.test(base) ? `Tab_${base}` : base;
     let name = first;
     for (let n = 2; namesOf(name).some((x) => used.has(x)); n++) name = `${first}_${n}`;

@@ -72,7 +72,9 @@ async function ownGrant(row: Pick<Sheet, "grantId" | "userId">): Promise<GoogleG
  * registration lapses until they connect Google and prove again. Google failing for any other
  * reason is thrown: an outage never suspends a sheet.
  */
-async function askGoogle(row: Pick<Sheet, "id" | "userId" | "access" | "grantId">): Promise<Proof["level"] | undefined> {
+async function askGoogle(
+  row: Pick<Sheet, "id" | "userId" | "access" | "grantId">,
+): Promise<Proof["level"] | undefined> {
   if (row.access === "oauth") {
     const grant = await ownGrant(row);
     return grant ? (await proveWithGrant(grant, row.id))?.level : undefined;
@@ -86,7 +88,11 @@ async function askGoogle(row: Pick<Sheet, "id" | "userId" | "access" | "grantId"
 }
 
 /** Records the answer for every instance (suspending drops the sheet's queued webhook deliveries). */
-async function record(row: Pick<Sheet, "id" | "userId">, answer: AccessAnswer, at = new Date()): Promise<Sheet | undefined> {
+async function record(
+  row: Pick<Sheet, "id" | "userId">,
+  answer: AccessAnswer,
+  at = new Date(),
+): Promise<Sheet | undefined> {
   const saved = await recordAccessCheck({ id: row.id, userId: row.userId, at, ...answer });
   await publishSheetQuietly(saved);
   return saved;
@@ -109,13 +115,24 @@ export async function recheckAccess(row: Sheet): Promise<Sheet> {
 export async function proveAgain(row: Sheet): Promise<Sheet> {
   const own = row.access === "oauth" ? await ownGrant(row) : undefined;
   const proof = (own && (await proveWithGrant(own, row.id))) || (await proveAccess(row.userId, row.id));
-  const reached = row.access === "oauth" && proof.grant.id !== row.grantId ? ((await moveToGrant(row, proof.grant)) ?? row) : row;
+  const reached =
+    row.access === "oauth" && proof.grant.id !== row.grantId ? ((await moveToGrant(row, proof.grant)) ?? row) : row;
   return (await record(reached, accessAnswerOf(proof.level, reached))) ?? reached;
 }
 
 function moveToGrant(row: Sheet, grant: GoogleGrant): Promise<Sheet | undefined> {
   const { access, writable, proof, serviceAccount } = row;
-  return saveSheetGrant({ id: row.id, userId: row.userId, access, writable, proof, serviceAccount, grantId: grant.id, refreshTokenCiphertext: grant.refreshTokenCiphertext, grantEmail: grant.email });
+  return saveSheetGrant({
+    id: row.id,
+    userId: row.userId,
+    access,
+    writable,
+    proof,
+    serviceAccount,
+    grantId: grant.id,
+    refreshTokenCiphertext: grant.refreshTokenCiphertext,
+    grantEmail: grant.email,
+  });
 }
 
 /**
@@ -133,7 +150,12 @@ function askAgainLater(sheetId: string, until: number): void {
 /** The check of one turn, on the instance that took it. */
 async function checkInTurn(sheet: SheetRecord): Promise<SheetRecord> {
   const now = new Date();
-  const row = await takeAccessCheck({ id: sheet.id, userId: sheet.userId, dueBefore: new Date(now.getTime() - interval()), now });
+  const row = await takeAccessCheck({
+    id: sheet.id,
+    userId: sheet.userId,
+    dueBefore: new Date(now.getTime() - interval()),
+    now,
+  });
   if (!row) {
     // Another instance took this turn: its answer reaches us through the store, in CHECK_WAIT_MS at most.
     askAgainLater(sheet.id, now.getTime() + CHECK_WAIT_MS);
@@ -143,12 +165,16 @@ async function checkInTurn(sheet: SheetRecord): Promise<SheetRecord> {
   try {
     answer = accessAnswerOf(await askGoogle(row), row, now);
   } catch (err) {
-    log.warn({ sheet: sheet.id, ...errorFields(err) }, "sheets: the registrant's access could not be re-checked; the last known state holds");
+    log.warn(
+      { sheet: sheet.id, ...errorFields(err) },
+      "sheets: the registrant's access could not be re-checked; the last known state holds",
+    );
     const retryAt = new Date(now.getTime() - interval() + Math.min(RETRY_AFTER_FAILURE_MS, interval()));
     await record(row, { state: row.accessState }, retryAt);
     return sheet;
   }
-  if (answer.state !== row.accessState) log.info({ sheet: sheet.id, access_state: answer.state }, "sheets: the registrant's access changed in Google");
+  if (answer.state !== row.accessState)
+    log.info({ sheet: sheet.id, access_state: answer.state }, "sheets: the registrant's access changed in Google");
   const saved = await record(row, answer, now);
   return saved ? toSheetRecord(saved) : sheet;
 }

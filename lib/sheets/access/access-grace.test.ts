@@ -19,7 +19,9 @@ const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let svc: TestService;
-const stores = await serviceAndStores((s) => (svc = s), { env: { ACCESS_RECHECK_INTERVAL_MS: String(INTERVAL), ACCESS_PROOF_GRACE_MS: String(GRACE) } });
+const stores = await serviceAndStores((s) => (svc = s), {
+  env: { ACCESS_RECHECK_INTERVAL_MS: String(INTERVAL), ACCESS_PROOF_GRACE_MS: String(GRACE) },
+});
 let instances: Instance[];
 let registration: typeof import("@/lib/sheets/registration/registration");
 
@@ -44,7 +46,19 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
    * delivery waiting.
    */
   async function legacyRegistration(title: string): Promise<{ id: string; keys: InstanceClient[]; delivery: string }> {
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title, members: { [erin.email!]: "writer", [SA]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title,
+      members: { [erin.email!]: "writer", [SA]: "writer" },
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
+    });
     const id = String(spreadsheetId);
     await connectGoogleAccount(erin, erin.email!);
     await pickInGooglePicker(erin.id, [id]);
@@ -52,16 +66,41 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(reg.sheet).toMatchObject({ access: "service_account", writable: true });
     const db = getDb();
     await db.delete(googleGrants).where(eq(googleGrants.userId, erin.id));
-    const [legacy] = await db.update(sheets).set({ proof: "none", grantEmail: null, accessCheckedAt: new Date(0), version: reg.sheet.version + 1 }).where(eq(sheets.id, id)).returning();
+    const [legacy] = await db
+      .update(sheets)
+      .set({ proof: "none", grantEmail: null, accessCheckedAt: new Date(0), version: reg.sheet.version + 1 })
+      .where(eq(sheets.id, id))
+      .returning();
     await publishSheet(legacy);
     const delivery = `dl_legacy_${storeName}_${n}`;
-    await db.insert(webhookEndpoints).values({ id: `ep_legacy_${storeName}_${n}`, sheetId: id, url: "https://hooks.example.com/erin", secretCiphertext: "x" });
-    const [event] = await db.insert(changeEvents).values({ id: `msg_legacy_${storeName}_${n}`, sheetId: id, type: "row.created", tab: "Items", rowId: "1", source: "api", data: {} }).returning();
-    await db.insert(webhookDeliveries).values({ id: delivery, endpointId: `ep_legacy_${storeName}_${n}`, eventSeq: event!.seq, stream: "Items" });
+    await db
+      .insert(webhookEndpoints)
+      .values({
+        id: `ep_legacy_${storeName}_${n}`,
+        sheetId: id,
+        url: "https://hooks.example.com/erin",
+        secretCiphertext: "x",
+      });
+    const [event] = await db
+      .insert(changeEvents)
+      .values({
+        id: `msg_legacy_${storeName}_${n}`,
+        sheetId: id,
+        type: "row.created",
+        tab: "Items",
+        rowId: "1",
+        source: "api",
+        data: {},
+      })
+      .returning();
+    await db
+      .insert(webhookDeliveries)
+      .values({ id: delivery, endpointId: `ep_legacy_${storeName}_${n}`, eventSeq: event!.seq, stream: "Items" });
     return { id, keys: instances.map((i) => instanceClient(i, id, reg.apiKey!)), delivery };
   }
 
-  const deliveryState = async (id: string) => (await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0]!.state;
+  const deliveryState = async (id: string) =>
+    (await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0]!.state;
 
   it("served during the grace (reads, writes, webhooks), suspended when it ends without proof, restored by proof with the same keys", async () => {
     const { id, keys, delivery } = await legacyRegistration("Erin's sheet from before proof");
@@ -94,7 +133,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     await connectGoogleAccount(erin, erin.email!);
     await pickInGooglePicker(erin.id, [id]);
     const proven = await registration.registerSheet({ userId: erin.id, sheetUrl: id });
-    expect(proven).toMatchObject({ created: false, apiKey: null, sheet: { accessState: "current", proof: "edit", accessUnprovenSince: null } });
+    expect(proven).toMatchObject({
+      created: false,
+      apiKey: null,
+      sheet: { accessState: "current", proof: "edit", accessUnprovenSince: null },
+    });
     for (const k of keys) expect((await k.list("Items")).status).toBe(200);
   });
 

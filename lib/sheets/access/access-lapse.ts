@@ -4,7 +4,8 @@
 import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import { ApiError } from "@/lib/errors";
 
-const RESTORE = "To restore it, the sheet's owner in Google gives that account access again; then that account proves it again with “Prove access again” on the sheet's page in the dashboard (SheetAPI also notices within a few minutes). Its keys work again as they were.";
+const RESTORE =
+  "To restore it, the sheet's owner in Google gives that account access again; then that account proves it again with “Prove access again” on the sheet's page in the dashboard (SheetAPI also notices within a few minutes). Its keys work again as they were.";
 
 /** 403 for every key of a suspended registration: nothing of the sheet is served, not even from a cache. */
 export function requireRegistrantCanOpen(sheet: Pick<SheetRecord, "accessState" | "accessNeverProven">): void {
@@ -16,7 +17,11 @@ export function requireRegistrantCanOpen(sheet: Pick<SheetRecord, "accessState" 
       { reason: "registrant_never_proved" },
     );
   }
-  throw new ApiError("forbidden", `The Google account that registered this sheet can no longer open it, so SheetAPI serves nothing of it. ${RESTORE}`, { reason: "registrant_lost_access" });
+  throw new ApiError(
+    "forbidden",
+    `The Google account that registered this sheet can no longer open it, so SheetAPI serves nothing of it. ${RESTORE}`,
+    { reason: "registrant_lost_access" },
+  );
 }
 
 /** 403 for writes to a registration whose registrant may now only view the sheet (or not even open it). */
@@ -32,7 +37,8 @@ export function requireRegistrantCanEdit(sheet: Pick<SheetRecord, "accessState" 
 
 /** True for the refusal of a suspended registration (pages show it as a notice, not an error). */
 export const isSuspension = (err: unknown): boolean =>
-  err instanceof ApiError && (err.extra.reason === "registrant_lost_access" || err.extra.reason === "registrant_never_proved");
+  err instanceof ApiError &&
+  (err.extra.reason === "registrant_lost_access" || err.extra.reason === "registrant_never_proved");
 
 /** Whether writes are allowed now: registered writable, and the registrant's edit access has not lapsed since. */
 export const writesAllowed = (sheet: Pick<SheetRecord, "writable" | "accessState">): boolean =>

@@ -50,7 +50,8 @@ function driveChecks(): number {
     .reduce((sum, [, , n]) => sum + Number(n), 0);
 }
 
-const access = (id: string, members: Record<string, string>, linkAccess?: string) => svc.admin(`/spreadsheets/${id}/access`, { members, ...(linkAccess ? { linkAccess } : {}) }, "PATCH");
+const access = (id: string, members: Record<string, string>, linkAccess?: string) =>
+  svc.admin(`/spreadsheets/${id}/access`, { members, ...(linkAccess ? { linkAccess } : {}) }, "PATCH");
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let n = 0;
@@ -66,7 +67,19 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   /** Dave's sheet, shared with the service account and alice as editors; alice registers it. */
   async function registeredByAlice(title: string): Promise<{ id: string; keys: InstanceClient[] }> {
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title, members: { [dave.email!]: "owner", [alice.email!]: "writer", [SA]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title,
+      members: { [dave.email!]: "owner", [alice.email!]: "writer", [SA]: "writer" },
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
+    });
     const id = String(spreadsheetId);
     await pickInGooglePicker(alice.id, [id]);
     const reg = await registration.registerSheet({ userId: alice.id, sheetUrl: id });
@@ -83,7 +96,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const refused = await keys[1]!.create("Items", { name: "after removal" });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ success: false, error: "forbidden" });
-    expect(String(refused.body.message)).toContain("The Google account that registered this sheet can no longer open it");
+    expect(String(refused.body.message)).toContain(
+      "The Google account that registered this sheet can no longer open it",
+    );
     expect(String(refused.body.message)).toContain("Prove access again");
     // The other instance honours the same answer at once, and serves nothing of it from its cache.
     const read = await keys[0]!.list("Items", "");
@@ -92,14 +107,18 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(await getSheet({ id })).toMatchObject({ accessState: "suspended" });
     // Nor its docs page, nor alice's "Try it" in the dashboard.
     await expect(loadSheetDocs(id)).rejects.toMatchObject({ code: "forbidden" });
-    expect(await ownerRead(alice.id, toSheetRecord((await getSheet({ id }))!), { tab: "Items" })).toMatchObject({ status: 403 });
+    expect(await ownerRead(alice.id, toSheetRecord((await getSheet({ id }))!), { tab: "Items" })).toMatchObject({
+      status: 403,
+    });
 
     // Dave picks his own file and registers it: the owner takes it; alice's keys answer 401 as claimed keys do.
     await pickInGooglePicker(dave.id, [id]);
     const daveReg = await registration.registerSheet({ userId: dave.id, sheetUrl: id });
     expect(daveReg).toMatchObject({ created: true, sheet: { userId: dave.id, proof: "edit", accessState: "current" } });
     for (const k of keys) expect((await k.list("Items")).status).toBe(401);
-    expect((await instanceClient(instances[1]!, id, daveReg.apiKey!).create("Items", { name: "by its owner" })).status).toBe(201);
+    expect(
+      (await instanceClient(instances[1]!, id, daveReg.apiKey!).create("Items", { name: "by its owner" })).status,
+    ).toBe(201);
   });
 
   it("alice made a viewer: read-only within the interval (writes 403 naming why and how to restore, reads go on); an editor again: her same key writes", async () => {
@@ -125,7 +144,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     await intervalPasses();
     expect((await keys[0]!.list("Items")).status).toBe(403);
     // Still without access: proving again says why, and the registration stays suspended.
-    await expect(registration.registerSheet({ userId: alice.id, sheetUrl: id })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(registration.registerSheet({ userId: alice.id, sheetUrl: id })).rejects.toMatchObject({
+      code: "forbidden",
+    });
     await access(id, { [alice.email!]: "writer" });
     const again = await registration.registerSheet({ userId: alice.id, sheetUrl: id });
     expect(again).toMatchObject({ created: false, apiKey: null, sheet: { accessState: "current" } });
@@ -134,7 +155,19 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   });
 
   it("at once when Google refuses a call made with the registrant's grant: the next request re-checks, without waiting for the interval", async () => {
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Dave's sheet, through alice's grant", members: { [dave.email!]: "owner", [alice.email!]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title: "Dave's sheet, through alice's grant",
+      members: { [dave.email!]: "owner", [alice.email!]: "writer" },
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
+    });
     const id = String(spreadsheetId);
     await pickInGooglePicker(alice.id, [id]);
     const reg = await registration.registerSheet({ userId: alice.id, sheetUrl: id, via: "grant" });
@@ -153,7 +186,19 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   it("a sheet reached through alice's grant is re-checked with that grant: her other Google account that can still open it keeps nothing current, and reads and re-checks agree", async () => {
     const other = `alice-other-${storeName}-${n}@example.com`;
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Dave's sheet, alice's two Google accounts", members: { [dave.email!]: "owner", [alice.email!]: "writer", [other]: "writer" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title: "Dave's sheet, alice's two Google accounts",
+      members: { [dave.email!]: "owner", [alice.email!]: "writer", [other]: "writer" },
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
+    });
     const id = String(spreadsheetId);
     await pickInGooglePicker(alice.id, [id]); // with her first Google account
     await connectGoogleAccount(alice, other);
@@ -210,7 +255,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect((await keys[1]!.list("Items")).status).toBe(200);
     await intervalPasses();
     // Another instance takes the turn and is still asking Google: its answer is not published yet.
-    expect(await takeAccessCheck({ id, userId: alice.id, dueBefore: new Date(Date.now() - INTERVAL), now: new Date() })).toBeDefined();
+    expect(
+      await takeAccessCheck({ id, userId: alice.id, dueBefore: new Date(Date.now() - INTERVAL), now: new Date() }),
+    ).toBeDefined();
     const turns = vi.spyOn(instanceQueries[1]!, "takeAccessCheck");
     const reads = vi.spyOn(instanceQueries[1]!, "getSheet");
     for (let i = 0; i < 8; i++) expect((await keys[1]!.list("Items")).status).toBe(200);
@@ -236,7 +283,20 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const carol = await createUser({ email: `carol-${storeName}-${n}@example.com`, plan: "business" });
     const bob = await createUser({ email: `bob-${storeName}-${n}@example.com`, plan: "business" });
     await connectGoogleAccount(bob, bob.email!);
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Carol's link sheet", linkAccess: "reader", members: { [carol.email!]: "owner" }, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title: "Carol's link sheet",
+      linkAccess: "reader",
+      members: { [carol.email!]: "owner" },
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
+    });
     const id = String(spreadsheetId);
     await pickInGooglePicker(bob.id, [id]);
     const reg = await registration.registerSheet({ userId: bob.id, sheetUrl: id });
@@ -284,7 +344,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     for (const k of keys) expect((await k.list("Items")).status).toBe(401);
     // Dave, no longer the owner, takes nothing from erin.
     await pickInGooglePicker(dave.id, [id]);
-    await expect(registration.registerSheet({ userId: dave.id, sheetUrl: id })).rejects.toMatchObject({ code: "conflict" });
+    await expect(registration.registerSheet({ userId: dave.id, sheetUrl: id })).rejects.toMatchObject({
+      code: "conflict",
+    });
   });
 
   it("Google failing proves nothing: the last known state holds, and the check is tried again later", async () => {
@@ -308,13 +370,41 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("suspension drops the sheet's queued webhook deliveries: they are not sent later", async () => {
     const { id, keys } = await registeredByAlice("Dave's sheet, webhooks");
     const db = getDb();
-    await db.insert(webhookEndpoints).values({ id: `ep_${storeName}_${n}`, sheetId: id, url: "https://hooks.example.com/alice", secretCiphertext: "x" });
-    const [event] = await db.insert(changeEvents).values({ id: `msg_${storeName}_${n}`, sheetId: id, type: "row.created", tab: "Items", rowId: "1", source: "api", data: {} }).returning();
-    await db.insert(webhookDeliveries).values({ id: `dl_${storeName}_${n}`, endpointId: `ep_${storeName}_${n}`, eventSeq: event!.seq, stream: "Items" });
+    await db
+      .insert(webhookEndpoints)
+      .values({
+        id: `ep_${storeName}_${n}`,
+        sheetId: id,
+        url: "https://hooks.example.com/alice",
+        secretCiphertext: "x",
+      });
+    const [event] = await db
+      .insert(changeEvents)
+      .values({
+        id: `msg_${storeName}_${n}`,
+        sheetId: id,
+        type: "row.created",
+        tab: "Items",
+        rowId: "1",
+        source: "api",
+        data: {},
+      })
+      .returning();
+    await db
+      .insert(webhookDeliveries)
+      .values({
+        id: `dl_${storeName}_${n}`,
+        endpointId: `ep_${storeName}_${n}`,
+        eventSeq: event!.seq,
+        stream: "Items",
+      });
     await access(id, { [alice.email!]: "none" });
     await intervalPasses();
     expect((await keys[0]!.list("Items")).status).toBe(403);
-    const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, `dl_${storeName}_${n}`));
+    const [delivery] = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, `dl_${storeName}_${n}`));
     expect(delivery!.state).toBe("cancelled");
   });
 });

@@ -35,7 +35,8 @@ describe("what a lapse refuses", () => {
     expect(() => requireRegistrantCanEdit({ accessState: "suspended" })).toThrow(/can no longer open it/);
     expect(() => requireRegistrantCanOpen({ accessState: "read_only" })).not.toThrow();
     expect(() => requireRegistrantCanEdit({ accessState: "read_only" })).toThrow(/can no longer edit it/);
-    for (const accessState of ["current", "service", undefined] as const) expect(() => requireRegistrantCanEdit({ accessState })).not.toThrow();
+    for (const accessState of ["current", "service", undefined] as const)
+      expect(() => requireRegistrantCanEdit({ accessState })).not.toThrow();
     expect(writesAllowed({ writable: true, accessState: "read_only" })).toBe(false);
     expect(writesAllowed({ writable: true, accessState: "service" })).toBe(true);
     expect(writesAllowed({ writable: false, accessState: "current" })).toBe(false);
@@ -49,18 +50,32 @@ describe("accessAnswerOf: a registration made before proof existed (ACCESS_PROOF
   it("unproven at its first check, the grace counted from it; suspended once the grace is over", () => {
     expect(accessAnswerOf(undefined, legacy, now)).toEqual({ state: "unproven", unprovenSince: now });
     const since = new Date(now.getTime() - 13 * day);
-    expect(accessAnswerOf(undefined, { ...legacy, accessUnprovenSince: since }, now)).toEqual({ state: "unproven", unprovenSince: since });
+    expect(accessAnswerOf(undefined, { ...legacy, accessUnprovenSince: since }, now)).toEqual({
+      state: "unproven",
+      unprovenSince: since,
+    });
     const over = new Date(now.getTime() - 14 * day);
-    expect(accessAnswerOf(undefined, { ...legacy, accessUnprovenSince: over }, now)).toEqual({ state: "suspended", unprovenSince: over });
-    expect(unprovenUntil({ accessState: "unproven", accessUnprovenSince: since })).toEqual(new Date(since.getTime() + 14 * day));
+    expect(accessAnswerOf(undefined, { ...legacy, accessUnprovenSince: over }, now)).toEqual({
+      state: "suspended",
+      unprovenSince: over,
+    });
+    expect(unprovenUntil({ accessState: "unproven", accessUnprovenSince: since })).toEqual(
+      new Date(since.getTime() + 14 * day),
+    );
     expect(unprovenUntil({ accessState: "current", accessUnprovenSince: null })).toBeUndefined();
   });
   it("proven: the proof its registration claims (writable: edit), the grace cleared", () => {
     expect(accessAnswerOf("edit", legacy, now)).toEqual({ state: "current", proof: "edit", unprovenSince: null });
     expect(accessAnswerOf("view", legacy, now)).toEqual({ state: "read_only", proof: "edit", unprovenSince: null });
-    expect(accessAnswerOf("view", { ...legacy, writable: false }, now)).toEqual({ state: "current", proof: "view", unprovenSince: null });
+    expect(accessAnswerOf("view", { ...legacy, writable: false }, now)).toEqual({
+      state: "current",
+      proof: "view",
+      unprovenSince: null,
+    });
   });
   it("a registration with proof gets no grace", () => {
-    expect(accessAnswerOf(undefined, { proof: "view", writable: false, accessUnprovenSince: null }, now)).toEqual({ state: "suspended" });
+    expect(accessAnswerOf(undefined, { proof: "view", writable: false, accessUnprovenSince: null }, now)).toEqual({
+      state: "suspended",
+    });
   });
 });

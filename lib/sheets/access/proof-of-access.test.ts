@@ -34,16 +34,36 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
 
-async function cSheet(title: string, sharing: { serviceAccount?: boolean; link?: boolean }, editors: string[] = []): Promise<string> {
+async function cSheet(
+  title: string,
+  sharing: { serviceAccount?: boolean; link?: boolean },
+  editors: string[] = [],
+): Promise<string> {
   const members: Record<string, string> = { "c@example.com": "owner" };
   if (sharing.serviceAccount) members[SA] = "writer";
   for (const e of editors) members[e] = "writer";
-  const { spreadsheetId } = await svc.admin("/spreadsheets", { title, linkAccess: sharing.link ? "reader" : "none", members, tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }] });
+  const { spreadsheetId } = await svc.admin("/spreadsheets", {
+    title,
+    linkAccess: sharing.link ? "reader" : "none",
+    members,
+    tabs: [
+      {
+        title: "Items",
+        rows: [
+          ["id", "name"],
+          [1, "first"],
+        ],
+      },
+    ],
+  });
   return String(spreadsheetId);
 }
 
@@ -85,7 +105,9 @@ describe("edit proof claims a sheet registered with view proof", () => {
     const bKeys = rowsClient(id, bReg.apiKey!);
     expect((await bKeys.list("Items")).status).toBe(200);
     // B's webhook endpoint for it (inserted as addEndpoint would, without resolving an address).
-    await getDb().insert(webhookEndpoints).values({ id: "ep_claimed", sheetId: id, url: "https://hooks.example.com/b", secretCiphertext: "x" });
+    await getDb()
+      .insert(webhookEndpoints)
+      .values({ id: "ep_claimed", sheetId: id, url: "https://hooks.example.com/b", secretCiphertext: "x" });
     expect((await bKeys.create("Items", { name: "x" })).status).toBe(403);
 
     await pickInGooglePicker(c.id, [id]);
@@ -96,13 +118,17 @@ describe("edit proof claims a sheet registered with view proof", () => {
     const refused = await bKeys.list("Items");
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ success: false, error: "unauthorized" });
-    expect(String(refused.body.message)).toContain("claimed by another account that proved with Google that it can edit it");
+    expect(String(refused.body.message)).toContain(
+      "claimed by another account that proved with Google that it can edit it",
+    );
     const cKeys = rowsClient(id, cReg.apiKey!);
     expect((await cKeys.create("Items", { name: "by C" })).status).toBe(201);
     // B's endpoint went with B's keys: C's writes are not sent to an address only B chose.
     expect(await listEndpoints(id)).toEqual([]);
     // B's dashboard can say why.
-    expect(await listClaimsAgainst({ userId: b.id })).toEqual([expect.objectContaining({ sheetId: id, sheetName: "C's link sheet" })]);
+    expect(await listClaimsAgainst({ userId: b.id })).toEqual([
+      expect.objectContaining({ sheetId: id, sheetName: "C's link sheet" }),
+    ]);
     // B, a viewer, cannot claim it back.
     expect((await failure(registration.registerSheet({ userId: b.id, sheetUrl: id }))).code).toBe("conflict");
   });
@@ -122,13 +148,20 @@ describe("edit proof claims a sheet registered with view proof", () => {
     const id = await cSheet("Later shared to edit", { link: true }, ["d@example.com"]);
     await svc.admin(`/spreadsheets/${id}/access`, { members: { "d@example.com": "reader" } }, "PATCH");
     await pickInGooglePicker(d.id, [id]);
-    expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({ proof: "view", writable: false });
+    expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({
+      proof: "view",
+      writable: false,
+    });
     // Now an editor, but the service account may still only view it: registering again changes nothing.
     await svc.admin(`/spreadsheets/${id}/access`, { members: { "d@example.com": "writer" } }, "PATCH");
     expect((await registration.registerSheet({ userId: d.id, sheetUrl: id })).sheet).toMatchObject({ writable: false });
     await svc.admin(`/spreadsheets/${id}/access`, { members: { [SA]: "writer" } }, "PATCH");
     const again = await registration.registerSheet({ userId: d.id, sheetUrl: id });
-    expect(again).toMatchObject({ created: false, apiKey: null, sheet: { userId: d.id, proof: "edit", writable: true, access: "service_account" } });
+    expect(again).toMatchObject({
+      created: false,
+      apiKey: null,
+      sheet: { userId: d.id, proof: "edit", writable: true, access: "service_account" },
+    });
   });
 
   it("between two editors the first registration stands", async () => {
@@ -169,7 +202,10 @@ describe("proof is current when a registration is contested: owners take their s
     for (const u of [holder, rival]) await connectGoogleAccount(u, u.email!);
   });
 
-  async function heldByHolder(title: string, editors: string[] = []): Promise<{ id: string; holderKeys: ReturnType<typeof rowsClient> }> {
+  async function heldByHolder(
+    title: string,
+    editors: string[] = [],
+  ): Promise<{ id: string; holderKeys: ReturnType<typeof rowsClient> }> {
     const id = await cSheet(title, { serviceAccount: true }, [holder.email!, ...editors]);
     await pickInGooglePicker(holder.id, [id]);
     const holderReg = await registration.registerSheet({ userId: holder.id, sheetUrl: id });
@@ -182,7 +218,9 @@ describe("proof is current when a registration is contested: owners take their s
     const refused = await holderKeys.list("Items");
     expect(refused.status).toBe(401);
     expect(String(refused.body.message)).toContain("claimed by another account");
-    expect(await listClaimsAgainst({ userId: holder.id })).toEqual(expect.arrayContaining([expect.objectContaining({ sheetId: id, sheetName: title })]));
+    expect(await listClaimsAgainst({ userId: holder.id })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ sheetId: id, sheetName: title })]),
+    );
   }
 
   it("the file's owner takes it back from an editor who registered it, asking Google nothing about the editor", async () => {
@@ -202,13 +240,24 @@ describe("proof is current when a registration is contested: owners take their s
     const { id, holderKeys } = await heldByHolder(title);
     await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH");
     await pickInGooglePicker(c.id, [id]);
-    expect((await registration.registerSheet({ userId: c.id, sheetUrl: id })).sheet).toMatchObject({ userId: c.id, proof: "edit" });
+    expect((await registration.registerSheet({ userId: c.id, sheetUrl: id })).sheet).toMatchObject({
+      userId: c.id,
+      proof: "edit",
+    });
     await expectTakenFromHolder(id, holderKeys, c, title);
   });
 
   it.each([
-    ["removed from the sheet", async (id: string) => void (await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH"))],
-    ["made a viewer", async (id: string) => void (await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "reader" } }, "PATCH"))],
+    [
+      "removed from the sheet",
+      async (id: string) =>
+        void (await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH")),
+    ],
+    [
+      "made a viewer",
+      async (id: string) =>
+        void (await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "reader" } }, "PATCH")),
+    ],
     ["whose grant was revoked (invalid_grant)", async () => void (await svc.admin("/revoke", { email: holder.email }))],
   ])("a current editor takes the sheet from an editor %s; while both edit, the first stands", async (how, lapse) => {
     const title = `Held by a lapsed editor (${how})`;
@@ -253,7 +302,10 @@ describe("an editor registering their sheet again is asked again", () => {
     expect((await keys.list("Items")).status).toBe(200);
 
     await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "writer" } }, "PATCH");
-    expect((await registration.registerSheet({ userId: holder.id, sheetUrl: id })).sheet).toMatchObject({ proof: "edit", writable: true });
+    expect((await registration.registerSheet({ userId: holder.id, sheetUrl: id })).sheet).toMatchObject({
+      proof: "edit",
+      writable: true,
+    });
     expect((await keys.create("Items", { name: "editor again" })).status).toBe(201);
 
     await svc.admin(`/spreadsheets/${id}/access`, { members: { [holder.email!]: "none" } }, "PATCH");

@@ -22,7 +22,8 @@ export interface Proof {
   grant: GoogleGrant;
 }
 
-const refreshTokenOf = (grant: GoogleGrant) => decryptSecret(grant.refreshTokenCiphertext, config().secrets.encryptionKey);
+const refreshTokenOf = (grant: GoogleGrant) =>
+  decryptSecret(grant.refreshTokenCiphertext, config().secrets.encryptionKey);
 /** A grant Google has not refused (revoked) that lets SheetAPI ask Drive about the files the person picked. */
 export const usable = (g: GoogleGrant) => !g.needsReauth && g.scope.split(/\s+/).includes(DRIVE_FILE_SCOPE);
 
@@ -31,7 +32,8 @@ export const usable = (g: GoogleGrant) => !g.needsReauth && g.scope.split(/\s+/)
  * so whoever reads these is in a browser with the dashboard at hand; the same flow by link is
  * GET /auth/google?sheet_url= (README).
  */
-const HOW = "Choose it with “Choose a sheet from Google Drive” on the dashboard: Google then confirms that you can open it.";
+const HOW =
+  "Choose it with “Choose a sheet from Google Drive” on the dashboard: Google then confirms that you can open it.";
 
 /**
  * No grant to ask Google with. `revoked`: the account connected Google, but Google refuses that
@@ -109,7 +111,12 @@ async function spreadsheetExists(id: string, userId: string): Promise<boolean | 
 
 /** True when the person must pick the sheet in the Picker (or connect Google first) to prove access. */
 export function needsPicker(err: unknown): boolean {
-  return err instanceof ApiError && (err.extra.reason === "not_picked" || err.extra.reason === "no_google_grant" || err.extra.reason === "google_grant_revoked");
+  return (
+    err instanceof ApiError &&
+    (err.extra.reason === "not_picked" ||
+      err.extra.reason === "no_google_grant" ||
+      err.extra.reason === "google_grant_revoked")
+  );
 }
 
 /** The account's usable grants, the most recent first; an empty list when none. */
@@ -125,7 +132,11 @@ async function askDrive(grant: GoogleGrant, id: string) {
   await reserveGoogleCall(`oauth:${grant.userId}`, "drive", grant.userId);
   const { drive } = createGoogleClients(config().google, { kind: "oauth", refreshToken: refreshTokenOf(grant) });
   try {
-    const { data } = await drive.files.get({ fileId: id, fields: "id,ownedByMe,capabilities(canEdit)", supportsAllDrives: true });
+    const { data } = await drive.files.get({
+      fileId: id,
+      fields: "id,ownedByMe,capabilities(canEdit)",
+      supportsAllDrives: true,
+    });
     metrics.googleCall({ method: "drive.files.get", kind: "drive", outcome: googleOutcomeOf() });
     return data;
   } catch (err) {

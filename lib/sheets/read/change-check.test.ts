@@ -5,7 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryStore, setLimitStore, type LimitStore } from "@/lib/store/store";
 import { changeEpoch, driveClaimKey, noteAnswer, type Watch } from "./change-check";
 
-const watch = (over: Partial<Watch> = {}): Watch => ({ modifiedTime: "t0", writes: 3, epoch: 7, checkedAt: 0, ...over });
+const watch = (over: Partial<Watch> = {}): Watch => ({
+  modifiedTime: "t0",
+  writes: 3,
+  epoch: 7,
+  checkedAt: 0,
+  ...over,
+});
 
 describe("noteAnswer", () => {
   it("keeps the epoch while the file is unchanged or Drive cannot tell", () => {

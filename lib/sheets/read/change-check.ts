@@ -51,7 +51,13 @@ const LOOK_AGAIN_MS = 100;
 
 async function askDrive(sheet: WatchedSheet): Promise<string | undefined> {
   try {
-    const { data } = await withGoogle(sheet, "drive.files.get", (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }), false, { quota: false });
+    const { data } = await withGoogle(
+      sheet,
+      "drive.files.get",
+      (c) => c.drive.files.get({ fileId: sheet.id, fields: "modifiedTime", supportsAllDrives: true }),
+      false,
+      { quota: false },
+    );
     return data.modifiedTime ?? undefined;
   } catch (err) {
     log.warn({ sheet: sheet.id, ...errorFields(err) }, "cache: Drive change check failed, the cache TTL applies");
@@ -75,12 +81,20 @@ async function writeState(sheetId: string): Promise<{ writes?: number; writtenAt
  * newest write through the service was confirmed, fleet-wide (undefined: unknown, and the write
  * count says instead).
  */
-export function noteAnswer(watch: Watch, modifiedTime: string | undefined, writes: number | undefined, now: number, writtenAt?: number): void {
+export function noteAnswer(
+  watch: Watch,
+  modifiedTime: string | undefined,
+  writes: number | undefined,
+  now: number,
+  writtenAt?: number,
+): void {
   watch.checkedAt = now;
   if (modifiedTime === undefined) return; // Drive could not tell: the TTL applies.
   if (modifiedTime !== watch.modifiedTime) {
     const explained =
-      writtenAt !== undefined ? Date.parse(modifiedTime) <= writtenAt : writes !== undefined && watch.writes !== undefined && writes > watch.writes;
+      writtenAt !== undefined
+        ? Date.parse(modifiedTime) <= writtenAt
+        : writes !== undefined && watch.writes !== undefined && writes > watch.writes;
     if (!explained || watch.modifiedTime === undefined) watch.epoch = newEpoch();
     watch.modifiedTime = modifiedTime;
     watch.writes = writes;
@@ -106,13 +120,26 @@ function adopt(watch: Watch, answer: FleetAnswer | null | undefined): void {
   if (!answer || answer.v < watch.checkedAt) return;
   // A failed check tells only when to ask again: what this instance knew of the file stands.
   if (answer.modifiedTime === undefined) watch.checkedAt = answer.v;
-  else Object.assign(watch, { modifiedTime: answer.modifiedTime, writes: answer.writes, epoch: answer.epoch, checkedAt: answer.v });
+  else
+    Object.assign(watch, {
+      modifiedTime: answer.modifiedTime,
+      writes: answer.writes,
+      epoch: answer.epoch,
+      checkedAt: answer.v,
+    });
 }
 
 /** Hands this instance's answer to the others (a later answer already there is kept). */
 function publish(sheetId: string, watch: Watch): void {
-  const answer: FleetAnswer = { v: watch.checkedAt, modifiedTime: watch.modifiedTime, writes: watch.writes, epoch: watch.epoch };
-  getLimitStore().setIfNewer(fleetKey(sheetId), answer, FLEET_ANSWER_TTL_SECONDS).catch(() => undefined);
+  const answer: FleetAnswer = {
+    v: watch.checkedAt,
+    modifiedTime: watch.modifiedTime,
+    writes: watch.writes,
+    epoch: watch.epoch,
+  };
+  getLimitStore()
+    .setIfNewer(fleetKey(sheetId), answer, FLEET_ANSWER_TTL_SECONDS)
+    .catch(() => undefined);
 }
 
 /**
@@ -137,12 +164,14 @@ async function lookFleet(sheet: WatchedSheet, watch: Watch, interval: number): P
 }
 
 function ask(sheet: WatchedSheet, watch: Watch): Promise<void> {
-  watch.flight ??= Promise.all([askDrive(sheet), writeState(sheet.id)]).then(([modifiedTime, { writes, writtenAt }]) => {
-    noteAnswer(watch, modifiedTime, writes, Date.now(), writtenAt);
-    // A failed check too: the others wait for the next interval, as this instance does.
-    publish(sheet.id, watch);
-    watch.flight = undefined;
-  });
+  watch.flight ??= Promise.all([askDrive(sheet), writeState(sheet.id)]).then(
+    ([modifiedTime, { writes, writtenAt }]) => {
+      noteAnswer(watch, modifiedTime, writes, Date.now(), writtenAt);
+      // A failed check too: the others wait for the next interval, as this instance does.
+      publish(sheet.id, watch);
+      watch.flight = undefined;
+    },
+  );
   return watch.flight;
 }
 

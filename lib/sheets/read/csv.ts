@@ -15,7 +15,11 @@ export function csvField(value: JsonValue): string {
 export const csvLine = (fields: JsonValue[]) => `${fields.map(csvField).join(",")}\r\n`;
 
 /** Streams the header and the rows in chunks, so a 100,000-row answer is never one string. */
-export function csvStream(columns: string[], rows: Iterable<Record<string, JsonValue>>, chunkRows = 1000): ReadableStream<Uint8Array> {
+export function csvStream(
+  columns: string[],
+  rows: Iterable<Record<string, JsonValue>>,
+  chunkRows = 1000,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = rows[Symbol.iterator]();
   let header = true;

@@ -33,7 +33,13 @@ export async function fetchSerials(sheet: Sheet, model: TabModel): Promise<Seria
       majorDimension: "COLUMNS",
     }),
   );
-  return { columns: columns.map((col, i) => ({ name: col.name, index: col.index, values: (data.valueRanges?.[i]?.values?.[0] ?? []) as unknown[] })) };
+  return {
+    columns: columns.map((col, i) => ({
+      name: col.name,
+      index: col.index,
+      values: (data.valueRanges?.[i]?.values?.[0] ?? []) as unknown[],
+    })),
+  };
 }
 
 /**
@@ -56,7 +62,12 @@ export function withSerials(data: TabData, serials: Serials | undefined): TabDat
       for (const { at, column, values } of read) {
         const serial = values[row.rowNumber - 2];
         const text = cells[at]!;
-        if (typeof serial !== "number" || text === "" || !serialMatchesDisplay(serial, text, column.pattern, data.where.locale)) continue;
+        if (
+          typeof serial !== "number" ||
+          text === "" ||
+          !serialMatchesDisplay(serial, text, column.pattern, data.where.locale)
+        )
+          continue;
         (serialsOfRow ??= [])[at] = serial;
       }
       return serialsOfRow;
@@ -74,7 +85,10 @@ export function filtersOnDates(params: URLSearchParams, model: TabModel): boolea
   const dates = new Set(dateColumnsOf(model).map((c) => c.name));
   if (!dates.size) return false;
   try {
-    const query = parseListQuery(new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")), ["id", ...model.columns.map((c) => c.name)]);
+    const query = parseListQuery(
+      new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")),
+      ["id", ...model.columns.map((c) => c.name)],
+    );
     return [...query.filters, ...query.anyOf.flat()].some((c) => dates.has(c.column));
   } catch {
     return false;

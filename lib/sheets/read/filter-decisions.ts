@@ -14,7 +14,8 @@ export interface Decided {
 }
 
 /** Decisions kept per column: many for a column of few values, one for a column of 100,000. */
-const decisionsKept = (c: ColumnIndex) => Math.min(64, Math.max(1, Math.floor(0x40000 / Math.max(1, c.distinct.length))));
+const decisionsKept = (c: ColumnIndex) =>
+  Math.min(64, Math.max(1, Math.floor(0x40000 / Math.max(1, c.distinct.length))));
 // JSON, not joined text: a value holding the separator must not share a list's decisions.
 const keyOf = (condition: Condition) => JSON.stringify([condition.op, condition.values]);
 const textual = (condition: Condition) => condition.op === "~" || condition.op === "~=";
@@ -43,14 +44,24 @@ const PER_VALUE = 8;
 const perValue = (op: Condition["op"], value: string) => PER_VALUE * (op === "~=" ? likeSegments(value).length : 1);
 
 /** Whether the distinct value `d` matches; `folded(d)` is its case-folded text. */
-function testerOf(data: TabData, c: ColumnIndex, { op, values }: Condition, folded: (d: number) => string): (d: number) => boolean {
+function testerOf(
+  data: TabData,
+  c: ColumnIndex,
+  { op, values }: Condition,
+  folded: (d: number) => string,
+): (d: number) => boolean {
   switch (op) {
     case "=":
     case "!=": {
       // As displayed, or for numbers and dates by value: price=24.5 matches "24,50 €".
       const wanted = new Set(values);
-      const byValue = new Set(equalsByValue(c.column) ? values.map((v) => comparableTarget(v, c.column, data.where)).filter((n) => n !== undefined) : []);
-      return (d) => (wanted.has(c.distinct[d]!) || (!Number.isNaN(c.numbers[d]!) && byValue.has(c.numbers[d]!))) === (op === "=");
+      const byValue = new Set(
+        equalsByValue(c.column)
+          ? values.map((v) => comparableTarget(v, c.column, data.where)).filter((n) => n !== undefined)
+          : [],
+      );
+      return (d) =>
+        (wanted.has(c.distinct[d]!) || (!Number.isNaN(c.numbers[d]!) && byValue.has(c.numbers[d]!))) === (op === "=");
     }
     case "~": {
       const find = finder(values[0]!.toLowerCase());
@@ -73,7 +84,8 @@ function testerOf(data: TabData, c: ColumnIndex, { op, values }: Condition, fold
 
 /** The column's folded values, built as they are asked for and kept once complete. */
 function folding(c: ColumnIndex, condition: Condition): { folded: (d: number) => string; done: () => void } {
-  if (c.folded || !textual(condition)) return { folded: (d) => c.folded?.[d] ?? c.distinct[d]!.toLowerCase(), done: () => {} };
+  if (c.folded || !textual(condition))
+    return { folded: (d) => c.folded?.[d] ?? c.distinct[d]!.toLowerCase(), done: () => {} };
   const folded: string[] = new Array(c.distinct.length);
   return { folded: (d) => (folded[d] = c.distinct[d]!.toLowerCase()), done: () => void (c.folded ??= folded) };
 }

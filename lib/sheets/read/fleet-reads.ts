@@ -33,16 +33,29 @@ export function fingerprintOf(data: TabData): string {
 /** Tells the fleet this instance read the tab (best effort: without the store each instance reads for itself). */
 export function recordRead(sheetId: string, tab: string, copy: CopyState, ttlSeconds: number): void {
   if (copy.version === undefined) return;
-  const read: FleetRead = { v: copy.fetchedAt, version: copy.version, epoch: copy.epoch, fingerprint: copy.fingerprint };
+  const read: FleetRead = {
+    v: copy.fetchedAt,
+    version: copy.version,
+    epoch: copy.epoch,
+    fingerprint: copy.fingerprint,
+  };
   // Kept a little past the TTL: a copy read just before it may still take it up to then.
-  getLimitStore().setIfNewer(fleetReadKey(sheetId, tab), read, ttlSeconds + 60).catch(() => undefined);
+  getLimitStore()
+    .setIfNewer(fleetReadKey(sheetId, tab), read, ttlSeconds + 60)
+    .catch(() => undefined);
 }
 
 /**
  * When another instance read the tab with the same values within `ttlMs`, at the copy's version
  * and epoch: that read's time, which the copy may take as its own. Undefined otherwise.
  */
-export async function verifiedElsewhere(sheetId: string, tab: string, copy: CopyState, ttlMs: number, now = Date.now()): Promise<number | undefined> {
+export async function verifiedElsewhere(
+  sheetId: string,
+  tab: string,
+  copy: CopyState,
+  ttlMs: number,
+  now = Date.now(),
+): Promise<number | undefined> {
   if (copy.version === undefined) return undefined;
   let read: FleetRead | null | undefined;
   try {

@@ -17,7 +17,10 @@ const CHECK_MS = 300;
 const TTL_SECONDS = 1;
 const BUSY_MS = 3_200;
 let svc: TestService;
-const stores = await serviceAndStores((s) => (svc = s), { modifiedTimeLagMs: 0, env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS) } });
+const stores = await serviceAndStores((s) => (svc = s), {
+  modifiedTimeLagMs: 0,
+  env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS) },
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
@@ -30,14 +33,29 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   /** A new sheet with a short TTL, and a client of it per instance. */
   async function busySheet(): Promise<{ sheetId: string; clients: InstanceClient[] }> {
-    const sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Fleet ${storeName}`,
-      members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
-      tabs: [{ title: "Items", rows: [["id", "name"], [1, "apple"], [2, "pear"]] }],
-    })).spreadsheetId);
+    const sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Fleet ${storeName}`,
+          members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
+          tabs: [
+            {
+              title: "Items",
+              rows: [
+                ["id", "name"],
+                [1, "apple"],
+                [2, "pear"],
+              ],
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `fleet-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     const key = await registeredKey(user, sheetId);
-    await svc.db.db.execute(sql`update sheets set cache_ttl_seconds = ${TTL_SECONDS}, version = version + 1 where id = ${sheetId}`);
+    await svc.db.db.execute(
+      sql`update sheets set cache_ttl_seconds = ${TTL_SECONDS}, version = version + 1 where id = ${sheetId}`,
+    );
     const { getSheet } = await import("@/db/queries/sheets");
     const { publishSheet } = await import("@/lib/sheets/sheet-record");
     await publishSheet(await getSheet({ id: sheetId }));
@@ -69,11 +87,30 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   });
 
   it("takes another instance's write for the write on every instance: the other tabs' copies stay, whoever checked Drive last", async () => {
-    const sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Fleet writes ${storeName}`,
-      members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
-      tabs: [{ title: "Items", rows: [["id", "name"], [1, "apple"]] }, { title: "Other", rows: [["id", "name"], [1, "kept"]] }],
-    })).spreadsheetId);
+    const sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Fleet writes ${storeName}`,
+          members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
+          tabs: [
+            {
+              title: "Items",
+              rows: [
+                ["id", "name"],
+                [1, "apple"],
+              ],
+            },
+            {
+              title: "Other",
+              rows: [
+                ["id", "name"],
+                [1, "kept"],
+              ],
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `fleet-writes-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     const key = await registeredKey(user, sheetId);
     const [a, b] = instances.map((i) => instanceClient(i, sheetId, key));
@@ -111,7 +148,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     try {
       await svc.admin(`/spreadsheets/${sheetId}/values`, { range: "'Items'!B2", values: [["edited"]] });
       await sleep(TTL_SECONDS * 1000 + 100);
-      for (const c of clients) expect(((await c.list("Items")).body.data as { name: string }[])[0]!.name).toBe("edited");
+      for (const c of clients)
+        expect(((await c.list("Items")).body.data as { name: string }[])[0]!.name).toBe("edited");
     } finally {
       svc.google.setModifiedTimeLag(0);
     }

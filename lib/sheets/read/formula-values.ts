@@ -19,7 +19,11 @@ const read = new WeakMap<TabData, Promise<Formulas>>();
 
 async function fetchFormulas(sheet: Sheet, data: TabData): Promise<Formulas> {
   const { data: grid } = await withGoogle(sheet, "spreadsheets.get", (c) =>
-    c.sheets.spreadsheets.get({ spreadsheetId: sheet.id, ranges: [quoteTab(data.tab)], fields: "sheets(data(rowData(values(formattedValue,userEnteredValue(formulaValue)))))" }),
+    c.sheets.spreadsheets.get({
+      spreadsheetId: sheet.id,
+      ranges: [quoteTab(data.tab)],
+      fields: "sheets(data(rowData(values(formattedValue,userEnteredValue(formulaValue)))))",
+    }),
   );
   const rows = grid.sheets?.[0]?.data?.[0]?.rowData ?? [];
   const byNumber = new Map(data.rows.map((r) => [r.rowNumber, r]));
@@ -53,4 +57,7 @@ export function formulasOf(sheet: Sheet, data: TabData): Promise<Formulas> {
 
 /** `formulas=true` for a key its owner has not allowed to read them. */
 export const formulasRefused = () =>
-  new ApiError("forbidden", "This key may not read formulas. The sheet's owner can allow it for this key in the dashboard (API keys, \"Can read formulas\").");
+  new ApiError(
+    "forbidden",
+    'This key may not read formulas. The sheet\'s owner can allow it for this key in the dashboard (API keys, "Can read formulas").',
+  );

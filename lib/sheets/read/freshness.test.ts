@@ -16,7 +16,9 @@ import { registeredKey } from "@/testing/google";
 
 const CHECK_MS = 300;
 let svc: TestService;
-const stores = await serviceAndStores((s) => (svc = s), { env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS), GOOGLE_RETRY_BUDGET_MS: "200" } });
+const stores = await serviceAndStores((s) => (svc = s), {
+  env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS), GOOGLE_RETRY_BUDGET_MS: "200" },
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
@@ -24,21 +26,45 @@ const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let sheetId: string;
   let api: ReturnType<typeof rowsClient>;
-  const names = async () => ((await api.list("Items", "select=name")).body.data as { name: string }[]).map((r) => r.name);
-  const edit = (range: string, value: string) => svc.admin(`/spreadsheets/${sheetId}/values`, { range, values: [[value]] });
+  const names = async () =>
+    ((await api.list("Items", "select=name")).body.data as { name: string }[]).map((r) => r.name);
+  const edit = (range: string, value: string) =>
+    svc.admin(`/spreadsheets/${sheetId}/values`, { range, values: [[value]] });
 
   beforeAll(async () => {
     setLimitStore(makeStore());
-    sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Freshness ${storeName}`,
-      members: { [SA]: "writer", "owner@example.com": "owner" },
-      tabs: [{ title: "Items", rows: [["id", "name", "qty"], [1, "apple", 3], [2, "pear", 5]] }, { title: "Other", rows: [["id", "x"], [1, "y"]] }],
-    })).spreadsheetId);
+    sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Freshness ${storeName}`,
+          members: { [SA]: "writer", "owner@example.com": "owner" },
+          tabs: [
+            {
+              title: "Items",
+              rows: [
+                ["id", "name", "qty"],
+                [1, "apple", 3],
+                [2, "pear", 5],
+              ],
+            },
+            {
+              title: "Other",
+              rows: [
+                ["id", "x"],
+                [1, "y"],
+              ],
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `fresh-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
   const setTtl = async (seconds: number) => {
-    await svc.db.db.execute(sql`update sheets set cache_ttl_seconds = ${seconds}, version = version + 1 where id = ${sheetId}`);
+    await svc.db.db.execute(
+      sql`update sheets set cache_ttl_seconds = ${seconds}, version = version + 1 where id = ${sheetId}`,
+    );
     const { getSheet } = await import("@/db/queries/sheets");
     const { publishSheet } = await import("@/lib/sheets/sheet-record");
     await publishSheet(await getSheet({ id: sheetId }));
@@ -47,7 +73,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const { createGoogleClients } = await import("@/lib/google/clients");
     const { config } = await import("@/lib/env");
     const { drive } = createGoogleClients(config().google, { kind: "serviceAccount" });
-    return (await drive.files.get({ fileId: sheetId, fields: "modifiedTime", supportsAllDrives: true })).data.modifiedTime;
+    return (await drive.files.get({ fileId: sheetId, fields: "modifiedTime", supportsAllDrives: true })).data
+      .modifiedTime;
   };
 
   beforeEach(() => {
@@ -156,7 +183,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(again.headers.get("etag")).toBe(etag);
       // What the 200 varies on (it may be compressed), so a cache that refreshes its copy keeps it apart.
       expect(again.headers.get("vary")).toContain("Accept-Encoding");
-      expect(Number(again.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+      expect(Number(again.headers.get("x-ratelimit-remaining"))).toBe(
+        Number(first.headers.get("x-ratelimit-remaining")) - 1,
+      );
       await api.update("Items", "2", { qty: 6 });
       const changed = await api.list("Items", "", { "If-None-Match": etag });
       expect(changed.status).toBe(200);
@@ -186,7 +215,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   describe("idempotent creates", () => {
     it("writes one row for 20 concurrent retries with the same key, and answers each the same", async () => {
       const key = randomUUID();
-      const answers = await Promise.all(Array.from({ length: 20 }, () => api.create("Items", { name: "once", qty: 1 }, { "Idempotency-Key": key })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => api.create("Items", { name: "once", qty: 1 }, { "Idempotency-Key": key })),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
       expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
       expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
@@ -214,7 +245,8 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       const before = await names();
       await edit("'Items'!B3", "slow pear");
       await sleep(CHECK_MS + 50);
-      for (const route of ["values.get", "values.batchGet"] as const) svc.google.faults.add({ route, delayMs: STALE_AFTER_MS + 1500 });
+      for (const route of ["values.get", "values.batchGet"] as const)
+        svc.google.faults.add({ route, delayMs: STALE_AFTER_MS + 1500 });
       const started = Date.now();
       const stale = await api.list("Items", "select=name");
       expect([stale.status, stale.headers.get("x-cache")]).toEqual([200, "STALE"]);
@@ -257,7 +289,9 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(metricNow("sheetapi_google_calls_total", { outcome: "rate_limited" })).toBeGreaterThan(0);
 
       // Past the owner's bound (here: 0 s), no stale copy: a clean 503.
-      await svc.db.db.execute(sql`update sheets set max_stale_seconds = 0, version = version + 1 where id = ${sheetId}`);
+      await svc.db.db.execute(
+        sql`update sheets set max_stale_seconds = 0, version = version + 1 where id = ${sheetId}`,
+      );
       const { getSheet } = await import("@/db/queries/sheets");
       const { publishSheet } = await import("@/lib/sheets/sheet-record");
       await publishSheet(await getSheet({ id: sheetId }));

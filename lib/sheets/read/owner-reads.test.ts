@@ -38,7 +38,10 @@ describe("owner reads", () => {
     expect(keyed.body).toEqual(owner.body);
     // The key's read found the owner's copy in the cache.
     expect(keyed.headers.get("x-cache")).toBe("HIT");
-    expect((await read({ tab: "Products", rowId: "2" })).body).toMatchObject({ success: true, data: { id: "2", name: "Standing desk" } });
+    expect((await read({ tab: "Products", rowId: "2" })).body).toMatchObject({
+      success: true,
+      data: { id: "2", name: "Standing desk" },
+    });
 
     for (let i = 0; i < 10; i++) expect((await read({ tab: "Products" })).status).toBe(200);
     // One request of the Free Trial's five a minute was the key's; the owner's twelve count nowhere.
@@ -50,7 +53,10 @@ describe("owner reads", () => {
 
   it("answers the API's errors in its envelope", async () => {
     expect(await read({ tab: "Nope" })).toMatchObject({ status: 404, body: { success: false, error: "not_found" } });
-    expect(await read({ tab: "Products", query: "limit=0" })).toMatchObject({ status: 400, body: { success: false, error: "validation_error" } });
+    expect(await read({ tab: "Products", query: "limit=0" })).toMatchObject({
+      status: 400,
+      body: { success: false, error: "validation_error" },
+    });
   });
 
   it("has its own allowance, and says when it runs out", async () => {

@@ -18,9 +18,17 @@ export interface OwnerReadRequest {
 
 export type OwnerReadAnswer =
   | { status: number; body: Record<string, unknown>; cache: CacheStatus }
-  | { status: number; body: { success: false; error: string; message: string } & Record<string, unknown>; cache?: undefined };
+  | {
+      status: number;
+      body: { success: false; error: string; message: string } & Record<string, unknown>;
+      cache?: undefined;
+    };
 
-export async function ownerRead(userId: string, sheet: SheetRecord, request: OwnerReadRequest): Promise<OwnerReadAnswer> {
+export async function ownerRead(
+  userId: string,
+  sheet: SheetRecord,
+  request: OwnerReadRequest,
+): Promise<OwnerReadAnswer> {
   try {
     await limitAccountAction(userId, "tryIt");
     // As for a key: nothing of a sheet its registrant can no longer open, not even from a cache.

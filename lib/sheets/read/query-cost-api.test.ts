@@ -11,7 +11,9 @@ import { serviceAndStores } from "@/testing/stores";
 import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
-const [[, makeStore]] = (await serviceAndStores((s) => (svc = s))) as [[string, () => ReturnType<typeof import("@/lib/store/store").memoryStore>]];
+const [[, makeStore]] = (await serviceAndStores((s) => (svc = s))) as [
+  [string, () => ReturnType<typeof import("@/lib/store/store").memoryStore>],
+];
 const account = async (name: string) => {
   const sheetId = String((await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/copy`, {})).spreadsheetId);
   await svc.admin(`/spreadsheets/${sheetId}/access`, { members: { "owner@example.com": "writer" } }, "PATCH");
@@ -28,7 +30,13 @@ describe("a hostile filter beside another account's reads", () => {
     [hostile, other] = [await account("hostile"), await account("other")];
     // The reviewed case's tab, larger: rows of 50,000-character cells.
     for (let batch = 0; batch < 3; batch++) {
-      const res = await hostile.create("Products", Array.from({ length: 10 }, (_, i) => ({ name: `${"a".repeat(49_990)}${String(batch * 10 + i).padStart(10, "0")}`, price: 1 })));
+      const res = await hostile.create(
+        "Products",
+        Array.from({ length: 10 }, (_, i) => ({
+          name: `${"a".repeat(49_990)}${String(batch * 10 + i).padStart(10, "0")}`,
+          price: 1,
+        })),
+      );
       expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
     }
     expect((await other.list("Products")).status).toBe(200);
@@ -44,7 +52,10 @@ describe("a hostile filter beside another account's reads", () => {
   });
 
   it("refuses patterns past the work budget, naming it", async () => {
-    const res = await hostile.list("Products", `filter=${encodeURIComponent(`name~=${Array.from({ length: 40 }, (_, k) => `*a*${k}`).join("|")}`)}`);
+    const res = await hostile.list(
+      "Products",
+      `filter=${encodeURIComponent(`name~=${Array.from({ length: 40 }, (_, k) => `*a*${k}`).join("|")}`)}`,
+    );
     expect(res.status).toBe(400);
     expect(String(res.body.message)).toMatch(/work budget of 50,000,000 per request/);
   });

@@ -5,7 +5,17 @@ import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { applyQuery, conditionsOf, parseListQuery, queryColumns } from "./query";
 import { decideAll, MAX_CONDITIONS, queryWork, WORK_BUDGET } from "./query-cost";
 
-const model: TabModel = { name: "T", gid: 0, hasIdColumn: true, locale: "en_US", timeZone: "Etc/UTC", columns: [{ name: "id", index: 0, type: "number" }, { name: "t", index: 1, type: "string" }] };
+const model: TabModel = {
+  name: "T",
+  gid: 0,
+  hasIdColumn: true,
+  locale: "en_US",
+  timeZone: "Etc/UTC",
+  columns: [
+    { name: "id", index: 0, type: "number" },
+    { name: "t", index: 1, type: "string" },
+  ],
+};
 const tab = (cells: string[]) => parseTabValues("T", [["id", "t"], ...cells.map((c, i) => [String(i + 1), c])], model);
 const refusal = (f: () => unknown) => {
   try {
@@ -21,19 +31,30 @@ const filter = (text: string) => new URLSearchParams({ filter: text });
 
 describe("query limits, read from the query alone", () => {
   it("refuses a pattern over 1,000 characters, naming the limit", () => {
-    expect(refusal(() => parseListQuery(filter(`t~=*${"a".repeat(7_998)}b*`), ["id", "t"]))).toMatch(/up to 1,000 characters \(the pattern length limit\); one has 8,001/);
-    expect(refusal(() => parseListQuery(filter(`t~${"a".repeat(1_001)}`), ["id", "t"]))).toMatch(/pattern length limit/);
+    expect(refusal(() => parseListQuery(filter(`t~=*${"a".repeat(7_998)}b*`), ["id", "t"]))).toMatch(
+      /up to 1,000 characters \(the pattern length limit\); one has 8,001/,
+    );
+    expect(refusal(() => parseListQuery(filter(`t~${"a".repeat(1_001)}`), ["id", "t"]))).toMatch(
+      /pattern length limit/,
+    );
     expect(() => parseListQuery(filter(`t~=${"a".repeat(1_000)}`), ["id", "t"])).not.toThrow();
   });
 
   it("refuses a ~= pattern of over 32 stars, naming the limit; escaped stars are text", () => {
-    expect(refusal(() => parseListQuery(filter(`t~=${"*a".repeat(33)}`), ["id", "t"]))).toMatch(/up to 32 \* wildcards \(the wildcard limit\); one has 33/);
+    expect(refusal(() => parseListQuery(filter(`t~=${"*a".repeat(33)}`), ["id", "t"]))).toMatch(
+      /up to 32 \* wildcards \(the wildcard limit\); one has 33/,
+    );
     expect(() => parseListQuery(filter(`t~=${"*a".repeat(32)}${"\\*".repeat(40)}`), ["id", "t"])).not.toThrow();
   });
 
   it("refuses over 100 conditions, filter and or together, naming the limit", () => {
-    const params = new URLSearchParams({ filter: Array.from({ length: 60 }, () => "t~a").join(","), or: Array.from({ length: 41 }, () => "t=b").join(",") });
-    expect(refusal(() => parseListQuery(params, ["id", "t"]))).toMatch(/up to 100 conditions.*\(the condition limit\); this one has 101/);
+    const params = new URLSearchParams({
+      filter: Array.from({ length: 60 }, () => "t~a").join(","),
+      or: Array.from({ length: 41 }, () => "t=b").join(","),
+    });
+    expect(refusal(() => parseListQuery(params, ["id", "t"]))).toMatch(
+      /up to 100 conditions.*\(the condition limit\); this one has 101/,
+    );
     expect(MAX_CONDITIONS).toBe(100);
   });
 });
@@ -43,7 +64,10 @@ describe("the work budget, read with the tab", () => {
 
   it("refuses patterns that would read the tab's text past the budget, naming it", async () => {
     const data = tab(cells);
-    const q = parseListQuery(filter(`t~=${Array.from({ length: 250 }, (_, k) => `*a*${k}`).join("|")}`), queryColumns(data));
+    const q = parseListQuery(
+      filter(`t~=${Array.from({ length: 250 }, (_, k) => `*a*${k}`).join("|")}`),
+      queryColumns(data),
+    );
     expect(queryWork(data, conditionsOf(q))).toBeGreaterThan(WORK_BUDGET);
     const message = refusal(() => applyQuery(data, q));
     expect(message).toMatch(/over the work budget of 50,000,000 per request/);

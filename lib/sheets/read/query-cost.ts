@@ -23,15 +23,22 @@ const count = (n: number) => n.toLocaleString("en-US");
 export function checkPattern(op: Operator, values: string[]): void {
   if (op !== "~" && op !== "~=") return;
   for (const value of values) {
-    if (value.length > MAX_PATTERN_CHARS) throw bad(`A ${op} pattern may be up to ${count(MAX_PATTERN_CHARS)} characters (the pattern length limit); one has ${count(value.length)}.`);
+    if (value.length > MAX_PATTERN_CHARS)
+      throw bad(
+        `A ${op} pattern may be up to ${count(MAX_PATTERN_CHARS)} characters (the pattern length limit); one has ${count(value.length)}.`,
+      );
     if (op !== "~=") continue;
     const stars = likeSegments(value).length - 1;
-    if (stars > MAX_STARS) throw bad(`A ~= pattern may hold up to ${MAX_STARS} * wildcards (the wildcard limit); one has ${count(stars)}.`);
+    if (stars > MAX_STARS)
+      throw bad(`A ~= pattern may hold up to ${MAX_STARS} * wildcards (the wildcard limit); one has ${count(stars)}.`);
   }
 }
 
 export function checkConditionCount(conditions: number): void {
-  if (conditions > MAX_CONDITIONS) throw bad(`A query may hold up to ${MAX_CONDITIONS} conditions, filter and or together (the condition limit); this one has ${count(conditions)}.`);
+  if (conditions > MAX_CONDITIONS)
+    throw bad(
+      `A query may hold up to ${MAX_CONDITIONS} conditions, filter and or together (the condition limit); this one has ${count(conditions)}.`,
+    );
 }
 
 /** The work units the conditions cost on this copy: deciding those not kept, and a unit per row each. */
@@ -64,4 +71,5 @@ export async function decideAll(data: TabData, conditions: Condition[]): Promise
 }
 
 /** The decisions of a condition: decided before (by decideAll) or now. */
-export const decidedOf = (data: TabData, decided: Map<Condition, Decided> | undefined) => (c: Condition) => decided?.get(c) ?? decisions(data, c);
+export const decidedOf = (data: TabData, decided: Map<Condition, Decided> | undefined) => (c: Condition) =>
+  decided?.get(c) ?? decisions(data, c);

@@ -11,12 +11,17 @@ const READ_CONTROLS = ["fresh"];
 export const isClientParam = (name: string) => name.startsWith("_");
 
 /** The first parameter not in `allowed` (names starting with `_` aside). */
-const unknownParam = (params: URLSearchParams, allowed: readonly string[]) => [...params.keys()].find((name) => !allowed.includes(name) && !isClientParam(name));
+const unknownParam = (params: URLSearchParams, allowed: readonly string[]) =>
+  [...params.keys()].find((name) => !allowed.includes(name) && !isClientParam(name));
 
 export function checkParams(params: URLSearchParams, known: readonly string[]): void {
   const allowed = [...known, ...READ_CONTROLS];
   const name = unknownParam(params, allowed);
-  if (name !== undefined) throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}. Use ${allowed.join(", ")} (names starting with _ are ignored).`);
+  if (name !== undefined)
+    throw new ApiError(
+      "validation_error",
+      `Unknown query parameter ${quoted(name)}. Use ${allowed.join(", ")} (names starting with _ are ignored).`,
+    );
 }
 
 /**
@@ -30,5 +35,8 @@ export function checkWriteParams(params: URLSearchParams, known: readonly string
   if (name === undefined) return checkSingle(params, known);
   const takes = known.length ? `This request takes ${known.join(", ")}` : "This request takes no query parameters";
   const dryRun = name === "dry_run" ? " (dry_run=true applies to PATCH and DELETE on the tab with ?filter=)" : "";
-  throw new ApiError("validation_error", `Unknown query parameter ${quoted(name)}: nothing was written. ${takes}${dryRun}.`);
+  throw new ApiError(
+    "validation_error",
+    `Unknown query parameter ${quoted(name)}: nothing was written. ${takes}${dryRun}.`,
+  );
 }

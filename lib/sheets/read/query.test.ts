@@ -33,21 +33,44 @@ const rejects = (q: string, message: RegExp) => {
 describe("rows of a tab without an id column", () => {
   it("skips blank rows and uses sheet row numbers as ids", () => {
     expect(data.rows.map((r) => r.id)).toEqual(["2", "3", "4", "6", "7"]);
-    expect(rowToJson(data, data.rows[1]!)).toEqual({ id: "3", name: "Bob", city: "Paris", age: "", score: "$90.00", note: "a|b" });
+    expect(rowToJson(data, data.rows[1]!)).toEqual({
+      id: "3",
+      name: "Bob",
+      city: "Paris",
+      age: "",
+      score: "$90.00",
+      note: "a|b",
+    });
   });
 
   it("returns typed values by column type", () => {
-    const typed = parseTabValues("T", [["n", "c", "p", "b", "s"], ["1,234", "$-5.50", "15%", "TRUE", ""]], {
-      name: "T", gid: 0, hasIdColumn: false,
-      columns: [
-        { name: "n", index: 0, type: "number" },
-        { name: "c", index: 1, type: "currency" },
-        { name: "p", index: 2, type: "percent" },
-        { name: "b", index: 3, type: "boolean" },
-        { name: "s", index: 4, type: "string" },
+    const typed = parseTabValues(
+      "T",
+      [
+        ["n", "c", "p", "b", "s"],
+        ["1,234", "$-5.50", "15%", "TRUE", ""],
       ],
+      {
+        name: "T",
+        gid: 0,
+        hasIdColumn: false,
+        columns: [
+          { name: "n", index: 0, type: "number" },
+          { name: "c", index: 1, type: "currency" },
+          { name: "p", index: 2, type: "percent" },
+          { name: "b", index: 3, type: "boolean" },
+          { name: "s", index: 4, type: "string" },
+        ],
+      },
+    );
+    expect(rowToJson(typed, typed.rows[0]!, { typed: true })).toEqual({
+      id: 2,
+      n: 1234,
+      c: -5.5,
+      p: 0.15,
+      b: true,
+      s: null,
     });
-    expect(rowToJson(typed, typed.rows[0]!, { typed: true })).toEqual({ id: 2, n: 1234, c: -5.5, p: 0.15, b: true, s: null });
   });
 });
 
@@ -97,7 +120,10 @@ describe("sort and page", () => {
   });
 
   it("pages after filtering and counts the matches", () => {
-    const query = parseListQuery(new URLSearchParams("filter=city!=Rome&sort=name&order=desc&limit=2&offset=1"), queryColumns(data));
+    const query = parseListQuery(
+      new URLSearchParams("filter=city!=Rome&sort=name&order=desc&limit=2&offset=1"),
+      queryColumns(data),
+    );
     const { rows, total } = applyQuery(data, query);
     expect(total).toBe(4);
     expect(rows.map((r) => r.cells[0])).toEqual(["Cy", "Bob"]);

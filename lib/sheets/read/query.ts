@@ -7,7 +7,16 @@ import { checkParams } from "./query-params";
 import type { TabData, TabRow } from "@/lib/sheets/values/rows";
 import type { Decided } from "./filter-decisions";
 import { checkConditionCount, checkPattern, checkWork, decidedOf } from "./query-cost";
-import { columnIndex, isRange, positionsOf, rankRange, sortOrder, type Condition, type Operator, type SortKey } from "./tab-index";
+import {
+  columnIndex,
+  isRange,
+  positionsOf,
+  rankRange,
+  sortOrder,
+  type Condition,
+  type Operator,
+  type SortKey,
+} from "./tab-index";
 
 export type { Condition, Operator, SortKey } from "./tab-index";
 
@@ -35,7 +44,9 @@ const bad = (message: string) => new ApiError("validation_error", message);
 function integer(name: string, raw: string | null, fallback: number, min: number, max: number): number {
   if (raw === null) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw bad(`${name} must be ${max === Number.MAX_SAFE_INTEGER ? `a whole number, ${min} or more` : `an integer from ${min} to ${max}`}; got ${quoted(raw)}.`);
+    throw bad(
+      `${name} must be ${max === Number.MAX_SAFE_INTEGER ? `a whole number, ${min} or more` : `an integer from ${min} to ${max}`}; got ${quoted(raw)}.`,
+    );
   }
   return Number(raw);
 }
@@ -90,7 +101,8 @@ export const listed = (columns: Columns) => (columns ?? []).join(", ");
 function parseCondition(text: string, columns: Columns): Condition {
   if (text === "") throw bad("The filter has an empty condition: write conditions as column=value, joined by commas.");
   const at = text.search(/[!=<>~]/);
-  if (at <= 0) throw bad(`Cannot read the filter condition ${quoted(text)}: write column=value (operators = != > >= < <= ~ ~=).`);
+  if (at <= 0)
+    throw bad(`Cannot read the filter condition ${quoted(text)}: write column=value (operators = != > >= < <= ~ ~=).`);
   const column = text.slice(0, at);
   const op = OPERATORS.find((o) => text.startsWith(o, at));
   if (!op) throw bad(`Cannot read the operator in ${quoted(text)}: use = != > >= < <= ~ or ~=.`);
@@ -108,12 +120,26 @@ export function parseListQuery(params: URLSearchParams, columns: Columns, { maxL
   const limit = integer("limit", params.get("limit"), maxLimit === MAX_LIMIT ? 100 : maxLimit, 1, maxLimit);
   const offset = integer("offset", params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
   const [first, ...thenBy] = parseSort(params.get("sort"), params.get("order"), columns);
-  const conditions = (text: string | null) => (text === null || text === "" ? [] : splitEscaped(text, ",").map((c) => parseCondition(c, columns)));
+  const conditions = (text: string | null) =>
+    text === null || text === "" ? [] : splitEscaped(text, ",").map((c) => parseCondition(c, columns));
   // `filter` sent twice means both, as conditions joined by `,` do.
   const filters = params.getAll("filter").flatMap(conditions);
-  const anyOf = params.getAll("or").map(conditions).filter((group) => group.length > 0);
+  const anyOf = params
+    .getAll("or")
+    .map(conditions)
+    .filter((group) => group.length > 0);
   checkConditionCount(filters.length + anyOf.flat().length);
-  return { limit, offset, sort: first?.column, order: first?.order ?? (params.get("order") === "desc" ? "desc" : "asc"), filters, anyOf, thenBy, select: parseSelect(params.get("select"), columns), typed: parseBoolean("typed", params.get("typed")) };
+  return {
+    limit,
+    offset,
+    sort: first?.column,
+    order: first?.order ?? (params.get("order") === "desc" ? "desc" : "asc"),
+    filters,
+    anyOf,
+    thenBy,
+    select: parseSelect(params.get("select"), columns),
+    typed: parseBoolean("typed", params.get("typed")),
+  };
 }
 
 /**
@@ -123,15 +149,20 @@ export function parseListQuery(params: URLSearchParams, columns: Columns, { maxL
 export function parseSort(rawSort: string | null, rawOrder: string | null, columns: Columns): SortKey[] {
   // Exactly asc or desc, as DECISIONS 8 reads: anything else, `DESC` included, answers 400.
   const orders = (rawOrder ?? "asc").split(",");
-  if (orders.some((o) => o !== "asc" && o !== "desc")) throw bad(`order must be asc or desc (lower case), or one of them per sort column; got ${quoted(rawOrder ?? "")}.`);
+  if (orders.some((o) => o !== "asc" && o !== "desc"))
+    throw bad(`order must be asc or desc (lower case), or one of them per sort column; got ${quoted(rawOrder ?? "")}.`);
   if (rawSort === null) {
     if (orders.length > 1) throw bad("order lists several directions but sort names no column.");
     return [];
   }
-  const names = columns?.includes(rawSort) ? [rawSort] : splitEscaped(rawSort, ",").map((n) => n.replace(/\\([,|\\])/g, "$1"));
-  for (const name of names) if (!knows(columns, name)) throw bad(`Unknown sort column ${quoted(name)}. Columns: ${listed(columns)}.`);
+  const names = columns?.includes(rawSort)
+    ? [rawSort]
+    : splitEscaped(rawSort, ",").map((n) => n.replace(/\\([,|\\])/g, "$1"));
+  for (const name of names)
+    if (!knows(columns, name)) throw bad(`Unknown sort column ${quoted(name)}. Columns: ${listed(columns)}.`);
   if (new Set(names).size !== names.length) throw bad(`sort names a column twice: ${quoted(rawSort)}.`);
-  if (orders.length !== 1 && orders.length !== names.length) throw bad(`order gives ${orders.length} directions for ${names.length} sort columns: give one, or one per column.`);
+  if (orders.length !== 1 && orders.length !== names.length)
+    throw bad(`order gives ${orders.length} directions for ${names.length} sort columns: give one, or one per column.`);
   return names.map((column, i) => ({ column, order: (orders[i] ?? orders[0]) as "asc" | "desc" }));
 }
 
@@ -140,7 +171,8 @@ export function parseSelect(raw: string | null, columns: Columns): string[] | un
   if (raw === null) return undefined;
   const select = raw.split(",").filter(Boolean);
   const unknown = select.filter((c) => !knows(columns, c));
-  if (unknown.length || !select.length) throw bad(`Unknown select column ${quoted(unknown[0] ?? "")}. Columns: ${listed(columns)}.`);
+  if (unknown.length || !select.length)
+    throw bad(`Unknown select column ${quoted(unknown[0] ?? "")}. Columns: ${listed(columns)}.`);
   return select;
 }
 
@@ -156,7 +188,11 @@ export function queryColumns(data: TabData): string[] {
  * so only the rows in it are visited. `decided`: the conditions' decisions (decideAll), else
  * decided here, within the work budget.
  */
-export function applyQuery(data: TabData, q: ListQuery, decided?: Map<Condition, Decided>): { rows: TabRow[]; total: number } {
+export function applyQuery(
+  data: TabData,
+  q: ListQuery,
+  decided?: Map<Condition, Decided>,
+): { rows: TabRow[]; total: number } {
   if (!decided) checkWork(data, conditionsOf(q));
   const keys: SortKey[] = q.sort ? [{ column: q.sort, order: q.order }, ...(q.thenBy ?? [])] : [];
   const order = keys.length ? sortOrder(data, keys) : undefined;
@@ -172,7 +208,9 @@ export function applyQuery(data: TabData, q: ListQuery, decided?: Map<Condition,
     const [from, to] = positionsOf(c, slice.ranks, "asc");
     // Worth it when it leaves few rows: they are put back in sheet order.
     if (to - from <= data.rows.length / 4) {
-      visit = sortOrder(data, [{ column: slice.column, order: "asc" }]).slice(from, to).sort();
+      visit = sortOrder(data, [{ column: slice.column, order: "asc" }])
+        .slice(from, to)
+        .sort();
       [start, end] = [0, to - from];
       conditions = conditions.filter((c) => !slice.conditions.includes(c));
     }
@@ -203,10 +241,17 @@ export function applyQuery(data: TabData, q: ListQuery, decided?: Map<Condition,
 }
 
 /** Every condition of the query, `filter` and `or`. */
-export const conditionsOf = (q: Pick<ListQuery, "filters" | "anyOf">): Condition[] => [...q.filters, ...(q.anyOf ?? []).flat()];
+export const conditionsOf = (q: Pick<ListQuery, "filters" | "anyOf">): Condition[] => [
+  ...q.filters,
+  ...(q.anyOf ?? []).flat(),
+];
 
 /** Per row, in sheet order: 1 when it passes the query's filters (`filter` and `or`). */
-export function filterMask(data: TabData, q: Pick<ListQuery, "filters" | "anyOf">, decided?: Map<Condition, Decided>): Uint8Array {
+export function filterMask(
+  data: TabData,
+  q: Pick<ListQuery, "filters" | "anyOf">,
+  decided?: Map<Condition, Decided>,
+): Uint8Array {
   if (!decided) checkWork(data, conditionsOf(q));
   const decide = decidedOf(data, decided);
   const all = q.filters.map(decide);
@@ -231,7 +276,11 @@ function matches(all: Decided[], groups: Decided[][], i: number): boolean {
  * The range conditions (ANDed) that a kept sort order answers as one slice: on the first sort
  * column when it has them, else on the column whose ranges keep the fewest rows.
  */
-function narrowestRange(data: TabData, filters: Condition[], sortColumn: string | undefined): { column: string; ranks: [number, number]; conditions: Condition[] } | undefined {
+function narrowestRange(
+  data: TabData,
+  filters: Condition[],
+  sortColumn: string | undefined,
+): { column: string; ranks: [number, number]; conditions: Condition[] } | undefined {
   const byColumn = new Map<string, { column: string; ranks: [number, number]; conditions: Condition[] }>();
   for (const c of filters) {
     if (!isRange(c.op)) continue;

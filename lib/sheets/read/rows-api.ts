@@ -7,7 +7,15 @@ import { acceptedFormat, type ReadFormat } from "@/lib/http/negotiate";
 import { aggregate, filtersOf, parseAggregate, parseDistinct } from "./aggregate";
 import { csvStream } from "./csv";
 import { checkParams } from "./query-params";
-import { applyQuery, conditionsOf, MAX_CSV_ROWS, parseBoolean, parseListQuery, parseSelect, queryColumns } from "./query";
+import {
+  applyQuery,
+  conditionsOf,
+  MAX_CSV_ROWS,
+  parseBoolean,
+  parseListQuery,
+  parseSelect,
+  queryColumns,
+} from "./query";
 import { decideAll } from "./query-cost";
 import { rowEtag, rowToJson } from "@/lib/sheets/values/rows";
 import { findRow } from "@/lib/sheets/read/tab-index";
@@ -25,9 +33,19 @@ import type { TabData } from "@/lib/sheets/values/rows";
 const typedAsked = (params: URLSearchParams) => ["true", "1", ""].includes(params.get("typed") ?? "false");
 
 /** Whether answering the query reads dates by value: typed values, or a date column filtered or sorted on. */
-function readsDates(data: TabData, query: Pick<ListQuery, "typed" | "filters" | "anyOf" | "sort" | "thenBy">, extra: string[] = []): boolean {
+function readsDates(
+  data: TabData,
+  query: Pick<ListQuery, "typed" | "filters" | "anyOf" | "sort" | "thenBy">,
+  extra: string[] = [],
+): boolean {
   if (query.typed) return true;
-  const named = new Set([...query.filters.map((c) => c.column), ...query.anyOf.flat().map((c) => c.column), ...(query.sort ? [query.sort] : []), ...query.thenBy.map((k) => k.column), ...extra]);
+  const named = new Set([
+    ...query.filters.map((c) => c.column),
+    ...query.anyOf.flat().map((c) => c.column),
+    ...(query.sort ? [query.sort] : []),
+    ...query.thenBy.map((k) => k.column),
+    ...extra,
+  ]);
   return data.columns.some((c) => isDateType(c.type) && named.has(c.name));
 }
 
@@ -46,7 +64,8 @@ export async function findWriteTab(sheet: SheetRecord, tabName: string): Promise
  */
 export async function findTab(sheet: SheetRecord, tabName: string, scope?: ReadScope): Promise<TabModel> {
   let model = await getSheetModel(sheet);
-  if (model.tabs.some((t) => typeof t.gid !== "number" || t.locale === undefined)) model = await refreshSheetModel(sheet);
+  if (model.tabs.some((t) => typeof t.gid !== "number" || t.locale === undefined))
+    model = await refreshSheetModel(sheet);
   const tab = model.tabs.find((t) => t.name === tabName && tabInScope(scope, t.name));
   if (!tab) {
     const visible = model.tabs.filter((t) => tabInScope(scope, t.name)).map((t) => t.name);
@@ -75,7 +94,8 @@ function formulasAsked(params: URLSearchParams, options: ReadOptions): boolean {
 }
 
 /** The formulas of the copy a read was served from, when asked for. */
-const formulasFor = (sheet: SheetRecord, read: { whole: TabData }, asked: boolean) => (asked ? formulasOf(sheet, read.whole) : Promise.resolve(undefined));
+const formulasFor = (sheet: SheetRecord, read: { whole: TabData }, asked: boolean) =>
+  asked ? formulasOf(sheet, read.whole) : Promise.resolve(undefined);
 
 /**
  * The tab's rows from the cache, as the key may see them; `dates`: with the date columns' serial
@@ -83,7 +103,14 @@ const formulasFor = (sheet: SheetRecord, read: { whole: TabData }, asked: boolea
  * query without the tab's columns first: a query that could never be answered gets its 400, not
  * the read's 503. Only then, so a served read parses its query once.
  */
-async function readScoped(sheet: SheetRecord, tab: TabModel, version: number | undefined, { fresh = false, scope }: ReadOptions, dates: boolean, precheck: () => unknown) {
+async function readScoped(
+  sheet: SheetRecord,
+  tab: TabModel,
+  version: number | undefined,
+  { fresh = false, scope }: ReadOptions,
+  dates: boolean,
+  precheck: () => unknown,
+) {
   let read;
   try {
     read = await readTab(sheet, tab, version, { fresh, dates });
@@ -101,7 +128,13 @@ const rowPrecheck = (params: URLSearchParams) => () => {
 };
 
 /** The read with its date columns' serial numbers, when its query turns out to compare dates by value. */
-async function datedIf(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, needed: boolean, { scope }: ReadOptions) {
+async function datedIf(
+  sheet: SheetRecord,
+  tab: TabModel,
+  read: Awaited<ReturnType<typeof readScoped>>,
+  needed: boolean,
+  { scope }: ReadOptions,
+) {
   return needed ? { ...read, data: scopedData(await withDates(sheet, tab, read.whole), scope) } : read;
 }
 
@@ -112,7 +145,13 @@ async function datedIf(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnTy
  * for `Items.csv` that is no tab's, so Items' own is read: with another version the read would
  * load a copy of its own and push out the JSON reads' one (a Google call each, both ways).
  */
-export async function findReadTab(sheet: SheetRecord, tabName: string, accept: string | null, scope: ReadScope | undefined, version: number | undefined): Promise<{ tab: TabModel; format: ReadFormat; version: number | undefined }> {
+export async function findReadTab(
+  sheet: SheetRecord,
+  tabName: string,
+  accept: string | null,
+  scope: ReadScope | undefined,
+  version: number | undefined,
+): Promise<{ tab: TabModel; format: ReadFormat; version: number | undefined }> {
   try {
     return { tab: await findTab(sheet, tabName, scope), format: acceptedFormat(accept), version };
   } catch (err) {
@@ -123,19 +162,39 @@ export async function findReadTab(sheet: SheetRecord, tabName: string, accept: s
   }
 }
 
-export async function listRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, options: ReadOptions = {}) {
+export async function listRows(
+  sheet: SheetRecord,
+  tab: TabModel,
+  version: number | undefined,
+  params: URLSearchParams,
+  options: ReadOptions = {},
+) {
   const asked = formulasAsked(params, options);
   const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null));
-  return { cache: read.cache, readAt: read.data.readAt, ...(await queryRows(sheet, tab, read, params, options, asked)) };
+  return {
+    cache: read.cache,
+    readAt: read.data.readAt,
+    ...(await queryRows(sheet, tab, read, params, options, asked)),
+  };
 }
 
 /** The page of rows the query asks for, with its meta (reading the dates' serial numbers when it compares dates; the formulas when `formulas`). */
-async function queryRows(sheet: SheetRecord, tab: TabModel, read: Awaited<ReturnType<typeof readScoped>>, params: URLSearchParams, options: ReadOptions, formulas: boolean) {
+async function queryRows(
+  sheet: SheetRecord,
+  tab: TabModel,
+  read: Awaited<ReturnType<typeof readScoped>>,
+  params: URLSearchParams,
+  options: ReadOptions,
+  formulas: boolean,
+) {
   const query = parseListQuery(params, queryColumns(read.data));
   const { data } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query, await decideAll(data, conditionsOf(query)));
   const view = { ...query, formulas: await formulasFor(sheet, read, formulas) };
-  return { rows: rows.map((r) => rowToJson(data, r, view)), meta: { total, limit: query.limit, offset: query.offset, returned: rows.length } };
+  return {
+    rows: rows.map((r) => rowToJson(data, r, view)),
+    meta: { total, limit: query.limit, offset: query.offset, returned: rows.length },
+  };
 }
 
 /** What a served read answers: the body as sent (one serialization, kept with the copy) and where it came from. */
@@ -173,29 +232,55 @@ export async function listAnswer({ sheet, tab, version, params, options = {} }: 
 /** The same query as CSV: up to MAX_CSV_ROWS rows (all by default), columns as the JSON rows have them. */
 export async function listCsv({ sheet, tab, version, params, options = {} }: ListRequest) {
   const asked = formulasAsked(params, options);
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => parseListQuery(params, null, { maxLimit: MAX_CSV_ROWS }));
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () =>
+    parseListQuery(params, null, { maxLimit: MAX_CSV_ROWS }),
+  );
   const query = parseListQuery(params, queryColumns(read.data), { maxLimit: MAX_CSV_ROWS });
   const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, query), options);
   const { rows, total } = applyQuery(data, query, await decideAll(data, conditionsOf(query)));
-  const columns = [...(data.hasIdColumn ? [] : ["id"]), ...data.columns.map((c) => c.name).filter((name) => !query.select || name === "id" || query.select.includes(name))];
+  const columns = [
+    ...(data.hasIdColumn ? [] : ["id"]),
+    ...data.columns.map((c) => c.name).filter((name) => !query.select || name === "id" || query.select.includes(name)),
+  ];
   const formulas = await formulasFor(sheet, read, asked);
   return {
     cache,
     readAt: data.readAt,
     total,
     columns,
-    etag: etagOf(["csv", columns, query.typed, asked, total, rows.map((r) => [r.id, r.cells, formulas?.get(r.rowNumber) ? [...formulas.get(r.rowNumber)!] : null])]),
-    body: csvStream(columns, (function* () {
-      for (const r of rows) yield rowToJson(data, r, { ...query, formulas });
-    })()),
+    etag: etagOf([
+      "csv",
+      columns,
+      query.typed,
+      asked,
+      total,
+      rows.map((r) => [r.id, r.cells, formulas?.get(r.rowNumber) ? [...formulas.get(r.rowNumber)!] : null]),
+    ]),
+    body: csvStream(
+      columns,
+      (function* () {
+        for (const r of rows) yield rowToJson(data, r, { ...query, formulas });
+      })(),
+    ),
   };
 }
 
-export async function getRow(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
+export async function getRow(
+  sheet: SheetRecord,
+  tab: TabModel,
+  version: number | undefined,
+  rowId: string,
+  params: URLSearchParams,
+  options: ReadOptions = {},
+): Promise<{ row: ReturnType<typeof rowToJson>; cache: CacheStatus; etag: string; readAt: number }> {
   checkParams(params, ["typed", "select", "formulas"]);
   const asked = formulasAsked(params, options);
   const read = await readScoped(sheet, tab, version, options, typedAsked(params), rowPrecheck(params));
-  return { ...rowView(read.data, tab, rowId, params, await formulasFor(sheet, read, asked)), cache: read.cache, readAt: read.data.readAt };
+  return {
+    ...rowView(read.data, tab, rowId, params, await formulasFor(sheet, read, asked)),
+    cache: read.cache,
+    readAt: read.data.readAt,
+  };
 }
 
 /** The row as asked for, with its state's ETag (what If-Match compares), whatever view was asked for. */
@@ -203,11 +288,21 @@ function rowView(data: TabData, tab: TabModel, rowId: string, params: URLSearchP
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id ${quoted(rowId)} in the tab "${tab.name}".`);
   const select = parseSelect(params.get("select"), queryColumns(data));
-  return { row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select, formulas }), etag: rowEtag(data, row) };
+  return {
+    row: rowToJson(data, row, { typed: parseBoolean("typed", params.get("typed")), select, formulas }),
+    etag: rowEtag(data, row),
+  };
 }
 
 /** One row as the API sends it (its ETag is the row's state, as If-Match compares it), kept like lists. */
-export async function rowAnswer(sheet: SheetRecord, tab: TabModel, version: number | undefined, rowId: string, params: URLSearchParams, options: ReadOptions = {}): Promise<ReadAnswer> {
+export async function rowAnswer(
+  sheet: SheetRecord,
+  tab: TabModel,
+  version: number | undefined,
+  rowId: string,
+  params: URLSearchParams,
+  options: ReadOptions = {},
+): Promise<ReadAnswer> {
   checkParams(params, ["typed", "select", "formulas"]);
   // Checked before a kept answer is looked up: a key without the allowance never gets one.
   const asked = formulasAsked(params, options);
@@ -221,12 +316,29 @@ export async function rowAnswer(sheet: SheetRecord, tab: TabModel, version: numb
 }
 
 /** `_aggregate` and `_distinct`: groups of the matching rows, from the cached copy. */
-export async function aggregateRows(sheet: SheetRecord, tab: TabModel, version: number | undefined, params: URLSearchParams, kind: "aggregate" | "distinct", options: ReadOptions = {}) {
-  const parse = (data: TabData | null) => (kind === "distinct" ? parseDistinct(params, data) : parseAggregate(params, data));
-  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => [parse(null), parseListQuery(filtersOf(params), null)]);
+export async function aggregateRows(
+  sheet: SheetRecord,
+  tab: TabModel,
+  version: number | undefined,
+  params: URLSearchParams,
+  kind: "aggregate" | "distinct",
+  options: ReadOptions = {},
+) {
+  const parse = (data: TabData | null) =>
+    kind === "distinct" ? parseDistinct(params, data) : parseAggregate(params, data);
+  const read = await readScoped(sheet, tab, version, options, typedAsked(params), () => [
+    parse(null),
+    parseListQuery(filtersOf(params), null),
+  ]);
   const query = parse(read.data);
   const filters = parseListQuery(filtersOf(params), queryColumns(read.data));
-  const { data, cache } = await datedIf(sheet, tab, read, readsDates(read.data, { ...filters, typed: query.typed }, query.groupBy), options);
+  const { data, cache } = await datedIf(
+    sheet,
+    tab,
+    read,
+    readsDates(read.data, { ...filters, typed: query.typed }, query.groupBy),
+    options,
+  );
   const result = aggregate(data, query, filters, await decideAll(data, conditionsOf(filters)));
   return { cache, readAt: data.readAt, query, ...result };
 }

@@ -19,7 +19,10 @@ export async function refreshSheetModel(sheet: SchemaSheet): Promise<SheetModel>
   memory.set(sheet.id, model);
   await publishSheetQuietly(row);
   // A refresh drops both caches: the tab rows are read again too, on every instance.
-  await invalidateSheetData(sheet.id, model.tabs.map((t) => t.name)).catch(() => undefined);
+  await invalidateSheetData(
+    sheet.id,
+    model.tabs.map((t) => t.name),
+  ).catch(() => undefined);
   return model;
 }
 

@@ -53,7 +53,8 @@ export async function tabDataVersion(sheetId: string, tab: string): Promise<numb
   }
 }
 
-type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
+type TabSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> &
+  Partial<Pick<SheetRecord, "maxStaleSeconds" | "userId">>;
 
 /**
  * Reads a tab from Google now, bypassing the cache, before a write. `dates`: with its date columns' serial
@@ -76,7 +77,12 @@ export async function fetchTab(sheet: TabSheet, model: TabModel, { dates = false
 export function nothingWritten(err: unknown): unknown {
   if (!(err instanceof ApiError) || err.status < 500) return err;
   const code = err.code === "gateway_timeout" ? "service_unavailable" : err.code;
-  return new ApiError(code, `${err.message} Nothing was written: the tab could not be read before the write, so the request can be sent again as it is.`, err.extra, err.headers);
+  return new ApiError(
+    code,
+    `${err.message} Nothing was written: the tab could not be read before the write, so the request can be sent again as it is.`,
+    err.extra,
+    err.headers,
+  );
 }
 
 async function fetchValues(sheet: TabSheet, model: TabModel): Promise<TabData> {
@@ -92,7 +98,10 @@ async function fetchValues(sheet: TabSheet, model: TabModel): Promise<TabData> {
     return parseTabValues(model.name, (data.values ?? []) as string[][], model);
   } catch (err) {
     if (err instanceof ApiError && err.code === "validation_error" && /Unable to parse range/.test(err.message)) {
-      throw new ApiError("not_found", `The tab "${model.name}" no longer exists in the spreadsheet; refresh the schema.`);
+      throw new ApiError(
+        "not_found",
+        `The tab "${model.name}" no longer exists in the spreadsheet; refresh the schema.`,
+      );
     }
     throw err;
   }
@@ -126,9 +135,16 @@ async function runBatch(sheetId: string): Promise<void> {
   if (tabs.length === 1) return oneByOne();
   try {
     const { data } = await withGoogle(sheet, "spreadsheets.values.batchGet", (c) =>
-      c.sheets.spreadsheets.values.batchGet({ spreadsheetId: sheet.id, ranges: tabs.map((w) => quoteTab(w.model.name)), valueRenderOption: "FORMATTED_VALUE", majorDimension: "ROWS" }),
+      c.sheets.spreadsheets.values.batchGet({
+        spreadsheetId: sheet.id,
+        ranges: tabs.map((w) => quoteTab(w.model.name)),
+        valueRenderOption: "FORMATTED_VALUE",
+        majorDimension: "ROWS",
+      }),
     );
-    tabs.forEach((w, i) => w.resolve(parseTabValues(w.model.name, (data.valueRanges?.[i]?.values ?? []) as string[][], w.model)));
+    tabs.forEach((w, i) =>
+      w.resolve(parseTabValues(w.model.name, (data.valueRanges?.[i]?.values ?? []) as string[][], w.model)),
+    );
   } catch (err) {
     // A tab deleted in the sheet fails the whole batch: one by one, only that tab fails.
     if (err instanceof ApiError && err.code === "validation_error") return oneByOne();
@@ -166,13 +182,17 @@ function refreshSiblings(sheet: TabSheet, model: TabModel, epoch: number): void 
 }
 
 /** Google said 429 or was unreachable: the case for serving the last good copy. */
-const googleUnavailable = (err: unknown) => err instanceof ApiError && ["service_unavailable", "gateway_timeout", "bad_gateway"].includes(err.code);
+const googleUnavailable = (err: unknown) =>
+  err instanceof ApiError && ["service_unavailable", "gateway_timeout", "bad_gateway"].includes(err.code);
 
 /** The serial numbers could not be read: dates are read from their display meanwhile. */
 const NO_SERIALS: unique symbol = Symbol("no serials");
 function serialsOrNone(sheet: TabSheet, model: TabModel): Promise<Serials | undefined | typeof NO_SERIALS> {
   return fetchSerials(sheet, model).catch((err: unknown) => {
-    log.warn({ sheet: sheet.id, tab: model.name, reason: err instanceof Error ? err.message : String(err) }, "cache: date serial numbers unavailable, dates read from their display");
+    log.warn(
+      { sheet: sheet.id, tab: model.name, reason: err instanceof Error ? err.message : String(err) },
+      "cache: date serial numbers unavailable, dates read from their display",
+    );
     return NO_SERIALS;
   });
 }
@@ -185,7 +205,9 @@ async function datedCopy(sheet: TabSheet, model: TabModel, entry: Entry): Promis
   if (data.dated || !dateColumnsOf(data).length) return data;
   let flight = dating.get(data);
   if (!flight) {
-    flight = serialsOrNone(sheet, model).then((serials) => (serials === NO_SERIALS ? data : withSerials(data, serials)));
+    flight = serialsOrNone(sheet, model).then((serials) =>
+      serials === NO_SERIALS ? data : withSerials(data, serials),
+    );
     dating.set(data, flight);
   }
   const dated = await flight;
@@ -203,8 +225,20 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined, dat
       const epoch = await changeEpoch(sheet);
       const startedAt = Date.now();
       // A read that needs the dates' serial numbers asks for them beside the values, not after.
-      const [data, serials] = await Promise.all([fetchCoalesced(sheet, model), dates && dateColumnsOf(model).length ? serialsOrNone(sheet, model) : Promise.resolve<typeof NO_SERIALS>(NO_SERIALS)]);
-      const entry = { model, data: serials === NO_SERIALS ? data : withSerials(data, serials), fetchedAt: Date.now(), version, epoch, fingerprint: fingerprintOf(data) };
+      const [data, serials] = await Promise.all([
+        fetchCoalesced(sheet, model),
+        dates && dateColumnsOf(model).length
+          ? serialsOrNone(sheet, model)
+          : Promise.resolve<typeof NO_SERIALS>(NO_SERIALS),
+      ]);
+      const entry = {
+        model,
+        data: serials === NO_SERIALS ? data : withSerials(data, serials),
+        fetchedAt: Date.now(),
+        version,
+        epoch,
+        fingerprint: fingerprintOf(data),
+      };
       recordRead(sheet.id, model.name, entry, sheet.cacheTtlSeconds);
       // Edits made in Google Sheets become change events (compared with the last copy, in the background).
       void noteTabRead(sheet.id, entry.data, startedAt);
@@ -225,7 +259,12 @@ function load(sheet: TabSheet, model: TabModel, version: number | undefined, dat
  * (Cache-Control: no-cache) reads the sheet from Google now (concurrent such reads share one call).
  * `dates`: the read needs the date columns' serial numbers (typed values, date filters and sorts).
  */
-export async function readTab(sheet: TabSheet, model: TabModel, version: number | undefined, { fresh = false, dates = false } = {}): Promise<{ data: TabData; cache: CacheStatus }> {
+export async function readTab(
+  sheet: TabSheet,
+  model: TabModel,
+  version: number | undefined,
+  { fresh = false, dates = false } = {},
+): Promise<{ data: TabData; cache: CacheStatus }> {
   const result = await readThrough(sheet, model, newestVersion(entryKey(sheet.id, model.name), version), fresh, dates);
   countRead(sheet.id, result.cache);
   return result;
@@ -247,7 +286,13 @@ export async function withDates(sheet: TabSheet, model: TabModel, data: TabData)
  */
 export const STALE_AFTER_MS = 2_000;
 
-async function readThrough(sheet: TabSheet, model: TabModel, version: number | undefined, fresh: boolean, dates: boolean): Promise<{ data: TabData; cache: CacheStatus }> {
+async function readThrough(
+  sheet: TabSheet,
+  model: TabModel,
+  version: number | undefined,
+  fresh: boolean,
+  dates: boolean,
+): Promise<{ data: TabData; cache: CacheStatus }> {
   const hit = entries.get(entryKey(sheet.id, model.name));
   const sameVersion = hit !== undefined && hit.version === version;
   if (sameVersion) {
@@ -264,10 +309,15 @@ async function readThrough(sheet: TabSheet, model: TabModel, version: number | u
     const loading = load(sheet, model, version, dates);
     // A no-cache read asked for the sheet as it is: it waits for Google.
     const waited = Date.now() - (flightStarted.get(loading) ?? Date.now());
-    const entry = servable() && !fresh ? await withinDeadline(loading, Math.max(0, STALE_AFTER_MS - waited)) : await loading;
+    const entry =
+      servable() && !fresh ? await withinDeadline(loading, Math.max(0, STALE_AFTER_MS - waited)) : await loading;
     if (entry === TOO_SLOW) {
       loading.catch(() => undefined);
-      noteStale(sheet.id, model.name, new ApiError("gateway_timeout", `Google Sheets did not answer within ${STALE_AFTER_MS} ms`));
+      noteStale(
+        sheet.id,
+        model.name,
+        new ApiError("gateway_timeout", `Google Sheets did not answer within ${STALE_AFTER_MS} ms`),
+      );
       return { data: stale!.data, cache: "STALE" };
     }
     return { data: dates ? await datedCopy(sheet, model, entry) : entry.data, cache: "MISS" };
@@ -313,7 +363,11 @@ function newestVersion(tabKey: string, version: number | undefined, now = Date.n
  * tabs are out of date; the sheet's other tabs stay. The sheet's write count tells every
  * instance's change check that the file changed through the service (change-check.ts).
  */
-export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, tabs: string[], { confirmed = true } = {}): Promise<void> {
+export async function invalidateTabs(
+  sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">,
+  tabs: string[],
+  { confirmed = true } = {},
+): Promise<void> {
   // Marked out of date rather than dropped: never served stale after our own write.
   for (const tab of tabs) {
     const entry = entries.get(entryKey(sheet.id, tab));
@@ -337,9 +391,18 @@ export async function invalidateTabs(sheet: Pick<SheetRecord, "id" | "access" | 
  * version it is installed at. Throws when the store cannot count the version: the caller then
  * invalidates instead.
  */
-export async function installWrittenCopy(sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">, model: TabModel, data: TabData, epoch: number): Promise<void> {
+export async function installWrittenCopy(
+  sheet: Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext">,
+  model: TabModel,
+  data: TabData,
+  epoch: number,
+): Promise<void> {
   const store = getLimitStore();
-  const [version] = await Promise.all([store.incr(dataVersionKey(sheet.id, model.name), VERSION_TTL_SECONDS), store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS), noteConfirmedWrite(sheet.id)]);
+  const [version] = await Promise.all([
+    store.incr(dataVersionKey(sheet.id, model.name), VERSION_TTL_SECONDS),
+    store.incr(sheetWritesKey(sheet.id), VERSION_TTL_SECONDS),
+    noteConfirmedWrite(sheet.id),
+  ]);
   const key = entryKey(sheet.id, model.name);
   entries.delete(key);
   entries.set(key, { model, data, fetchedAt: data.readAt, version, epoch, fingerprint: fingerprintOf(data) });
@@ -353,7 +416,8 @@ export async function installWrittenCopy(sheet: Pick<SheetRecord, "id" | "access
  */
 export async function currentCopy(sheet: TabSheet, model: TabModel): Promise<TabData | undefined> {
   const entry = entries.get(entryKey(sheet.id, model.name));
-  if (!entry || Date.now() - entry.fetchedAt >= sheet.cacheTtlSeconds * 1000 || entry.epoch !== knownEpoch(sheet.id)) return undefined;
+  if (!entry || Date.now() - entry.fetchedAt >= sheet.cacheTtlSeconds * 1000 || entry.epoch !== knownEpoch(sheet.id))
+    return undefined;
   const version = await tabDataVersion(sheet.id, model.name);
   return version !== undefined && version === entry.version ? entry.data : undefined;
 }

@@ -134,7 +134,10 @@ export function columnIndex(data: TabData, name: string): ColumnIndex {
   if (!found) {
     const values = columnValues(data, name);
     const { distinct, serials } = values;
-    const numbers = Float64Array.from(distinct, (v, d) => comparableValue(v, values.column, data.where, serials?.[d]) ?? NaN);
+    const numbers = Float64Array.from(
+      distinct,
+      (v, d) => comparableValue(v, values.column, data.where, serials?.[d]) ?? NaN,
+    );
     const numeric = distinct.every((v, d) => v === "" || !Number.isNaN(numbers[d]));
     found = { ...values, numbers, numeric, decisions: new Map() };
     index.columns.set(name, found);
@@ -225,7 +228,8 @@ export function comparer(c: ColumnIndex, target: string, targetNumber: number | 
   };
 }
 
-export const inRange = (op: RangeOp, diff: number) => (op === ">" ? diff > 0 : op === ">=" ? diff >= 0 : op === "<" ? diff < 0 : diff <= 0);
+export const inRange = (op: RangeOp, diff: number) =>
+  op === ">" ? diff > 0 : op === ">=" ? diff >= 0 : op === "<" ? diff < 0 : diff <= 0;
 
 /**
  * The ranks a range condition keeps, [from, to), when they are consecutive in the column's sort

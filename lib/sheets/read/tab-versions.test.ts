@@ -11,7 +11,10 @@ import { registeredKey } from "@/testing/google";
 
 const CHECK_MS = 200;
 let svc: TestService;
-const stores = await serviceAndStores((s) => (svc = s), { modifiedTimeLagMs: 0, env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS) } });
+const stores = await serviceAndStores((s) => (svc = s), {
+  modifiedTimeLagMs: 0,
+  env: { CHANGE_CHECK_INTERVAL_MS: String(CHECK_MS) },
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
@@ -19,20 +22,39 @@ const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let sheetId: string;
   let api: ReturnType<typeof rowsClient>;
-  const reads = () => ({ get: svc.google.calls.get("values.get") ?? 0, batch: svc.google.calls.get("values.batchGet") ?? 0 });
+  const reads = () => ({
+    get: svc.google.calls.get("values.get") ?? 0,
+    batch: svc.google.calls.get("values.batchGet") ?? 0,
+  });
   const cacheOf = async (tab: string) => (await api.list(tab)).headers.get("x-cache");
 
   beforeAll(async () => {
     setLimitStore(makeStore());
-    sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Tab versions ${storeName}`,
-      members: { [SA]: "writer", "owner@example.com": "owner" },
-      tabs: [
-        { title: "Big", rows: [["id", "name"], ...Array.from({ length: 50 }, (_, i) => [i + 1, `row ${i + 1}`])] },
-        { title: "Small", rows: [["id", "x"], [1, "a"]] },
-        { title: "Third", rows: [["id", "y"], [1, "b"]] },
-      ],
-    })).spreadsheetId);
+    sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Tab versions ${storeName}`,
+          members: { [SA]: "writer", "owner@example.com": "owner" },
+          tabs: [
+            { title: "Big", rows: [["id", "name"], ...Array.from({ length: 50 }, (_, i) => [i + 1, `row ${i + 1}`])] },
+            {
+              title: "Small",
+              rows: [
+                ["id", "x"],
+                [1, "a"],
+              ],
+            },
+            {
+              title: "Third",
+              rows: [
+                ["id", "y"],
+                [1, "b"],
+              ],
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `versions-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
@@ -82,7 +104,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   it("re-reads every tab after a schema refresh", async () => {
     const { callRoute } = await import("@/testing/routes");
-    const refresh = await callRoute((await import("@/app/api/[sheetId]/refresh-schema/route")).POST, { method: "POST", path: `/api/${sheetId}/refresh-schema`, params: { sheetId }, headers: { "X-API-Key": api.key } });
+    const refresh = await callRoute((await import("@/app/api/[sheetId]/refresh-schema/route")).POST, {
+      method: "POST",
+      path: `/api/${sheetId}/refresh-schema`,
+      params: { sheetId },
+      headers: { "X-API-Key": api.key },
+    });
     expect(refresh.status).toBe(200);
     expect([await cacheOf("Small"), await cacheOf("Third"), await cacheOf("Big")]).toEqual(["MISS", "MISS", "MISS"]);
   });

@@ -1,6 +1,11 @@
 // Registration against emulators/google and a real (embedded) Postgres.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SPREADSHEET_ID, NO_ACCESS_SPREADSHEET_ID, PRIVATE_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID } from "@/emulators/google/seed";
+import {
+  DEMO_SPREADSHEET_ID,
+  NO_ACCESS_SPREADSHEET_ID,
+  PRIVATE_SPREADSHEET_ID,
+  PUBLIC_READONLY_SPREADSHEET_ID,
+} from "@/emulators/google/seed";
 import { getSheet } from "@/db/queries/sheets";
 import { toSheetRecord } from "@/lib/sheets/sheet-record";
 import { createUser } from "@/db/queries/users";
@@ -24,7 +29,10 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
@@ -51,7 +59,9 @@ describe("registerSheet", () => {
     const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: address(DEMO_SPREADSHEET_ID) }));
     expect(err.code).toBe("forbidden");
     expect(err.extra.reason).toBe("no_google_grant");
-    expect(err.message).toContain("use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive");
+    expect(err.message).toContain(
+      "use “Choose a sheet from Google Drive” on the dashboard to let SheetAPI see the spreadsheets you choose (only those), then choose this one in Google Drive",
+    );
     expect(await getSheet({ id: DEMO_SPREADSHEET_ID })).toBeUndefined();
   });
 
@@ -61,10 +71,14 @@ describe("registerSheet", () => {
     await svc.admin("/revoke", { email: "revoked@example.com" });
     // First Google refuses the grant (invalid_grant), then the grant is known to be refused.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const err = await failure(registration.registerSheet({ userId: user.id, sheetUrl: address(DEMO_SPREADSHEET_ID) }));
+      const err = await failure(
+        registration.registerSheet({ userId: user.id, sheetUrl: address(DEMO_SPREADSHEET_ID) }),
+      );
       expect(err.code).toBe("forbidden");
       expect(err.extra.reason).toBe("google_grant_revoked");
-      expect(err.message).toContain("Google no longer accepts the access to your Google Drive files this account gave SheetAPI");
+      expect(err.message).toContain(
+        "Google no longer accepts the access to your Google Drive files this account gave SheetAPI",
+      );
       expect(err.message).not.toMatch(/not connected Google yet|One more step/);
     }
   });
@@ -85,7 +99,9 @@ describe("registerSheet", () => {
     const err = await failure(registration.registerSheet({ userId: owner.id, sheetUrl: typed }));
     expect(err.code).toBe("not_found");
     expect(err.extra).toMatchObject({ reason: "not_in_drive", typed: typed.trim() });
-    expect(err.message).toContain("No spreadsheet with the id 1ThisSpreadsheetDoesNotExist000000000000000 was found in the Google Drive of owner@example.com");
+    expect(err.message).toContain(
+      "No spreadsheet with the id 1ThisSpreadsheetDoesNotExist000000000000000 was found in the Google Drive of owner@example.com",
+    );
     expect(err.message).toContain(`You entered “${typed.trim()}”`);
   });
 
@@ -93,7 +109,13 @@ describe("registerSheet", () => {
     await pickInGooglePicker(owner.id, [DEMO_SPREADSHEET_ID]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: address(DEMO_SPREADSHEET_ID) });
     expect(reg.created).toBe(true);
-    expect(reg.sheet).toMatchObject({ id: DEMO_SPREADSHEET_ID, access: "service_account", writable: true, name: "Acme Store", proof: "edit" });
+    expect(reg.sheet).toMatchObject({
+      id: DEMO_SPREADSHEET_ID,
+      access: "service_account",
+      writable: true,
+      name: "Acme Store",
+      proof: "edit",
+    });
     expect(reg.apiKey).toMatch(/^shk_/);
     const doc = registration.registrationDocument(reg);
     expect(doc.tabs.map((t) => t.name)).toEqual(["Products", "Team Members", "Orders"]);
@@ -114,7 +136,11 @@ describe("registerSheet", () => {
     const again = await registration.registerSheet({ userId: owner.id, sheetUrl: DEMO_SPREADSHEET_ID });
     expect(again).toMatchObject({ created: false, apiKey: null });
     const editor = await createUser({ email: "editor-of-demo@example.com" });
-    await svc.admin(`/spreadsheets/${DEMO_SPREADSHEET_ID}/access`, { members: { "editor-of-demo@example.com": "writer" } }, "PATCH");
+    await svc.admin(
+      `/spreadsheets/${DEMO_SPREADSHEET_ID}/access`,
+      { members: { "editor-of-demo@example.com": "writer" } },
+      "PATCH",
+    );
     await proveAccessWithGoogle(editor, [DEMO_SPREADSHEET_ID], "editor-of-demo@example.com");
     const err = await failure(registration.registerSheet({ userId: editor.id, sheetUrl: DEMO_SPREADSHEET_ID }));
     expect(err.code).toBe("conflict");
@@ -128,9 +154,22 @@ describe("registerSheet", () => {
 
   it("names the demo account as a sheet's holder, and no one else", async () => {
     const { spreadsheetId } = await svc.admin("/spreadsheets", {
-      title: "Held by the demo", linkAccess: "none",
-      members: { "someone@example.com": "owner", "demo@sheetapi.local": "writer", "second-editor@example.com": "writer" },
-      tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }],
+      title: "Held by the demo",
+      linkAccess: "none",
+      members: {
+        "someone@example.com": "owner",
+        "demo@sheetapi.local": "writer",
+        "second-editor@example.com": "writer",
+      },
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
     });
     const id = String(spreadsheetId);
     const demo = await createUser({ email: "demo@sheetapi.local" });
@@ -144,9 +183,18 @@ describe("registerSheet", () => {
 
     // The asker's own other account (the Google account they prove with holds it) is named too.
     const { spreadsheetId: ownId } = await svc.admin("/spreadsheets", {
-      title: "Held by my other account", linkAccess: "none",
+      title: "Held by my other account",
+      linkAccess: "none",
       members: { "twin@example.com": "writer" },
-      tabs: [{ title: "Items", rows: [["id", "name"], [1, "first"]] }],
+      tabs: [
+        {
+          title: "Items",
+          rows: [
+            ["id", "name"],
+            [1, "first"],
+          ],
+        },
+      ],
     });
     const twin = await createUser({ email: "twin@example.com" });
     await proveAccessWithGoogle(twin, [String(ownId)], "twin@example.com");
@@ -163,12 +211,20 @@ describe("registerSheet", () => {
     // "Anyone with the link" lets the service account read, so it reads with its own quota.
     expect(reg.sheet).toMatchObject({ access: "service_account", writable: false, proof: "edit" });
     // The private flow (through the owner's grant) makes it writable, with no new key.
-    const again = await registration.registerSheet({ userId: owner.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID, via: "grant" });
+    const again = await registration.registerSheet({
+      userId: owner.id,
+      sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID,
+      via: "grant",
+    });
     expect(again).toMatchObject({ created: false, apiKey: null, sheet: { access: "oauth", writable: true } });
   });
 
   it("reaches a sheet the service account cannot open through the person's grant", async () => {
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Grant only", members: { "owner@example.com": "owner" }, tabs: [{ title: "T", rows: [["a"], [1]] }] });
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title: "Grant only",
+      members: { "owner@example.com": "owner" },
+      tabs: [{ title: "T", rows: [["a"], [1]] }],
+    });
     await pickInGooglePicker(owner.id, [String(spreadsheetId)]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: String(spreadsheetId) });
     expect(reg.sheet).toMatchObject({ access: "oauth", writable: true, proof: "edit" });
@@ -181,11 +237,24 @@ describe("the schema", () => {
     const { spreadsheetId } = await svc.admin("/spreadsheets", {
       title: "Headers",
       members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
-      tabs: [{ title: "Contacts", rows: [["email", "", "name", "email", null, "email"], ["a@x", "", "A", "b@x", "", "c@x"]] }],
+      tabs: [
+        {
+          title: "Contacts",
+          rows: [
+            ["email", "", "name", "email", null, "email"],
+            ["a@x", "", "A", "b@x", "", "c@x"],
+          ],
+        },
+      ],
     });
     await pickInGooglePicker(owner.id, [String(spreadsheetId)]);
     const reg = await registration.registerSheet({ userId: owner.id, sheetUrl: String(spreadsheetId) });
-    expect(reg.model.tabs[0]!.columns.map((c) => [c.name, c.index])).toEqual([["email", 0], ["name", 2], ["email_2", 3], ["email_3", 5]]);
+    expect(reg.model.tabs[0]!.columns.map((c) => [c.name, c.index])).toEqual([
+      ["email", 0],
+      ["name", 2],
+      ["email_2", 3],
+      ["email_3", 5],
+    ]);
     expect(reg.model.tabs[0]!.hasIdColumn).toBe(false);
   });
 
@@ -213,10 +282,18 @@ describe("the private flow (through the person's grant)", () => {
     expect(dump).toMatch(/"refreshTokenCiphertext":"v1\./);
     expect(JSON.stringify(grants)).not.toMatch(/"refreshTokenCiphertext":"(?!v1\.)/);
     // A second private sheet: no new consent, the same grant.
-    const { spreadsheetId } = await svc.admin("/spreadsheets", { title: "Second", members: { "owner@example.com": "owner" }, tabs: [{ title: "T", rows: [["a"], [1]] }] });
+    const { spreadsheetId } = await svc.admin("/spreadsheets", {
+      title: "Second",
+      members: { "owner@example.com": "owner" },
+      tabs: [{ title: "T", rows: [["a"], [1]] }],
+    });
     svc.google.calls.clear();
     await pickInGooglePicker(owner.id, [String(spreadsheetId)]);
-    const second = await registration.registerSheet({ userId: owner.id, sheetUrl: String(spreadsheetId), via: "grant" });
+    const second = await registration.registerSheet({
+      userId: owner.id,
+      sheetUrl: String(spreadsheetId),
+      via: "grant",
+    });
     expect(second.sheet.grantId).toBe(grants[0]!.id);
     expect(svc.google.calls.get("oauth.authorize")).toBeUndefined();
     expect(await listGrants({ userId: owner.id })).toHaveLength(1);
@@ -230,7 +307,9 @@ describe("the private flow (through the person's grant)", () => {
     expect(after[0]!.id).toBe(before.id);
     expect(after[0]!.refreshTokenCiphertext).not.toBe(before.refreshTokenCiphertext);
     // Sheets reached through the grant carry the new token.
-    expect((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!.refreshTokenCiphertext).toBe(after[0]!.refreshTokenCiphertext);
+    expect((await getSheet({ id: PRIVATE_SPREADSHEET_ID }))!.refreshTokenCiphertext).toBe(
+      after[0]!.refreshTokenCiphertext,
+    );
   });
 
   it("names a scope the person unticked on the consent screen, and stores nothing", async () => {

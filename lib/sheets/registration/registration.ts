@@ -59,14 +59,21 @@ async function serviceAccountCanEdit(id: string, email: string): Promise<boolean
  * others (lib/google/identities.ts). Otherwise the person's grant. Either way it writes only what
  * the person proved they can edit.
  */
-async function chooseReach(id: string, proof: Proof, via: "service" | "grant", userId: string, current?: string | null): Promise<Reach> {
+async function chooseReach(
+  id: string,
+  proof: Proof,
+  via: "service" | "grant",
+  userId: string,
+  current?: string | null,
+): Promise<Reach> {
   const personCanEdit = proof.level === "edit";
   if (via === "service") {
     for (const email of await serviceAccountsToTry(userId, current)) {
       const saCanEdit = await serviceAccountCanEdit(id, email);
       // A link-viewable sheet the service account may only view stays read-only here
       // (DECISIONS 18): its editor makes it writable through the private flow, with their own grant.
-      if (saCanEdit !== undefined) return { access: "service_account", writable: saCanEdit && personCanEdit, serviceAccount: email };
+      if (saCanEdit !== undefined)
+        return { access: "service_account", writable: saCanEdit && personCanEdit, serviceAccount: email };
     }
   }
   return { access: "oauth", writable: personCanEdit };
@@ -92,7 +99,10 @@ function grantFields(reach: Reach, proof: Proof) {
 async function readModel(id: string, reach: Reach, proof: Proof): Promise<SheetModel> {
   const credential: GoogleCredential =
     reach.access === "oauth"
-      ? { kind: "oauth", refreshToken: decryptSecret(proof.grant.refreshTokenCiphertext, config().secrets.encryptionKey) }
+      ? {
+          kind: "oauth",
+          refreshToken: decryptSecret(proof.grant.refreshTokenCiphertext, config().secrets.encryptionKey),
+        }
       : { kind: "serviceAccount", email: reach.serviceAccount ?? undefined };
   try {
     return await readSheetModel(createGoogleClients(config().google, credential).sheets, id);
@@ -116,14 +126,16 @@ async function holderName(existing: Sheet, asker: { userId: string; googleEmail:
   const [holder, self] = await Promise.all([getUserById({ id: existing.userId }), getUserById({ id: asker.userId })]);
   const email = holder?.email?.toLowerCase();
   if (email === DEMO_EMAIL) return `the demo account (${DEMO_EMAIL}, seeded by npm start)`;
-  if (email && (email === self?.email?.toLowerCase() || email === asker.googleEmail.toLowerCase())) return `your other SheetAPI account (${holder!.email})`;
+  if (email && (email === self?.email?.toLowerCase() || email === asker.googleEmail.toLowerCase()))
+    return `your other SheetAPI account (${holder!.email})`;
   return "another SheetAPI account";
 }
 
 /** 409 for a sheet another account holds: who holds it, and what the person can do about it. */
 async function taken(existing: Sheet, asker: { userId: string; googleEmail: string }): Promise<ApiError> {
   const holder = await holderName(existing, asker);
-  const ifYours = "If the file is yours in Google Drive, choose it in Google Drive while signed in to Google as its owner: the file's owner always takes a sheet back, and the other account's keys stop.";
+  const ifYours =
+    "If the file is yours in Google Drive, choose it in Google Drive while signed in to Google as its owner: the file's owner always takes a sheet back, and the other account's keys stop.";
   const otherwise = "Otherwise register a copy (in Google Sheets: File, Make a copy).";
   return new ApiError(
     "conflict",
@@ -139,10 +151,22 @@ async function taken(existing: Sheet, asker: { userId: string; googleEmail: stri
  * editor over a holder whose edit proof lapsed) claims one registered with edit proof too. The
  * earlier keys stop.
  */
-async function claim(userId: string, existing: Sheet, proof: Proof, via: "service" | "grant", overEdit = false): Promise<Registration> {
+async function claim(
+  userId: string,
+  existing: Sheet,
+  proof: Proof,
+  via: "service" | "grant",
+  overEdit = false,
+): Promise<Registration> {
   const reach = await chooseReach(existing.id, proof, via, userId, existing.serviceAccount);
   const model = await readModel(existing.id, reach, proof);
-  const claimed = await claimSheet({ id: existing.id, fromUserId: existing.userId, claimId: newId("claim"), overEdit, set: { userId, ...grantFields(reach, proof) } });
+  const claimed = await claimSheet({
+    id: existing.id,
+    fromUserId: existing.userId,
+    claimId: newId("claim"),
+    overEdit,
+    set: { userId, ...grantFields(reach, proof) },
+  });
   if (!claimed) throw await taken(existing, { userId, googleEmail: proof.grant.email }); // claimed or re-proved concurrently
   // Every instance must see it at once: the previous owner's keys answer 401 from now on.
   for (const key of claimed.stoppedKeys) await publishKey(key);
@@ -155,11 +179,19 @@ async function create(userId: string, id: string, proof: Proof, via: "service" |
   const model = await readModel(id, reach, proof);
   let sheet: Sheet;
   try {
-    sheet = await insertSheet({ id, userId, name: model.title, ...grantFields(reach, proof), schema: model, schemaUpdatedAt: new Date(model.updatedAt) });
+    sheet = await insertSheet({
+      id,
+      userId,
+      name: model.title,
+      ...grantFields(reach, proof),
+      schema: model,
+      schemaUpdatedAt: new Date(model.updatedAt),
+    });
   } catch (err) {
     // Registered concurrently: answer as if this request came second.
     const existing = await getSheet({ id });
-    if (existing?.userId === userId) return { created: false, sheet: existing, model: await getSheetModel(toSheetRecord(existing)), apiKey: null };
+    if (existing?.userId === userId)
+      return { created: false, sheet: existing, model: await getSheetModel(toSheetRecord(existing)), apiKey: null };
     if (existing) throw await taken(existing, { userId, googleEmail: proof.grant.email });
     throw err;
   }
@@ -176,12 +208,22 @@ async function again(existing: Sheet, userId: string, via: "service" | "grant"):
   // A registration whose access lapsed in Google, or never proven (made before proof existed), is
   // proven again first (the dashboard's "Prove access"): restored, it serves the same keys again;
   // still lapsed, it says why.
-  if (via === "service" && (existing.accessState === "read_only" || existing.accessState === "suspended" || existing.accessState === "unproven")) {
+  if (
+    via === "service" &&
+    (existing.accessState === "read_only" ||
+      existing.accessState === "suspended" ||
+      existing.accessState === "unproven")
+  ) {
     await limitAccountAction(userId, "register");
     const proven = await proveAgain(existing);
     return { created: false, sheet: proven, model: await getSheetModel(toSheetRecord(proven)), apiKey: null };
   }
-  const renewed = via === "grant" ? await reachByGrant(existing, userId) : existing.writable ? await editLapsed(existing, userId) : await writableReach(existing, userId);
+  const renewed =
+    via === "grant"
+      ? await reachByGrant(existing, userId)
+      : existing.writable
+        ? await editLapsed(existing, userId)
+        : await writableReach(existing, userId);
   if (renewed) {
     const row = await saveSheetGrant({ id: existing.id, userId, ...grantFields(renewed.reach, renewed.proof) });
     // The new grant must reach every instance: one still holding the old token would fail.
@@ -237,7 +279,15 @@ async function writableReach(existing: Sheet, userId: string): Promise<{ reach: 
  * POST /register, the dashboard and the private flow (`via: "grant"`, reached through the
  * person's grant): proof of access with Google first, then the sheet's structure and a first key.
  */
-export async function registerSheet({ userId, sheetUrl, via = "service" }: { userId: string; sheetUrl: unknown; via?: "service" | "grant" }): Promise<Registration> {
+export async function registerSheet({
+  userId,
+  sheetUrl,
+  via = "service",
+}: {
+  userId: string;
+  sheetUrl: unknown;
+  via?: "service" | "grant";
+}): Promise<Registration> {
   const id = parseSheetReference(sheetUrl);
   const existing = await getSheet({ id });
   if (existing?.userId === userId) return again(existing, userId, via);

@@ -68,7 +68,15 @@ describe("displayed dates in the sheet's locale", () => {
   });
 
   it("writes date-times with the zone's offset at that moment, daylight saving included", () => {
-    const wall = (month: number, hour: number) => ({ year: 2024, month, day: 15, hour, minute: 0, second: 0, hasTime: true });
+    const wall = (month: number, hour: number) => ({
+      year: 2024,
+      month,
+      day: 15,
+      hour,
+      minute: 0,
+      second: 0,
+      hasTime: true,
+    });
     expect(isoDateTime(wall(1, 9), "Europe/Berlin")).toBe("2024-01-15T09:00:00+01:00");
     expect(isoDateTime(wall(7, 9), "Europe/Berlin")).toBe("2024-07-15T09:00:00+02:00");
     expect(isoDateTime(wall(7, 9), "America/New_York")).toBe("2024-07-15T09:00:00-04:00");
@@ -85,7 +93,9 @@ describe("typed values and comparisons by column type", () => {
     expect(typedValue("15 %", { type: "percent" }, fr)).toBe(0.15);
     expect(typedValue("FALSE", { type: "boolean" }, de)).toBe(false);
     expect(typedValue("15.01.2024", { type: "date", pattern: "dd.MM.yyyy" }, de)).toBe("2024-01-15");
-    expect(typedValue("17.01.2024 09:45", { type: "datetime", pattern: "dd.MM.yyyy HH:mm" }, de)).toBe("2024-01-17T09:45:00+01:00");
+    expect(typedValue("17.01.2024 09:45", { type: "datetime", pattern: "dd.MM.yyyy HH:mm" }, de)).toBe(
+      "2024-01-17T09:45:00+01:00",
+    );
     expect(typedValue("1/15/2024", { type: "datetime" }, us)).toBe("2024-01-15T00:00:00-05:00");
     expect(typedValue("unknown", { type: "date" }, de)).toBe("unknown");
     expect(typedValue("", { type: "number" }, de)).toBeNull();

@@ -28,13 +28,13 @@ describe("likePattern (~=)", () => {
   ])("%s against %s", (pattern, text, result) => expect(likePattern(pattern).test(text)).toBe(result));
 });
 
-
 describe("likePattern against the backtracking walk", () => {
   it("decides as it did on random patterns and texts", () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const alphabet = ["a", "A", "b", "*", "\\", "\\*", "é", "É", "😀"];
-    const word = (n: number) => Array.from({ length: Math.floor(next() * n) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+    const word = (n: number) =>
+      Array.from({ length: Math.floor(next() * n) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
     for (let k = 0; k < 5_000; k++) {
       const [pattern, text] = [word(7), word(9).replaceAll("\\*", "*")];
       expect(likePattern(pattern).test(text), `${pattern} against ${text}`).toBe(globReferenceOf(pattern, text));

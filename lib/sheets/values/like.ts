@@ -30,9 +30,15 @@ export function likeSegments(value: string): string[] {
 const high = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const low = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 /** Whether `at` falls inside a surrogate pair: characters are code points, as the cell shows them. */
-const inPair = (text: string, at: number) => at > 0 && at < text.length && high(text.charCodeAt(at - 1)) && low(text.charCodeAt(at));
+const inPair = (text: string, at: number) =>
+  at > 0 && at < text.length && high(text.charCodeAt(at - 1)) && low(text.charCodeAt(at));
 
-function matchSegments(segments: string[], finders: ReturnType<typeof finder>[], text: string, minLength: number): boolean {
+function matchSegments(
+  segments: string[],
+  finders: ReturnType<typeof finder>[],
+  text: string,
+  minLength: number,
+): boolean {
   if (segments.length === 1) return text === segments[0];
   if (text.length < minLength) return false;
   const first = segments[0]!;

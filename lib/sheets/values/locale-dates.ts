@@ -36,17 +36,22 @@ function months(locale: string): string[][] {
   if (!names) {
     const tag = bcp47(locale);
     const of = (month: "long" | "short") => new Intl.DateTimeFormat(tag, { month, timeZone: "UTC" });
-    names = Array.from({ length: 12 }, (_, m) => [fold(of("long").format(Date.UTC(2024, m, 1))), fold(of("short").format(Date.UTC(2024, m, 1)))]);
+    names = Array.from({ length: 12 }, (_, m) => [
+      fold(of("long").format(Date.UTC(2024, m, 1))),
+      fold(of("short").format(Date.UTC(2024, m, 1))),
+    ]);
     monthNames.set(locale, names);
   }
   return names;
 }
 
-const setter = (key: Exclude<keyof WallClock, "hasTime" | "shown">, time = false) => (wall: WallClock, text: string) => {
-  wall[key] = Number(text);
-  if (time) wall.hasTime = true;
-  return true;
-};
+const setter =
+  (key: Exclude<keyof WallClock, "hasTime" | "shown">, time = false) =>
+  (wall: WallClock, text: string) => {
+    wall[key] = Number(text);
+    if (time) wall.hasTime = true;
+    return true;
+  };
 
 /** Compiles a Sheets date pattern into a matcher of its display. */
 function parserFor(pattern: string, locale: string): Parser {
@@ -74,27 +79,40 @@ function parserFor(pattern: string, locale: string): Parser {
         return true;
       });
     } else if (/^\.0+$/.test(t)) source += "(?:[.,]\\d+)?";
-    else if (lower[0] === "y") field(lower.length <= 2 ? "\\d{2}" : "\\d{4}", (wall, text) => {
-      wall.year = text.length === 2 ? (Number(text) < 30 ? 2000 : 1900) + Number(text) : Number(text);
-      return true;
-    }, lower.length <= 2 ? "Y" : "y");
+    else if (lower[0] === "y")
+      field(
+        lower.length <= 2 ? "\\d{2}" : "\\d{4}",
+        (wall, text) => {
+          wall.year = text.length === 2 ? (Number(text) < 30 ? 2000 : 1900) + Number(text) : Number(text);
+          return true;
+        },
+        lower.length <= 2 ? "Y" : "y",
+      );
     else if (lower[0] === "d") {
-      if (lower.length >= 3) source += "[^\\s\\d,.]+\\.?"; // the weekday name tells nothing new
+      if (lower.length >= 3)
+        source += "[^\\s\\d,.]+\\.?"; // the weekday name tells nothing new
       else field("\\d{1,2}", setter("day"), "d");
     } else if (lower[0] === "h") field("\\d{1,2}", setter("hour", true), "h");
     else if (lower[0] === "s") field("\\d{1,2}", setter("second", true), "s");
     else if (lower[0] === "m") {
       const before = tokens.slice(0, at).filter(isField).at(-1);
       const after = tokens.slice(at + 1).find(isField);
-      if (lower.length <= 2 && (/^h/i.test(before ?? "") || /^s/i.test(after ?? ""))) field("\\d{1,2}", setter("minute", true), "m");
+      if (lower.length <= 2 && (/^h/i.test(before ?? "") || /^s/i.test(after ?? "")))
+        field("\\d{1,2}", setter("minute", true), "m");
       else if (lower.length <= 2) field("\\d{1,2}", setter("month"), "M");
       else if (lower.length <= 4) {
-        field("[^\\s\\d,]+", (wall, text) => {
-          const name = fold(text);
-          const index = months(locale).findIndex(([long, short]) => long === name || short === name || (name.length >= 3 && long!.startsWith(name)));
-          wall.month = index + 1;
-          return index >= 0;
-        }, "M");
+        field(
+          "[^\\s\\d,]+",
+          (wall, text) => {
+            const name = fold(text);
+            const index = months(locale).findIndex(
+              ([long, short]) => long === name || short === name || (name.length >= 3 && long!.startsWith(name)),
+            );
+            wall.month = index + 1;
+            return index >= 0;
+          },
+          "M",
+        );
       } else source += "[^\\s\\d,]"; // one letter names no month for sure
     } else source += /\s/.test(t) ? "[\\s\\u00a0\\u202f]+" : escape(t);
   });
@@ -108,10 +126,26 @@ function parseWith(text: string, pattern: string, locale: string): WallClock | u
   const { regex, fields, kinds } = parserFor(pattern, locale);
   const m = regex.exec(text.trim());
   if (!m) return undefined;
-  const wall: WallClock = { year: 1899, month: 12, day: 30, hour: 0, minute: 0, second: 0, hasTime: false, shown: kinds.join("") };
+  const wall: WallClock = {
+    year: 1899,
+    month: 12,
+    day: 30,
+    hour: 0,
+    minute: 0,
+    second: 0,
+    hasTime: false,
+    shown: kinds.join(""),
+  };
   if (!fields.every((set, i) => set(wall, m[i + 1]!))) return undefined;
   const check = new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
-  if (check.getUTCDate() !== wall.day || check.getUTCMonth() !== wall.month - 1 || wall.hour > 23 || wall.minute > 59 || wall.second > 59) return undefined;
+  if (
+    check.getUTCDate() !== wall.day ||
+    check.getUTCMonth() !== wall.month - 1 ||
+    wall.hour > 23 ||
+    wall.minute > 59 ||
+    wall.second > 59
+  )
+    return undefined;
   return wall;
 }
 
@@ -121,11 +155,19 @@ const defaultPatterns = new Map<string, string[]>();
 function localePatterns(locale: string): string[] {
   let patterns = defaultPatterns.get(locale);
   if (!patterns) {
-    const parts = new Intl.DateTimeFormat(bcp47(locale), { year: "numeric", month: "numeric", day: "numeric", timeZone: "UTC" }).formatToParts(Date.UTC(2024, 10, 25));
-    const date = parts.map((p) => (p.type === "year" ? "yyyy" : p.type === "month" ? "M" : p.type === "day" ? "d" : p.value)).join("");
+    const parts = new Intl.DateTimeFormat(bcp47(locale), {
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      timeZone: "UTC",
+    }).formatToParts(Date.UTC(2024, 10, 25));
+    const date = parts
+      .map((p) => (p.type === "year" ? "yyyy" : p.type === "month" ? "M" : p.type === "day" ? "d" : p.value))
+      .join("");
     patterns = [];
-    for (const d of [date, "yyyy-mm-dd"]) patterns.push(d, `${d} h:mm:ss`, `${d} h:mm`, `${d} h:mm:ss am/pm`, `${d} h:mm am/pm`);
-    patterns.push("yyyy-mm-dd\"T\"hh:mm:ss", "yyyy-mm-dd\"T\"hh:mm");
+    for (const d of [date, "yyyy-mm-dd"])
+      patterns.push(d, `${d} h:mm:ss`, `${d} h:mm`, `${d} h:mm:ss am/pm`, `${d} h:mm am/pm`);
+    patterns.push('yyyy-mm-dd"T"hh:mm:ss', 'yyyy-mm-dd"T"hh:mm');
     defaultPatterns.set(locale, patterns);
   }
   return patterns;
@@ -154,7 +196,16 @@ function zoneOffsetMinutes(timeZone: string, utcMs: number): number {
   let format = zoneFormats.get(timeZone);
   if (!format) {
     try {
-      format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      });
     } catch {
       return 0;
     }
@@ -185,7 +236,12 @@ export function isoDateTime(w: WallClock, timeZone: string): string {
  * ("2024-01-15", "2024-01-15T09:45", with `Z` or an offset converted to the sheet's zone), else
  * as the sheet shows dates.
  */
-export function parseFilterDate(text: string, pattern: string | undefined, locale: string, timeZone: string): number | undefined {
+export function parseFilterDate(
+  text: string,
+  pattern: string | undefined,
+  locale: string,
+  timeZone: string,
+): number | undefined {
   const t = text.trim();
   const zoned = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:\d{2})$/.exec(t);
   if (zoned) {
@@ -206,7 +262,15 @@ export function serialWallClock(serial: number, dayOnly = false): WallClock {
   const seconds = Math.round(serial * 86_400);
   const d = new Date(SERIAL_EPOCH_MS + (dayOnly ? Math.floor(seconds / 86_400) * 86_400 : seconds) * 1000);
   const hasTime = d.getUTCHours() + d.getUTCMinutes() + d.getUTCSeconds() > 0;
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), hasTime };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    hasTime,
+  };
 }
 
 const FIELD: Record<string, keyof WallClock> = { y: "year", M: "month", d: "day", h: "hour", m: "minute", s: "second" };
@@ -217,10 +281,17 @@ const FIELD: Record<string, keyof WallClock> = { y: "year", M: "month", d: "day"
  * read after an edit or a row insert the display copy does not have yet must not be paired with
  * another cell's text. A display that reads as no date at all cannot disagree.
  */
-export function serialMatchesDisplay(serial: number, text: string, pattern: string | undefined, locale: string): boolean {
+export function serialMatchesDisplay(
+  serial: number,
+  text: string,
+  pattern: string | undefined,
+  locale: string,
+): boolean {
   const shown = parseDisplayedDate(text, pattern, locale);
   if (!shown) return true;
   const wall = serialWallClock(serial);
   // A two-digit year ("1/1/35") shows the year's last two digits: the serial says which century.
-  return [...(shown.shown ?? "")].every((k) => (k === "Y" ? wall.year % 100 === shown.year % 100 : !FIELD[k] || wall[FIELD[k]] === shown[FIELD[k]]));
+  return [...(shown.shown ?? "")].every((k) =>
+    k === "Y" ? wall.year % 100 === shown.year % 100 : !FIELD[k] || wall[FIELD[k]] === shown[FIELD[k]],
+  );
 }

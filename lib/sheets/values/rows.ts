@@ -37,9 +37,23 @@ export function parseTabValues(tab: string, values: string[][], model?: TabModel
   });
   const idIndex = columns.findIndex((c) => c.name === "id");
   const kept: number[] = [];
-  for (let r = 1; r < values.length; r++) if ((values[r] ?? []).some((v) => v !== "" && v !== null && v !== undefined)) kept.push(r);
-  const rows = storeRows(values, kept, columns.map((c) => c.index), idIndex);
-  return { tab, columns, hasIdColumn: idIndex >= 0, rows, lastRowNumber: Math.max(1, values.length), where: sheetLocaleOf(model), readAt: Date.now() };
+  for (let r = 1; r < values.length; r++)
+    if ((values[r] ?? []).some((v) => v !== "" && v !== null && v !== undefined)) kept.push(r);
+  const rows = storeRows(
+    values,
+    kept,
+    columns.map((c) => c.index),
+    idIndex,
+  );
+  return {
+    tab,
+    columns,
+    hasIdColumn: idIndex >= 0,
+    rows,
+    lastRowNumber: Math.max(1, values.length),
+    where: sheetLocaleOf(model),
+    readAt: Date.now(),
+  };
 }
 
 /**

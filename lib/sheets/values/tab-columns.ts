@@ -59,7 +59,12 @@ export const storedColumns = (rows: readonly TabRow[]): StoredColumn[] | undefin
  * where each column's cells are in a row. A row's id is its cell of column `idColumn`, or its row
  * number when that is -1.
  */
-export function storeRows(values: readonly (readonly unknown[] | undefined)[], kept: number[], cellAt: number[], idColumn: number): TabRow[] {
+export function storeRows(
+  values: readonly (readonly unknown[] | undefined)[],
+  kept: number[],
+  cellAt: number[],
+  idColumn: number,
+): TabRow[] {
   const columns = internColumns(values, kept, cellAt);
   const ids = columns[idColumn];
   const rows: TabRow[] = new Array(kept.length);
@@ -74,7 +79,10 @@ export function storeRows(values: readonly (readonly unknown[] | undefined)[], k
  * Rows like `rows`, over the same stored values: only the columns at positions `keep` (all when
  * undefined), each with the serials `serials` gives it (else its own, of the kept columns).
  */
-export function reshapeRows(rows: readonly TabRow[], { keep, serials }: { keep?: number[]; serials?: (row: TabRow) => (number | undefined)[] | undefined }): TabRow[] {
+export function reshapeRows(
+  rows: readonly TabRow[],
+  { keep, serials }: { keep?: number[]; serials?: (row: TabRow) => (number | undefined)[] | undefined },
+): TabRow[] {
   const stored = storedColumns(rows);
   const columns = stored && keep ? keep.map((i) => stored[i]!) : stored;
   const out = rows.map((row, k): TabRow => {
@@ -83,7 +91,12 @@ export function reshapeRows(rows: readonly TabRow[], { keep, serials }: { keep?:
     if (columns) return new StoredRow(row.rowNumber, row.id, columns, k, rowSerials);
     if (!keep && rowSerials === row.serials) return row;
     const cells = row.cells;
-    return { rowNumber: row.rowNumber, id: row.id, cells: keep ? keep.map((i) => cells[i]!) : cells, ...(rowSerials ? { serials: rowSerials } : {}) };
+    return {
+      rowNumber: row.rowNumber,
+      id: row.id,
+      cells: keep ? keep.map((i) => cells[i]!) : cells,
+      ...(rowSerials ? { serials: rowSerials } : {}),
+    };
   });
   if (columns) stores.set(out, columns);
   return out;
@@ -92,10 +105,18 @@ export function reshapeRows(rows: readonly TabRow[], { keep, serials }: { keep?:
 /** Columns of rows made another way (by hand, in tests): the same form, built from their cells. */
 export function columnsOfRows(rows: readonly TabRow[], width: number): StoredColumn[] {
   const cells = rows.map((r) => r.cells);
-  return internColumns(cells, cells.map((_, k) => k), Array.from({ length: width }, (_, c) => c));
+  return internColumns(
+    cells,
+    cells.map((_, k) => k),
+    Array.from({ length: width }, (_, c) => c),
+  );
 }
 
-function internColumns(values: readonly (readonly unknown[] | undefined)[], kept: number[], cellAt: number[]): StoredColumn[] {
+function internColumns(
+  values: readonly (readonly unknown[] | undefined)[],
+  kept: number[],
+  cellAt: number[],
+): StoredColumn[] {
   const seen = cellAt.map(() => new Map<string, number>());
   const distinct = cellAt.map((): string[] => []);
   const ids = cellAt.map(() => new Uint32Array(kept.length));
@@ -113,5 +134,8 @@ function internColumns(values: readonly (readonly unknown[] | undefined)[], kept
       ids[c]![k] = id;
     }
   }
-  return cellAt.map((_, c) => ({ distinct: distinct[c]!, ids: distinct[c]!.length <= 0x10000 ? new Uint16Array(ids[c]!) : ids[c]! }));
+  return cellAt.map((_, c) => ({
+    distinct: distinct[c]!,
+    ids: distinct[c]!.length <= 0x10000 ? new Uint16Array(ids[c]!) : ids[c]!,
+  }));
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { buildTabModel, columnNames, columnType, type SampleCell } from "./tab-model";
 
 const text = (s: string): SampleCell => ({ formattedValue: s, effectiveValue: { stringValue: s } });
-const num = (n: number, type?: string): SampleCell => ({ formattedValue: String(n), effectiveValue: { numberValue: n }, effectiveFormat: type ? { numberFormat: { type } } : undefined });
+const num = (n: number, type?: string): SampleCell => ({
+  formattedValue: String(n),
+  effectiveValue: { numberValue: n },
+  effectiveFormat: type ? { numberFormat: { type } } : undefined,
+});
 const bool = (b: boolean): SampleCell => ({ formattedValue: b ? "TRUE" : "FALSE", effectiveValue: { boolValue: b } });
 
 describe("columnNames", () => {
@@ -21,7 +25,14 @@ describe("columnNames", () => {
   });
 
   it("never takes a later header's own name for a suffix: a real email_2 column keeps it", () => {
-    expect(columnNames(["id", "email", "", "email", "Name", "name", "email_2"]).map((c) => c.name)).toEqual(["id", "email", "email_3", "Name", "name", "email_2"]);
+    expect(columnNames(["id", "email", "", "email", "Name", "name", "email_2"]).map((c) => c.name)).toEqual([
+      "id",
+      "email",
+      "email_3",
+      "Name",
+      "name",
+      "email_2",
+    ]);
     expect(columnNames(["a", "a", "a_2", "a_2"]).map((c) => c.name)).toEqual(["a", "a_3", "a_2", "a_2_2"]);
   });
 });
@@ -65,8 +76,22 @@ describe("buildTabModel", () => {
 
 describe("buildTabModel in the sheet's locale", () => {
   it("keeps the sheet's locale and time zone and the pattern most date cells show in", () => {
-    const date = (n: number, pattern: string): SampleCell => ({ formattedValue: String(n), effectiveValue: { numberValue: n }, effectiveFormat: { numberFormat: { type: "DATE", pattern } } });
-    const model = buildTabModel("T", [[text("day"), text("n")], [date(45292, "dd.MM.yyyy"), num(1)], [date(45293, "dd.MM.yyyy"), num(2)], [date(45294, "yyyy-mm-dd"), num(3)]], 0, { locale: "de_DE", timeZone: "Europe/Berlin" });
+    const date = (n: number, pattern: string): SampleCell => ({
+      formattedValue: String(n),
+      effectiveValue: { numberValue: n },
+      effectiveFormat: { numberFormat: { type: "DATE", pattern } },
+    });
+    const model = buildTabModel(
+      "T",
+      [
+        [text("day"), text("n")],
+        [date(45292, "dd.MM.yyyy"), num(1)],
+        [date(45293, "dd.MM.yyyy"), num(2)],
+        [date(45294, "yyyy-mm-dd"), num(3)],
+      ],
+      0,
+      { locale: "de_DE", timeZone: "Europe/Berlin" },
+    );
     expect(model).toMatchObject({ locale: "de_DE", timeZone: "Europe/Berlin" });
     expect(model.columns).toEqual([
       { name: "day", index: 0, type: "date", pattern: "dd.MM.yyyy" },

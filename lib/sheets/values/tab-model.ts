@@ -37,7 +37,12 @@ export interface SheetModel {
 /** The subset of the Sheets API's CellData the model reads. */
 export interface SampleCell {
   formattedValue?: string | null;
-  effectiveValue?: { numberValue?: number | null; stringValue?: string | null; boolValue?: boolean | null; errorValue?: unknown } | null;
+  effectiveValue?: {
+    numberValue?: number | null;
+    stringValue?: string | null;
+    boolValue?: boolean | null;
+    errorValue?: unknown;
+  } | null;
   effectiveFormat?: { numberFormat?: { type?: string | null; pattern?: string | null } | null } | null;
 }
 
@@ -103,13 +108,19 @@ function columnPattern(cells: (SampleCell | undefined)[], type: ColumnType): str
   const counts = new Map<string, number>();
   for (const cell of cells) {
     const pattern = cell?.effectiveFormat?.numberFormat?.pattern;
-    if (pattern && (cellType(cell) === "date" || cellType(cell) === "datetime")) counts.set(pattern, (counts.get(pattern) ?? 0) + 1);
+    if (pattern && (cellType(cell) === "date" || cellType(cell) === "datetime"))
+      counts.set(pattern, (counts.get(pattern) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 /** Builds a tab's model from its grid: row 0 is the header, the rest a sample of data rows. */
-export function buildTabModel(name: string, grid: SampleCell[][], gid = 0, where?: { locale: string; timeZone: string }): TabModel {
+export function buildTabModel(
+  name: string,
+  grid: SampleCell[][],
+  gid = 0,
+  where?: { locale: string; timeZone: string },
+): TabModel {
   const header = (grid[0] ?? []).map((c) => c?.formattedValue ?? "");
   const rows = grid.slice(1);
   const columns = columnNames(header).map(({ name: column, index }) => {

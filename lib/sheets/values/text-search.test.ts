@@ -5,7 +5,8 @@ describe("finder", () => {
   it("finds what indexOf finds, from any start", () => {
     let seed = 3;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const word = (n: number) => Array.from({ length: Math.floor(next() * n) }, () => "aab😀"[Math.floor(next() * 5)]).join("");
+    const word = (n: number) =>
+      Array.from({ length: Math.floor(next() * n) }, () => "aab😀"[Math.floor(next() * 5)]).join("");
     for (let k = 0; k < 5_000; k++) {
       const [needle, text] = [word(14), word(40)];
       const from = Math.floor(next() * (text.length + 2)) - 1;
@@ -34,6 +35,11 @@ describe("reading long cells as numbers and dates", () => {
     expect(parseDisplayedNumber(`${digits} 1`, "en_US")).toBeUndefined();
     expect(parseDisplayedDate(`${"a".repeat(50_000)}1`, "ddddmmmm", "en_US")).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect([parseFilterNumber("12.5", "en_US"), parseFilterNumber("12.", "en_US"), parseFilterNumber(".5e3", "en_US"), parseFilterNumber("-3", "en_US")]).toEqual([12.5, 12, 500, -3]);
+    expect([
+      parseFilterNumber("12.5", "en_US"),
+      parseFilterNumber("12.", "en_US"),
+      parseFilterNumber(".5e3", "en_US"),
+      parseFilterNumber("-3", "en_US"),
+    ]).toEqual([12.5, 12, 500, -3]);
   });
 });

@@ -8,7 +8,8 @@ import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import type { SheetsRequest } from "./write-guard";
 
-export type BatchSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "v">>;
+export type BatchSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds"> &
+  Partial<Pick<SheetRecord, "userEnteredWrites" | "v">>;
 type RowData = sheets_v4.Schema$RowData;
 
 /** The batch being planned: the tab as read, and what its parts so far write. */
@@ -62,7 +63,6 @@ export interface BatchKind {
   /** Google refused the batch as built: the requests to send it again with, first; undefined: the refusal stands. */
   onRefused?(err: unknown, gid: number): SheetsRequest[] | undefined;
 }
-
 
 export interface Waiting {
   job: WriteJob<unknown>;

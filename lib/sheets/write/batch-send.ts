@@ -41,12 +41,20 @@ interface BatchResult {
  * Plans each job against the batch, in arrival order. A job planned past MAX_BATCH_BYTES is
  * undone (the batch's plan as before it) and waits, with every job after it, for the next batch.
  */
-async function planParts(batch: BatchPlan, jobs: Waiting[]): Promise<{ parts: { w: Waiting; part: Part<unknown> }[]; deferred: Waiting[] }> {
+async function planParts(
+  batch: BatchPlan,
+  jobs: Waiting[],
+): Promise<{ parts: { w: Waiting; part: Part<unknown> }[]; deferred: Waiting[] }> {
   const parts: { w: Waiting; part: Part<unknown> }[] = [];
   const deferred: Waiting[] = [];
   let bytes = 0;
   for (const [i, w] of jobs.entries()) {
-    const before = { nextRow: batch.nextRow, ids: new Set(batch.ids), rows: new Set(batch.rows), guarded: new Set(batch.guarded) };
+    const before = {
+      nextRow: batch.nextRow,
+      ids: new Set(batch.ids),
+      rows: new Set(batch.rows),
+      guarded: new Set(batch.guarded),
+    };
     try {
       const planned = await w.job.plan(batch);
       if (planned === WAIT) deferred.push(w);
@@ -93,7 +101,11 @@ export async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], r
       sheet,
       model,
       kind.name,
-      (writeId) => [...first, ...parts.flatMap((p) => p.part.requests), markerRequest(writeId, kind.name, kind.marker(batch, model.gid))],
+      (writeId) => [
+        ...first,
+        ...parts.flatMap((p) => p.part.requests),
+        markerRequest(writeId, kind.name, kind.marker(batch, model.gid)),
+      ],
       (writeId) => ((unknownId = writeId), unknownBatch),
       // The whole tab, as the sheet shows it after the batch: each part's answer, and the tab's next copy.
       { readBack: [quoteTab(model.name)] },
@@ -120,7 +132,12 @@ export async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], r
         return { after: data, deferred };
       }
       parts[culprit]!.w.reject(err);
-      const again = await writeBatch(queue, data, parts.filter((_, i) => i !== culprit).map((p) => p.w), resends + 1);
+      const again = await writeBatch(
+        queue,
+        data,
+        parts.filter((_, i) => i !== culprit).map((p) => p.w),
+        resends + 1,
+      );
       return { after: again.after, deferred: [...deferred, ...again.deferred] };
     }
     if (err instanceof QuotaRefusal) {
@@ -129,7 +146,8 @@ export async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], r
       return { after: data, deferred };
     }
     await markOutOfDate(sheet, model, false);
-    for (const { w, part } of parts) w.reject(err === unknownBatch && unknownId !== undefined ? part.unknown(unknownId) : err);
+    for (const { w, part } of parts)
+      w.reject(err === unknownBatch && unknownId !== undefined ? part.unknown(unknownId) : err);
     return { deferred };
   }
 
@@ -141,7 +159,16 @@ export async function writeBatch(queue: Queue, data: TabData, jobs: Waiting[], r
   // Without the read-back installed, every copy of the tab is out of date before anyone is told
   // the write succeeded: a client reading right after its 201 must see its row.
   if (!installed) await markOutOfDate(sheet, model);
-  const answers = await Promise.all(parts.map(async ({ part }) => Promise.resolve().then(() => part.answer(written)).then((a) => ({ a }), (err: unknown) => ({ err }))));
+  const answers = await Promise.all(
+    parts.map(async ({ part }) =>
+      Promise.resolve()
+        .then(() => part.answer(written))
+        .then(
+          (a) => ({ a }),
+          (err: unknown) => ({ err }),
+        ),
+    ),
+  );
   const events = answers.flatMap((x) => ("a" in x && x.a.events ? [x.a.events] : []));
   if (events.length) await recordApiWrite(sheet.id, data, mergeEvents(events));
   answers.forEach((x, i) => ("a" in x ? parts[i]!.w.resolve(x.a.result) : parts[i]!.w.reject(x.err)));
@@ -155,7 +182,11 @@ const MAX_RESENDS = 3;
  * The part holding the request Google's refusal names ("Invalid requests[7].insertDimension: ..."),
  * counting `leading` requests sent before the parts' own; undefined when it names none of them.
  */
-function partNamedBy(err: unknown, parts: readonly { part: { requests: readonly unknown[] } }[], leading: number): number | undefined {
+function partNamedBy(
+  err: unknown,
+  parts: readonly { part: { requests: readonly unknown[] } }[],
+  leading: number,
+): number | undefined {
   // Google's own words: the message the client reads no longer holds the pointer.
   const named = /Invalid requests\[(\d+)\]/.exec(err instanceof GoogleRefusal ? err.googleMessage : "");
   if (!named) return undefined;
@@ -185,7 +216,10 @@ async function install(sheet: BatchSheet, model: TabModel, after: TabData): Prom
     await installWrittenCopy(sheet, model, after, epoch);
     return true;
   } catch (err) {
-    log.warn({ sheet: sheet.id, tab: model.name, ...errorFields(err) }, "rows: the written copy could not be installed; the tab is read again");
+    log.warn(
+      { sheet: sheet.id, tab: model.name, ...errorFields(err) },
+      "rows: the written copy could not be installed; the tab is read again",
+    );
     return false;
   }
 }

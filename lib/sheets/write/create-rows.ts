@@ -17,7 +17,13 @@ import { earlierLanded, requireWritable, rowApi, type CreateRequest, type Earlie
 export type CreateResult = { created: number; rows: Record<string, JsonValue>[] };
 
 /** A batch's marker sits on the rows its creates insert (one range: they follow each other). */
-const CREATE: BatchKind = { name: "create", max: 100, marker: (b, gid) => ({ dimensionRange: { sheetId: gid, dimension: "ROWS", startIndex: b.data.lastRowNumber, endIndex: b.nextRow } }) };
+const CREATE: BatchKind = {
+  name: "create",
+  max: 100,
+  marker: (b, gid) => ({
+    dimensionRange: { sheetId: gid, dimension: "ROWS", startIndex: b.data.lastRowNumber, endIndex: b.nextRow },
+  }),
+};
 /** Rows one batch of creates inserts at most (a request's own 1,000 always go alone). */
 const MAX_BATCH_ROWS = 1000;
 
@@ -39,7 +45,11 @@ export async function createRows(request: CreateRequest): Promise<CreateResult |
 }
 
 /** The create's part of the batch, planned on the tab as read in the tab's turn. */
-async function planCreate(request: CreateRequest, asked: RowInput[], batch: BatchPlan): Promise<Planned<CreateResult | EarlierLanded>> {
+async function planCreate(
+  request: CreateRequest,
+  asked: RowInput[],
+  batch: BatchPlan,
+): Promise<Planned<CreateResult | EarlierLanded>> {
   const { sheet, tab } = request;
   if (await earlierLanded(request)) return { done: "earlier-landed" };
   const { data } = batch;
@@ -70,8 +80,12 @@ function createdPart(request: CreateRequest, planned: PlannedRows): Part<CreateR
   const { sheet, tab, idempotencyKey } = request;
   const { data, rows, ids, at } = planned;
   const span = rows.length > 1 ? ` to ${at + rows.length}` : "";
-  const how = data.hasIdColumn ? `Check with ${rowApi(sheet, tab.name, ids[0]!)}${ids.length > 1 ? ` (ids ${ids.join(", ")})` : ""}` : `Check by listing the tab (the rows would be at row ${at + 1}${span})`;
-  const retry = idempotencyKey ? "send the same request again with the same Idempotency-Key: it will not be written twice" : "retry with an Idempotency-Key next time so a retry cannot write twice";
+  const how = data.hasIdColumn
+    ? `Check with ${rowApi(sheet, tab.name, ids[0]!)}${ids.length > 1 ? ` (ids ${ids.join(", ")})` : ""}`
+    : `Check by listing the tab (the rows would be at row ${at + 1}${span})`;
+  const retry = idempotencyKey
+    ? "send the same request again with the same Idempotency-Key: it will not be written twice"
+    : "retry with an Idempotency-Key next time so a retry cannot write twice";
   return {
     requests: asEntered(sheet, insertRows(tab, at, newRowCells(data, rows, ids)), idColumnOf(data)),
     unknown: (writeId) =>
@@ -87,19 +101,33 @@ function createdPart(request: CreateRequest, planned: PlannedRows): Part<CreateR
       // Someone edited the sheet between the tab's read and Google applying the write: the
       // rows are written, but maybe not as planned. The client is told, never a 201.
       const edited = after && editedMeanwhile(data, after, ids);
-      if (edited) throw new ApiError("conflict", `The sheet was edited while ${rows.length > 1 ? "these rows were" : "this row was"} created: ${edited} The row${rows.length > 1 ? "s were" : " was"} written at row ${at + 1}${span}: check ${rows.length > 1 ? "them" : "it"} in the sheet.`);
+      if (edited)
+        throw new ApiError(
+          "conflict",
+          `The sheet was edited while ${rows.length > 1 ? "these rows were" : "this row was"} created: ${edited} The row${rows.length > 1 ? "s were" : " was"} written at row ${at + 1}${span}: check ${rows.length > 1 ? "them" : "it"} in the sheet.`,
+        );
       return { result, events: { created: result.rows } };
     },
   };
 }
 
 /** As the sheet shows the new rows (read back in the write's answer); as written when a write settled after a timeout has no answer. */
-function createdAnswer({ data, rows, ids }: PlannedRows, firstRow: number, shown?: sheets_v4.Schema$RowData[]): CreateResult {
+function createdAnswer(
+  { data, rows, ids }: PlannedRows,
+  firstRow: number,
+  shown?: sheets_v4.Schema$RowData[],
+): CreateResult {
   return {
     created: rows.length,
     rows: rows.map((row, i) => {
       const readBack = shown?.[i]?.values;
-      const cells = data.columns.map((c) => (readBack ? (readBack[c.index]?.formattedValue ?? "") : c.name === "id" && data.hasIdColumn ? ids[i]! : displayed(row[c.name] ?? null)));
+      const cells = data.columns.map((c) =>
+        readBack
+          ? (readBack[c.index]?.formattedValue ?? "")
+          : c.name === "id" && data.hasIdColumn
+            ? ids[i]!
+            : displayed(row[c.name] ?? null),
+      );
       return rowToJson(data, { rowNumber: firstRow + i, id: data.hasIdColumn ? ids[i]! : String(firstRow + i), cells });
     }),
   };
@@ -112,7 +140,10 @@ function createdAnswer({ data, rows, ids }: PlannedRows, firstRow: number, shown
  */
 function editedMeanwhile(before: TabData, after: TabData, ids: string[]): string | undefined {
   const header = (data: TabData) => data.columns.map((c) => `${c.name}@${c.index}`).join(",");
-  if (header(before) !== header(after)) return `its columns changed (now ${after.columns.map((c) => c.name).join(", ")}), so the values may be in other columns than named.`;
+  if (header(before) !== header(after))
+    return `its columns changed (now ${after.columns.map((c) => c.name).join(", ")}), so the values may be in other columns than named.`;
   const doubled = ids.filter((id) => after.rows.filter((r) => r.id === id).length > 1);
-  return doubled.length ? `another row now holds the id${doubled.length > 1 ? "s" : ""} ${doubled.map(quoted).join(", ")} too.` : undefined;
+  return doubled.length
+    ? `another row now holds the id${doubled.length > 1 ? "s" : ""} ${doubled.map(quoted).join(", ")} too.`
+    : undefined;
 }

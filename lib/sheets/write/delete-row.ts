@@ -8,7 +8,12 @@ import type { BatchKind } from "./batch-plan";
 import { requireWritable, rowApi, type RowRequest } from "./write-request";
 
 /** One delete a batch: its refusal (every row of the grid) is retried with a blank row appended first. */
-const DELETE: BatchKind = { name: "delete", max: 1, marker: (_b, gid) => ({ sheetId: gid }), onRefused: (err, gid) => (refusesDeletingEveryRow(err) ? [appendBlankRow(gid)] : undefined) };
+const DELETE: BatchKind = {
+  name: "delete",
+  max: 1,
+  marker: (_b, gid) => ({ sheetId: gid }),
+  onRefused: (err, gid) => (refusesDeletingEveryRow(err) ? [appendBlankRow(gid)] : undefined),
+};
 
 /** Deletes the row; answers the message the client is told. */
 export async function deleteRow(request: RowRequest): Promise<string> {

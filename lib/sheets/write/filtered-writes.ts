@@ -23,7 +23,13 @@ export interface UpdateResult {
   etags: string[];
 }
 
-export const updateAnswer = (data: TabData, updated: number, rows: TabRow[]): UpdateResult => ({ matched: rows.length, updated, dry_run: false, rows: rows.map((r) => rowToJson(data, r)), etags: rows.map((r) => rowEtag(data, r)) });
+export const updateAnswer = (data: TabData, updated: number, rows: TabRow[]): UpdateResult => ({
+  matched: rows.length,
+  updated,
+  dry_run: false,
+  rows: rows.map((r) => rowToJson(data, r)),
+  etags: rows.map((r) => rowEtag(data, r)),
+});
 
 /** PATCH /{tab}?filter=: the body's cells written to every matching row. */
 export async function updateWhere(request: ByValueRequest): Promise<UpdateResult | EarlierLanded> {
@@ -40,7 +46,15 @@ export async function updateWhere(request: ByValueRequest): Promise<UpdateResult
   const preview = async () => {
     const data = await fetchTab(sheet, model, { dates });
     const scope = plan(data);
-    return scope.dryRun ? { matched: scope.rows.length, updated: 0, dry_run: true, rows: scope.rows.map((r) => rowToJson(data, r)), etags: scope.rows.map((r) => rowEtag(data, r)) } : undefined;
+    return scope.dryRun
+      ? {
+          matched: scope.rows.length,
+          updated: 0,
+          dry_run: true,
+          rows: scope.rows.map((r) => rowToJson(data, r)),
+          etags: scope.rows.map((r) => rowEtag(data, r)),
+        }
+      : undefined;
   };
   if (parseBoolean("dry_run", params.get("dry_run"))) return (await preview())!;
   return lockedStep(sheet, model, async () => {
@@ -52,9 +66,19 @@ export async function updateWhere(request: ByValueRequest): Promise<UpdateResult
     const after = scope.rows.map((r) => patched(data, r, patch));
     const answer = updateAnswer(data, scope.rows.length, after);
     if (!scope.rows.length) return answer;
-    const shown = await send(sheet, model, "update", scope.rows.flatMap((r) => cellUpdates(data, model, r, patch)), (writeId) =>
-      new OutcomeUnknown(`Google Sheets did not confirm the update of ${scope.rows.length} row(s) (ids ${scope.rows.map((r) => r.id).join(", ")}) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(request)}`, writeId, answer),
-    { readBack: scope.rows.map((r) => r.rowNumber) });
+    const shown = await send(
+      sheet,
+      model,
+      "update",
+      scope.rows.flatMap((r) => cellUpdates(data, model, r, patch)),
+      (writeId) =>
+        new OutcomeUnknown(
+          `Google Sheets did not confirm the update of ${scope.rows.length} row(s) (ids ${scope.rows.map((r) => r.id).join(", ")}) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(request)}`,
+          writeId,
+          answer,
+        ),
+      { readBack: scope.rows.map((r) => r.rowNumber) },
+    );
     const result = after.map((r) => asShown(data, r, shown));
     await recordApiWrite(sheet.id, data, { updated: result });
     return updateAnswer(data, scope.rows.length, result);
@@ -74,7 +98,13 @@ export async function deleteWhere(request: ByValueRequest): Promise<DeleteResult
   const { sheet, tab: model, params } = request;
   requireWritable(sheet);
   checkScopeParams(params);
-  const describe = (data: TabData, scope: Scope, deleted: number): DeleteResult => ({ matched: scope.rows.length, deleted, dry_run: scope.dryRun, ids: scope.rows.map((r) => r.id), etags: scope.rows.map((r) => rowEtag(data, r)) });
+  const describe = (data: TabData, scope: Scope, deleted: number): DeleteResult => ({
+    matched: scope.rows.length,
+    deleted,
+    dry_run: scope.dryRun,
+    ids: scope.rows.map((r) => r.id),
+    etags: scope.rows.map((r) => rowEtag(data, r)),
+  });
   const dates = filtersOnDates(params, model);
   if (parseBoolean("dry_run", params.get("dry_run"))) {
     const data = await fetchTab(sheet, model, { dates });
@@ -89,8 +119,17 @@ export async function deleteWhere(request: ByValueRequest): Promise<DeleteResult
     const answer = describe(data, scope, scope.rows.length);
     if (!scope.rows.length) return answer;
     const remove = (growFirst: boolean) =>
-      send(sheet, model, "delete", [...(growFirst ? [appendBlankRow(model.gid)] : []), ...rowDeletes(model, scope.rows)], (writeId) =>
-        new OutcomeUnknown(`Google Sheets did not confirm the delete of ${scope.rows.length} row(s) (ids ${answer.ids.join(", ")}) in time; the outcome is unknown (it applies whole or not at all, to these rows only). ${retryHint(request)}`, writeId, answer),
+      send(
+        sheet,
+        model,
+        "delete",
+        [...(growFirst ? [appendBlankRow(model.gid)] : []), ...rowDeletes(model, scope.rows)],
+        (writeId) =>
+          new OutcomeUnknown(
+            `Google Sheets did not confirm the delete of ${scope.rows.length} row(s) (ids ${answer.ids.join(", ")}) in time; the outcome is unknown (it applies whole or not at all, to these rows only). ${retryHint(request)}`,
+            writeId,
+            answer,
+          ),
       );
     // Every row under a frozen header: Google wants a row left, so a blank one is added in the same batch.
     await remove(false).catch((err: unknown) => (refusesDeletingEveryRow(err) ? remove(true) : Promise.reject(err)));

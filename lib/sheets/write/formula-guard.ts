@@ -14,7 +14,11 @@ export const looksLikeFormula = (text: string): boolean => FORMULA.test(text);
  * Throws validation_error naming the first such field (and its row in an array body) when the key
  * refuses formulas and the sheet's writes are USER_ENTERED; RAW writes store every string as text.
  */
-export function refuseFormulas(key: Pick<KeyRecord, "refusesFormulas">, sheet: Partial<Pick<SheetRecord, "userEnteredWrites">>, body: unknown): void {
+export function refuseFormulas(
+  key: Pick<KeyRecord, "refusesFormulas">,
+  sheet: Partial<Pick<SheetRecord, "userEnteredWrites">>,
+  body: unknown,
+): void {
   if (!key.refusesFormulas || !sheet.userEnteredWrites) return;
   const rows = Array.isArray(body) ? body : [body];
   rows.forEach((row, i) => {

@@ -22,7 +22,15 @@ afterAll(async () => {
 it("numbers the rows 1, 2, 3... in a new id column, and creates continue from there", async () => {
   // A blank header cell (C) is not a column; D is; F holds a value under no header at all.
   const rows = [["name", "role", null, "note"], ["Ada", "x"], [], ["Grace", "y", null, "keep", null, "stray"]];
-  const id = String((await svc.admin("/spreadsheets", { title: "No ids", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs: [{ title: "People", rows }] })).spreadsheetId);
+  const id = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title: "No ids",
+        members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
+        tabs: [{ title: "People", rows }],
+      })
+    ).spreadsheetId,
+  );
   const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const user = await createUser({ email: "id-column@example.com", plan: "business" });
   await proveAccessWithGoogle(user, [id]);
@@ -39,5 +47,7 @@ it("numbers the rows 1, 2, 3... in a new id column, and creates continue from th
   const api = rowsClient(id, reg.apiKey!);
   const created = await api.create("People", { name: "Katherine" });
   expect((created.body.data as { rows: { id: string }[] }).rows[0]!.id).toBe("3");
-  await expect(addIdColumn(record, { ...reg.model.tabs[0]!, hasIdColumn: false })).rejects.toThrow(/already has an id column/);
+  await expect(addIdColumn(record, { ...reg.model.tabs[0]!, hasIdColumn: false })).rejects.toThrow(
+    /already has an id column/,
+  );
 });

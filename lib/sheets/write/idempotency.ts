@@ -34,7 +34,10 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function replay(done: Done): Response {
-  return new Response(done.body, { status: done.status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...REPLAYED } });
+  return new Response(done.body, {
+    status: done.status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...REPLAYED },
+  });
 }
 
 /** Marks an answer that is the first request's, not this one's (a replay, or an earlier write found to have landed). */
@@ -47,11 +50,19 @@ export interface EarlierAttempt {
 }
 
 /** Runs `create` at most once per account and Idempotency-Key; without the header it just runs. */
-export async function idempotent(req: Request, accountId: string, request: unknown, create: (attempt?: EarlierAttempt) => Promise<Response>): Promise<Response> {
+export async function idempotent(
+  req: Request,
+  accountId: string,
+  request: unknown,
+  create: (attempt?: EarlierAttempt) => Promise<Response>,
+): Promise<Response> {
   const key = req.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return create();
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new ApiError("validation_error", `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters (a UUID is a good choice).`);
+    throw new ApiError(
+      "validation_error",
+      `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters (a UUID is a good choice).`,
+    );
   }
   const store = getLimitStore();
   const recordKey = `sheetapi:idem:${accountId}:${sha256(key)}`;
@@ -69,7 +80,10 @@ export async function idempotent(req: Request, accountId: string, request: unkno
     }
     if (claimed) break;
     if (record && record.fingerprint !== fingerprint) {
-      throw new ApiError("conflict", `This ${IDEMPOTENCY_HEADER} was used for a different request in the last 24 hours. Use a new key for a new request.`);
+      throw new ApiError(
+        "conflict",
+        `This ${IDEMPOTENCY_HEADER} was used for a different request in the last 24 hours. Use a new key for a new request.`,
+      );
     }
     if (record?.state === "done") return replay(record);
     if (record?.state === "unknown") {
@@ -83,7 +97,12 @@ export async function idempotent(req: Request, accountId: string, request: unkno
       break;
     }
     if (Date.now() >= deadline) {
-      throw new ApiError("conflict", `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry shortly.`, {}, { "Retry-After": "1" });
+      throw new ApiError(
+        "conflict",
+        `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry shortly.`,
+        {},
+        { "Retry-After": "1" },
+      );
     }
     await sleep(Math.min(250, 20 + attempt * 20));
   }
@@ -92,8 +111,14 @@ export async function idempotent(req: Request, accountId: string, request: unkno
     res = await create({ key, earlier: earlier && { writeId: earlier.writeId, answer: earlier.answer } });
   } catch (err) {
     // A write that may still land keeps its id under the key; otherwise the key is free again.
-    const unknown = err instanceof OutcomeUnknown ? { writeId: err.writeId, answer: err.answer } : earlier && { writeId: earlier.writeId, answer: earlier.answer };
-    if (unknown) await store.put(recordKey, { state: "unknown", fingerprint, ...unknown } satisfies Unknown, KEEP_SECONDS).catch(() => undefined);
+    const unknown =
+      err instanceof OutcomeUnknown
+        ? { writeId: err.writeId, answer: err.answer }
+        : earlier && { writeId: earlier.writeId, answer: earlier.answer };
+    if (unknown)
+      await store
+        .put(recordKey, { state: "unknown", fingerprint, ...unknown } satisfies Unknown, KEEP_SECONDS)
+        .catch(() => undefined);
     else await store.del(recordKey).catch(() => undefined);
     throw err;
   }
@@ -102,8 +127,10 @@ export async function idempotent(req: Request, accountId: string, request: unkno
     return res;
   }
   const body = await res.clone().text();
-  await store.put(recordKey, { state: "done", fingerprint, status: res.status, body } satisfies Done, KEEP_SECONDS).catch((err: unknown) => {
-    log.warn({ ...errorFields(err) }, "idempotency: could not keep the answer for a key");
-  });
+  await store
+    .put(recordKey, { state: "done", fingerprint, status: res.status, body } satisfies Done, KEEP_SECONDS)
+    .catch((err: unknown) => {
+      log.warn({ ...errorFields(err) }, "idempotency: could not keep the answer for a key");
+    });
   return res;
 }

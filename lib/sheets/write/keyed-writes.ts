@@ -21,7 +21,8 @@ import { earlierLanded, requireWritable, type ByValueRequest, type EarlierLanded
 
 function bodyRows(body: unknown, what: string): RowInput[] {
   if (!Array.isArray(body)) throw bad(`${what} takes an array of rows.`);
-  if (body.length > MAX_ROWS_PER_WRITE) throw bad(`At most ${MAX_ROWS_PER_WRITE} rows can be written in one request; got ${body.length}.`);
+  if (body.length > MAX_ROWS_PER_WRITE)
+    throw bad(`At most ${MAX_ROWS_PER_WRITE} rows can be written in one request; got ${body.length}.`);
   return rowsOfCreateBody(body);
 }
 
@@ -37,7 +38,12 @@ export async function updateEach(request: ByValueRequest): Promise<UpdateResult 
     const data = await fetchTab(sheet, model);
     const key = keyColumn(params, "key", data, { creates: false });
     const keys = keysOf(items, key);
-    const patches = items.map((item) => Object.assign(Object.create(null) as RowInput, Object.fromEntries(Object.entries(item).filter(([name]) => name !== key))));
+    const patches = items.map((item) =>
+      Object.assign(
+        Object.create(null) as RowInput,
+        Object.fromEntries(Object.entries(item).filter(([name]) => name !== key)),
+      ),
+    );
     patches.forEach((p, i) => {
       if (!Object.keys(p).length) throw bad(`Row ${i + 1} of the body names only its key: name a column to change.`);
     });
@@ -45,16 +51,28 @@ export async function updateEach(request: ByValueRequest): Promise<UpdateResult 
     const find = keyIndex(data, key);
     const targets = keys.map((value) => {
       const row = uniqueMatch(data, find, key, value);
-      if (!row) throw new ApiError("not_found", `No row of "${data.tab}" has ${key} ${quoted(value)}; nothing was changed.`);
+      if (!row)
+        throw new ApiError("not_found", `No row of "${data.tab}" has ${key} ${quoted(value)}; nothing was changed.`);
       return row;
     });
-    if (new Set(targets).size !== targets.length) throw bad("Two rows of the body find the same row of the sheet: each row is written once.");
+    if (new Set(targets).size !== targets.length)
+      throw bad("Two rows of the body find the same row of the sheet: each row is written once.");
     checkIfMatch(data, targets, request.ifMatch);
     const after = targets.map((r, i) => patched(data, r, patches[i]!));
     const answer = updateAnswer(data, targets.length, after);
-    const shown = await send(sheet, model, "update", targets.flatMap((r, i) => cellUpdates(data, model, r, patches[i]!)), (writeId) =>
-      new OutcomeUnknown(`Google Sheets did not confirm the update of ${targets.length} row(s) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(request)}`, writeId, answer),
-    { readBack: targets.map((r) => r.rowNumber) });
+    const shown = await send(
+      sheet,
+      model,
+      "update",
+      targets.flatMap((r, i) => cellUpdates(data, model, r, patches[i]!)),
+      (writeId) =>
+        new OutcomeUnknown(
+          `Google Sheets did not confirm the update of ${targets.length} row(s) in time; the outcome is unknown (it applies whole or not at all, and never after a later write to this tab). ${retryHint(request)}`,
+          writeId,
+          answer,
+        ),
+      { readBack: targets.map((r) => r.rowNumber) },
+    );
     const result = after.map((r) => asShown(data, r, shown));
     await recordApiWrite(sheet.id, data, { updated: result });
     return updateAnswer(data, targets.length, result);
@@ -86,35 +104,90 @@ export async function upsertRows(request: ByValueRequest): Promise<UpsertResult 
     const existing = rows.flatMap((row, i) => {
       const target = targets[i];
       if (!target) return [];
-      if (key !== "id" && "id" in row && displayed(row.id!) !== target.id) throw bad(`Row ${i + 1} of the body would change the id of row ${target.id}: id cannot be changed.`);
-      return [{ i, row: target, patch: Object.assign(Object.create(null) as RowInput, Object.fromEntries(Object.entries(row).filter(([name]) => name !== key && name !== "id"))) }];
+      if (key !== "id" && "id" in row && displayed(row.id!) !== target.id)
+        throw bad(`Row ${i + 1} of the body would change the id of row ${target.id}: id cannot be changed.`);
+      return [
+        {
+          i,
+          row: target,
+          patch: Object.assign(
+            Object.create(null) as RowInput,
+            Object.fromEntries(Object.entries(row).filter(([name]) => name !== key && name !== "id")),
+          ),
+        },
+      ];
     });
     const fresh = rows.flatMap((row, i) => (targets[i] ? [] : [{ i, row }]));
-    checkIfMatch(data, existing.map((e) => e.row), request.ifMatch);
-    const ids = data.hasIdColumn && fresh.length ? await assignIds(sheet, model, data, fresh.map((f) => f.row)) : [];
+    checkIfMatch(
+      data,
+      existing.map((e) => e.row),
+      request.ifMatch,
+    );
+    const ids =
+      data.hasIdColumn && fresh.length
+        ? await assignIds(
+            sheet,
+            model,
+            data,
+            fresh.map((f) => f.row),
+          )
+        : [];
     const at = data.lastRowNumber;
     const written: TabRow[] = new Array(rows.length);
     for (const e of existing) written[e.i] = patched(data, e.row, e.patch);
     fresh.forEach((f, k) => {
       const rowNumber = at + 1 + k;
       const id = data.hasIdColumn ? ids[k]! : String(rowNumber);
-      written[f.i] = { rowNumber, id, cells: data.columns.map((c) => (c.name === "id" && data.hasIdColumn ? id : displayed(f.row[c.name] ?? null))) };
+      written[f.i] = {
+        rowNumber,
+        id,
+        cells: data.columns.map((c) => (c.name === "id" && data.hasIdColumn ? id : displayed(f.row[c.name] ?? null))),
+      };
     });
-    const answerOf = (shown: Map<number, string[]>): UpsertResult => ({ created: fresh.length, updated: existing.length, rows: written.map((r) => rowToJson(data, asShown(data, r, shown))) });
+    const answerOf = (shown: Map<number, string[]>): UpsertResult => ({
+      created: fresh.length,
+      updated: existing.length,
+      rows: written.map((r) => rowToJson(data, asShown(data, r, shown))),
+    });
     const answer = answerOf(new Map());
     const range = rowsRange(model, at, fresh.length);
-    const requests: SheetsRequest[] = [...existing.flatMap((e) => cellUpdates(data, model, e.row, e.patch)), ...(fresh.length ? insertRows(model, at, newRowCells(data, fresh.map((f) => f.row), ids)) : [])];
+    const requests: SheetsRequest[] = [
+      ...existing.flatMap((e) => cellUpdates(data, model, e.row, e.patch)),
+      ...(fresh.length
+        ? insertRows(
+            model,
+            at,
+            newRowCells(
+              data,
+              fresh.map((f) => f.row),
+              ids,
+            ),
+          )
+        : []),
+    ];
     if (!requests.length) return answer;
     const shown = await send(
       sheet,
       model,
       "upsert",
       requests,
-      (writeId) => new OutcomeUnknown(`Google Sheets did not confirm the upsert of ${rows.length} row(s) in time; the outcome is unknown (it applies whole or not at all, once). ${retryHint(request)}`, writeId, answer),
-      { location: fresh.length ? { dimensionRange: range } : { sheetId: model.gid }, readBack: written.map((r) => r.rowNumber), idColumn: idColumnOf(data) },
+      (writeId) =>
+        new OutcomeUnknown(
+          `Google Sheets did not confirm the upsert of ${rows.length} row(s) in time; the outcome is unknown (it applies whole or not at all, once). ${retryHint(request)}`,
+          writeId,
+          answer,
+        ),
+      {
+        location: fresh.length ? { dimensionRange: range } : { sheetId: model.gid },
+        readBack: written.map((r) => r.rowNumber),
+        idColumn: idColumnOf(data),
+      },
     );
     const result = answerOf(shown);
-    await recordApiWrite(sheet.id, data, { updated: existing.map((e) => asShown(data, written[e.i]!, shown)), created: fresh.map((f) => result.rows[f.i]!) });
+    await recordApiWrite(sheet.id, data, {
+      updated: existing.map((e) => asShown(data, written[e.i]!, shown)),
+      created: fresh.map((f) => result.rows[f.i]!),
+    });
     return result;
   });
 }

@@ -11,7 +11,9 @@ import { guardedWrite, markerRequest, type SheetsRequest } from "./write-guard";
 import type { WriteRequest, WriteSheet } from "./write-request";
 
 export const retryHint = (o: Pick<WriteRequest, "idempotencyKey">) =>
-  o.idempotencyKey ? "Send the same request again with the same Idempotency-Key: it will not be applied twice." : "Read the rows before retrying (an Idempotency-Key lets a retry settle this for you).";
+  o.idempotencyKey
+    ? "Send the same request again with the same Idempotency-Key: it will not be applied twice."
+    : "Read the rows before retrying (an Idempotency-Key lets a retry settle this for you).";
 
 export function patched(data: TabData, row: TabRow, patch: RowInput): TabRow {
   const cells = row.cells;
@@ -27,7 +29,9 @@ export function rowDeletes(model: TabModel, rows: TabRow[]): SheetsRequest[] {
     if (last && last[0] === n + 1) last[0] = n;
     else ranges.push([n, n]);
   }
-  return ranges.map(([from, to]) => ({ deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: from - 1, endIndex: to } } }));
+  return ranges.map(([from, to]) => ({
+    deleteDimension: { range: { sheetId: model.gid, dimension: "ROWS", startIndex: from - 1, endIndex: to } },
+  }));
 }
 
 /** Contiguous row numbers as A1 row ranges (`'Tab'!4:6`). */
@@ -47,11 +51,35 @@ function rowRanges(model: TabModel, rowNumbers: number[]): string[] {
  * come back as the sheet now shows them (number formats applied), so answers and ETags are what
  * the next read gives. A write settled after a timeout has no answer: then rows are as written.
  */
-export async function send(sheet: WriteSheet, model: TabModel, kind: string, requests: SheetsRequest[], unknown: (writeId: number) => OutcomeUnknown, { location = { sheetId: model.gid }, readBack = [], idColumn }: { location?: sheets_v4.Schema$DeveloperMetadataLocation; readBack?: number[]; idColumn?: number } = {}): Promise<Map<number, string[]>> {
-  const { updated } = await guardedWrite(sheet, model, kind, (writeId) => asEntered(sheet, [...requests, markerRequest(writeId, kind, location)], idColumn), unknown, { readBack: rowRanges(model, readBack) });
+export async function send(
+  sheet: WriteSheet,
+  model: TabModel,
+  kind: string,
+  requests: SheetsRequest[],
+  unknown: (writeId: number) => OutcomeUnknown,
+  {
+    location = { sheetId: model.gid },
+    readBack = [],
+    idColumn,
+  }: { location?: sheets_v4.Schema$DeveloperMetadataLocation; readBack?: number[]; idColumn?: number } = {},
+): Promise<Map<number, string[]>> {
+  const { updated } = await guardedWrite(
+    sheet,
+    model,
+    kind,
+    (writeId) => asEntered(sheet, [...requests, markerRequest(writeId, kind, location)], idColumn),
+    unknown,
+    { readBack: rowRanges(model, readBack) },
+  );
   const shown = new Map<number, string[]>();
   for (const tab of updated?.sheets ?? []) {
-    for (const grid of tab.data ?? []) grid.rowData?.forEach((r, k) => shown.set((grid.startRow ?? 0) + k + 1, (r.values ?? []).map((v) => v.formattedValue ?? "")));
+    for (const grid of tab.data ?? [])
+      grid.rowData?.forEach((r, k) =>
+        shown.set(
+          (grid.startRow ?? 0) + k + 1,
+          (r.values ?? []).map((v) => v.formattedValue ?? ""),
+        ),
+      );
   }
   return shown;
 }

@@ -9,7 +9,8 @@ import { idempotentWrite, type ReplayOptions } from "./replay";
 beforeAll(() => setLimitStore(memoryStore()));
 afterAll(() => setLimitStore(undefined));
 
-const request = (key: string) => new Request("http://localhost/api/v1/s/Items", { method: "PATCH", headers: { "Idempotency-Key": key } });
+const request = (key: string) =>
+  new Request("http://localhost/api/v1/s/Items", { method: "PATCH", headers: { "Idempotency-Key": key } });
 
 /** A first attempt whose write (id 7) was not confirmed: the key keeps the write and the answer it would have had. */
 async function unconfirmedFirstAttempt(key: string): Promise<void> {
@@ -35,14 +36,18 @@ describe("idempotentWrite", () => {
 
   it("answers a retry whose earlier write did not land with its own result, unmarked", async () => {
     await unconfirmedFirstAttempt("lost");
-    const res = await idempotentWrite(request("lost"), "account", { body: 1 }, async (_options, answerOf) => ok({ data: answerOf({ updated: 3 }) }));
+    const res = await idempotentWrite(request("lost"), "account", { body: 1 }, async (_options, answerOf) =>
+      ok({ data: answerOf({ updated: 3 }) }),
+    );
     expect(res.headers.get("idempotent-replayed")).toBeNull();
     expect(await res.json()).toEqual({ success: true, data: { updated: 3 } });
   });
 
   it("tells a write without an Idempotency-Key nothing of earlier attempts", async () => {
     const plain = new Request("http://localhost/api/v1/s/Items", { method: "PATCH" });
-    const res = await idempotentWrite(plain, "account", {}, async (options, answerOf) => ok({ data: answerOf({ options }) }));
+    const res = await idempotentWrite(plain, "account", {}, async (options, answerOf) =>
+      ok({ data: answerOf({ options }) }),
+    );
     expect(await res.json()).toEqual({ success: true, data: { options: {} } });
     expect(res.headers.get("idempotent-replayed")).toBeNull();
   });

@@ -15,10 +15,15 @@ export type AnswerOf = <T>(result: T | EarlierLanded) => T;
  * passes its result through `answerOf` and answers with that; an answer that is the earlier
  * attempt's goes out with the Idempotent-Replayed header.
  */
-export function idempotentWrite(req: Request, accountId: string, request: unknown, write: (options: ReplayOptions, answerOf: AnswerOf) => Promise<Response>): Promise<Response> {
+export function idempotentWrite(
+  req: Request,
+  accountId: string,
+  request: unknown,
+  write: (options: ReplayOptions, answerOf: AnswerOf) => Promise<Response>,
+): Promise<Response> {
   return idempotent(req, accountId, request, async (attempt) => {
     let replayed = false;
-    const answerOf = <T,>(result: T | EarlierLanded): T => {
+    const answerOf = <T>(result: T | EarlierLanded): T => {
       if (result !== "earlier-landed") return result as T;
       replayed = true;
       return attempt!.earlier!.answer as T;
@@ -30,5 +35,9 @@ export function idempotentWrite(req: Request, accountId: string, request: unknow
 }
 
 function replayOptions(attempt: EarlierAttempt | undefined): ReplayOptions {
-  return { idempotencyKey: attempt?.key, earlierWrite: attempt?.earlier?.writeId, earlierAnswer: attempt?.earlier?.answer };
+  return {
+    idempotencyKey: attempt?.key,
+    earlierWrite: attempt?.earlier?.writeId,
+    earlierAnswer: attempt?.earlier?.answer,
+  };
 }

@@ -23,7 +23,8 @@ export function newRowCells(data: TabData, rows: RowInput[], ids: string[]): she
   return rows.map((row, i) => {
     const cells: sheets_v4.Schema$CellData[] = Array.from({ length: width }, () => ({}));
     for (const c of data.columns) {
-      if (c.name === "id" && data.hasIdColumn) cells[c.index] = cellData(NUMERIC_ID.test(ids[i]!) ? Number(ids[i]) : ids[i]!);
+      if (c.name === "id" && data.hasIdColumn)
+        cells[c.index] = cellData(NUMERIC_ID.test(ids[i]!) ? Number(ids[i]) : ids[i]!);
       else if (c.name in row) cells[c.index] = cellData(row[c.name]!);
     }
     return { values: cells };
@@ -31,7 +32,12 @@ export function newRowCells(data: TabData, rows: RowInput[], ids: string[]): she
 }
 
 /** Rows `at` (0-based) to `at + count` of the tab. */
-export const rowsRange = (model: TabModel, at: number, count: number) => ({ sheetId: model.gid, dimension: "ROWS", startIndex: at, endIndex: at + count });
+export const rowsRange = (model: TabModel, at: number, count: number) => ({
+  sheetId: model.gid,
+  dimension: "ROWS",
+  startIndex: at,
+  endIndex: at + count,
+});
 
 /** New rows inserted at `at` (0-based) and written; they take the formats of the row above, as in the Sheets UI (not the header's). */
 export function insertRows(model: TabModel, at: number, rows: sheets_v4.Schema$RowData[]): SheetsRequest[] {
@@ -45,7 +51,13 @@ export function insertRows(model: TabModel, at: number, rows: sheets_v4.Schema$R
 export function cellUpdates(data: TabData, model: TabModel, row: TabRow, patch: RowInput): SheetsRequest[] {
   return data.columns
     .filter((c) => c.name in patch)
-    .map((col) => ({ updateCells: { start: { sheetId: model.gid, rowIndex: row.rowNumber - 1, columnIndex: col.index }, rows: [{ values: [cellData(patch[col.name]!)] }], fields: "userEnteredValue" } }));
+    .map((col) => ({
+      updateCells: {
+        start: { sheetId: model.gid, rowIndex: row.rowNumber - 1, columnIndex: col.index },
+        rows: [{ values: [cellData(patch[col.name]!)] }],
+        fields: "userEnteredValue",
+      },
+    }));
 }
 
 /**
@@ -53,5 +65,6 @@ export function cellUpdates(data: TabData, model: TabModel, row: TabRow, patch: 
  * non-frozen rows"), refusing the whole batch; the same batch with a blank row appended first
  * leaves the grid as the Sheets UI would: header and one blank row.
  */
-export const refusesDeletingEveryRow = (err: unknown) => err instanceof ApiError && /delete all non-frozen rows|delete all the rows/.test(err.message);
+export const refusesDeletingEveryRow = (err: unknown) =>
+  err instanceof ApiError && /delete all non-frozen rows|delete all the rows/.test(err.message);
 export const appendBlankRow = (gid: number) => ({ appendDimension: { sheetId: gid, dimension: "ROWS", length: 1 } });

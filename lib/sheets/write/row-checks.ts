@@ -15,7 +15,12 @@ import type { WriteSheet } from "./write-request";
  * (DECISIONS 12: an edit in the sheet shows within the TTL), and a typo costs no Google read.
  * Passing here proves nothing: the write checks its columns again on the tab as read under the lock.
  */
-export async function refuseUnknownColumns(sheet: WriteSheet, model: TabModel, rows: RowInput[], update: boolean): Promise<void> {
+export async function refuseUnknownColumns(
+  sheet: WriteSheet,
+  model: TabModel,
+  rows: RowInput[],
+  update: boolean,
+): Promise<void> {
   const copy = await currentCopy(sheet, model);
   if (copy) checkColumns(rows, copy, { update });
 }
@@ -25,8 +30,15 @@ export function currentRow(data: TabData, rowId: string, ifMatch: string | null)
   const row = findRow(data, rowId);
   if (!row) throw new ApiError("not_found", `No row with id "${rowId}" in the tab "${data.tab}".`);
   if (ifMatch !== null && !matchesAny(ifMatch, rowEtag(data, row))) {
-    const moved = data.hasIdColumn ? "changed" : "changed or another row now has this row number (rows above were inserted or deleted)";
-    throw new ApiError("precondition_failed", `Row ${rowId} ${moved} since you read it (its ETag is now ${rowEtag(data, row)}); nothing was changed. Read it again and retry.`, {}, { ETag: rowEtag(data, row) });
+    const moved = data.hasIdColumn
+      ? "changed"
+      : "changed or another row now has this row number (rows above were inserted or deleted)";
+    throw new ApiError(
+      "precondition_failed",
+      `Row ${rowId} ${moved} since you read it (its ETag is now ${rowEtag(data, row)}); nothing was changed. Read it again and retry.`,
+      {},
+      { ETag: rowEtag(data, row) },
+    );
   }
   return row;
 }

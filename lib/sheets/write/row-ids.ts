@@ -41,26 +41,44 @@ function maxIntegerId(ids: Iterable<string>): number {
  * floor, so a counter lost (a flushed Redis, an expiry, a restart) never hands an id out again.
  * A write fails (503) without the store; without the database it goes on from the counter alone.
  */
-export async function nextIds(sheetId: string, tab: Pick<TabModel, "gid" | "name">, floor: number, count: number): Promise<number> {
+export async function nextIds(
+  sheetId: string,
+  tab: Pick<TabModel, "gid" | "name">,
+  floor: number,
+  count: number,
+): Promise<number> {
   const store = getLimitStore();
   const key = idCounterKey(sheetId, tab.gid);
   const [mark, [counted, countedByName]] = await Promise.all([
-    idMark(sheetId, tab).then((n) => ({ n }), (err: unknown) => ({ err })),
+    idMark(sheetId, tab).then(
+      (n) => ({ n }),
+      (err: unknown) => ({ err }),
+    ),
     store.mget<number>([key, namedCounterKey(sheetId, tab.name)]).catch(() => [null, null]),
   ]);
   if ("err" in mark) {
     // Without the mark, only a counter the store still holds knows every id handed out.
     if (counted === null) throw writesPaused("new ids cannot be assigned while the database is unreachable");
-    log.warn({ sheet: sheetId, tab: tab.name, ...errorFields(mark.err) }, "ids: the tab's mark could not be read; the store's counter goes on alone");
+    log.warn(
+      { sheet: sheetId, tab: tab.name, ...errorFields(mark.err) },
+      "ids: the tab's mark could not be read; the store's counter goes on alone",
+    );
   }
   const marked = "n" in mark ? mark.n : 0;
   let last: number;
   try {
-    last = await store.allocate(key, Math.max(floor, marked, Number(countedByName ?? 0)), count, ID_COUNTER_TTL_SECONDS);
+    last = await store.allocate(
+      key,
+      Math.max(floor, marked, Number(countedByName ?? 0)),
+      count,
+      ID_COUNTER_TTL_SECONDS,
+    );
   } catch {
     throw writesPaused("ids cannot be assigned while the coordination store is unreachable");
   }
-  await raiseIdMark(sheetId, tab, last).catch((err: unknown) => log.warn({ sheet: sheetId, tab: tab.name, last, ...errorFields(err) }, "ids: the tab's mark could not be raised"));
+  await raiseIdMark(sheetId, tab, last).catch((err: unknown) =>
+    log.warn({ sheet: sheetId, tab: tab.name, last, ...errorFields(err) }, "ids: the tab's mark could not be raised"),
+  );
   return last;
 }
 
@@ -68,7 +86,12 @@ export async function nextIds(sheetId: string, tab: Pick<TabModel, "gid" | "name
 const RESERVED_IDS = new Set(["_aggregate", "_distinct"]);
 
 /** Ids for new rows: given ones checked against the sheet, missing ones from the tab's counter (nextIds). */
-export async function assignIds(sheet: WriteSheet, model: TabModel, data: TabData, rows: RowInput[]): Promise<string[]> {
+export async function assignIds(
+  sheet: WriteSheet,
+  model: TabModel,
+  data: TabData,
+  rows: RowInput[],
+): Promise<string[]> {
   const taken = new Set(data.rows.map((r) => r.id));
   const given = new Map<string, number>();
   const missing: number[] = [];
@@ -78,9 +101,17 @@ export async function assignIds(sheet: WriteSheet, model: TabModel, data: TabDat
       missing.push(i);
       return "";
     }
-    if (RESERVED_IDS.has(id)) throw new ApiError("validation_error", `Row ${i + 1}: the id "${id}" is taken by the route /{tabName}/${id}, so such a row could not be reached by its id: choose another.`);
+    if (RESERVED_IDS.has(id))
+      throw new ApiError(
+        "validation_error",
+        `Row ${i + 1}: the id "${id}" is taken by the route /{tabName}/${id}, so such a row could not be reached by its id: choose another.`,
+      );
     if (taken.has(id)) throw new ApiError("conflict", `A row with id "${id}" already exists in "${data.tab}".`);
-    if (given.has(id)) throw new ApiError("conflict", `Rows ${given.get(id)! + 1} and ${i + 1} of this request both have id "${id}": each row needs its own id.`);
+    if (given.has(id))
+      throw new ApiError(
+        "conflict",
+        `Rows ${given.get(id)! + 1} and ${i + 1} of this request both have id "${id}": each row needs its own id.`,
+      );
     given.set(id, i);
     return id;
   });

@@ -35,13 +35,22 @@ export function checkRowShape(value: unknown, index?: number): RowInput {
   const entries = Object.entries(value);
   if (!entries.length) throw bad(`${where(index)} is an empty object: name at least one column.`);
   for (const [field, v] of entries) {
-    const ok = v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
-    if (!ok) throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}must be a string, number, boolean or null.`);
+    const ok =
+      v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+    if (!ok)
+      throw bad(
+        `Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}must be a string, number, boolean or null.`,
+      );
     if (typeof v === "string" && v.length > MAX_CELL_CHARACTERS) {
-      throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}is ${v.length.toLocaleString("en-US")} characters long: a Google Sheets cell holds at most ${MAX_CELL_CHARACTERS.toLocaleString("en-US")}. Nothing was written.`);
+      throw bad(
+        `Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}is ${v.length.toLocaleString("en-US")} characters long: a Google Sheets cell holds at most ${MAX_CELL_CHARACTERS.toLocaleString("en-US")}. Nothing was written.`,
+      );
     }
     const flaw = typeof v === "string" ? unstorable(v) : undefined;
-    if (flaw) throw bad(`Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}holds ${flaw}, which a Google Sheets cell may not store as sent. Nothing was written.`);
+    if (flaw)
+      throw bad(
+        `Field ${quoted(field)} ${index === undefined ? "" : `of row ${index + 1} `}holds ${flaw}, which a Google Sheets cell may not store as sent. Nothing was written.`,
+      );
   }
   // Column names come from users: without a prototype, `name in row` and `row[name]` see only
   // the body's own fields, never `constructor` or `toString` inherited from Object.prototype.
@@ -51,7 +60,8 @@ export function checkRowShape(value: unknown, index?: number): RowInput {
 export function rowsOfCreateBody(body: unknown): RowInput[] {
   const rows = Array.isArray(body) ? body : [body];
   if (Array.isArray(body) && body.length === 0) throw bad("The body is an empty array: send at least one row.");
-  if (rows.length > MAX_ROWS_PER_CREATE) throw bad(`At most ${MAX_ROWS_PER_CREATE} rows can be created in one request; got ${rows.length}.`);
+  if (rows.length > MAX_ROWS_PER_CREATE)
+    throw bad(`At most ${MAX_ROWS_PER_CREATE} rows can be created in one request; got ${rows.length}.`);
   return rows.map((r, i) => checkRowShape(r, Array.isArray(body) ? i : undefined));
 }
 
@@ -62,10 +72,14 @@ export function checkColumns(rows: RowInput[], data: TabData, { update }: { upda
     for (const field of Object.keys(row)) {
       if (field === "id" && update) throw bad("id cannot be changed: it identifies the row.");
       if (field === "id" && !data.hasIdColumn) {
-        throw bad(`The tab "${data.tab}" has no id column: its rows are identified by row number, which the sheet assigns.`);
+        throw bad(
+          `The tab "${data.tab}" has no id column: its rows are identified by row number, which the sheet assigns.`,
+        );
       }
       if (!names.includes(field)) {
-        throw bad(`${rows.length > 1 ? `Row ${i + 1}: ` : ""}${quoted(field)} is not a column of "${data.tab}". Columns: ${names.join(", ")}.`);
+        throw bad(
+          `${rows.length > 1 ? `Row ${i + 1}: ` : ""}${quoted(field)} is not a column of "${data.tab}". Columns: ${names.join(", ")}.`,
+        );
       }
     }
   });
@@ -82,7 +96,9 @@ export function unknownColumnsOr(readFailure: unknown, rows: RowInput[], model: 
   rows.forEach((row, i) => {
     const field = Object.keys(row).find((f) => f !== "id" && !names.includes(f));
     if (field !== undefined) {
-      throw bad(`${rows.length > 1 ? `Row ${i + 1}: ` : ""}${quoted(field)} is not a column of "${model.name}" as its schema was last read (the tab could not be read again just now). Columns: ${names.join(", ")}. If the column was just added in the sheet, refresh the schema and send the request again. Nothing was written.`);
+      throw bad(
+        `${rows.length > 1 ? `Row ${i + 1}: ` : ""}${quoted(field)} is not a column of "${model.name}" as its schema was last read (the tab could not be read again just now). Columns: ${names.join(", ")}. If the column was just added in the sheet, refresh the schema and send the request again. Nothing was written.`,
+      );
     }
   });
   throw readFailure;

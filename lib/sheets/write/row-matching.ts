@@ -13,7 +13,6 @@ import { displayed, type RowInput } from "./row-input";
 export const MAX_ROWS_PER_WRITE = 1000;
 export const bad = (message: string) => new ApiError("validation_error", message);
 
-
 export interface Scope {
   rows: TabRow[];
   limit: number;
@@ -32,11 +31,18 @@ export function checkScopeParams(params: URLSearchParams): { filter: string; or:
   const filter = params.getAll("filter").filter(Boolean).join(",");
   const or = params.getAll("or").filter(Boolean);
   if (!filter && !or.length) {
-    throw bad("A filter is required: PATCH and DELETE on a tab change the rows ?filter= matches (e.g. ?filter=email=ada@example.com). To change one row by its id, use /{tabName}/{rowId}.");
+    throw bad(
+      "A filter is required: PATCH and DELETE on a tab change the rows ?filter= matches (e.g. ?filter=email=ada@example.com). To change one row by its id, use /{tabName}/{rowId}.",
+    );
   }
   const limitText = params.get("limit");
-  if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_ROWS_PER_WRITE)) {
-    throw bad(`limit must be an integer from 1 to ${MAX_ROWS_PER_WRITE}: the most rows this request may change; got ${quoted(limitText)}.`);
+  if (
+    limitText !== null &&
+    (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_ROWS_PER_WRITE)
+  ) {
+    throw bad(
+      `limit must be an integer from 1 to ${MAX_ROWS_PER_WRITE}: the most rows this request may change; got ${quoted(limitText)}.`,
+    );
   }
   parseBoolean("dry_run", params.get("dry_run"));
   return { filter, or, limitText };
@@ -45,9 +51,17 @@ export function checkScopeParams(params: URLSearchParams): { filter: string; or:
 /** `filter` (and `or`) of a filtered write, read as a list reads them; `limit` and `dry_run`. */
 export function scopeOf(params: URLSearchParams, data: TabData): Scope {
   const { filter, or, limitText } = checkScopeParams(params);
-  const query = parseListQuery(new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")), queryColumns(data));
+  const query = parseListQuery(
+    new URLSearchParams([...params].filter(([name]) => name === "filter" || name === "or")),
+    queryColumns(data),
+  );
   const { rows } = applyQuery(data, { ...query, limit: data.rows.length, offset: 0 });
-  return { rows, limit: limitText === null ? 1 : Number(limitText), dryRun: parseBoolean("dry_run", params.get("dry_run")), describe: [filter && `filter=${filter}`, ...or.map((o) => `or=${o}`)].filter(Boolean).join("&") };
+  return {
+    rows,
+    limit: limitText === null ? 1 : Number(limitText),
+    dryRun: parseBoolean("dry_run", params.get("dry_run")),
+    describe: [filter && `filter=${filter}`, ...or.map((o) => `or=${o}`)].filter(Boolean).join("&"),
+  };
 }
 
 export function checkLimit(scope: Scope): void {
@@ -63,7 +77,12 @@ export function checkIfMatch(data: TabData, rows: TabRow[], ifMatch: string | nu
   if (ifMatch === null || ifMatch === undefined) return;
   const changed = rows.find((r) => !matchesAny(ifMatch, rowEtag(data, r)));
   if (!changed) return;
-  throw new ApiError("precondition_failed", `Row ${changed.id} is not as you read it (its ETag is now ${rowEtag(data, changed)}; If-Match must list the ETag of every row the request changes); nothing was changed. Read again and retry.`, {}, { ETag: rowEtag(data, changed) });
+  throw new ApiError(
+    "precondition_failed",
+    `Row ${changed.id} is not as you read it (its ETag is now ${rowEtag(data, changed)}; If-Match must list the ETag of every row the request changes); nothing was changed. Read again and retry.`,
+    {},
+    { ETag: rowEtag(data, changed) },
+  );
 }
 
 /** Rows by the value of a key column: as displayed, and by value in number and date columns (`sku=12` finds "12.00"). */
@@ -89,10 +108,17 @@ export function keyIndex(data: TabData, key: string) {
   };
 }
 
-export function keyColumn(params: URLSearchParams, name: string, data: TabData, { creates }: { creates: boolean }): string {
+export function keyColumn(
+  params: URLSearchParams,
+  name: string,
+  data: TabData,
+  { creates }: { creates: boolean },
+): string {
   const key = params.get(name) ?? "id";
-  if (!queryColumns(data).includes(key)) throw bad(`Unknown ${name} column ${quoted(key)}. Columns: ${queryColumns(data).join(", ")}.`);
-  if (creates && key === "id" && !data.hasIdColumn) throw bad(`The tab "${data.tab}" has no id column: upsert by one of its columns (?${name}=column).`);
+  if (!queryColumns(data).includes(key))
+    throw bad(`Unknown ${name} column ${quoted(key)}. Columns: ${queryColumns(data).join(", ")}.`);
+  if (creates && key === "id" && !data.hasIdColumn)
+    throw bad(`The tab "${data.tab}" has no id column: upsert by one of its columns (?${name}=column).`);
   return key;
 }
 
@@ -101,16 +127,27 @@ export function keysOf(rows: RowInput[], key: string): string[] {
   const seen = new Set<string>();
   return rows.map((row, i) => {
     const v = row[key];
-    if (v === undefined || v === null || v === "") throw bad(`Row ${i + 1} of the body has no ${quoted(key)}: it is the key that finds the row.`);
+    if (v === undefined || v === null || v === "")
+      throw bad(`Row ${i + 1} of the body has no ${quoted(key)}: it is the key that finds the row.`);
     const text = displayed(v);
-    if (seen.has(text)) throw bad(`${quoted(key)} ${quoted(text)} appears twice in the body: each row is written once.`);
+    if (seen.has(text))
+      throw bad(`${quoted(key)} ${quoted(text)} appears twice in the body: each row is written once.`);
     seen.add(text);
     return text;
   });
 }
 
-export function uniqueMatch(data: TabData, find: (v: string) => TabRow[], key: string, value: string): TabRow | undefined {
+export function uniqueMatch(
+  data: TabData,
+  find: (v: string) => TabRow[],
+  key: string,
+  value: string,
+): TabRow | undefined {
   const found = find(value);
-  if (found.length > 1) throw new ApiError("conflict", `${found.length} rows of "${data.tab}" have ${key} ${quoted(value)} (ids ${found.map((r) => r.id).join(", ")}): a key must find one row. Nothing was changed.`);
+  if (found.length > 1)
+    throw new ApiError(
+      "conflict",
+      `${found.length} rows of "${data.tab}" have ${key} ${quoted(value)} (ids ${found.map((r) => r.id).join(", ")}): a key must find one row. Nothing was changed.`,
+    );
   return found[0];
 }

@@ -16,7 +16,9 @@ export const tabLockKey = (sheetId: string, tab: string) => `sheetapi:lock:${she
 
 /** Copies of the tab on every instance are out of date. A failed invalidation is logged: the TTL bounds it. */
 export async function markOutOfDate(sheet: Sheet, model: TabModel, confirmed = true): Promise<void> {
-  await invalidateTabs(sheet, [model.name], { confirmed }).catch((err: unknown) => log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"));
+  await invalidateTabs(sheet, [model.name], { confirmed }).catch((err: unknown) =>
+    log.warn({ sheet: sheet.id, ...errorFields(err) }, "rows: cache invalidation failed"),
+  );
 }
 
 /**
@@ -41,11 +43,16 @@ export async function lockedStep<T>(sheet: Sheet, model: TabModel, step: () => P
  * now keeps it from ever landing) and the row is read again from Google: the answer then holds.
  * Google not confirming the settlement answers 503, never a 404 that may turn out wrong.
  */
-export async function rowAfterUnknownWrites<T>(sheet: Sheet, model: TabModel, read: (fresh: boolean) => Promise<T>): Promise<T> {
+export async function rowAfterUnknownWrites<T>(
+  sheet: Sheet,
+  model: TabModel,
+  read: (fresh: boolean) => Promise<T>,
+): Promise<T> {
   try {
     return await read(false);
   } catch (err) {
-    if (!(err instanceof ApiError && err.code === "not_found") || !(await hasPendingWrites(sheet.id, model.name))) throw err;
+    if (!(err instanceof ApiError && err.code === "not_found") || !(await hasPendingWrites(sheet.id, model.name)))
+      throw err;
   }
   await withLock(tabLockKey(sheet.id, model.name), () => settlePending(sheet, model));
   // A settled write may have landed: no copy from before it answers the read again.

@@ -21,8 +21,16 @@ export async function updateRow(request: RowRequest): Promise<UpdatedRow> {
   const patch = checkRowShape(request.body);
   // A row read, edited and sent back whole carries its own id: that is no change, and is dropped.
   if ("id" in patch && patch.id !== null && displayed(patch.id) === rowId) delete patch.id;
-  if ("id" in patch) throw new ApiError("validation_error", `id cannot be changed: it identifies the row (this row's id is ${quoted(rowId)}).`);
-  if (!Object.keys(patch).length) throw new ApiError("validation_error", "The body names only the row's own id: name at least one other column to change.");
+  if ("id" in patch)
+    throw new ApiError(
+      "validation_error",
+      `id cannot be changed: it identifies the row (this row's id is ${quoted(rowId)}).`,
+    );
+  if (!Object.keys(patch).length)
+    throw new ApiError(
+      "validation_error",
+      "The body names only the row's own id: name at least one other column to change.",
+    );
   await refuseUnknownColumns(sheet, tab, [patch], true);
   return coalescedWrite(sheet, tab, UPDATE, {
     readFailed: (err) => unknownColumnsOr(err, [patch], tab),
@@ -57,14 +65,31 @@ function planUpdate(request: RowRequest, patch: RowInput, batch: BatchPlan): Pla
       // timeout has no answer; then the row is given as written.
       const shown = grid ? (grid[row.rowNumber - 1]?.values ?? []) : undefined;
       const before = row.cells;
-      const cells = data.columns.map((c, i) => (shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : before[i]!));
+      const cells = data.columns.map((c, i) =>
+        shown ? (shown[c.index]?.formattedValue ?? "") : c.name in patch ? displayed(patch[c.name]!) : before[i]!,
+      );
       // Cells holding formulas may show a new value on any read (NOW(), RAND()): not a sign of another row.
-      const formulas = data.columns.filter((c) => shown?.[c.index]?.userEnteredValue?.formulaValue !== undefined).map((c) => c.name);
-      const conflict = landedElsewhere(data, row, rowId, before, cells, shown !== undefined, ifMatch !== null, new Set([...Object.keys(patch), ...formulas]));
+      const formulas = data.columns
+        .filter((c) => shown?.[c.index]?.userEnteredValue?.formulaValue !== undefined)
+        .map((c) => c.name);
+      const conflict = landedElsewhere(
+        data,
+        row,
+        rowId,
+        before,
+        cells,
+        shown !== undefined,
+        ifMatch !== null,
+        new Set([...Object.keys(patch), ...formulas]),
+      );
       // Someone edited the sheet between the tab's read and Google applying the write. Google
       // has no conditional write to prevent it; the row read back in the write's own answer
       // shows it, and the client is told, never a 200.
-      if (conflict) throw new ApiError("conflict", `The sheet was edited while this update was applied: ${conflict} Check the row in the sheet.`);
+      if (conflict)
+        throw new ApiError(
+          "conflict",
+          `The sheet was edited while this update was applied: ${conflict} Check the row in the sheet.`,
+        );
       const updated = { ...row, cells };
       return { result: { row: rowToJson(data, updated), etag: rowEtag(data, updated) }, events: { updated } };
     },
@@ -78,13 +103,26 @@ function planUpdate(request: RowRequest, patch: RowInput, batch: BatchPlan): Pla
  * that state is gone); `skip`: the cells not to compare (those the update named, formulas).
  * Undefined when it is the row (or nothing was read back).
  */
-function landedElsewhere(data: TabData, row: TabRow, rowId: string, before: string[], after: string[], readBack: boolean, ifMatch: boolean, skip: Set<string>): string | undefined {
+function landedElsewhere(
+  data: TabData,
+  row: TabRow,
+  rowId: string,
+  before: string[],
+  after: string[],
+  readBack: boolean,
+  ifMatch: boolean,
+  skip: Set<string>,
+): string | undefined {
   if (!readBack) return undefined;
   const id = data.columns.findIndex((c) => c.name === "id");
   if (data.hasIdColumn && id >= 0) {
-    return after[id] === rowId ? undefined : `row ${row.rowNumber} of "${data.tab}" held id ${quoted(after[id]!)} by then, and the update was written to that row. Row ${quoted(rowId)} was not changed.`;
+    return after[id] === rowId
+      ? undefined
+      : `row ${row.rowNumber} of "${data.tab}" held id ${quoted(after[id]!)} by then, and the update was written to that row. Row ${quoted(rowId)} was not changed.`;
   }
   if (!ifMatch) return undefined;
   const changed = data.columns.filter((c, i) => !skip.has(c.name) && after[i] !== before[i]).map((c) => c.name);
-  return changed.length ? `row ${row.rowNumber} of "${data.tab}" no longer matched If-Match (${changed.join(", ")} changed meanwhile), and the update was written to it.` : undefined;
+  return changed.length
+    ? `row ${row.rowNumber} of "${data.tab}" no longer matched If-Match (${changed.join(", ")} changed meanwhile), and the update was written to it.`
+    : undefined;
 }

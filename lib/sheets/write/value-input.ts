@@ -14,7 +14,10 @@ const BREAKS = /[\t\r\n\v\f\u0085\u2028\u2029]/;
 const pastable = (v: string) => v !== "" && !BREAKS.test(v) && !v.startsWith('"');
 
 /** The index of the tab's `id` column, if it has one: the column asEntered leaves as written. */
-export function idColumnOf(data: { columns: { name: string; index: number }[]; hasIdColumn: boolean }): number | undefined {
+export function idColumnOf(data: {
+  columns: { name: string; index: number }[];
+  hasIdColumn: boolean;
+}): number | undefined {
   return data.hasIdColumn ? data.columns.find((c) => c.name === "id")?.index : undefined;
 }
 
@@ -26,7 +29,15 @@ function pastesFor(update: sheets_v4.Schema$UpdateCellsRequest, idColumn: number
   (update.rows ?? []).forEach((row, i) => {
     let run: { column: number; values: string[] } | undefined;
     const flush = () => {
-      if (run) out.push({ pasteData: { coordinate: { sheetId: start.sheetId ?? 0, rowIndex: (start.rowIndex ?? 0) + i, columnIndex: run.column }, data: run.values.join("\t"), delimiter: "\t", type: "PASTE_NORMAL" } });
+      if (run)
+        out.push({
+          pasteData: {
+            coordinate: { sheetId: start.sheetId ?? 0, rowIndex: (start.rowIndex ?? 0) + i, columnIndex: run.column },
+            data: run.values.join("\t"),
+            delimiter: "\t",
+            type: "PASTE_NORMAL",
+          },
+        });
       run = undefined;
     };
     (row.values ?? []).forEach((cell, j) => {

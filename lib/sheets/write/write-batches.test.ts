@@ -12,7 +12,10 @@ import { serviceAndStores } from "@/testing/stores";
 import { registeredKey } from "@/testing/google";
 
 let svc: TestService;
-const stores = await serviceAndStores((s) => (svc = s), { modifiedTimeLagMs: 0, env: { CHANGE_CHECK_INTERVAL_MS: "600000" } });
+const stores = await serviceAndStores((s) => (svc = s), {
+  modifiedTimeLagMs: 0,
+  env: { CHANGE_CHECK_INTERVAL_MS: "600000" },
+});
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 const N = 30;
 
@@ -20,22 +23,51 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let api: ReturnType<typeof rowsClient>;
   let sheetId: string;
   const calls = () => Object.fromEntries([...svc.google.calls].filter(([, n]) => n > 0));
-  const sheetsCalls = () => [...svc.google.calls].filter(([route]) => !route.startsWith("files.")).reduce((sum, [, n]) => sum + n, 0);
-  const names = async () => ((await api.list("Items", "limit=1000", { "Cache-Control": "no-cache" })).body.data as { name: string }[]).map((r) => r.name);
+  const sheetsCalls = () =>
+    [...svc.google.calls].filter(([route]) => !route.startsWith("files.")).reduce((sum, [, n]) => sum + n, 0);
+  const names = async () =>
+    ((await api.list("Items", "limit=1000", { "Cache-Control": "no-cache" })).body.data as { name: string }[]).map(
+      (r) => r.name,
+    );
 
   beforeAll(async () => {
     setLimitStore(makeStore());
-    sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Batches ${storeName}`,
-      members: { [SA]: "writer", "owner@example.com": "owner" },
-      tabs: [
-        // `total` in the first row sums every row's qty: a write elsewhere in the tab changes what it shows.
-        { title: "Items", rows: [["id", "name", "qty", "total"], [1, "first", 1, "=SUM(C2:C500)"], ...Array.from({ length: N }, (_, i) => [i + 2, `row ${i + 2}`, 0])] },
-        { title: "Plain", rows: [["name", "qty"], ["a", 1], ["b", 2]] },
-        { title: "Guarded", rows: [["name", "status"], ["a", "new"], ["b", "new"]] },
-        { title: "Wide", rows: [["a", "b", "c"]] },
-      ],
-    })).spreadsheetId);
+    sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Batches ${storeName}`,
+          members: { [SA]: "writer", "owner@example.com": "owner" },
+          tabs: [
+            // `total` in the first row sums every row's qty: a write elsewhere in the tab changes what it shows.
+            {
+              title: "Items",
+              rows: [
+                ["id", "name", "qty", "total"],
+                [1, "first", 1, "=SUM(C2:C500)"],
+                ...Array.from({ length: N }, (_, i) => [i + 2, `row ${i + 2}`, 0]),
+              ],
+            },
+            {
+              title: "Plain",
+              rows: [
+                ["name", "qty"],
+                ["a", 1],
+                ["b", 2],
+              ],
+            },
+            {
+              title: "Guarded",
+              rows: [
+                ["name", "status"],
+                ["a", "new"],
+                ["b", "new"],
+              ],
+            },
+            { title: "Wide", rows: [["a", "b", "c"]] },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `batches-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     api = rowsClient(sheetId, await registeredKey(user, sheetId));
     await api.list("Items"); // the Drive check of the first read is behind us
@@ -46,9 +78,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   });
 
   it(`answers ${N} concurrent creates 201 with distinct ids for one read and one batchUpdate, each row once`, async () => {
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => api.create("Items", { name: `new ${i}`, qty: 1 })));
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) => api.create("Items", { name: `new ${i}`, qty: 1 })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(N).fill(201));
-    const ids = answers.map((a) => String(((a.body.data as { rows: { id: string }[] }).rows[0]!.id)));
+    const ids = answers.map((a) => String((a.body.data as { rows: { id: string }[] }).rows[0]!.id));
     expect(new Set(ids).size).toBe(N);
     expect(sheetsCalls()).toBeLessThanOrEqual(3);
     expect(calls()).toMatchObject({ "spreadsheets.batchUpdate": expect.any(Number) });
@@ -59,11 +93,16 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   });
 
   it(`answers ${N} concurrent PUTs on different rows for at most 3 Google calls, each with its own row`, async () => {
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => api.update("Items", String(i + 2), { qty: i + 100 })));
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) => api.update("Items", String(i + 2), { qty: i + 100 })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(N).fill(200));
     answers.forEach((a, i) => expect(a.body.data).toMatchObject({ id: String(i + 2), qty: String(i + 100) }));
     expect(sheetsCalls()).toBeLessThanOrEqual(3);
-    const rows = (await api.list("Items", "limit=1000", { "Cache-Control": "no-cache" })).body.data as { id: string; qty: string }[];
+    const rows = (await api.list("Items", "limit=1000", { "Cache-Control": "no-cache" })).body.data as {
+      id: string;
+      qty: string;
+    }[];
     for (let i = 0; i < N; i++) expect(rows.find((r) => r.id === String(i + 2))!.qty).toBe(String(i + 100));
   });
 
@@ -88,14 +127,26 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
    * Google's 10 million cells but `freeCells`, read once: the workbook's room decides what fits.
    */
   async function narrowTabIn(title: string, freeCells: number) {
-    const id = String((await svc.admin("/spreadsheets", {
-      title,
-      members: { [SA]: "writer", "owner@example.com": "owner" },
-      tabs: [
-        { title: "Narrow", rows: [["id", "name"], [1, "first"]], rowCount: 2, columnCount: 2 },
-        { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4 - freeCells, columnCount: 1 },
-      ],
-    })).spreadsheetId);
+    const id = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title,
+          members: { [SA]: "writer", "owner@example.com": "owner" },
+          tabs: [
+            {
+              title: "Narrow",
+              rows: [
+                ["id", "name"],
+                [1, "first"],
+              ],
+              rowCount: 2,
+              columnCount: 2,
+            },
+            { title: "Filler", rows: [["x"]], rowCount: 10_000_000 - 4 - freeCells, columnCount: 1 },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `room-${randomUUID()}@example.com`, plan: "business" });
     const room = rowsClient(id, await registeredKey(user, id));
     await room.list("Narrow");
@@ -107,7 +158,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const room = await narrowTabIn(`Room ${storeName}`, 6);
     svc.google.calls.clear();
     const tooMany = Array.from({ length: 5 }, (_, i) => ({ name: `bulk ${i}` }));
-    const [one, bulk, two] = await Promise.all([room.create("Narrow", { name: "one" }), room.create("Narrow", tooMany), room.create("Narrow", { name: "two" })]);
+    const [one, bulk, two] = await Promise.all([
+      room.create("Narrow", { name: "one" }),
+      room.create("Narrow", tooMany),
+      room.create("Narrow", { name: "two" }),
+    ]);
     expect([one!.status, bulk!.status, two!.status]).toEqual([201, 400, 201]);
     expect(String(bulk!.body.message)).toMatch(/above the limit of 10000000 cells/);
     // Google's reason, without its pointer into the service's own batch.
@@ -138,48 +193,72 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("a refusal every part meets (a full workbook) costs a few writes, not one per part, and the tab stays writable", async () => {
     const room = await narrowTabIn(`Full ${storeName}`, 0);
     svc.google.calls.clear();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => room.create("Narrow", { name: `single ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => room.create("Narrow", { name: `single ${i}` })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(400));
     expect(String(answers[0]!.body.message)).toMatch(/above the limit of 10000000 cells/);
     // The first batch and at most three more without the part Google named: not 1 + 12.
     expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeLessThanOrEqual(4);
     // Nothing was written and nothing is left pending: an update of the existing row goes through.
-    const rows = (await room.list("Narrow", "", { "Cache-Control": "no-cache" })).body.data as { id: string; name: string }[];
+    const rows = (await room.list("Narrow", "", { "Cache-Control": "no-cache" })).body.data as {
+      id: string;
+      name: string;
+    }[];
     expect(rows.map((r) => r.name)).toEqual(["first"]);
     expect((await room.update("Narrow", rows[0]!.id, { name: "renamed" })).status).toBe(200);
   });
 
   it("caps a batch by size: creates weighing over a megabyte together go out as two batches, each answered 201", async () => {
     const full = (c: string) => c.repeat(50_000); // a cell's most
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.create("Wide", { a: full(String(i)), b: full("b"), c: full("c") })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.create("Wide", { a: full(String(i)), b: full("b"), c: full("c") })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
     expect(svc.google.calls.get("spreadsheets.batchUpdate")).toBeGreaterThanOrEqual(2);
   });
 
   it("decides a second update of one row after the first: its If-Match is checked against the row the first left", async () => {
     const etag = (await api.get("Items", "4")).headers.get("etag")!;
-    const answers = await Promise.all([api.update("Items", "4", { qty: 7 }, { "If-Match": etag }), api.update("Items", "4", { qty: 8 }, { "If-Match": etag })]);
+    const answers = await Promise.all([
+      api.update("Items", "4", { qty: 7 }, { "If-Match": etag }),
+      api.update("Items", "4", { qty: 8 }, { "If-Match": etag }),
+    ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
   });
 
   it("shares a batch among updates of different cells of one row: each survives", async () => {
-    const answers = await Promise.all([api.update("Items", "7", { name: "seven" }), api.update("Items", "7", { qty: 77 })]);
+    const answers = await Promise.all([
+      api.update("Items", "7", { name: "seven" }),
+      api.update("Items", "7", { qty: 77 }),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(sheetsCalls()).toBeLessThanOrEqual(2);
-    expect((await api.get("Items", "7", "", { "Cache-Control": "no-cache" })).body.data).toMatchObject({ name: "seven", qty: "77" });
+    expect((await api.get("Items", "7", "", { "Cache-Control": "no-cache" })).body.data).toMatchObject({
+      name: "seven",
+      qty: "77",
+    });
   });
 
   it("answers an update guarded by If-Match for what it changed alone, when an update of another cell of its row comes with it", async () => {
     // No id column: the If-Match guards the row's state, and the other update must not look like an edit made meanwhile.
     const etag = (await api.get("Guarded", "2")).headers.get("etag")!;
-    const answers = await Promise.all([api.update("Guarded", "2", { name: "aa" }, { "If-Match": etag }), api.update("Guarded", "2", { status: "done" })]);
+    const answers = await Promise.all([
+      api.update("Guarded", "2", { name: "aa" }, { "If-Match": etag }),
+      api.update("Guarded", "2", { status: "done" }),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    expect((await api.get("Guarded", "2", "", { "Cache-Control": "no-cache" })).body.data).toMatchObject({ name: "aa", status: "done" });
+    expect((await api.get("Guarded", "2", "", { "Cache-Control": "no-cache" })).body.data).toMatchObject({
+      name: "aa",
+      status: "done",
+    });
   });
 
   it("tells every request of a batch whose outcome stays unknown so (504), and settles it before the tab's next write", async () => {
     svc.google.faults.add({ route: "spreadsheets.batchUpdate", status: 503, count: -1 });
-    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => api.create("Items", { name: `unknown ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => api.create("Items", { name: `unknown ${i}` })),
+    );
     expect(answers.map((a) => [a.status, a.body.error])).toEqual(Array(5).fill([504, "gateway_timeout"]));
     // Each is told how to check its own row.
     const checks = answers.map((a) => /Check with GET \S+\/Items\/(\d+)/.exec(String(a.body.message))?.[1]);
@@ -197,7 +276,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     // No read-back came: the copies were out of date before the answers went out, so a read right after shows the rows.
     const cachedNames = ((await api.list("Items", "limit=1000")).body.data as { name: string }[]).map((r) => r.name);
     for (let i = 0; i < 5; i++) expect(cachedNames).toContain(`late ${i}`);
-    const rows = (await api.list("Items", "limit=1000", { "Cache-Control": "no-cache" })).body.data as { id: string; name: string }[];
+    const rows = (await api.list("Items", "limit=1000", { "Cache-Control": "no-cache" })).body.data as {
+      id: string;
+      name: string;
+    }[];
     answers.forEach((a, i) => {
       const answered = (a.body.data as { rows: { id: string; name: string }[] }).rows[0]!;
       expect(rows.filter((r) => r.name === `late ${i}`)).toEqual([expect.objectContaining({ id: answered.id })]);
@@ -222,7 +304,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       expect(cached.headers.get("etag")).toBe(fresh.headers.get("etag"));
     }
     const total = ((await api.get("Items", "1")).body.data as { total: string }).total;
-    const qty = ((await api.list("Items", "limit=1000")).body.data as { qty: string }[]).reduce((sum, r) => sum + Number(r.qty || 0), 0);
+    const qty = ((await api.list("Items", "limit=1000")).body.data as { qty: string }[]).reduce(
+      (sum, r) => sum + Number(r.qty || 0),
+      0,
+    );
     expect(Number(total)).toBe(qty);
   });
 
@@ -257,7 +342,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(String(doubled.body.message)).toMatch(new RegExp(`id "${id + 1}" too.*written at row \\d+`));
     // A column renamed meanwhile: the values went by the columns as they were.
     const renamed = await editedWhileWriting("'Items'!B1", "title", { name: "column renamed meanwhile" });
-    expect([renamed.status, String(renamed.body.message)]).toEqual([409, expect.stringMatching(/columns changed \(now id, title, qty, total\)/)]);
+    expect([renamed.status, String(renamed.body.message)]).toEqual([
+      409,
+      expect.stringMatching(/columns changed \(now id, title, qty, total\)/),
+    ]);
     await svc.admin(`/spreadsheets/${sheetId}/values`, { range: "'Items'!B1", values: [["name"]] });
     // Until the copy is read again (within the TTL), the API sees the tab as its copy shows it:
     // a write naming the column renamed back is refused as a read would not show it, reading nothing.

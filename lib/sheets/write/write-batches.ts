@@ -23,14 +23,25 @@ const queues = new Map<string, Queue>();
  * is sent with its own record, never with the one an earlier request brought.
  */
 export function coalescedWrite<T>(sheet: BatchSheet, model: TabModel, kind: BatchKind, job: WriteJob<T>): Promise<T> {
-  const key = [sheet.id, sheet.v ?? "", model.gid, model.name, kind.name, sheet.access, sheet.userEnteredWrites === true, sheet.refreshTokenCiphertext ?? ""].join("\u0000");
+  const key = [
+    sheet.id,
+    sheet.v ?? "",
+    model.gid,
+    model.name,
+    kind.name,
+    sheet.access,
+    sheet.userEnteredWrites === true,
+    sheet.refreshTokenCiphertext ?? "",
+  ].join("\u0000");
   let queue = queues.get(key);
   if (!queue) {
     queues.set(key, (queue = { sheet, model, kind, waiting: [] }));
     setTimeout(() => void drain(key, queue!), JOIN_WINDOW_MS);
   }
   const q = queue;
-  return new Promise<T>((resolve, reject) => q.waiting.push({ job: job as WriteJob<unknown>, resolve: resolve as (value: unknown) => void, reject }));
+  return new Promise<T>((resolve, reject) =>
+    q.waiting.push({ job: job as WriteJob<unknown>, resolve: resolve as (value: unknown) => void, reject }),
+  );
 }
 
 async function drain(key: string, queue: Queue): Promise<void> {

@@ -28,15 +28,35 @@ const outcomeKey = (sheetId: string, writeId: number) => `sheetapi:outcome:${she
 /** A metadataId: positive, 32-bit, random (Google's own ids are too). */
 export const newWriteId = () => randomInt(1, 2 ** 31 - 1);
 
-export function markerRequest(writeId: number, kind: string, location: sheets_v4.Schema$DeveloperMetadataLocation): SheetsRequest {
-  return { createDeveloperMetadata: { developerMetadata: { metadataId: writeId, metadataKey: WRITE_MARKER, metadataValue: kind, location, visibility: VISIBILITY } } };
+export function markerRequest(
+  writeId: number,
+  kind: string,
+  location: sheets_v4.Schema$DeveloperMetadataLocation,
+): SheetsRequest {
+  return {
+    createDeveloperMetadata: {
+      developerMetadata: {
+        metadataId: writeId,
+        metadataKey: WRITE_MARKER,
+        metadataValue: kind,
+        location,
+        visibility: VISIBILITY,
+      },
+    },
+  };
 }
 
 /** Removes the markers of the tab's earlier writes, all settled by the time a batch is sent. */
 function clearMarkers(gid: number): SheetsRequest {
   return {
     deleteDeveloperMetadata: {
-      dataFilter: { developerMetadataLookup: { metadataKey: WRITE_MARKER, metadataLocation: { sheetId: gid }, locationMatchingStrategy: "INTERSECTING_LOCATION" } },
+      dataFilter: {
+        developerMetadataLookup: {
+          metadataKey: WRITE_MARKER,
+          metadataLocation: { sheetId: gid },
+          locationMatchingStrategy: "INTERSECTING_LOCATION",
+        },
+      },
     },
   };
 }
@@ -45,7 +65,10 @@ function clearMarkers(gid: number): SheetsRequest {
  * No answer, or a failure after which Google may have applied the batch. The quota guard's own
  * refusal is not one: that call never left.
  */
-const ambiguous = (err: unknown) => err instanceof ApiError && !(err instanceof QuotaRefusal) && (err.code === "gateway_timeout" || err.code === "bad_gateway" || err.code === "service_unavailable");
+const ambiguous = (err: unknown) =>
+  err instanceof ApiError &&
+  !(err instanceof QuotaRefusal) &&
+  (err.code === "gateway_timeout" || err.code === "bad_gateway" || err.code === "service_unavailable");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -56,8 +79,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * place either: their own attempts, with waits between them, are the retries.
  */
 async function batch(sheet: Sheet, requests: SheetsRequest[], { readBack }: { readBack?: string[] } = {}) {
-  const response = readBack?.length ? { includeSpreadsheetInResponse: true, responseRanges: readBack, responseIncludeGridData: true } : {};
-  return withGoogle(sheet, "spreadsheets.batchUpdate", (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }), false, { kind: "write" });
+  const response = readBack?.length
+    ? { includeSpreadsheetInResponse: true, responseRanges: readBack, responseIncludeGridData: true }
+    : {};
+  return withGoogle(
+    sheet,
+    "spreadsheets.batchUpdate",
+    (c) => c.sheets.spreadsheets.batchUpdate({ spreadsheetId: sheet.id, requestBody: { requests, ...response } }),
+    false,
+    { kind: "write" },
+  );
 }
 
 /** Waits before a fence is sent again, and before a write a fence stopped is sent anew. */
@@ -65,7 +96,10 @@ const BACKOFF_MS = [250, 1000];
 
 async function findMetadata(sheet: Sheet, writeId: number): Promise<Metadata | undefined> {
   const { data } = await withGoogle(sheet, "spreadsheets.developerMetadata.search", (c) =>
-    c.sheets.spreadsheets.developerMetadata.search({ spreadsheetId: sheet.id, requestBody: { dataFilters: [{ developerMetadataLookup: { metadataId: writeId } }] } }),
+    c.sheets.spreadsheets.developerMetadata.search({
+      spreadsheetId: sheet.id,
+      requestBody: { dataFilters: [{ developerMetadataLookup: { metadataId: writeId } }] },
+    }),
   );
   return data.matchedDeveloperMetadata?.[0]?.developerMetadata ?? undefined;
 }
@@ -79,7 +113,13 @@ export type Settled = { landed: true; marker: Metadata } | { landed: false };
 async function fence(sheet: Sheet, writeId: number): Promise<Settled | undefined> {
   const request: SheetsRequest = {
     createDeveloperMetadata: {
-      developerMetadata: { metadataId: writeId, metadataKey: FENCE, metadataValue: Math.floor(Date.now() / 1000).toString(36), location: { spreadsheet: true }, visibility: VISIBILITY },
+      developerMetadata: {
+        metadataId: writeId,
+        metadataKey: FENCE,
+        metadataValue: Math.floor(Date.now() / 1000).toString(36),
+        location: { spreadsheet: true },
+        visibility: VISIBILITY,
+      },
     },
   };
   for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
@@ -111,18 +151,37 @@ async function recordPending(sheetId: string, tab: string, writeId: number, kind
   let recorded = true;
   try {
     // Only while the tab's lock is still ours: a writer whose lease ran out sends nothing more.
-    if (lock) recorded = await store().hsetIfHolder(lock.key, lock.token, pendingKey(sheetId, tab), String(writeId), value, PENDING_TTL_SECONDS);
+    if (lock)
+      recorded = await store().hsetIfHolder(
+        lock.key,
+        lock.token,
+        pendingKey(sheetId, tab),
+        String(writeId),
+        value,
+        PENDING_TTL_SECONDS,
+      );
     else await store().hset(pendingKey(sheetId, tab), String(writeId), value, PENDING_TTL_SECONDS);
   } catch {
     throw writesPaused();
   }
-  if (!recorded) throw new ApiError("service_unavailable", `This write to "${tab}" took longer than its turn on the tab allows; nothing was written. Retry shortly.`, {}, { "Retry-After": "1" });
+  if (!recorded)
+    throw new ApiError(
+      "service_unavailable",
+      `This write to "${tab}" took longer than its turn on the tab allows; nothing was written. Retry shortly.`,
+      {},
+      { "Retry-After": "1" },
+    );
 }
 
 async function settle(sheetId: string, tab: string, writeId: number, outcome?: Settled): Promise<void> {
   // Only the outcome of a write some client was told is unknown needs keeping (Idempotency-Key retries).
-  if (outcome) await store().put(outcomeKey(sheetId, writeId), { landed: outcome.landed }, OUTCOME_TTL_SECONDS).catch(() => undefined);
-  await store().hdel(pendingKey(sheetId, tab), String(writeId)).catch(() => undefined);
+  if (outcome)
+    await store()
+      .put(outcomeKey(sheetId, writeId), { landed: outcome.landed }, OUTCOME_TTL_SECONDS)
+      .catch(() => undefined);
+  await store()
+    .hdel(pendingKey(sheetId, tab), String(writeId))
+    .catch(() => undefined);
 }
 
 /** Whether a write a client was told is unknown landed, once settled; undefined while unknown. */
@@ -133,7 +192,9 @@ export async function outcomeOf(sheetId: string, writeId: number): Promise<boole
 
 /** Whether the tab has writes whose outcome is not known yet (false when the store cannot say). */
 export async function hasPendingWrites(sheetId: string, tab: string): Promise<boolean> {
-  const pending = await store().hgetall(pendingKey(sheetId, tab)).catch(() => ({}));
+  const pending = await store()
+    .hgetall(pendingKey(sheetId, tab))
+    .catch(() => ({}));
   return Object.keys(pending).length > 0;
 }
 
@@ -202,5 +263,10 @@ export async function guardedWrite(
       if (outcome.landed) return { marker: outcome.marker };
     }
   }
-  throw new ApiError("service_unavailable", "Google Sheets did not take the write (no answer in time, or a rate limit or failure twice); it was not applied and cannot apply later. Retry shortly.", {}, { "Retry-After": "5" });
+  throw new ApiError(
+    "service_unavailable",
+    "Google Sheets did not take the write (no answer in time, or a rate limit or failure twice); it was not applied and cannot apply later. Retry shortly.",
+    {},
+    { "Retry-After": "5" },
+  );
 }

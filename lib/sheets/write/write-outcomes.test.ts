@@ -7,7 +7,13 @@ import type { FaultSpec } from "@/emulators/google/faults";
 import { EMULATOR_SERVICE_ACCOUNT } from "@/emulators/google/seed";
 import { memoryStore, setLimitStore } from "@/lib/store/store";
 import { instanceClient, startInstance, type InstanceClient, type Instance } from "@/testing/instances";
-import { expectHonestAnswers, expectSheetMatches, storedRecords, storedRows, type Outcome } from "@/testing/sheet-audit";
+import {
+  expectHonestAnswers,
+  expectSheetMatches,
+  storedRecords,
+  storedRows,
+  type Outcome,
+} from "@/testing/sheet-audit";
 import { startTestService, type TestService } from "@/testing/service";
 import { registeredKey } from "@/testing/google";
 
@@ -16,7 +22,9 @@ let svc: TestService;
 let instances: Instance[];
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: "1000" } });
+  svc = await startTestService({
+    env: { GOOGLE_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), GOOGLE_RETRY_BUDGET_MS: "1000" },
+  });
   setLimitStore(memoryStore());
   instances = [await startInstance(), await startInstance()];
 });
@@ -28,11 +36,30 @@ beforeEach(() => svc.google.faults.clear());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TAB = "Items";
-const seedRows = () => [["id", "name", "qty", "note"], ...Array.from({ length: 8 }, (_, i) => [i + 1, `seed ${i + 1}`, i + 1, ""])];
+const seedRows = () => [
+  ["id", "name", "qty", "note"],
+  ...Array.from({ length: 8 }, (_, i) => [i + 1, `seed ${i + 1}`, i + 1, ""]),
+];
 
 /** A fresh spreadsheet registered for writes, and a client on each of the two instances. */
-async function freshSheet(tabs: { title: string; rows: unknown[][]; columnFormats?: Record<string, { type: string; pattern: string }>; rowCount?: number; frozenRowCount?: number }[] = [{ title: TAB, rows: seedRows() }]): Promise<{ id: string; a: InstanceClient; b: InstanceClient }> {
-  const id = String((await svc.admin("/spreadsheets", { title: "Late Google", members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" }, tabs })).spreadsheetId);
+async function freshSheet(
+  tabs: {
+    title: string;
+    rows: unknown[][];
+    columnFormats?: Record<string, { type: string; pattern: string }>;
+    rowCount?: number;
+    frozenRowCount?: number;
+  }[] = [{ title: TAB, rows: seedRows() }],
+): Promise<{ id: string; a: InstanceClient; b: InstanceClient }> {
+  const id = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title: "Late Google",
+        members: { [EMULATOR_SERVICE_ACCOUNT]: "writer" },
+        tabs,
+      })
+    ).spreadsheetId,
+  );
   // An account per sheet: registrations per account and hour are limited.
   const userId = (await createUser({ email: `late-google-${++serial}@example.com`, plan: "business" })).id;
   const key = await registeredKey({ id: userId, email: null }, id);
@@ -61,10 +88,19 @@ async function create(client: InstanceClient, name: string): Promise<Outcome> {
   return { kind: "create", name, status: res.status, body: res.body };
 }
 async function createMany(client: InstanceClient, names: string[]): Promise<Outcome[]> {
-  const res = await client.create(TAB, names.map((name) => ({ name })));
+  const res = await client.create(
+    TAB,
+    names.map((name) => ({ name })),
+  );
   return names.map((name) => ({ kind: "create", name, status: res.status, body: res.body }));
 }
-async function update(client: InstanceClient, id: string, field: string, value: string, method: "update" | "patch" = "update"): Promise<Outcome> {
+async function update(
+  client: InstanceClient,
+  id: string,
+  field: string,
+  value: string,
+  method: "update" | "patch" = "update",
+): Promise<Outcome> {
   const res = await client[method](TAB, id, { [field]: value });
   return { kind: "update", id, field, value, status: res.status, body: res.body };
 }
@@ -135,7 +171,9 @@ describe.each(FAULTS)("Google's write %s", (_name, fault, landsWithinMs) => {
       update(a, "2", "qty", "22"),
       remove(a, "4"),
       remove(b, "6"),
-      b.create(TAB, { id: 50, name: "explicit 50" }).then((res): Outcome => ({ kind: "create", name: "explicit 50", status: res.status, body: res.body })),
+      b
+        .create(TAB, { id: 50, name: "explicit 50" })
+        .then((res): Outcome => ({ kind: "create", name: "explicit 50", status: res.status, body: res.body })),
       create(a, unique("race")),
     ]);
     const outcomes = runs.flat();
@@ -145,9 +183,12 @@ describe.each(FAULTS)("Google's write %s", (_name, fault, landsWithinMs) => {
     const untouched = before.filter((r) => !["2", "4", "6"].includes(r.id!));
     expectSheetMatches(records, outcomes, untouched);
     const row2 = records.find((r) => r.id === "2")!;
-    for (const o of outcomes.filter((x) => x.kind === "update" && x.status === 200)) expect(row2[o.field!]).toBe(o.value);
+    for (const o of outcomes.filter((x) => x.kind === "update" && x.status === 200))
+      expect(row2[o.field!]).toBe(o.value);
     // Generated ids never collide with the explicit one, nor with each other.
-    expect(records.filter((r) => r.id === "50")).toHaveLength(outcomes.find((o) => o.name === "explicit 50")!.status === 201 ? 1 : 0);
+    expect(records.filter((r) => r.id === "50")).toHaveLength(
+      outcomes.find((o) => o.name === "explicit 50")!.status === 201 ? 1 : 0,
+    );
   });
 });
 
@@ -162,7 +203,9 @@ describe("when Google stops answering for a while", () => {
     const headers = { "Idempotency-Key": "create-once-1" };
     const first = await a.create(TAB, { name: "unknown outcome" }, headers);
     expect(first.status).toBe(504);
-    expect(String(first.body.message)).toMatch(/outcome is unknown.*Check with GET \/api\/v1\/.+\/Items\/9.*same Idempotency-Key/);
+    expect(String(first.body.message)).toMatch(
+      /outcome is unknown.*Check with GET \/api\/v1\/.+\/Items\/9.*same Idempotency-Key/,
+    );
     // While Google fails, nothing else is written to the tab: its earlier write is unsettled.
     const blocked = await b.update(TAB, "1", { note: "blocked" });
     expect(blocked.status).toBe(503);
@@ -229,23 +272,37 @@ it("an update Google applies after someone changed which row holds the id answer
   svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: 300, count: 1 });
   const pending = a.update(TAB, "2", { note: "for id 2" });
   await sleep(150);
-  await svc.admin(`/spreadsheets/${id}/values`, { range: `'${TAB}'!A3:D4`, values: [[3, "seed 3", 3, ""], [2, "seed 2", 2, ""]] });
+  await svc.admin(`/spreadsheets/${id}/values`, {
+    range: `'${TAB}'!A3:D4`,
+    values: [
+      [3, "seed 3", 3, ""],
+      [2, "seed 2", 2, ""],
+    ],
+  });
   const res = await pending;
   expect(res.status).toBe(409);
   expect(res.body).toMatchObject({ success: false, error: "conflict" });
   expect(String(res.body.message)).toMatch(/row 3 of "Items" held id "3".*Row "2" was not changed/);
 });
 
-it("a create and a delete landing 30 s after the service gave up change nothing they should not", { timeout: 60_000 }, async () => {
-  const { id, a, b } = await freshSheet();
-  svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: 30_000, count: 2 });
-  const outcomes = await Promise.all([create(a, unique("thirty")), remove(b, "2")]);
-  outcomes.push(await remove(a, "3"), await create(b, unique("after thirty")));
-  await sleep(31_000);
-  expectHonestAnswers(outcomes);
-  expectSheetMatches(storedRecords(svc.google, id, TAB), outcomes);
-  expect(storedRecords(svc.google, id, TAB).map((r) => r.id).slice(0, 6)).toEqual(["1", "4", "5", "6", "7", "8"]);
-});
+it(
+  "a create and a delete landing 30 s after the service gave up change nothing they should not",
+  { timeout: 60_000 },
+  async () => {
+    const { id, a, b } = await freshSheet();
+    svc.google.faults.add({ route: "spreadsheets.batchUpdate", delayMs: 30_000, count: 2 });
+    const outcomes = await Promise.all([create(a, unique("thirty")), remove(b, "2")]);
+    outcomes.push(await remove(a, "3"), await create(b, unique("after thirty")));
+    await sleep(31_000);
+    expectHonestAnswers(outcomes);
+    expectSheetMatches(storedRecords(svc.google, id, TAB), outcomes);
+    expect(
+      storedRecords(svc.google, id, TAB)
+        .map((r) => r.id)
+        .slice(0, 6),
+    ).toEqual(["1", "4", "5", "6", "7", "8"]);
+  },
+);
 
 describe("where created rows land", () => {
   it("after the last row of data, past a blank row in the middle, ids right, no row moved", async () => {
@@ -254,29 +311,55 @@ describe("where created rows land", () => {
     const res = await a.create(TAB, [{ name: "f" }, { name: "g" }]);
     expect(res.status).toBe(201);
     expect((res.body.data as { rows: { id: string }[] }).rows.map((r) => r.id)).toEqual(["6", "7"]);
-    expect(storedRows(svc.google, id, TAB)).toEqual([["id", "name"], [1, "a"], [2, "b"], [], [4, "d"], [5, "e"], [6, "f"], [7, "g"]]);
+    expect(storedRows(svc.google, id, TAB)).toEqual([
+      ["id", "name"],
+      [1, "a"],
+      [2, "b"],
+      [],
+      [4, "d"],
+      [5, "e"],
+      [6, "f"],
+      [7, "g"],
+    ]);
   });
 
   it("after the last row of data when A1 is blank, without touching the header", async () => {
-    const rows = [[null, "name", "id"], [null, "a", 1], [null, "b", 2]];
+    const rows = [
+      [null, "name", "id"],
+      [null, "a", 1],
+      [null, "b", 2],
+    ];
     const { id, a } = await freshSheet([{ title: TAB, rows }]);
     const res = await a.create(TAB, { name: "c" });
     expect(res.status).toBe(201);
     expect((res.body.data as { rows: Record<string, string>[] }).rows).toEqual([{ name: "c", id: "3" }]);
-    expect(storedRows(svc.google, id, TAB)).toEqual([[null, "name", "id"], [null, "a", 1], [null, "b", 2], [null, "c", 3]]);
+    expect(storedRows(svc.google, id, TAB)).toEqual([
+      [null, "name", "id"],
+      [null, "a", 1],
+      [null, "b", 2],
+      [null, "c", 3],
+    ]);
   });
 
   it("after a tab of row-number ids with a blank row, with the row numbers they landed at", async () => {
     const rows = [["name", "role"], ["Ada", "x"], [], ["Grace", "y"]];
     const { id, a } = await freshSheet([{ title: TAB, rows }]);
     const res = await a.create(TAB, { name: "Katherine" });
-    expect((res.body.data as { rows: Record<string, string>[] }).rows).toEqual([{ id: "5", name: "Katherine", role: "" }]);
+    expect((res.body.data as { rows: Record<string, string>[] }).rows).toEqual([
+      { id: "5", name: "Katherine", role: "" },
+    ]);
     expect(storedRows(svc.google, id, TAB)[4]).toEqual(["Katherine", null]);
   });
 });
 
 describe("row-number ids (a tab without an id column)", () => {
-  const rows = [["name", "role"], ["Ada", "engineer"], ["Grace", "admiral"], ["Katherine", "mathematician"], ["Alan", "logician"]];
+  const rows = [
+    ["name", "role"],
+    ["Ada", "engineer"],
+    ["Grace", "admiral"],
+    ["Katherine", "mathematician"],
+    ["Alan", "logician"],
+  ];
 
   it("with If-Match, a PUT or DELETE whose row moved (rows above deleted) answers 412 and writes nothing", async () => {
     const { id, a, b } = await freshSheet([{ title: TAB, rows }]);
@@ -299,7 +382,13 @@ describe("row-number ids (a tab without an id column)", () => {
     const pending = a.update(TAB, "4", { role: "changed" }, { "If-Match": etag });
     await sleep(150);
     // Rows 3 and 4 swapped by retyping them while Google applies the update.
-    await svc.admin(`/spreadsheets/${id}/values`, { range: `'${TAB}'!A3:B4`, values: [["Katherine", "mathematician"], ["Grace", "admiral"]] });
+    await svc.admin(`/spreadsheets/${id}/values`, {
+      range: `'${TAB}'!A3:B4`,
+      values: [
+        ["Katherine", "mathematician"],
+        ["Grace", "admiral"],
+      ],
+    });
     const res = await pending;
     expect(res.status).toBe(409);
     expect(String(res.body.message)).toMatch(/row 4 of "Items" no longer matched If-Match \(name changed meanwhile\)/);
@@ -310,7 +399,10 @@ describe("row-number ids (a tab without an id column)", () => {
     const etag = (await a.get(TAB, "3")).headers.get("etag")!;
     // The first delete is slow, so the second waits for the tab while the rows above move.
     svc.google.faults.add({ route: "spreadsheets.batchUpdate", answerDelayMs: 200 });
-    const [above, guarded] = await Promise.all([b.remove(TAB, "2"), sleep(50).then(() => a.remove(TAB, "3", { "If-Match": etag }))]);
+    const [above, guarded] = await Promise.all([
+      b.remove(TAB, "2"),
+      sleep(50).then(() => a.remove(TAB, "3", { "If-Match": etag })),
+    ]);
     expect([above.status, guarded.status]).toEqual([200, 412]);
     expect(storedRecords(svc.google, id, TAB).map((r) => r.name)).toEqual(["Grace", "Katherine", "Alan"]);
   });
@@ -321,13 +413,24 @@ describe("row-number ids (a tab without an id column)", () => {
     expect((await a.update(TAB, "2", { role: "countess" }, { "If-Match": etag })).status).toBe(200);
     expect((await a.remove(TAB, "2")).status).toBe(200);
     // Row 2 is now Grace: without If-Match the update reaches her, as the docs say.
-    expect((await a.update(TAB, "2", { role: "rear admiral" })).body.data).toMatchObject({ id: "2", name: "Grace", role: "rear admiral" });
+    expect((await a.update(TAB, "2", { role: "rear admiral" })).body.data).toMatchObject({
+      id: "2",
+      name: "Grace",
+      role: "rear admiral",
+    });
     expect(storedRecords(svc.google, id, TAB).map((r) => r.name)).toEqual(["Grace", "Katherine", "Alan"]);
   });
 });
 
 it("answers a PUT with the row as the sheet shows it, so its ETag is the next read's and If-Match with it succeeds", async () => {
-  const priced = { title: "Priced", rows: [["id", "name", "price"], [1, "Lamp", 24.5]], columnFormats: { price: { type: "CURRENCY", pattern: '"$"#,##0.00' } } };
+  const priced = {
+    title: "Priced",
+    rows: [
+      ["id", "name", "price"],
+      [1, "Lamp", 24.5],
+    ],
+    columnFormats: { price: { type: "CURRENCY", pattern: '"$"#,##0.00' } },
+  };
   const { a } = await freshSheet([priced]);
   const put = await a.update("Priced", "1", { price: 5 });
   expect(put.status).toBe(200);
@@ -341,7 +444,17 @@ it("answers a PUT with the row as the sheet shows it, so its ETag is the next re
 });
 
 it("deletes the only row under a frozen header, which Google refuses as deleting every non-frozen row", async () => {
-  const { id, a } = await freshSheet([{ title: "Single", rows: [["id", "name"], [1, "Only"]], rowCount: 2, frozenRowCount: 1 }]);
+  const { id, a } = await freshSheet([
+    {
+      title: "Single",
+      rows: [
+        ["id", "name"],
+        [1, "Only"],
+      ],
+      rowCount: 2,
+      frozenRowCount: 1,
+    },
+  ]);
   const del = await a.remove("Single", "1");
   expect(del.status).toBe(200);
   expect(storedRows(svc.google, id, "Single")).toEqual([["id", "name"]]);

@@ -7,7 +7,11 @@ import type { SheetRecord } from "@/lib/sheets/sheet-record";
 import type { TabModel } from "@/lib/sheets/values/tab-model";
 import { outcomeOf } from "./write-guard";
 
-export type WriteSheet = Pick<SheetRecord, "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"> & Partial<Pick<SheetRecord, "userEnteredWrites" | "accessState">>;
+export type WriteSheet = Pick<
+  SheetRecord,
+  "id" | "access" | "refreshTokenCiphertext" | "cacheTtlSeconds" | "writable"
+> &
+  Partial<Pick<SheetRecord, "userEnteredWrites" | "accessState">>;
 
 /** The answer of a write whose earlier attempt (same Idempotency-Key) landed after all: nothing was written again. */
 export type EarlierLanded = "earlier-landed";
@@ -53,4 +57,5 @@ export async function earlierLanded(request: WriteRequest): Promise<boolean> {
 }
 
 /** The read a 504's message tells the client to check with. */
-export const rowApi = (sheet: WriteSheet, tab: string, id: string) => `GET /api/v1/${sheet.id}/${encodeURIComponent(tab)}/${encodeURIComponent(id)}`;
+export const rowApi = (sheet: WriteSheet, tab: string, id: string) =>
+  `GET /api/v1/${sheet.id}/${encodeURIComponent(tab)}/${encodeURIComponent(id)}`;

@@ -31,13 +31,31 @@ export interface RouteWrite {
 // than id, an upsert) answers the rows it matched, or whether one matched (a dry run only answers
 // them): it reads the tab, so it needs Read beside Write. A Write-only key (a form handler's, say)
 // creates rows and changes or deletes rows by id, and learns nothing else of the tab.
-const choosesByValue = (search: URLSearchParams) => search.has("filter") || search.has("or") || search.has("dry_run") || (search.has("key") && search.get("key") !== "id");
-const FILTERED_WRITES_READ = "Writes that choose rows by their values (?filter=, its dry runs, an array keyed by a ?key= column other than id) read the rows they match, so they need Read as well as Write; to change or delete rows by their id, use /{tabName}/{rowId} or an array keyed by id.";
-const UPSERT_READS = "An upsert looks each row up by its ?upsert= column and answers the rows it matched, so it needs Read as well as Write; without Read, create rows with POST alone and change them by id.";
+const choosesByValue = (search: URLSearchParams) =>
+  search.has("filter") ||
+  search.has("or") ||
+  search.has("dry_run") ||
+  (search.has("key") && search.get("key") !== "id");
+const FILTERED_WRITES_READ =
+  "Writes that choose rows by their values (?filter=, its dry runs, an array keyed by a ?key= column other than id) read the rows they match, so they need Read as well as Write; to change or delete rows by their id, use /{tabName}/{rowId} or an array keyed by id.";
+const UPSERT_READS =
+  "An upsert looks each row up by its ?upsert= column and answers the rows it matched, so it needs Read as well as Write; without Read, create rows with POST alone and change them by id.";
 
 /** The request object the verbs take; the tab is found once the Idempotency-Key let the write go on. */
-async function writeRequest(w: RouteWrite, replay: ReplayOptions, body?: unknown): Promise<WriteRequest & { params: URLSearchParams; body: unknown }> {
-  return { sheet: w.sheet, tab: await findWriteTab(w.sheet, w.tabName), body, params: w.params, rowId: w.rowId, ifMatch: w.req.headers.get("if-match"), ...replay };
+async function writeRequest(
+  w: RouteWrite,
+  replay: ReplayOptions,
+  body?: unknown,
+): Promise<WriteRequest & { params: URLSearchParams; body: unknown }> {
+  return {
+    sheet: w.sheet,
+    tab: await findWriteTab(w.sheet, w.tabName),
+    body,
+    params: w.params,
+    rowId: w.rowId,
+    ifMatch: w.req.headers.get("if-match"),
+    ...replay,
+  };
 }
 
 /** POST /{tab}: create rows; with ?upsert=column, update the rows whose key matches and create the rest (200 when none was created). */
@@ -50,7 +68,10 @@ export async function postRows(w: RouteWrite): Promise<Response> {
   return idempotentWrite(w.req, w.key.userId, upsert === null ? body : { upsert, body }, async (replay, answerOf) => {
     const request = await writeRequest(w, replay, body);
     const answer = answerOf(upsert === null ? await createRows(request) : await upsertRows(request));
-    return ok({ data: answer }, { status: upsert !== null && (answer as { created?: number }).created === 0 ? 200 : 201 });
+    return ok(
+      { data: answer },
+      { status: upsert !== null && (answer as { created?: number }).created === 0 ? 200 : 201 },
+    );
   });
 }
 
@@ -71,7 +92,9 @@ export async function deleteRows(w: RouteWrite): Promise<Response> {
   return idempotentWrite(w.req, w.key.userId, { search: w.params.toString() }, async (replay, answerOf) => {
     const request = await writeRequest(w, replay);
     const answer = answerOf(await deleteWhere(request));
-    const message = answer.dry_run ? `${answer.matched} row(s) of "${request.tab.name}" match; nothing was deleted (dry run).` : `${answer.deleted} row(s) deleted from "${request.tab.name}".`;
+    const message = answer.dry_run
+      ? `${answer.matched} row(s) of "${request.tab.name}" match; nothing was deleted (dry run).`
+      : `${answer.deleted} row(s) deleted from "${request.tab.name}".`;
     return ok({ message, data: answer });
   });
 }

@@ -17,10 +17,20 @@ export interface BrowserKeyDraft {
   visitorLimit: string;
 }
 
-export const emptyDraft = (visitorLimit: number): BrowserKeyDraft => ({ origins: "", tabs: [], columns: [], visitorLimit: String(visitorLimit) });
+export const emptyDraft = (visitorLimit: number): BrowserKeyDraft => ({
+  origins: "",
+  tabs: [],
+  columns: [],
+  visitorLimit: String(visitorLimit),
+});
 
 export function draftOf(settings: BrowserKeySettings): BrowserKeyDraft {
-  return { origins: settings.origins.join("\n"), tabs: settings.tabs ?? [], columns: settings.columns ?? [], visitorLimit: String(settings.visitorLimit) };
+  return {
+    origins: settings.origins.join("\n"),
+    tabs: settings.tabs ?? [],
+    columns: settings.columns ?? [],
+    visitorLimit: String(settings.visitorLimit),
+  };
 }
 
 /** What the server action receives; the server checks and normalises it. */
@@ -34,7 +44,19 @@ export function draftInput(draft: BrowserKeyDraft) {
   };
 }
 
-function Choices({ label, all, value, onChange, testId }: { label: string; all: string[]; value: string[]; onChange: (v: string[]) => void; testId: string }) {
+function Choices({
+  label,
+  all,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  all: string[];
+  value: string[];
+  onChange: (v: string[]) => void;
+  testId: string;
+}) {
   if (!all.length) return null;
   return (
     <fieldset className="space-y-1">
@@ -42,8 +64,18 @@ function Choices({ label, all, value, onChange, testId }: { label: string; all: 
       <div className="flex flex-wrap gap-x-4 gap-y-1">
         {all.map((name) => (
           <label key={name} className="flex items-center gap-1.5 text-sm">
-            <input type="checkbox" data-testid={`${testId}-${name}`} checked={value.includes(name)}
-              onChange={(e) => onChange(e.target.checked ? all.filter((x) => x === name || value.includes(x)) : value.filter((x) => x !== name))} />
+            <input
+              type="checkbox"
+              data-testid={`${testId}-${name}`}
+              checked={value.includes(name)}
+              onChange={(e) =>
+                onChange(
+                  e.target.checked
+                    ? all.filter((x) => x === name || value.includes(x))
+                    : value.filter((x) => x !== name),
+                )
+              }
+            />
             <span className="font-mono text-xs">{name}</span>
           </label>
         ))}
@@ -53,30 +85,65 @@ function Choices({ label, all, value, onChange, testId }: { label: string; all: 
 }
 
 /** Origins, tabs, columns and the per-visitor limit of a browser key. */
-export function BrowserKeyFields({ draft, onChange, tabs, idPrefix }: { draft: BrowserKeyDraft; onChange: (d: BrowserKeyDraft) => void; tabs: TabColumns[]; idPrefix: string }) {
+export function BrowserKeyFields({
+  draft,
+  onChange,
+  tabs,
+  idPrefix,
+}: {
+  draft: BrowserKeyDraft;
+  onChange: (d: BrowserKeyDraft) => void;
+  tabs: TabColumns[];
+  idPrefix: string;
+}) {
   const chosenTabs = draft.tabs.length ? tabs.filter((t) => draft.tabs.includes(t.name)) : tabs;
   const columns = [...new Set(chosenTabs.flatMap((t) => t.columns))].filter((c) => c !== "id");
   return (
     <div className="space-y-3 rounded-md bg-slate-50 p-3 dark:bg-slate-900" data-testid={`${idPrefix}-browser`}>
       <label className="block space-y-1">
         <span className="text-sm font-medium">Allowed origins (one per line)</span>
-        <textarea value={draft.origins} onChange={(e) => onChange({ ...draft, origins: e.target.value })} rows={2} data-testid={`${idPrefix}-origins`}
+        <textarea
+          value={draft.origins}
+          onChange={(e) => onChange({ ...draft, origins: e.target.value })}
+          rows={2}
+          data-testid={`${idPrefix}-origins`}
           placeholder={"https://www.example.com\nhttps://*.example.com"}
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950" />
+          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
+        />
         <span className="block text-xs text-slate-500 dark:text-slate-400">
-          Exact origins (scheme://host[:port]); <code>https://*.example.com</code> covers every subdomain of example.com. Requests from other
-          origins, and from servers that send none, get 403.
+          Exact origins (scheme://host[:port]); <code>https://*.example.com</code> covers every subdomain of
+          example.com. Requests from other origins, and from servers that send none, get 403.
         </span>
       </label>
-      <Choices label="Tabs it can read (none ticked: all)" all={tabs.map((t) => t.name)} value={draft.tabs} testId={`${idPrefix}-tab`}
-        onChange={(v) => onChange({ ...draft, tabs: v })} />
-      <Choices label="Columns it can read (none ticked: all; id always)" all={columns} value={draft.columns.filter((c) => columns.includes(c))} testId={`${idPrefix}-column`}
-        onChange={(v) => onChange({ ...draft, columns: v })} />
+      <Choices
+        label="Tabs it can read (none ticked: all)"
+        all={tabs.map((t) => t.name)}
+        value={draft.tabs}
+        testId={`${idPrefix}-tab`}
+        onChange={(v) => onChange({ ...draft, tabs: v })}
+      />
+      <Choices
+        label="Columns it can read (none ticked: all; id always)"
+        all={columns}
+        value={draft.columns.filter((c) => columns.includes(c))}
+        testId={`${idPrefix}-column`}
+        onChange={(v) => onChange({ ...draft, columns: v })}
+      />
       <label className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium">Requests per minute per visitor</span>
-        <input type="number" min={1} inputMode="numeric" value={draft.visitorLimit} onChange={(e) => onChange({ ...draft, visitorLimit: e.target.value })}
-          data-testid={`${idPrefix}-visitor-limit`} className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950" />
-        <span className="text-xs text-slate-500 dark:text-slate-400">on top of your plan&apos;s limits, per visitor address; browser keys together use at most {BROWSER_SHARE * 100}% of each plan limit, the rest stays for your secret keys</span>
+        <input
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={draft.visitorLimit}
+          onChange={(e) => onChange({ ...draft, visitorLimit: e.target.value })}
+          data-testid={`${idPrefix}-visitor-limit`}
+          className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+        />
+        <span className="text-xs text-slate-500 dark:text-slate-400">
+          on top of your plan&apos;s limits, per visitor address; browser keys together use at most{" "}
+          {BROWSER_SHARE * 100}% of each plan limit, the rest stays for your secret keys
+        </span>
       </label>
     </div>
   );

@@ -24,7 +24,17 @@ function niceMax(max: number): number {
   return [1, 2, 5, 10].map((m) => m * base).find((v) => v >= max)!;
 }
 
-export function BarChart({ days, series, title, testId }: { days: string[]; series: Series[]; title: string; testId: string }) {
+export function BarChart({
+  days,
+  series,
+  title,
+  testId,
+}: {
+  days: string[];
+  series: Series[];
+  title: string;
+  testId: string;
+}) {
   const totals = days.map((d) => series.reduce((sum, s) => sum + (s.values[d] ?? 0), 0));
   return (
     <figure data-testid={testId} className="space-y-2">
@@ -46,13 +56,20 @@ export function BarChart({ days, series, title, testId }: { days: string[]; seri
           <summary className="cursor-pointer py-1">Requests per day</summary>
           <table className="mt-1">
             <tbody>
-              {days.map((day, i) => (totals[i] ? (
-                <tr key={day}>
-                  <td className="pr-3 font-mono">{day}</td>
-                  <td className="pr-3 text-right">{totals[i]!.toLocaleString("en-US")}</td>
-                  <td>{series.filter((s) => s.values[day]).map((s) => `${s.label} ${s.values[day]!.toLocaleString("en-US")}`).join(", ")}</td>
-                </tr>
-              ) : null))}
+              {days.map((day, i) =>
+                totals[i] ? (
+                  <tr key={day}>
+                    <td className="pr-3 font-mono">{day}</td>
+                    <td className="pr-3 text-right">{totals[i]!.toLocaleString("en-US")}</td>
+                    <td>
+                      {series
+                        .filter((s) => s.values[day])
+                        .map((s) => `${s.label} ${s.values[day]!.toLocaleString("en-US")}`)
+                        .join(", ")}
+                    </td>
+                  </tr>
+                ) : null,
+              )}
             </tbody>
           </table>
         </details>
@@ -62,7 +79,25 @@ export function BarChart({ days, series, title, testId }: { days: string[]; seri
 }
 
 /** One drawing of the chart, `width` units wide; `marked`: the one tests find days in (data attributes). */
-function Bars({ width, labels, className, days, series, totals, title, marked }: { width: number; labels: number; className: string; days: string[]; series: Series[]; totals: number[]; title: string; marked: boolean }) {
+function Bars({
+  width,
+  labels,
+  className,
+  days,
+  series,
+  totals,
+  title,
+  marked,
+}: {
+  width: number;
+  labels: number;
+  className: string;
+  days: string[];
+  series: Series[];
+  totals: number[];
+  title: string;
+  marked: boolean;
+}) {
   const top = niceMax(Math.max(0, ...totals));
   const plotW = width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -71,11 +106,18 @@ function Bars({ width, labels, className, days, series, totals, title, marked }:
   const y = (v: number) => PAD.top + plotH - (v / top) * plotH;
   const labelEvery = Math.ceil(days.length / labels);
   return (
-    <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-label={title} className={`h-auto w-full text-slate-500 dark:text-slate-400 ${className}`}>
+    <svg
+      viewBox={`0 0 ${width} ${HEIGHT}`}
+      role="img"
+      aria-label={title}
+      className={`h-auto w-full text-slate-500 dark:text-slate-400 ${className}`}
+    >
       {[0, top / 2, top].filter(Number.isInteger).map((v) => (
         <g key={v}>
           <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={0.2} />
-          <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize={11} fill="currentColor">{v.toLocaleString("en-US")}</text>
+          <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize={11} fill="currentColor">
+            {v.toLocaleString("en-US")}
+          </text>
         </g>
       ))}
       {days.map((day, i) => {
@@ -88,12 +130,16 @@ function Bars({ width, labels, className, days, series, totals, title, marked }:
             {series.map((s) => {
               const v = s.values[day] ?? 0;
               if (!v) return null;
-              const rect = <rect key={s.label} x={x} width={barW} y={y(base + v)} height={y(base) - y(base + v)} fill={s.color} />;
+              const rect = (
+                <rect key={s.label} x={x} width={barW} y={y(base + v)} height={y(base) - y(base + v)} fill={s.color} />
+              );
               base += v;
               return rect;
             })}
             {i % labelEvery === 0 && (
-              <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="currentColor">{day.slice(5)}</text>
+              <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="currentColor">
+                {day.slice(5)}
+              </text>
             )}
           </g>
         );

@@ -6,7 +6,10 @@ import { route } from "@/lib/routes/route";
 export const dynamic = "force-dynamic";
 
 function cookieValue(req: Request, name: string): string | undefined {
-  const match = req.headers.get("cookie")?.split(/;\s*/).find((c) => c.startsWith(`${name}=`));
+  const match = req.headers
+    .get("cookie")
+    ?.split(/;\s*/)
+    .find((c) => c.startsWith(`${name}=`));
   return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
 }
 

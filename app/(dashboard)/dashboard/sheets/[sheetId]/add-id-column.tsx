@@ -8,7 +8,11 @@ export function AddIdColumn({ sheetId, tab, writable }: { sheetId: string; tab: 
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
   return (
-    <div role="note" data-testid="no-id-column" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100">
+    <div
+      role="note"
+      data-testid="no-id-column"
+      className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
       No <code>id</code> column: rows are identified by row number, which moves when rows above are inserted or deleted.{" "}
       {writable && (
         <button
@@ -26,7 +30,11 @@ export function AddIdColumn({ sheetId, tab, writable }: { sheetId: string; tab: 
           {pending ? "Adding…" : "Add an id column (1, 2, 3…)"}
         </button>
       )}
-      {message && <span role="status" className="ml-2">{message}</span>}
+      {message && (
+        <span role="status" className="ml-2">
+          {message}
+        </span>
+      )}
     </div>
   );
 }

@@ -13,15 +13,18 @@ export function DocsExamples({ sheetId, docsExamples }: { sheetId: string; docsE
       label="Show the sheet's own first rows as examples on the public docs page"
       help={
         <>
-          Only while anyone with the sheet&apos;s link can view it (they can read those rows in Google Sheets anyway); otherwise, or with
-          this off, examples are made up from the column types. Tab and column names always appear there. Saved as soon as it changes.
+          Only while anyone with the sheet&apos;s link can view it (they can read those rows in Google Sheets anyway);
+          otherwise, or with this off, examples are made up from the column types. Tab and column names always appear
+          there. Saved as soon as it changes.
         </>
       }
       save={async (on) => {
         const result = await saveDocsExamplesAction({ sheetId, docsExamples: on });
         return result.ok ? { ok: true, data: result.data.docsExamples } : { ok: false, error: result.error };
       }}
-      saved={(on) => (on ? "Saved: the docs page may show the sheet's first rows." : "Saved: the docs page shows made-up values.")}
+      saved={(on) =>
+        on ? "Saved: the docs page may show the sheet's first rows." : "Saved: the docs page shows made-up values."
+      }
     />
   );
 }

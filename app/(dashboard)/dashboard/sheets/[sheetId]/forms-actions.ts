@@ -13,7 +13,15 @@ export const createFormKeyAction = sessionAction(
   z.object({
     sheetId: z.string(),
     name: z.string().trim().min(1, "Give the form a name.").max(60, "Names are at most 60 characters."),
-    form: z.object({ tab: z.string().max(200), origins: list, redirects: list, fields: list.nullable(), unknownFields: z.enum(["drop", "refuse"]), visitorLimit: z.number(), message: z.string().max(1000).nullable() }),
+    form: z.object({
+      tab: z.string().max(200),
+      origins: list,
+      redirects: list,
+      fields: list.nullable(),
+      unknownFields: z.enum(["drop", "refuse"]),
+      visitorLimit: z.number(),
+      message: z.string().max(1000).nullable(),
+    }),
   }),
   async (input, user) => {
     await limitAccountAction(user.id, "createKey");

@@ -8,8 +8,8 @@ export default function SheetNotFound() {
       <BackLink href="/dashboard">Your sheets</BackLink>
       <h1 className="text-2xl font-bold">No such sheet in your account</h1>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        This account has not registered a sheet with this id. Register it from your dashboard, or check that you are signed in with the
-        account that registered it.
+        This account has not registered a sheet with this id. Register it from your dashboard, or check that you are
+        signed in with the account that registered it.
       </p>
     </div>
   );

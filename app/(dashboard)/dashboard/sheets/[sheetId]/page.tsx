@@ -47,7 +47,13 @@ export function generateMetadata({ params }: { params: Promise<{ sheetId: string
 
 export const dynamic = "force-dynamic";
 
-export default async function SheetPage({ params, searchParams }: { params: Promise<{ sheetId: string }>; searchParams: Promise<{ through?: string }> }) {
+export default async function SheetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ sheetId: string }>;
+  searchParams: Promise<{ through?: string }>;
+}) {
   const [{ sheetId }, { through }] = await Promise.all([params, searchParams]);
   const user = await requireUser(`/dashboard/sheets/${sheetId}`);
   const sheet = await getSheetForUser({ id: sheetId, userId: user.id });
@@ -75,7 +81,9 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
     listKeysForSheet({ userId: user.id, sheetId: sheet.id }),
     listFormKeys({ userId: user.id, sheetId: sheet.id }),
     recentSheetStats(sheet.id),
-    accountLimits(user.id).then(async (account) => [await quotaSnapshot(account), effectivePlan(account.plan)] as const),
+    accountLimits(user.id).then(
+      async (account) => [await quotaSnapshot(account), effectivePlan(account.plan)] as const,
+    ),
   ]);
   // A new browser key's per-visitor limit starts within what the plan lets browser keys use a minute.
   const visitorLimit = Math.min(DEFAULT_VISITOR_LIMIT, browserLimit(plan.burst));
@@ -88,10 +96,13 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <BackLink href="/dashboard">Your sheets</BackLink>
-          <h1 className="mt-2 text-2xl font-bold break-words" data-testid="sheet-name">{sheet.name}</h1>
+          <h1 className="mt-2 text-2xl font-bold break-words" data-testid="sheet-name">
+            {sheet.name}
+          </h1>
           <p className="font-mono text-xs break-all text-slate-500 dark:text-slate-400">{sheet.id}</p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="sheet-access">
-            {sheet.accessState === "suspended" ? "Suspended" : writesAllowed(sheet) ? "Read and write" : "Read-only"} · {accessLabel(sheet.access, sheet.grantEmail, sheet.serviceAccount)}
+            {sheet.accessState === "suspended" ? "Suspended" : writesAllowed(sheet) ? "Read and write" : "Read-only"} ·{" "}
+            {accessLabel(sheet.access, sheet.grantEmail, sheet.serviceAccount)}
           </p>
           {!sheet.writable && sheet.proof === "edit" && <WritableThroughGrant sheetId={sheet.id} />}
         </div>
@@ -99,65 +110,135 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
       </div>
 
       {through === "google" && sheet.access === "oauth" && (
-        <p role="status" data-testid="through-google" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
-          Done: SheetAPI now reaches this sheet with your Google account{sheet.grantEmail ? ` (${sheet.grantEmail})` : ""}
-          {sheet.writable ? ", and API keys with the Write permission can change it." : "; Google says that account can only view it, so the sheet stays read-only."}
+        <p
+          role="status"
+          data-testid="through-google"
+          className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
+        >
+          Done: SheetAPI now reaches this sheet with your Google account
+          {sheet.grantEmail ? ` (${sheet.grantEmail})` : ""}
+          {sheet.writable
+            ? ", and API keys with the Write permission can change it."
+            : "; Google says that account can only view it, so the sheet stays read-only."}
         </p>
       )}
 
       <FlashKeyNotice value={newKey} forget={dismissNewKeyAction} target={target} />
 
-      <AccessLapsedNotice sheetId={sheet.id} state={sheet.accessState} email={sheet.grantEmail} unprovenUntil={unprovenUntil(sheet)?.toISOString()} neverProven={sheet.proof === "none"} />
+      <AccessLapsedNotice
+        sheetId={sheet.id}
+        state={sheet.accessState}
+        email={sheet.grantEmail}
+        unprovenUntil={unprovenUntil(sheet)?.toISOString()}
+        neverProven={sheet.proof === "none"}
+      />
 
       {sheet.needsReauth && (
-        <p role="alert" data-testid="needs-reauth" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+        <p
+          role="alert"
+          data-testid="needs-reauth"
+          className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           Google no longer accepts this sheet&apos;s authorization, so API calls are refused.{" "}
-          <a className="font-medium underline" href={`/auth/google?sheet_url=${sheet.id}`}>Re-authorize with Google</a>.
+          <a className="font-medium underline" href={`/auth/google?sheet_url=${sheet.id}`}>
+            Re-authorize with Google
+          </a>
+          .
         </p>
       )}
-      {problem && <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{problem}</p>}
+      {problem && (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {problem}
+        </p>
+      )}
 
-      <section className="space-y-3 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="first-call">
+      <section
+        className="space-y-3 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800"
+        data-testid="first-call"
+      >
         <h2 className="text-lg font-semibold">Your first API call</h2>
         <QuickStart target={target} />
         <QuotaLine quota={quota} />
       </section>
 
-      <KeysPanel sheetId={sheet.id} keys={keys} target={target} quota={quota} visitorLimit={visitorLimit}
-        tabs={model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })) ?? []} />
+      <KeysPanel
+        sheetId={sheet.id}
+        keys={keys}
+        target={target}
+        quota={quota}
+        visitorLimit={visitorLimit}
+        tabs={model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })) ?? []}
+      />
 
       {sheet.writable && (
-        <FormsPanel sheetId={sheet.id} baseUrl={config().appUrl} keys={formKeys} tabs={model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map(({ name, type }) => ({ name, type })) })) ?? []} />
+        <FormsPanel
+          sheetId={sheet.id}
+          baseUrl={config().appUrl}
+          keys={formKeys}
+          tabs={
+            model?.tabs.map((t) => ({ name: t.name, columns: t.columns.map(({ name, type }) => ({ name, type })) })) ??
+            []
+          }
+        />
       )}
 
-      <p className="text-sm" data-testid="webhooks-link"><Link href={`/dashboard/sheets/${sheet.id}/webhooks`} className="font-medium underline">Webhooks</Link>: get a signed POST when rows change, through the API or in Google Sheets.</p>
+      <p className="text-sm" data-testid="webhooks-link">
+        <Link href={`/dashboard/sheets/${sheet.id}/webhooks`} className="font-medium underline">
+          Webhooks
+        </Link>
+        : get a signed POST when rows change, through the API or in Google Sheets.
+      </p>
 
       {tabs.length > 0 && (
         <section id="try-it" className="space-y-3" data-testid="owner-try">
           <h2 className="text-lg font-semibold">Try it as the owner</h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            Read your sheet here without a key. These reads go through your session, use the same data and cache as the API, and do
-            not count against your plan. Apps and scripts use a key, as in the example above.
+            Read your sheet here without a key. These reads go through your session, use the same data and cache as the
+            API, and do not count against your plan. Apps and scripts use a key, as in the example above.
           </p>
           <TryIt sheetId={sheet.id} tabs={tabs} asOwner={ownerReadAction} />
         </section>
       )}
 
-      <section className="space-y-4 rounded-lg border border-slate-200 p-6 dark:border-slate-800" data-testid="sheet-stats">
+      <section
+        className="space-y-4 rounded-lg border border-slate-200 p-6 dark:border-slate-800"
+        data-testid="sheet-stats"
+      >
         <h2 className="text-lg font-semibold">Google calls and cache</h2>
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Google Sheets calls today</dt><dd className="font-mono text-lg" data-testid="google-calls-today">{n(stats.today.googleCalls)}</dd></div>
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Google calls, last 7 days</dt><dd className="font-mono text-lg">{n(stats.total.googleCalls)}</dd></div>
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Cache hit rate, 7 days</dt><dd className="font-mono text-lg" data-testid="cache-hit-rate">{stats.hitRate === null ? "–" : `${(stats.hitRate * 100).toFixed(1)}%`}</dd></div>
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Stale answers, 7 days</dt><dd className="font-mono text-lg">{n(stats.total.staleServed)}</dd></div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Google Sheets calls today</dt>
+            <dd className="font-mono text-lg" data-testid="google-calls-today">
+              {n(stats.today.googleCalls)}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Google calls, last 7 days</dt>
+            <dd className="font-mono text-lg">{n(stats.total.googleCalls)}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Cache hit rate, 7 days</dt>
+            <dd className="font-mono text-lg" data-testid="cache-hit-rate">
+              {stats.hitRate === null ? "–" : `${(stats.hitRate * 100).toFixed(1)}%`}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Stale answers, 7 days</dt>
+            <dd className="font-mono text-lg">{n(stats.total.staleServed)}</dd>
+          </div>
         </dl>
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Writes made through the API show on the next read. Edits made in Google Sheets show within the cache TTL below: a cached copy
-          is read again once it is older than that (sooner when Google Drive already reports the change, though Drive can lag edits by
-          minutes). <code>Cache-Control: no-cache</code> reads the sheet itself. A shorter TTL spends more of the Google quota. While
-          Google is rate limiting or down, reads get the last good copy (marked <code>X-Cache: STALE</code>) up to the stale bound.
+          Writes made through the API show on the next read. Edits made in Google Sheets show within the cache TTL
+          below: a cached copy is read again once it is older than that (sooner when Google Drive already reports the
+          change, though Drive can lag edits by minutes). <code>Cache-Control: no-cache</code> reads the sheet itself. A
+          shorter TTL spends more of the Google quota. While Google is rate limiting or down, reads get the last good
+          copy (marked <code>X-Cache: STALE</code>) up to the stale bound.
         </p>
-        <CacheSettings sheetId={sheet.id} cacheTtlSeconds={sheet.cacheTtlSeconds} maxStaleSeconds={sheet.maxStaleSeconds} />
+        <CacheSettings
+          sheetId={sheet.id}
+          cacheTtlSeconds={sheet.cacheTtlSeconds}
+          maxStaleSeconds={sheet.maxStaleSeconds}
+        />
       </section>
 
       <section className="space-y-3 rounded-lg border border-slate-200 p-6 dark:border-slate-800">
@@ -180,16 +261,27 @@ export default async function SheetPage({ params, searchParams }: { params: Prom
           {model.tabs.map((tab) => (
             <div key={tab.name} className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="tab">
               <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-800">
-                <h2 className="font-semibold" data-testid="tab-name">{tab.name}</h2>
-                <span className="text-xs text-slate-500 dark:text-slate-400">{tab.hasIdColumn ? "ids from the id column" : "ids are row numbers"}</span>
+                <h2 className="font-semibold" data-testid="tab-name">
+                  {tab.name}
+                </h2>
+                <span className="text-xs text-slate-500 dark:text-slate-400">
+                  {tab.hasIdColumn ? "ids from the id column" : "ids are row numbers"}
+                </span>
               </div>
-              {!tab.hasIdColumn && tab.columns.length > 0 && <AddIdColumn sheetId={sheet.id} tab={tab.name} writable={sheet.writable} />}
+              {!tab.hasIdColumn && tab.columns.length > 0 && (
+                <AddIdColumn sheetId={sheet.id} tab={tab.name} writable={sheet.writable} />
+              )}
               {tab.columns.length === 0 ? (
-                <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">No header row: add column names in row 1.</p>
+                <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">
+                  No header row: add column names in row 1.
+                </p>
               ) : (
                 <table className="w-full text-left text-sm">
                   <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
-                    <tr><th className="px-4 py-2">Column</th><th className="px-4 py-2">Type</th></tr>
+                    <tr>
+                      <th className="px-4 py-2">Column</th>
+                      <th className="px-4 py-2">Type</th>
+                    </tr>
                   </thead>
                   <tbody>
                     {tab.columns.map((c) => (

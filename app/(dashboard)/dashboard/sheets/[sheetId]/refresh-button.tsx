@@ -24,7 +24,11 @@ export function RefreshSchemaButton({ sheetId }: { sheetId: string }) {
       >
         {pending ? "Refreshing…" : "Refresh schema"}
       </button>
-      {message && <span role="status" className="text-sm text-slate-600 dark:text-slate-400">{message}</span>}
+      {message && (
+        <span role="status" className="text-sm text-slate-600 dark:text-slate-400">
+          {message}
+        </span>
+      )}
     </div>
   );
 }

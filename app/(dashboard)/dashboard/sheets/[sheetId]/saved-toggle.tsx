@@ -19,7 +19,17 @@ interface SavedToggleProps {
   saved: (on: boolean) => string;
 }
 
-export function SavedToggle({ id, testId, toggleTestId = `${testId}-toggle`, initial, label, help, confirmOn, save, saved }: SavedToggleProps) {
+export function SavedToggle({
+  id,
+  testId,
+  toggleTestId = `${testId}-toggle`,
+  initial,
+  label,
+  help,
+  confirmOn,
+  save,
+  saved,
+}: SavedToggleProps) {
   const [pending, startTransition] = useTransition();
   const [on, setOn] = useState(initial);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -46,9 +56,20 @@ export function SavedToggle({ id, testId, toggleTestId = `${testId}-toggle`, ini
         }}
       />
       <div className="space-y-1">
-        <label htmlFor={id} className="block font-medium">{label}</label>
-        <p id={`${id}-help`} className="text-slate-600 dark:text-slate-400">{help}</p>
-        {message && <p role="status" className={message.ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-300"}>{message.text}</p>}
+        <label htmlFor={id} className="block font-medium">
+          {label}
+        </label>
+        <p id={`${id}-help`} className="text-slate-600 dark:text-slate-400">
+          {help}
+        </p>
+        {message && (
+          <p
+            role="status"
+            className={message.ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-300"}
+          >
+            {message.text}
+          </p>
+        )}
       </div>
     </div>
   );

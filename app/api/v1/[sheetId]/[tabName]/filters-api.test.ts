@@ -38,7 +38,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   });
 
   it("keeps every condition of the current syntax as it was", async () => {
-    expect(await ids(`filter=${encodeURIComponent("in_stock=TRUE,price>=20")}&sort=price&order=desc`)).toEqual(["2", "4", "1"]);
+    expect(await ids(`filter=${encodeURIComponent("in_stock=TRUE,price>=20")}&sort=price&order=desc`)).toEqual([
+      "2",
+      "4",
+      "1",
+    ]);
     expect(await ids("filter=name~DESK")).toEqual(["1", "2"]);
     expect(await ids("filter=id=1|3")).toEqual(["1", "3"]);
   });
@@ -46,8 +50,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("ORs the conditions of an `or` parameter, across columns, ANDed with filter and other groups", async () => {
     expect(await ids(`or=${encodeURIComponent("name~=*lamp*,price<20")}`)).toEqual(["1", "5"]);
     expect(await ids(`filter=in_stock=FALSE&or=${encodeURIComponent("rating>=4,price<40")}`)).toEqual(["3", "6"]);
-    expect(await ids(`or=${encodeURIComponent("name~=*desk*,notes~=*desk*")}&or=${encodeURIComponent("price<100")}`)).toEqual(["1", "5"]);
-    expect((await api.list("Products", `or=${encodeURIComponent("price<20,price>300")}`)).body.meta).toMatchObject({ total: 2 });
+    expect(
+      await ids(`or=${encodeURIComponent("name~=*desk*,notes~=*desk*")}&or=${encodeURIComponent("price<100")}`),
+    ).toEqual(["1", "5"]);
+    expect((await api.list("Products", `or=${encodeURIComponent("price<20,price>300")}`)).body.meta).toMatchObject({
+      total: 2,
+    });
   });
 
   it("compares case-insensitively with ~=, * standing for any text (prefix, suffix, contains)", async () => {
@@ -83,7 +91,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(await ids("filter=released>=2024-04-01")).toEqual(["3", "5", "6"]);
     expect(await ids("filter=released<2024-01-01")).toEqual(["4"]);
     expect(await ids(`filter=${encodeURIComponent("released>=2024-01-01,released<2024-03-01")}`)).toEqual(["1", "2"]);
-    const placed = await api.list("Orders", `filter=${encodeURIComponent("placed_at>2024-01-20T12:00:00Z")}&select=order_ref`);
+    const placed = await api.list(
+      "Orders",
+      `filter=${encodeURIComponent("placed_at>2024-01-20T12:00:00Z")}&select=order_ref`,
+    );
     expect((placed.body.data as { order_ref: string }[]).map((r) => r.order_ref)).toEqual(["A-1002", "A-1003"]);
   });
 
@@ -95,12 +106,20 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   });
 
   it("answers 400 naming the problem", async () => {
-    expect(await refused("or=colour=red")).toBe('Unknown filter column "colour". Columns: id, name, price, in_stock, released, rating, notes.');
-    expect(await refused("sort=price&order=asc,desc")).toBe("order gives 2 directions for 1 sort columns: give one, or one per column.");
-    expect(await refused("sort=price,colour")).toBe('Unknown sort column "colour". Columns: id, name, price, in_stock, released, rating, notes.');
+    expect(await refused("or=colour=red")).toBe(
+      'Unknown filter column "colour". Columns: id, name, price, in_stock, released, rating, notes.',
+    );
+    expect(await refused("sort=price&order=asc,desc")).toBe(
+      "order gives 2 directions for 1 sort columns: give one, or one per column.",
+    );
+    expect(await refused("sort=price,colour")).toBe(
+      'Unknown sort column "colour". Columns: id, name, price, in_stock, released, rating, notes.',
+    );
     expect(await refused("sort=price,price")).toBe('sort names a column twice: "price,price".');
     expect(await refused("order=asc,desc")).toBe("order lists several directions but sort names no column.");
-    expect(await refused("order=up")).toBe('order must be asc or desc (lower case), or one of them per sort column; got "up".');
+    expect(await refused("order=up")).toBe(
+      'order must be asc or desc (lower case), or one of them per sort column; got "up".',
+    );
     expect(await refused("or=price")).toMatch(/^Cannot read the filter condition "price"/);
   });
 });

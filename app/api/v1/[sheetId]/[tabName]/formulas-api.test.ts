@@ -24,11 +24,25 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   beforeAll(async () => {
     setLimitStore(makeStore());
-    const sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Formulas ${storeName}`,
-      members: { [EMULATOR_SERVICE_ACCOUNT]: "writer", "owner@example.com": "owner" },
-      tabs: [{ title: "Sales", rows: [["id", "qty", "price", "total"], [1, 2, 10, "=B2*C2"], [2, 3, 5, "=B3*C3"], [3, 1, 7, "=SUM(B4:C4)"]] }],
-    })).spreadsheetId);
+    const sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Formulas ${storeName}`,
+          members: { [EMULATOR_SERVICE_ACCOUNT]: "writer", "owner@example.com": "owner" },
+          tabs: [
+            {
+              title: "Sales",
+              rows: [
+                ["id", "qty", "price", "total"],
+                [1, 2, 10, "=B2*C2"],
+                [2, 3, 5, "=B3*C3"],
+                [3, 1, 7, "=SUM(B4:C4)"],
+              ],
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `formulas-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     userId = user.id;
     api = rowsClient(sheetId, await registeredKey(user, sheetId));
@@ -63,7 +77,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     ]);
     expect(sheetsCalls()).toEqual({ "spreadsheets.get": 1 });
     // Typed values for the other cells; the same copy's formulas, no new call.
-    expect((await api.get("Sales", "2", "formulas=true&typed=true")).body.data).toEqual({ id: 2, qty: 3, price: 5, total: "=B3*C3" });
+    expect((await api.get("Sales", "2", "formulas=true&typed=true")).body.data).toEqual({
+      id: 2,
+      qty: 3,
+      price: 5,
+      total: "=B3*C3",
+    });
     expect(sheetsCalls()).toEqual({ "spreadsheets.get": 1 });
   });
 

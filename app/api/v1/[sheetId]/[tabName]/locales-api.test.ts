@@ -43,23 +43,66 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("returns values as the sheet shows them, and typed in its locale and time zone", async () => {
     const shown = await api.get("Bestellungen", "1");
     expect(shown.body.data).toEqual({
-      id: "1", artikel: "Schreibtischlampe", menge: "2", gewicht: "24,5", preis: "24,50 €", rabatt: "15%",
-      bestellt: "15.01.2024", geliefert: "17.01.2024 09:45", bezahlt: "TRUE", summe: "49,00 €",
+      id: "1",
+      artikel: "Schreibtischlampe",
+      menge: "2",
+      gewicht: "24,5",
+      preis: "24,50 €",
+      rabatt: "15%",
+      bestellt: "15.01.2024",
+      geliefert: "17.01.2024 09:45",
+      bezahlt: "TRUE",
+      summe: "49,00 €",
     });
     const typed = await api.list("Bestellungen", "typed=true&limit=2");
     expect(typed.body.data).toEqual([
-      { id: 1, artikel: "Schreibtischlampe", menge: 2, gewicht: 24.5, preis: 24.5, rabatt: 0.15, bestellt: "2024-01-15", geliefert: "2024-01-17T09:45:00+01:00", bezahlt: true, summe: 49 },
+      {
+        id: 1,
+        artikel: "Schreibtischlampe",
+        menge: 2,
+        gewicht: 24.5,
+        preis: 24.5,
+        rabatt: 0.15,
+        bestellt: "2024-01-15",
+        geliefert: "2024-01-17T09:45:00+01:00",
+        bezahlt: true,
+        summe: 49,
+      },
       // Summer time in Europe/Berlin: +02:00.
-      { id: 2, artikel: "Stehpult", menge: 10, gewicht: 1234.5, preis: 1399, rabatt: 0, bestellt: "2024-06-12", geliefert: "2024-06-17T12:00:00+02:00", bezahlt: false, summe: 13990 },
+      {
+        id: 2,
+        artikel: "Stehpult",
+        menge: 10,
+        gewicht: 1234.5,
+        preis: 1399,
+        rabatt: 0,
+        bestellt: "2024-06-12",
+        geliefert: "2024-06-17T12:00:00+02:00",
+        bezahlt: false,
+        summe: 13990,
+      },
     ]);
   });
 
   it("infers the schema's types from the de_DE cells", async () => {
-    const schema = await callRoute((await import("@/app/api/[sheetId]/schema/route")).GET, { method: "GET", path: `/api/${sheetId}/schema`, params: { sheetId }, headers: { "X-API-Key": api.key } });
+    const schema = await callRoute((await import("@/app/api/[sheetId]/schema/route")).GET, {
+      method: "GET",
+      path: `/api/${sheetId}/schema`,
+      params: { sheetId },
+      headers: { "X-API-Key": api.key },
+    });
     const columns = (schema.body.data as { tabs: { columns: { name: string; type: string }[] }[] }).tabs[0]!.columns;
     expect(Object.fromEntries(columns.map((c) => [c.name, c.type]))).toEqual({
-      id: "number", artikel: "string", menge: "number", gewicht: "number", preis: "currency", rabatt: "percent",
-      bestellt: "date", geliefert: "datetime", bezahlt: "boolean", summe: "currency",
+      id: "number",
+      artikel: "string",
+      menge: "number",
+      gewicht: "number",
+      preis: "currency",
+      rabatt: "percent",
+      bestellt: "date",
+      geliefert: "datetime",
+      bezahlt: "boolean",
+      summe: "currency",
     });
   });
 
@@ -104,23 +147,50 @@ describe("the same sheet in en_US, de_DE and fr_FR", () => {
     ["de_DE", "1.234,5", "24,50 €", "15.01.2024"],
     ["fr_FR", "1\u202f234,5", "24,50 €", "15/01/2024"],
   ])("%s: %s and %s are typed, filtered and sorted by value", async (locale, weight, price, date) => {
-    const sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Locale ${locale}`,
-      locale,
-      timeZone: "America/New_York",
-      members: { [SA]: "writer" },
-      tabs: [{
-        title: "Items",
-        rows: [["id", "weight", "price", "share", "day", "at"], [1, 1234.5, 24.5, 0.125, 45306, 45306.5], [2, 99.5, 1200, 0.5, 45000, 45450.25], [3, 8, 3, 0.05, 45400, 45300]],
-        columnFormats: { weight: { type: "NUMBER", pattern: "#,##0.0" }, price: { type: "CURRENCY" }, share: { type: "PERCENT" }, day: { type: "DATE" }, at: { type: "DATE_TIME" } },
-      }],
-    })).spreadsheetId);
+    const sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Locale ${locale}`,
+          locale,
+          timeZone: "America/New_York",
+          members: { [SA]: "writer" },
+          tabs: [
+            {
+              title: "Items",
+              rows: [
+                ["id", "weight", "price", "share", "day", "at"],
+                [1, 1234.5, 24.5, 0.125, 45306, 45306.5],
+                [2, 99.5, 1200, 0.5, 45000, 45450.25],
+                [3, 8, 3, 0.05, 45400, 45300],
+              ],
+              columnFormats: {
+                weight: { type: "NUMBER", pattern: "#,##0.0" },
+                price: { type: "CURRENCY" },
+                share: { type: "PERCENT" },
+                day: { type: "DATE" },
+                at: { type: "DATE_TIME" },
+              },
+            },
+          ],
+        })
+      ).spreadsheetId,
+    );
     const api = await register(sheetId, locale);
     const first = (await api.get("Items", "1")).body.data as Record<string, string>;
     expect([first.weight, first.price, first.day]).toEqual([weight, price, date]);
-    expect((await api.get("Items", "1", "typed=true")).body.data).toEqual({ id: 1, weight: 1234.5, price: 24.5, share: 0.125, day: "2024-01-15", at: "2024-01-15T12:00:00-05:00" });
-    expect(((await api.get("Items", "2", "typed=true")).body.data as { at: string }).at).toBe("2024-06-07T06:00:00-04:00");
-    const listed = async (query: string) => ((await api.list("Items", query)).body.data as { id: string }[]).map((r) => r.id);
+    expect((await api.get("Items", "1", "typed=true")).body.data).toEqual({
+      id: 1,
+      weight: 1234.5,
+      price: 24.5,
+      share: 0.125,
+      day: "2024-01-15",
+      at: "2024-01-15T12:00:00-05:00",
+    });
+    expect(((await api.get("Items", "2", "typed=true")).body.data as { at: string }).at).toBe(
+      "2024-06-07T06:00:00-04:00",
+    );
+    const listed = async (query: string) =>
+      ((await api.list("Items", query)).body.data as { id: string }[]).map((r) => r.id);
     expect(await listed("filter=weight>100")).toEqual(["1"]);
     expect(await listed("filter=price>=1000")).toEqual(["2"]);
     expect(await listed("filter=day<2024-01-01")).toEqual(["2"]);

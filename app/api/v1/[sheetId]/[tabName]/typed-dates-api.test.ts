@@ -16,7 +16,8 @@ const stores = await serviceAndStores((s) => (svc = s));
 
 const SA = "sheetapi-local@sheetapi-local.iam.gserviceaccount.com";
 /** Sheets' serial number of a wall-clock date and time. */
-const serial = (y: number, m: number, d: number, h = 0, min = 0) => (Date.UTC(y, m - 1, d, h, min) - Date.UTC(1899, 11, 30)) / 86_400_000;
+const serial = (y: number, m: number, d: number, h = 0, min = 0) =>
+  (Date.UTC(y, m - 1, d, h, min) - Date.UTC(1899, 11, 30)) / 86_400_000;
 
 describe.each(stores)("on the %s store", (storeName, makeStore) => {
   let api: ReturnType<typeof rowsClient>;
@@ -31,25 +32,38 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
 
   beforeAll(async () => {
     setLimitStore(makeStore());
-    sheetId = String((await svc.admin("/spreadsheets", {
-      title: `Typed dates ${storeName}`,
-      timeZone: "America/New_York",
-      members: { [SA]: "writer", "owner@example.com": "owner" },
-      tabs: [
-        {
-          title: "Events",
-          rows: [
-            ["id", "title", "day", "starts"],
-            [1, "Launch", serial(2024, 1, 15), serial(2024, 7, 1, 9, 45)],
-            [2, "Kickoff", serial(2023, 12, 5), serial(2023, 12, 5, 18, 30)],
-            [3, "Review", serial(2025, 3, 9), serial(2025, 3, 9, 8, 0)],
+    sheetId = String(
+      (
+        await svc.admin("/spreadsheets", {
+          title: `Typed dates ${storeName}`,
+          timeZone: "America/New_York",
+          members: { [SA]: "writer", "owner@example.com": "owner" },
+          tabs: [
+            {
+              title: "Events",
+              rows: [
+                ["id", "title", "day", "starts"],
+                [1, "Launch", serial(2024, 1, 15), serial(2024, 7, 1, 9, 45)],
+                [2, "Kickoff", serial(2023, 12, 5), serial(2023, 12, 5, 18, 30)],
+                [3, "Review", serial(2025, 3, 9), serial(2025, 3, 9, 8, 0)],
+              ],
+              // Displays without a year: the text alone cannot say which year, nor sort across years.
+              columnFormats: {
+                day: { type: "DATE", pattern: "mmm d" },
+                starts: { type: "DATE_TIME", pattern: "dd/mm hh:mm" },
+              },
+            },
+            {
+              title: "Plain",
+              rows: [
+                ["id", "name"],
+                [1, "a"],
+              ],
+            },
           ],
-          // Displays without a year: the text alone cannot say which year, nor sort across years.
-          columnFormats: { day: { type: "DATE", pattern: "mmm d" }, starts: { type: "DATE_TIME", pattern: "dd/mm hh:mm" } },
-        },
-        { title: "Plain", rows: [["id", "name"], [1, "a"]] },
-      ],
-    })).spreadsheetId);
+        })
+      ).spreadsheetId,
+    );
     const user = await createUser({ email: `typed-dates-${storeName}-${randomUUID()}@example.com`, plan: "business" });
     api = rowsClient(sheetId, await registeredKey(user, sheetId));
   });
@@ -67,7 +81,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     ]);
     // One values.batchGet of the date columns only, kept with the cached copy.
     expect(calls()).toEqual({ "values.get": 1, "values.batchGet": 1 });
-    expect((await api.get("Events", "2", "typed=true")).body.data).toEqual({ id: 2, title: "Kickoff", day: "2023-12-05", starts: "2023-12-05T18:30:00-05:00" });
+    expect((await api.get("Events", "2", "typed=true")).body.data).toEqual({
+      id: 2,
+      title: "Kickoff",
+      day: "2023-12-05",
+      starts: "2023-12-05T18:30:00-05:00",
+    });
     expect(await ids("sort=day")).toEqual(["2", "1", "3"]);
     expect(calls()).toEqual({ "values.get": 1, "values.batchGet": 1 });
   });
@@ -79,7 +98,11 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     svc.google.calls.clear();
     const typed = await api.list("Events", "typed=true&filter=id<4");
     expect(typed.headers.get("x-cache")).toBe("MISS");
-    expect((typed.body.data as { day: string }[]).map((r) => r.day)).toEqual(["2024-01-15", "2023-12-05", "2025-03-09"]);
+    expect((typed.body.data as { day: string }[]).map((r) => r.day)).toEqual([
+      "2024-01-15",
+      "2023-12-05",
+      "2025-03-09",
+    ]);
     expect(calls()).toEqual({ "values.get": 1, "values.batchGet": 1 });
     // A tab without date columns never costs the call.
     svc.google.calls.clear();
@@ -104,7 +127,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const { callRoute } = await import("@/testing/routes");
     const { GET } = await import("@/app/api/v1/[sheetId]/[tabName]/%5Fdistinct/route");
     const path = `/api/v1/${sheetId}/Events/_distinct?column=day&typed=true&filter=id%3C4`;
-    const res = await callRoute(GET, { method: "GET", path, params: { sheetId, tabName: "Events" }, headers: { "X-API-Key": api.key } });
+    const res = await callRoute(GET, {
+      method: "GET",
+      path,
+      params: { sheetId, tabName: "Events" },
+      headers: { "X-API-Key": api.key },
+    });
     expect(res.body.data).toEqual(["2023-12-05", "2024-01-15", "2025-03-09"]);
   });
 
@@ -113,7 +141,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
     const { DELETE } = await import("@/app/api/v1/[sheetId]/[tabName]/route");
     svc.google.calls.clear();
     const path = `/api/v1/${sheetId}/Events?filter=${encodeURIComponent("day<2024-01-01")}&dry_run=true`;
-    const res = await callRoute(DELETE, { method: "DELETE", path, params: { sheetId, tabName: "Events" }, headers: { "X-API-Key": api.key } });
+    const res = await callRoute(DELETE, {
+      method: "DELETE",
+      path,
+      params: { sheetId, tabName: "Events" },
+      headers: { "X-API-Key": api.key },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ matched: 1, deleted: 0, dry_run: true, ids: ["2"] });
     expect(calls()).toEqual({ "values.get": 1, "values.batchGet": 1 });

@@ -28,50 +28,75 @@ async function liveSheet(sheetId: string, userId: string) {
 }
 
 const page = (sheetId: string) => `/dashboard/sheets/${sheetId}/webhooks`;
-const endpointFields = { url: z.string().trim().min(1, "Enter the URL that receives the webhooks.").max(2000), events: z.array(z.string()).max(10), tabs: z.array(z.string()).max(200) };
+const endpointFields = {
+  url: z.string().trim().min(1, "Enter the URL that receives the webhooks.").max(2000),
+  events: z.array(z.string()).max(10),
+  tabs: z.array(z.string()).max(200),
+};
 
-export const addEndpointAction = sessionAction(z.object({ sheetId: z.string(), ...endpointFields }), async ({ sheetId, ...input }, user) => {
-  await liveSheet(sheetId, user.id);
-  const plan = (await getUserById({ id: user.id }))?.plan ?? "free_trial";
-  const { endpoint, secret } = await addEndpoint(sheetId, plan, input);
-  revalidatePath(page(sheetId));
-  return { id: endpoint.id, secret };
-});
+export const addEndpointAction = sessionAction(
+  z.object({ sheetId: z.string(), ...endpointFields }),
+  async ({ sheetId, ...input }, user) => {
+    await liveSheet(sheetId, user.id);
+    const plan = (await getUserById({ id: user.id }))?.plan ?? "free_trial";
+    const { endpoint, secret } = await addEndpoint(sheetId, plan, input);
+    revalidatePath(page(sheetId));
+    return { id: endpoint.id, secret };
+  },
+);
 
-export const updateEndpointAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), enabled: z.boolean(), ...endpointFields }), async ({ sheetId, endpointId, ...input }, user) => {
-  await ownSheet(sheetId, user.id);
-  await updateEndpoint(sheetId, endpointId, input);
-  revalidatePath(page(sheetId));
-  return null;
-});
+export const updateEndpointAction = sessionAction(
+  z.object({ sheetId: z.string(), endpointId: z.string(), enabled: z.boolean(), ...endpointFields }),
+  async ({ sheetId, endpointId, ...input }, user) => {
+    await ownSheet(sheetId, user.id);
+    await updateEndpoint(sheetId, endpointId, input);
+    revalidatePath(page(sheetId));
+    return null;
+  },
+);
 
-export const rotateSecretAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string() }), async ({ sheetId, endpointId }, user) => {
-  await ownSheet(sheetId, user.id);
-  return { secret: await rotateSecret(sheetId, endpointId) };
-});
+export const rotateSecretAction = sessionAction(
+  z.object({ sheetId: z.string(), endpointId: z.string() }),
+  async ({ sheetId, endpointId }, user) => {
+    await ownSheet(sheetId, user.id);
+    return { secret: await rotateSecret(sheetId, endpointId) };
+  },
+);
 
-export const removeEndpointAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string() }), async ({ sheetId, endpointId }, user) => {
-  await ownSheet(sheetId, user.id);
-  await removeEndpoint(sheetId, endpointId);
-  revalidatePath(page(sheetId));
-  return null;
-});
+export const removeEndpointAction = sessionAction(
+  z.object({ sheetId: z.string(), endpointId: z.string() }),
+  async ({ sheetId, endpointId }, user) => {
+    await ownSheet(sheetId, user.id);
+    await removeEndpoint(sheetId, endpointId);
+    revalidatePath(page(sheetId));
+    return null;
+  },
+);
 
-export const resendAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), deliveryId: z.string() }), async ({ sheetId, endpointId, deliveryId }, user) => {
-  await liveSheet(sheetId, user.id);
-  await resendDelivery({ userId: user.id, sheetId, endpointId, deliveryId });
-  revalidatePath(page(sheetId));
-  return null;
-});
+export const resendAction = sessionAction(
+  z.object({ sheetId: z.string(), endpointId: z.string(), deliveryId: z.string() }),
+  async ({ sheetId, endpointId, deliveryId }, user) => {
+    await liveSheet(sheetId, user.id);
+    await resendDelivery({ userId: user.id, sheetId, endpointId, deliveryId });
+    revalidatePath(page(sheetId));
+    return null;
+  },
+);
 
-export const replayAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string(), from: z.iso.datetime(), to: z.iso.datetime() }), async ({ sheetId, endpointId, from, to }, user) => {
-  await liveSheet(sheetId, user.id);
-  const outcome = await replayRange({ userId: user.id, sheetId, endpointId, from: new Date(from), to: new Date(to) });
-  revalidatePath(page(sheetId));
-  return outcome;
-});
+export const replayAction = sessionAction(
+  z.object({ sheetId: z.string(), endpointId: z.string(), from: z.iso.datetime(), to: z.iso.datetime() }),
+  async ({ sheetId, endpointId, from, to }, user) => {
+    await liveSheet(sheetId, user.id);
+    const outcome = await replayRange({ userId: user.id, sheetId, endpointId, from: new Date(from), to: new Date(to) });
+    revalidatePath(page(sheetId));
+    return outcome;
+  },
+);
 
-export const sendTestEventAction = sessionAction(z.object({ sheetId: z.string(), endpointId: z.string() }), async ({ sheetId, endpointId }, user) => {
-  await liveSheet(sheetId, user.id);
-  return sendTestEvent({ userId: user.id, sheetId, endpointId });
-});
+export const sendTestEventAction = sessionAction(
+  z.object({ sheetId: z.string(), endpointId: z.string() }),
+  async ({ sheetId, endpointId }, user) => {
+    await liveSheet(sheetId, user.id);
+    return sendTestEvent({ userId: user.id, sheetId, endpointId });
+  },
+);

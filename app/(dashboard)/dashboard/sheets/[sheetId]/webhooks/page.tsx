@@ -28,7 +28,9 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
   if (!sheet) notFound();
   const plan = (await getUserById({ id: user.id }))?.plan ?? "free_trial";
   const allowed = planLimits(plan).endpointsPerSheet;
-  const tabs = await getSheetModel(toSheetRecord(sheet)).then((m) => m.tabs.map((t) => t.name)).catch(() => [] as string[]);
+  const tabs = await getSheetModel(toSheetRecord(sheet))
+    .then((m) => m.tabs.map((t) => t.name))
+    .catch(() => [] as string[]);
   const [endpoints, progress] = await Promise.all([listEndpoints(sheet.id), deliveryProgress(sheet.id)]);
   const views: EndpointView[] = await Promise.all(
     endpoints.map(async (e) => ({
@@ -50,7 +52,18 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
         requestHeaders: d.requestHeaders,
         nextAttemptAt: d.nextAttemptAt.toISOString(),
         createdAt: d.createdAt.toISOString(),
-        event: { id: d.event.id, type: d.event.type, tab: d.event.tab, rowId: d.event.rowId, source: d.event.source, body: JSON.stringify({ type: d.event.type, timestamp: d.event.createdAt.toISOString(), data: d.event.data }, null, 2) },
+        event: {
+          id: d.event.id,
+          type: d.event.type,
+          tab: d.event.tab,
+          rowId: d.event.rowId,
+          source: d.event.source,
+          body: JSON.stringify(
+            { type: d.event.type, timestamp: d.event.createdAt.toISOString(), data: d.event.data },
+            null,
+            2,
+          ),
+        },
       })),
     })),
   );
@@ -61,25 +74,50 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
         <BackLink href={`/dashboard/sheets/${sheet.id}`}>{sheet.name}</BackLink>
         <h1 className="mt-2 text-2xl font-bold">Webhooks</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          Each change to a row becomes an event (<code>row.created</code>, <code>row.updated</code> with the changed columns,{" "}
-          <code>row.deleted</code>, <code>schema.changed</code>), sent to your endpoints as a signed POST following Standard Webhooks. Writes
-          through the API are sent at once; edits made in Google Sheets when the service next reads the tab (within the cache TTL).
-          Deduplicate by <code>webhook-id</code>; verify <code>webhook-signature</code> with your endpoint&apos;s secret. A failed delivery is
-          retried with backoff for a day, then given up (each row&apos;s events stay in order); an endpoint that has failed for three days in a
+          Each change to a row becomes an event (<code>row.created</code>, <code>row.updated</code> with the changed
+          columns, <code>row.deleted</code>, <code>schema.changed</code>), sent to your endpoints as a signed POST
+          following Standard Webhooks. Writes through the API are sent at once; edits made in Google Sheets when the
+          service next reads the tab (within the cache TTL). Deduplicate by <code>webhook-id</code>; verify{" "}
+          <code>webhook-signature</code> with your endpoint&apos;s secret. A failed delivery is retried with backoff for
+          a day, then given up (each row&apos;s events stay in order); an endpoint that has failed for three days in a
           row is disabled. Webhooks count toward nothing on your plan.
         </p>
         <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">This page updates itself every 5 seconds.</p>
         <AutoRefresh seconds={5} />
       </div>
 
-      <section className="space-y-2 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800" data-testid="webhook-progress">
+      <section
+        className="space-y-2 rounded-lg border border-slate-200 p-4 sm:p-6 dark:border-slate-800"
+        data-testid="webhook-progress"
+      >
         <h2 className="text-lg font-semibold">Deliveries</h2>
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-5">
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Waiting</dt><dd className="font-mono text-lg" data-testid="backlog-pending">{progress.pending}</dd></div>
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Retrying</dt><dd className="font-mono text-lg">{progress.retrying}</dd></div>
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Given up</dt><dd className="font-mono text-lg">{progress.failed}</dd></div>
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Delivered, last hour</dt><dd className="font-mono text-lg" data-testid="delivered-last-hour">{progress.delivered_last_hour}</dd></div>
-          <div><dt className="text-xs text-slate-500 dark:text-slate-400">Oldest waiting</dt><dd className="font-mono text-lg">{progress.oldest_pending_seconds === null ? "–" : `${progress.oldest_pending_seconds} s`}</dd></div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Waiting</dt>
+            <dd className="font-mono text-lg" data-testid="backlog-pending">
+              {progress.pending}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Retrying</dt>
+            <dd className="font-mono text-lg">{progress.retrying}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Given up</dt>
+            <dd className="font-mono text-lg">{progress.failed}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Delivered, last hour</dt>
+            <dd className="font-mono text-lg" data-testid="delivered-last-hour">
+              {progress.delivered_last_hour}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Oldest waiting</dt>
+            <dd className="font-mono text-lg">
+              {progress.oldest_pending_seconds === null ? "–" : `${progress.oldest_pending_seconds} s`}
+            </dd>
+          </div>
         </dl>
       </section>
 
@@ -89,11 +127,22 @@ export default async function WebhooksPage({ params }: { params: Promise<{ sheet
           {endpoints.length} of {allowed} endpoint{allowed === 1 ? "" : "s"} on the {planOf(plan).label} plan.{" "}
           {acceptedTargetsText()}
         </p>
-        <AddEndpointForm sheetId={sheet.id} tabs={tabs} eventTypes={[...EVENT_TYPES]} full={endpoints.length >= allowed} />
+        <AddEndpointForm
+          sheetId={sheet.id}
+          tabs={tabs}
+          eventTypes={[...EVENT_TYPES]}
+          full={endpoints.length >= allowed}
+        />
       </section>
 
       <section className="space-y-4" data-testid="endpoints">
-        {views.length === 0 ? <p className="text-sm text-slate-500 dark:text-slate-400">No endpoints yet.</p> : views.map((v) => <EndpointCard key={v.id} sheetId={sheet.id} endpoint={v} tabs={tabs} eventTypes={[...EVENT_TYPES]} />)}
+        {views.length === 0 ? (
+          <p className="text-sm text-slate-500 dark:text-slate-400">No endpoints yet.</p>
+        ) : (
+          views.map((v) => (
+            <EndpointCard key={v.id} sheetId={sheet.id} endpoint={v} tabs={tabs} eventTypes={[...EVENT_TYPES]} />
+          ))
+        )}
       </section>
     </div>
   );

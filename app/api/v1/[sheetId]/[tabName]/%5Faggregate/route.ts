@@ -12,8 +12,18 @@ type Params = { sheetId: string; tabName: string };
 export const GET = withApiKey<Params>(
   async ({ req, params, sheet, dataVersion, key }) => {
     const scope = key.browser;
-    const r = await aggregateRows(sheet, await findTab(sheet, params.tabName, scope), dataVersion, new URL(req.url).searchParams, "aggregate", { fresh: wantsFresh(req, key), scope });
-    const body = { data: r.groups, meta: { groups: r.total, rows: r.rows, limit: r.query.limit, offset: r.query.offset, returned: r.groups.length } };
+    const r = await aggregateRows(
+      sheet,
+      await findTab(sheet, params.tabName, scope),
+      dataVersion,
+      new URL(req.url).searchParams,
+      "aggregate",
+      { fresh: wantsFresh(req, key), scope },
+    );
+    const body = {
+      data: r.groups,
+      meta: { groups: r.total, rows: r.rows, limit: r.query.limit, offset: r.query.offset, returned: r.groups.length },
+    };
     const headers = readHeaders({ ...r, etag: etagOf(body) });
     return notModified(req, headers.ETag!, headers) ?? ok(body, { headers });
   },

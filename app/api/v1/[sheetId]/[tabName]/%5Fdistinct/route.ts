@@ -12,9 +12,19 @@ type Params = { sheetId: string; tabName: string };
 export const GET = withApiKey<Params>(
   async ({ req, params, sheet, dataVersion, key }) => {
     const scope = key.browser;
-    const r = await aggregateRows(sheet, await findTab(sheet, params.tabName, scope), dataVersion, new URL(req.url).searchParams, "distinct", { fresh: wantsFresh(req, key), scope });
+    const r = await aggregateRows(
+      sheet,
+      await findTab(sheet, params.tabName, scope),
+      dataVersion,
+      new URL(req.url).searchParams,
+      "distinct",
+      { fresh: wantsFresh(req, key), scope },
+    );
     const column = r.query.groupBy[0]!;
-    const body = { data: r.groups.map((g) => g.group[column]), meta: { total: r.total, limit: r.query.limit, offset: r.query.offset, returned: r.groups.length } };
+    const body = {
+      data: r.groups.map((g) => g.group[column]),
+      meta: { total: r.total, limit: r.query.limit, offset: r.query.offset, returned: r.groups.length },
+    };
     const headers = readHeaders({ ...r, etag: etagOf(body) });
     return notModified(req, headers.ETag!, headers) ?? ok(body, { headers });
   },

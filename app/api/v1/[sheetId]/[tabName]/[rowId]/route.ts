@@ -17,7 +17,11 @@ export const GET = withApiKey<Params>(
     const tab = await findTab(sheet, params.tabName, scope);
     // Not found while a write of the tab has an unknown outcome: settled first, then read again.
     const answer = await rowAfterUnknownWrites(sheet, tab, (settled) =>
-      rowAnswer(sheet, tab, dataVersion, params.rowId, url.searchParams, { fresh: settled || wantsFresh(req, key, url.searchParams), scope, formulas: key.formulas === true }),
+      rowAnswer(sheet, tab, dataVersion, params.rowId, url.searchParams, {
+        fresh: settled || wantsFresh(req, key, url.searchParams),
+        scope,
+        formulas: key.formulas === true,
+      }),
     );
     const headers = readHeaders(answer);
     return notModified(req, answer.etag, headers) ?? jsonText(answer.text, { headers });
@@ -27,10 +31,18 @@ export const GET = withApiKey<Params>(
 
 // PUT /api/v1/{sheetId}/{tabName}/{rowId} - change the named fields only (PATCH does the same);
 // with If-Match, only if the row is still as read (else 412)
-export const PUT = withApiKey<Params>(({ req, url, params, sheet, key }) => putRow({ req, key, sheet, tabName: params.tabName, rowId: params.rowId, params: url.searchParams }), { permission: "write" });
+export const PUT = withApiKey<Params>(
+  ({ req, url, params, sheet, key }) =>
+    putRow({ req, key, sheet, tabName: params.tabName, rowId: params.rowId, params: url.searchParams }),
+  { permission: "write" },
+);
 export const PATCH = PUT;
 
 // DELETE /api/v1/{sheetId}/{tabName}/{rowId} - remove exactly this row; with If-Match, only if unchanged
-export const DELETE = withApiKey<Params>(({ req, url, params, sheet, key }) => deleteOneRow({ req, key, sheet, tabName: params.tabName, rowId: params.rowId, params: url.searchParams }), { permission: "write" });
+export const DELETE = withApiKey<Params>(
+  ({ req, url, params, sheet, key }) =>
+    deleteOneRow({ req, key, sheet, tabName: params.tabName, rowId: params.rowId, params: url.searchParams }),
+  { permission: "write" },
+);
 
 export const { POST, OPTIONS } = keyRouteMethods(["GET", "PUT", "PATCH", "DELETE"]);
