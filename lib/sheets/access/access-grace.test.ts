@@ -73,14 +73,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
       .returning();
     await publishSheet(legacy);
     const delivery = `dl_legacy_${storeName}_${n}`;
-    await db
-      .insert(webhookEndpoints)
-      .values({
-        id: `ep_legacy_${storeName}_${n}`,
-        sheetId: id,
-        url: "https://hooks.example.com/erin",
-        secretCiphertext: "x",
-      });
+    await db.insert(webhookEndpoints).values({
+      id: `ep_legacy_${storeName}_${n}`,
+      sheetId: id,
+      url: "https://hooks.example.com/erin",
+      secretCiphertext: "x",
+    });
     const [event] = await db
       .insert(changeEvents)
       .values({

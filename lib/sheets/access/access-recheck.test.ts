@@ -370,14 +370,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
   it("suspension drops the sheet's queued webhook deliveries: they are not sent later", async () => {
     const { id, keys } = await registeredByAlice("Dave's sheet, webhooks");
     const db = getDb();
-    await db
-      .insert(webhookEndpoints)
-      .values({
-        id: `ep_${storeName}_${n}`,
-        sheetId: id,
-        url: "https://hooks.example.com/alice",
-        secretCiphertext: "x",
-      });
+    await db.insert(webhookEndpoints).values({
+      id: `ep_${storeName}_${n}`,
+      sheetId: id,
+      url: "https://hooks.example.com/alice",
+      secretCiphertext: "x",
+    });
     const [event] = await db
       .insert(changeEvents)
       .values({
@@ -390,14 +388,12 @@ describe.each(stores)("on the %s store", (storeName, makeStore) => {
         data: {},
       })
       .returning();
-    await db
-      .insert(webhookDeliveries)
-      .values({
-        id: `dl_${storeName}_${n}`,
-        endpointId: `ep_${storeName}_${n}`,
-        eventSeq: event!.seq,
-        stream: "Items",
-      });
+    await db.insert(webhookDeliveries).values({
+      id: `dl_${storeName}_${n}`,
+      endpointId: `ep_${storeName}_${n}`,
+      eventSeq: event!.seq,
+      stream: "Items",
+    });
     await access(id, { [alice.email!]: "none" });
     await intervalPasses();
     expect((await keys[0]!.list("Items")).status).toBe(403);
