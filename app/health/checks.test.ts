@@ -11,6 +11,8 @@ beforeAll(async () => {
   google = await startGoogleEmulator();
   vi.stubEnv("DATA_DIR", mkdtempSync(join(tmpdir(), "sheetapi-health-")));
   vi.stubEnv("GOOGLE_API_ROOT_URL", google.url);
+  // The database is the PGlite each test sets, whatever the environment's DATABASE_URL says.
+  vi.stubEnv("DATABASE_URL", "");
   // Nothing listens on port 1: the limit store is down.
   vi.stubEnv("UPSTASH_REDIS_REST_URL", "http://127.0.0.1:1");
   vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "t");

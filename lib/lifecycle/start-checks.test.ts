@@ -66,7 +66,13 @@ describe("the server's check at start", () => {
 
   it("stops when the limit store refuses the token, and only warns when it does not answer", async () => {
     const store = await refusingStore();
-    const base = { NODE_ENV: "test", DATA_DIR: "/tmp/sheetapi-start-checks", UPSTASH_REDIS_REST_TOKEN: "wrong" };
+    // The embedded database, whatever the environment's DATABASE_URL says: the store is checked.
+    const base = {
+      NODE_ENV: "test",
+      DATA_DIR: "/tmp/sheetapi-start-checks",
+      DATABASE_URL: "",
+      UPSTASH_REDIS_REST_TOKEN: "wrong",
+    };
     expect(await check({ ...base, UPSTASH_REDIS_REST_URL: store.url })).toEqual([1]);
     expect(lines.at(-1)!.msg).toContain("refused the token (HTTP 401)");
     store.close();
