@@ -47,6 +47,9 @@ describe("npm start", () => {
     const { code, errors } = start({ NODE_ENV: "production" });
     expect(code).toBe(1);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/Production needs these settings: APP_URL, DATABASE_URL, UPSTASH_REDIS_REST_URL/);
+    // A shared limit store is either a Redis of one's own or Upstash: both are named.
+    expect(errors[0]).toMatch(
+      /Production needs these settings: APP_URL, DATABASE_URL, REDIS_URL \(or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN\)/,
+    );
   });
 });

@@ -25,7 +25,9 @@ export function checkProductionSettings(env: Env): void {
   const required: string[] = PRODUCTION_REQUIRED.filter(
     (name) => !env[name] && !(name === "GOOGLE_SERVICE_ACCOUNT_JSON" && env.GOOGLE_SERVICE_ACCOUNTS),
   );
-  if (!env.REDIS_URL && !env.UPSTASH_REDIS_REST_URL) required.splice(1, 0, PRODUCTION_STORE);
+  // The store is named where Upstash's two settings stood: after the database.
+  const afterDatabase = required.indexOf("DATABASE_URL") + 1 || required.indexOf("APP_URL") + 1;
+  if (!env.REDIS_URL && !env.UPSTASH_REDIS_REST_URL) required.splice(afterDatabase, 0, PRODUCTION_STORE);
   // Stripe's named in the same go, so a first start lists all; alone, billingConfig says it.
   const stripe = env.BILLING === "off" ? [] : STRIPE_SETTINGS.filter((name) => !env[name]);
   if (required.length) {
