@@ -28,7 +28,7 @@ test("the owner turns on writes entered as typed in Google Sheets, and off again
   expect(seen).toEqual([]);
   await toggle.click();
   await expect.poll(() => seen).toEqual(["confirm"]);
-  expect(messages[0]).toContain("able to write formulas");
+  expect(messages[0]).toContain("able to plant live formulas");
   await expect(toggle).not.toBeChecked();
   expect(await create("=2*21")).toBe("=2*21");
 
