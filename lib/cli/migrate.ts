@@ -5,7 +5,8 @@ import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig } from "@/lib/env";
 import { limitStoreProblem } from "@/lib/store/store-check";
 import { openDatabase } from "@/db/client";
-import { describeDatabaseError, migrateDatabase } from "@/db/migrator";
+import { describeDatabaseError } from "@/db/database-errors";
+import { migrateDatabase } from "@/db/migrator";
 
 async function main() {
   const started = Date.now();

@@ -47,8 +47,13 @@ function fail(message: string): never {
 async function prepareDatabase(cfg: AppConfig): Promise<DemoAccount | undefined> {
   // Imported here, not at the top: the server is started before these (PGlite, drizzle, the
   // account modules) have loaded.
-  const [{ openDatabase, setDatabase }, { describeDatabaseError, migrateDatabase }, { DEMO_EMAIL, seedDemo }] =
-    await Promise.all([import("@/db/client"), import("@/db/migrator"), import("@/lib/accounts/demo")]);
+  const [{ openDatabase, setDatabase }, { migrateDatabase }, { describeDatabaseError }, { DEMO_EMAIL, seedDemo }] =
+    await Promise.all([
+      import("@/db/client"),
+      import("@/db/migrator"),
+      import("@/db/database-errors"),
+      import("@/lib/accounts/demo"),
+    ]);
   const target = cfg.database.kind === "postgres" ? cfg.database.url : cfg.database.dir;
   const handle = openDatabase(cfg.database);
   try {

@@ -3,7 +3,7 @@
 // and the release step do, instead of a server that never answers or a stack trace. A database
 // still starting beside them (compose, a restart) gets a bounded while (DATABASE_START_WAIT_MS).
 import { databaseScope } from "@/db/queries/database";
-import { describeDatabaseError } from "@/db/migrator";
+import { describeDatabaseError } from "@/db/database-errors";
 
 // Worth waiting for: the server is not up (yet), or is still starting (57P03).
 const PASSING = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "CONNECT_TIMEOUT", "57P03"]);
